@@ -1,0 +1,88 @@
+//! Lucene `FuzzyQuery(maxEdits 1, prefixLength 2, transpositions true)` term matching and its
+//! similarity boost (spec §C.3 rule 3). tantivy's `FuzzyTermQuery` scores every expansion as a
+//! constant, so expansion and boost are computed here.
+
+/// Prefix that must match exactly, in code points.
+pub const PREFIX_LENGTH: usize = 2;
+/// `maxExpansions`: at most this many terms per query token (best similarity first).
+pub const MAX_EXPANSIONS: usize = 50;
+
+/// Similarity boost of index term `candidate` for query token `query`, or `None` when the
+/// candidate is not an expansion. Exact: 1.0; one edit: `1 − 1/min(len)` (float, code points).
+pub fn similarity(query: &[char], candidate: &str) -> Option<f32> {
+    let candidate: Vec<char> = candidate.chars().collect();
+    if candidate == query {
+        return Some(1.0);
+    }
+    // Tokens no longer than the prefix only match exactly.
+    if query.len() <= PREFIX_LENGTH || candidate.len() < PREFIX_LENGTH {
+        return None;
+    }
+    if query[..PREFIX_LENGTH] != candidate[..PREFIX_LENGTH]
+        || query.len().abs_diff(candidate.len()) > 1
+    {
+        return None;
+    }
+    // The Levenshtein automaton runs on what follows the prefix.
+    let distance = osa_distance(&query[PREFIX_LENGTH..], &candidate[PREFIX_LENGTH..]);
+    (distance <= 1).then(|| 1.0f32 - distance as f32 / query.len().min(candidate.len()) as f32)
+}
+
+/// Optimal string alignment distance: Levenshtein plus adjacent transposition as one edit.
+pub fn osa_distance(a: &[char], b: &[char]) -> usize {
+    let (n, m) = (a.len(), b.len());
+    let mut d = vec![vec![0usize; m + 1]; n + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=m {
+        d[0][j] = j;
+    }
+    for i in 1..=n {
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[n][m]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sim(q: &str, t: &str) -> Option<f32> {
+        similarity(&q.chars().collect::<Vec<_>>(), t)
+    }
+
+    #[test]
+    fn spec_similarities() {
+        assert_eq!(sim("typscript", "typescript"), Some(1.0 - 1.0 / 9.0));
+        assert_eq!(sim("typsecript", "typescript"), Some(0.9));
+        assert_eq!(sim("eror", "error"), Some(0.75));
+        assert_eq!(sim("reedis", "redis"), Some(0.8));
+        assert_eq!(sim("errors", "error"), Some(0.8));
+        assert_eq!(sim("k8s?", "k8s"), Some(1.0 - 1.0 / 3.0));
+        assert_eq!(sim("mongod", "mongo"), Some(0.8));
+        assert_eq!(sim("mongod", "mongodb"), Some(1.0 - 1.0 / 6.0));
+        assert_eq!(sim("reactjs", "react.js"), Some(1.0 - 1.0 / 7.0));
+        assert_eq!(sim("try/catch", "try-catch"), Some(1.0 - 1.0 / 9.0));
+        assert_eq!(sim("mongoose", "moongoose"), Some(1.0 - 1.0 / 8.0));
+        assert_eq!(sim("allkeys-lfu", "allkeys-lru"), Some(1.0 - 1.0 / 11.0));
+    }
+
+    #[test]
+    fn prefix_and_short_token_guards() {
+        assert_eq!(sim("mango", "mongo"), None);
+        assert_eq!(sim("k9s", "k8s"), None);
+        assert_eq!(sim("ts", "ts"), Some(1.0));
+        assert_eq!(sim("ts", "tsx"), None);
+        assert_eq!(sim("redis", "redisearch"), None);
+    }
+}

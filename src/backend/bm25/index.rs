@@ -1,0 +1,298 @@
+//! The belief index: tantivy holds terms, postings and the term dictionary; a side table holds
+//! every indexed document version with its exact field lengths.
+//!
+//! Lucene keeps a replaced document in N, df and avgdl until a merge (spec §C.6), and the
+//! published session scores depend on it. tantivy does the same for df and the term dictionary
+//! as long as segments are not merged, so merging is disabled; the per-field docCount Lucene
+//! uses (tantivy has none) comes from the side table.
+
+use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
+use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
+use super::similarity::FieldStats;
+use crate::suite::Belief;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use tantivy::fastfield::AliveBitSet;
+use tantivy::index::InvertedIndexReader;
+use tantivy::indexer::NoMergePolicy;
+use tantivy::postings::Postings;
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
+};
+use tantivy::{
+    DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
+};
+
+/// The two indexed string fields. The `.phrase` and `.shingle` multi-fields of Atlas use the
+/// same index analyzer, so their terms and statistics are these fields' own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexedField {
+    /// `canonical_name` (and `canonical_name.phrase`).
+    CanonicalName = 0,
+    /// `aliases` (and `aliases.shingle`).
+    Aliases = 1,
+}
+
+/// One indexed version of a belief.
+#[derive(Debug, Clone)]
+pub struct DocVersion {
+    /// The belief as it was when this version was written.
+    pub belief: Belief,
+    /// Terms per field (`whole_name` tokens, summed over array values).
+    pub lengths: [u32; 2],
+    /// False once a newer version replaced it.
+    pub live: bool,
+}
+
+struct SegmentView {
+    inverted: [Arc<InvertedIndexReader>; 2],
+    /// tantivy doc id → version ordinal.
+    ordinals: Vec<u32>,
+    alive: Option<AliveBitSet>,
+}
+
+/// Memory budget of the index writer (tantivy's minimum; the corpora are tiny).
+const WRITER_MEMORY: usize = 15_000_000;
+
+/// Indexed beliefs.
+pub struct BeliefIndex {
+    reader: IndexReader,
+    writer: IndexWriter,
+    id_field: Field,
+    ordinal_field: Field,
+    fields: [Field; 2],
+    versions: Vec<DocVersion>,
+    current: HashMap<String, u32>,
+    stats: [FieldStats; 2],
+    segments: Vec<SegmentView>,
+}
+
+impl BeliefIndex {
+    /// Index `corpus` in one segment.
+    pub fn build(corpus: &[Belief]) -> tantivy::Result<BeliefIndex> {
+        let mut schema = Schema::builder();
+        let id_field = schema.add_text_field("id", STRING);
+        let ordinal_field = schema.add_u64_field("ordinal", FAST);
+        let text = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(WHOLE_NAME)
+                .set_index_option(IndexRecordOption::WithFreqs),
+        );
+        let canonical = schema.add_text_field("canonical_name", text.clone());
+        let aliases = schema.add_text_field("aliases", text);
+        let index = Index::create_in_ram(schema.build());
+        index.tokenizers().register(WHOLE_NAME, WholeName);
+
+        // One indexing thread and no merges: replaced versions must stay in the statistics.
+        let writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        writer.set_merge_policy(Box::new(NoMergePolicy));
+        let mut this = BeliefIndex {
+            reader: index
+                .reader_builder()
+                .reload_policy(ReloadPolicy::Manual)
+                .try_into()?,
+            writer,
+            id_field,
+            ordinal_field,
+            fields: [canonical, aliases],
+            versions: Vec::with_capacity(corpus.len()),
+            current: HashMap::with_capacity(corpus.len()),
+            stats: [FieldStats::default(); 2],
+            segments: Vec::new(),
+        };
+        for belief in corpus {
+            let doc = this.push_version(belief);
+            this.writer.add_document(doc)?;
+        }
+        this.writer.commit()?;
+        this.reload()?;
+        Ok(this)
+    }
+
+    /// Record a new version and return its tantivy document.
+    fn push_version(&mut self, belief: &Belief) -> TantivyDocument {
+        let ordinal = self.versions.len() as u32;
+        let canonical_len = whole_name_terms(&belief.canonical_name).count() as u32;
+        let alias_len: u32 = belief
+            .aliases
+            .iter()
+            .map(|a| whole_name_terms(a).count() as u32)
+            .sum();
+        let lengths = [canonical_len, alias_len];
+        for (stats, &len) in self.stats.iter_mut().zip(&lengths) {
+            if len > 0 {
+                stats.doc_count += 1;
+                stats.sum_total_term_freq += u64::from(len);
+            }
+        }
+        self.versions.push(DocVersion {
+            belief: belief.clone(),
+            lengths,
+            live: true,
+        });
+        if let Some(old) = self.current.insert(belief.id.clone(), ordinal) {
+            self.versions[old as usize].live = false;
+        }
+
+        let mut doc = TantivyDocument::new();
+        doc.add_text(self.id_field, &belief.id);
+        doc.add_u64(self.ordinal_field, u64::from(ordinal));
+        doc.add_text(self.fields[0], &belief.canonical_name);
+        for alias in &belief.aliases {
+            doc.add_text(self.fields[1], alias);
+        }
+        doc
+    }
+
+    /// Add a new belief, or a new version of an existing one (the old one is deleted but, as in
+    /// Lucene before a merge, still counted in the statistics).
+    pub fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
+        let replaces = self.current.contains_key(&belief.id);
+        let doc = self.push_version(belief);
+        if replaces {
+            self.writer
+                .delete_term(Term::from_field_text(self.id_field, &belief.id));
+        }
+        self.writer.add_document(doc)?;
+        self.writer.commit()?;
+        self.reload()
+    }
+
+    fn reload(&mut self) -> tantivy::Result<()> {
+        self.reader.reload()?;
+        let searcher = self.reader.searcher();
+        self.segments = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| {
+                let column = segment.fast_fields().u64("ordinal")?;
+                let ordinals = (0..segment.max_doc())
+                    .map(|doc| column.first(doc).unwrap_or(u64::MAX) as u32)
+                    .collect();
+                Ok(SegmentView {
+                    inverted: [
+                        segment.inverted_index(self.fields[0])?,
+                        segment.inverted_index(self.fields[1])?,
+                    ],
+                    ordinals,
+                    alive: segment.alive_bitset().cloned(),
+                })
+            })
+            .collect::<tantivy::Result<_>>()?;
+        Ok(())
+    }
+
+    /// Lucene statistics of `field`.
+    pub fn stats(&self, field: IndexedField) -> FieldStats {
+        self.stats[field as usize]
+    }
+
+    /// Document version `ordinal`.
+    pub fn version(&self, ordinal: u32) -> &DocVersion {
+        &self.versions[ordinal as usize]
+    }
+
+    /// Every version written so far, in write order.
+    pub fn versions(&self) -> &[DocVersion] {
+        &self.versions
+    }
+
+    /// Sum of `total_num_tokens` over tantivy segments (deleted documents included): must equal
+    /// the side table's `sum_total_term_freq`.
+    pub fn tantivy_total_tokens(&self, field: IndexedField) -> u64 {
+        self.segments
+            .iter()
+            .map(|s| s.inverted[field as usize].total_num_tokens())
+            .sum()
+    }
+
+    /// Documents containing `term`, deleted-but-unmerged ones included (Lucene's df).
+    pub fn doc_freq(&self, field: IndexedField, term: &str) -> tantivy::Result<u64> {
+        let mut df = 0;
+        for segment in &self.segments {
+            if let Some(info) = segment.inverted[field as usize]
+                .terms()
+                .get(term.as_bytes())?
+            {
+                df += u64::from(info.doc_freq);
+            }
+        }
+        Ok(df)
+    }
+
+    /// Fuzzy expansions of `token` over the term dictionary of every segment: (term,
+    /// similarity, df), best `MAX_EXPANSIONS` by similarity then term bytes, in term order.
+    pub fn expand(
+        &self,
+        field: IndexedField,
+        token: &str,
+    ) -> tantivy::Result<Vec<(String, f32, u64)>> {
+        let query: Vec<char> = token.chars().collect();
+        let mut found: BTreeMap<String, (f32, u64)> = BTreeMap::new();
+        if query.len() <= PREFIX_LENGTH {
+            let df = self.doc_freq(field, token)?;
+            if df > 0 {
+                found.insert(token.to_string(), (1.0, df));
+            }
+        } else {
+            let prefix: String = query[..PREFIX_LENGTH].iter().collect();
+            for segment in &self.segments {
+                let mut stream = segment.inverted[field as usize]
+                    .terms()
+                    .range()
+                    .ge(prefix.as_bytes())
+                    .into_stream()?;
+                while stream.advance() {
+                    if !stream.key().starts_with(prefix.as_bytes()) {
+                        break;
+                    }
+                    let Ok(term) = std::str::from_utf8(stream.key()) else {
+                        continue;
+                    };
+                    if let Some(similarity) = fuzzy::similarity(&query, term) {
+                        found.entry(term.to_string()).or_insert((similarity, 0)).1 +=
+                            u64::from(stream.value().doc_freq);
+                    }
+                }
+            }
+        }
+        let mut expansions: Vec<(String, f32, u64)> =
+            found.into_iter().map(|(t, (s, df))| (t, s, df)).collect();
+        if expansions.len() > MAX_EXPANSIONS {
+            // Lucene's TopTermsRewrite keeps the best boosts; on equal boost, the smaller term.
+            expansions.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            expansions.truncate(MAX_EXPANSIONS);
+            expansions.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        Ok(expansions)
+    }
+
+    /// Call `visit(ordinal, term_freq)` for every live document containing `term`.
+    pub fn for_each_posting(
+        &self,
+        field: IndexedField,
+        term: &str,
+        mut visit: impl FnMut(u32, u32),
+    ) -> tantivy::Result<()> {
+        let term = Term::from_field_text(self.fields[field as usize], term);
+        for segment in &self.segments {
+            let Some(mut postings) = segment.inverted[field as usize]
+                .read_postings(&term, IndexRecordOption::WithFreqs)?
+            else {
+                continue;
+            };
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                if segment
+                    .alive
+                    .as_ref()
+                    .is_none_or(|alive| alive.is_alive(doc))
+                {
+                    visit(segment.ordinals[doc as usize], postings.term_freq());
+                }
+                doc = postings.advance();
+            }
+        }
+        Ok(())
+    }
+}

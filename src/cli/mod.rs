@@ -1,0 +1,123 @@
+//! Command-line arguments (clap) and their conversion into library types. Nothing of clap
+//! crosses into the library.
+
+pub mod progress;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use tenure_eval::backend::BackendKind;
+use tenure_eval::suite::SuiteSource;
+use tenure_eval::{Error, Profile};
+
+/// Measure how precisely LLM memory systems retrieve what a user told them.
+#[derive(Debug, Parser)]
+#[command(name = "tenure-eval", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the static retrieval cases and write reports.
+    Static(StaticArgs),
+    /// Load and check a suite without running it.
+    Validate(SuiteArgs),
+}
+
+/// Which suite to load.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Built-in suite: `paper` (paper tag, 60 cases) or `pmb` (PrecisionMemBench, 77 cases).
+    #[arg(long, conflicts_with_all = ["corpus", "cases"])]
+    pub suite: Option<String>,
+    /// Custom suite: belief corpus (beliefs.seed.json format).
+    #[arg(long, requires = "cases")]
+    pub corpus: Option<PathBuf>,
+    /// Custom suite: static cases (retrieval.cases.json format).
+    #[arg(long, requires = "corpus")]
+    pub cases: Option<PathBuf>,
+    /// Custom suite: session cases (session-retrieval.cases.json format).
+    #[arg(long, requires = "corpus")]
+    pub sessions: Option<PathBuf>,
+    /// Custom suite: which upstream pipeline to reproduce.
+    #[arg(long, value_enum, requires = "corpus")]
+    pub profile: Option<ProfileArg>,
+}
+
+/// `--profile` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ProfileArg {
+    /// Paper-tag behaviour.
+    Paper,
+    /// HEAD behaviour (PrecisionMemBench).
+    Head,
+}
+
+impl SuiteArgs {
+    /// The suite source these flags name (default: the built-in `pmb`).
+    pub fn source(&self) -> Result<SuiteSource, Error> {
+        match (&self.suite, &self.corpus, &self.cases) {
+            (_, Some(corpus), Some(cases)) => Ok(SuiteSource::Custom {
+                corpus: corpus.clone(),
+                cases: cases.clone(),
+                sessions: self.sessions.clone(),
+                profile: match self.profile {
+                    Some(ProfileArg::Paper) => Profile::Paper,
+                    _ => Profile::Head,
+                },
+            }),
+            (Some(name), None, None) => Ok(SuiteSource::Builtin(name.clone())),
+            (None, None, None) => Ok(SuiteSource::Builtin("pmb".to_string())),
+            _ => Err(Error::Usage(
+                "a custom suite needs both --corpus and --cases".into(),
+            )),
+        }
+    }
+}
+
+/// `--backend` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BackendArg {
+    /// Alias-weighted BM25 (tantivy, Lucene scoring).
+    Bm25,
+}
+
+impl From<BackendArg> for BackendKind {
+    fn from(b: BackendArg) -> BackendKind {
+        match b {
+            BackendArg::Bm25 => BackendKind::Bm25,
+        }
+    }
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Markdown summary table.
+    Table,
+    /// Summary block as JSON.
+    Json,
+}
+
+/// `tenure-eval static`.
+#[derive(Debug, Args)]
+pub struct StaticArgs {
+    /// Suite selection.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Retrieval backend.
+    #[arg(long, value_enum, default_value = "bm25")]
+    pub backend: BackendArg,
+    /// Report folder (a sub-folder per suite is created).
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// What to print on stdout.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: FormatArg,
+    /// No progress bar and no messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}

@@ -1,0 +1,216 @@
+//! Context building (`ContextBuilder.build`, spec §D): the tiers a memory system hands the
+//! model — persona prelude, pinned facts, relevant beliefs, open questions — under a budget.
+
+use crate::backend::{Backend, Contribution, SearchFilter, SearchRequest};
+use crate::error::Result;
+use crate::js;
+use crate::profile::Profile;
+use crate::query;
+use crate::store::BeliefStore;
+use crate::suite::{BudgetOverride, DEFAULT_USER};
+
+/// The eval's persona stub: the universal persona text of `test-user` (174 characters).
+pub const EVAL_PERSONA: &str = "You prefer direct answers without preamble. You push back when plans have problems rather than defaulting to agreement. You edit AI output; you do not let AI edit your prose.";
+
+/// The minimum BM25 score ContextBuilder asks for.
+pub const MIN_SCORE: f32 = 3.0;
+
+/// Context budget; defaults as upstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Pinned + relevant beliefs.
+    pub max_beliefs: i64,
+    /// Pinned facts fetched.
+    pub max_pinned_facts: i64,
+    /// Open questions fetched.
+    pub max_questions: i64,
+    /// Persona prelude clipping.
+    pub max_persona_chars: i64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_beliefs: 20,
+            max_pinned_facts: 10,
+            max_questions: 15,
+            max_persona_chars: 800,
+        }
+    }
+}
+
+impl Budget {
+    /// Defaults with a case's overrides applied key by key.
+    pub fn with(overrides: Option<&BudgetOverride>) -> Budget {
+        let mut budget = Budget::default();
+        if let Some(o) = overrides {
+            budget.max_beliefs = o.max_beliefs.unwrap_or(budget.max_beliefs);
+            budget.max_pinned_facts = o.max_pinned_facts.unwrap_or(budget.max_pinned_facts);
+            budget.max_questions = o.max_questions.unwrap_or(budget.max_questions);
+            budget.max_persona_chars = o.max_persona_chars.unwrap_or(budget.max_persona_chars);
+        }
+        budget
+    }
+}
+
+/// One request for context.
+#[derive(Debug, Clone, Copy)]
+pub struct ContextRequest<'a> {
+    /// Requesting user.
+    pub user_id: &'a str,
+    /// Scope list.
+    pub scope: &'a [String],
+    /// Raw user message.
+    pub message: &'a str,
+    /// Budget.
+    pub budget: Budget,
+}
+
+/// A search hit as the context reports it (`searchScores`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredBelief {
+    /// Belief id.
+    pub id: String,
+    /// Backend score; 0 for relation expansions.
+    pub score: f32,
+    /// Score attribution (empty for expansions and backends without one).
+    pub contributions: Vec<Contribution>,
+}
+
+/// The built context, ids only (the reports never carry belief text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Context {
+    /// The prepared query (`expandedQuery`).
+    pub expanded_query: String,
+    /// Persona prelude text.
+    pub persona_prelude: String,
+    /// Pinned tier after the cap.
+    pub pinned: Vec<String>,
+    /// Relevant tier after the cap.
+    pub relevant: Vec<String>,
+    /// Open questions.
+    pub questions: Vec<String>,
+    /// Every search hit (and HEAD expansion) before the cap.
+    pub search_scores: Vec<ScoredBelief>,
+}
+
+/// Universal persona clipped to `max` characters (`…` appended when clipped); empty for a
+/// user without a persona.
+pub fn persona_prelude(user_id: &str, max: i64) -> String {
+    if user_id != DEFAULT_USER {
+        return String::new();
+    }
+    let max = max.max(0) as usize;
+    if js::len(EVAL_PERSONA) <= max {
+        return EVAL_PERSONA.to_string();
+    }
+    let clipped = js::slice_prefix(EVAL_PERSONA, max.saturating_sub(1));
+    format!("{}…", clipped.trim_end_matches(js::is_js_whitespace))
+}
+
+/// Build the context for `request` as `profile` does.
+pub fn build(
+    store: &BeliefStore,
+    backend: &dyn Backend,
+    profile: Profile,
+    request: &ContextRequest<'_>,
+) -> Result<Context> {
+    let budget = request.budget;
+    let expanded_query = query::prepare(request.message, profile).query;
+    let persona_prelude = persona_prelude(request.user_id, budget.max_persona_chars);
+    let pinned: Vec<String> = store
+        .pinned_facts(
+            profile,
+            request.user_id,
+            request.scope,
+            budget.max_pinned_facts,
+        )
+        .into_iter()
+        .map(|b| b.id.clone())
+        .collect();
+    let questions: Vec<String> = store
+        .open_questions(request.user_id, request.scope, budget.max_questions)
+        .into_iter()
+        .map(|b| b.id.clone())
+        .collect();
+
+    let excluded: &[String] = match profile {
+        Profile::Head => &pinned,
+        Profile::Paper => &[],
+    };
+    let hits = if expanded_query.is_empty() || budget.max_beliefs <= 0 {
+        Vec::new()
+    } else {
+        backend.search(&SearchRequest {
+            text: &expanded_query,
+            filter: SearchFilter {
+                user_id: request.user_id,
+                scope: request.scope,
+                exclude_ids: excluded,
+            },
+            min_score: MIN_SCORE,
+            limit: budget.max_beliefs as usize,
+        })?
+    };
+    let mut search_scores: Vec<ScoredBelief> = hits
+        .into_iter()
+        .map(|h| ScoredBelief {
+            id: h.id,
+            score: h.score,
+            contributions: h.contributions,
+        })
+        .collect();
+
+    let relevant: Vec<String> = match profile {
+        // PAPER does not exclude pinned ids from search; it drops them afterwards.
+        Profile::Paper => search_scores
+            .iter()
+            .map(|s| s.id.clone())
+            .filter(|id| !pinned.contains(id))
+            .collect(),
+        Profile::Head => {
+            let hit_ids: Vec<String> = search_scores.iter().map(|s| s.id.clone()).collect();
+            if !hit_ids.is_empty() {
+                let mut excluded = pinned.clone();
+                excluded.extend(hit_ids.iter().cloned());
+                for b in
+                    store.relation_participants(&hit_ids, &excluded, request.user_id, request.scope)
+                {
+                    search_scores.push(ScoredBelief {
+                        id: b.id.clone(),
+                        score: 0.0,
+                        contributions: Vec::new(),
+                    });
+                }
+            }
+            search_scores.iter().map(|s| s.id.clone()).collect()
+        }
+    };
+
+    // Pinned facts always win the budget.
+    let cap = budget.max_beliefs.max(0) as usize;
+    let pinned_kept = pinned.len().min(cap);
+    let relevant_kept = cap - pinned_kept;
+    Ok(Context {
+        expanded_query,
+        persona_prelude,
+        pinned: pinned.into_iter().take(pinned_kept).collect(),
+        relevant: relevant.into_iter().take(relevant_kept).collect(),
+        questions,
+        search_scores,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn persona_is_the_174_character_stub_clipped_with_an_ellipsis() {
+        assert_eq!(js::len(EVAL_PERSONA), 174);
+        assert_eq!(persona_prelude("test-user", 800), EVAL_PERSONA);
+        assert_eq!(persona_prelude("brand-new-user", 800), "");
+        assert_eq!(persona_prelude("test-user", 11), "You prefer…");
+        assert_eq!(persona_prelude("test-user", 12), "You prefer…");
+    }
+}

@@ -1,0 +1,67 @@
+//! Errors, split by who must act: the user (bad input, exit 2) or the run (exit 3).
+
+use std::path::{Path, PathBuf};
+
+/// Result alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can stop a command.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An input file is missing, unreadable, malformed or inconsistent.
+    #[error("{}: {location}: {message}", file.display())]
+    Input {
+        /// The offending file.
+        file: PathBuf,
+        /// A JSON path (`$[3].expect.pinnedFacts`) or `line L, column C`.
+        location: String,
+        /// What was found and what was expected.
+        message: String,
+    },
+    /// The command line asks for something impossible.
+    #[error("{0}")]
+    Usage(String),
+    /// A backend failed while indexing or searching.
+    #[error("backend {backend}: {message}")]
+    Backend {
+        /// Backend id (`bm25`, ...).
+        backend: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// A report or other output could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Output {
+        /// Destination that failed.
+        path: PathBuf,
+        /// Underlying I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Input error at a location inside `file`.
+    pub fn input(file: &Path, location: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Input {
+            file: file.to_path_buf(),
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+
+    /// Backend failure.
+    pub fn backend(backend: &str, message: impl std::fmt::Display) -> Self {
+        Error::Backend {
+            backend: backend.to_string(),
+            message: message.to_string(),
+        }
+    }
+
+    /// Process exit code: 2 for input and usage errors, 3 for runtime failures.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Input { .. } | Error::Usage(_) => 2,
+            Error::Backend { .. } | Error::Output { .. } => 3,
+        }
+    }
+}

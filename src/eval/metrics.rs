@@ -1,0 +1,80 @@
+//! Per-case retrieval metrics and their null rules (spec §G).
+
+use super::assertions::dedup;
+use crate::context::Context;
+use crate::profile::Profile;
+use crate::suite::Expect;
+
+/// Metrics of one static case; `None` is reported as `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CaseMetrics {
+    /// Expected ∩ relevant over relevant.
+    pub retrieval_precision: Option<f64>,
+    /// Expected ∩ relevant over expected.
+    pub retrieval_recall: Option<f64>,
+    /// Share of `pinnedFacts.mustInclude` in the pinned tier.
+    pub pinned_coverage: Option<f64>,
+    /// Expected questions over retrieved questions.
+    pub question_precision: Option<f64>,
+    /// Expected questions over `openQuestions.mustInclude`.
+    pub question_recall: Option<f64>,
+}
+
+fn ratio(hits: usize, total: usize) -> f64 {
+    hits as f64 / total as f64
+}
+
+/// Metrics of `expect` on `ctx`. `pinned_in_seed`: ids of every `test-user` belief pinned in
+/// the seed (resolved ones and questions too), removed from `mustInclude` when it is the gold.
+pub fn static_metrics(
+    expect: &Expect,
+    ctx: &Context,
+    profile: Profile,
+    pinned_in_seed: &[String],
+) -> CaseMetrics {
+    let rb = expect.relevant_beliefs.clone().unwrap_or_default();
+    let expected: Vec<&String> = match &rb.should_only_include {
+        Some(only) => dedup(only),
+        None => dedup(&rb.must_include)
+            .into_iter()
+            .filter(|id| !pinned_in_seed.contains(id))
+            .collect(),
+    };
+    let hits = expected
+        .iter()
+        .filter(|id| ctx.relevant.contains(id))
+        .count();
+    let retrieval_precision = match (ctx.relevant.is_empty(), expected.is_empty(), profile) {
+        (true, true, _) | (true, false, Profile::Paper) => None,
+        (true, false, Profile::Head) => Some(0.0),
+        (false, _, _) => Some(ratio(hits, ctx.relevant.len())),
+    };
+    let retrieval_recall = (!expected.is_empty()).then(|| ratio(hits, expected.len()));
+
+    let pf = expect.pinned_facts.clone().unwrap_or_default();
+    let must_pin = dedup(&pf.must_include);
+    let pinned_coverage = (!must_pin.is_empty()).then(|| {
+        ratio(
+            must_pin.iter().filter(|id| ctx.pinned.contains(id)).count(),
+            must_pin.len(),
+        )
+    });
+
+    let oq = expect.open_questions.clone().unwrap_or_default();
+    let must_ask = dedup(&oq.must_include);
+    let question_hits = must_ask
+        .iter()
+        .filter(|id| ctx.questions.contains(id))
+        .count();
+    let question_precision = (!ctx.questions.is_empty() && !must_ask.is_empty())
+        .then(|| ratio(question_hits, ctx.questions.len()));
+    let question_recall = (!must_ask.is_empty()).then(|| ratio(question_hits, must_ask.len()));
+
+    CaseMetrics {
+        retrieval_precision,
+        retrieval_recall,
+        pinned_coverage,
+        question_precision,
+        question_recall,
+    }
+}

@@ -1,0 +1,5 @@
+//! Evaluation: assertions turn a context into failures, metrics into numbers (spec §F, §G).
+
+pub mod assertions;
+pub mod metrics;
+pub mod summary;

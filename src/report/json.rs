@@ -1,0 +1,109 @@
+//! Upstream-shaped JSON reports (spec §H), keys in upstream order.
+//!
+//! Two additions, both documented in the README: a `manifest` (a sidecar file for the paper
+//! shape, which is a bare array), and an `attribution` list on every BM25 search score — each
+//! matching term's unrounded float32 contribution, summing to the score. The upstream `clauses`
+//! field keeps Atlas's own view, where collapsed clauses vanish from static reports (§C.5).
+
+use super::{Manifest, Shape};
+use crate::context::ScoredBelief;
+use crate::js::round2;
+use crate::run::{CaseResult, StaticRun};
+use serde_json::{json, Map, Value};
+
+/// A float32 as its shortest decimal form (what a reader of the report expects to see).
+pub fn f32_value(x: f32) -> Value {
+    format!("{x}")
+        .parse::<f64>()
+        .map(Value::from)
+        .unwrap_or(Value::Null)
+}
+
+fn opt(x: Option<f64>) -> Value {
+    x.map(Value::from).unwrap_or(Value::Null)
+}
+
+/// `searchScores` entries. `all_clauses`: session reports list collapsed clauses too.
+pub fn search_scores(scores: &[ScoredBelief], all_clauses: bool) -> Value {
+    Value::Array(
+        scores
+            .iter()
+            .map(|s| {
+                let clauses: Vec<Value> = s
+                    .contributions
+                    .iter()
+                    .filter(|c| all_clauses || !c.collapsed)
+                    .map(|c| json!({"path": c.path.as_str(), "term": c.term, "score": round2(f64::from(c.score))}))
+                    .collect();
+                let attribution: Vec<Value> = s
+                    .contributions
+                    .iter()
+                    .map(|c| json!({"path": c.path.as_str(), "term": c.term, "score": f32_value(c.score)}))
+                    .collect();
+                json!({"id": s.id, "score": round2(f64::from(s.score)), "clauses": clauses, "attribution": attribution})
+            })
+            .collect(),
+    )
+}
+
+fn case_entry(r: &CaseResult, shape: Shape) -> Value {
+    let mut e = Map::new();
+    e.insert("caseId".into(), json!(r.case_id));
+    if let (Shape::Pmb, Some(category)) = (shape, &r.category) {
+        e.insert("category".into(), json!(category));
+    }
+    e.insert("description".into(), json!(r.description));
+    e.insert("expandedQuery".into(), json!(r.context.expanded_query));
+    e.insert("pinnedBeliefs".into(), json!(r.context.pinned));
+    e.insert("relevantBeliefs".into(), json!(r.context.relevant));
+    e.insert("retrievedQuestions".into(), json!(r.context.questions));
+    e.insert(
+        "searchScores".into(),
+        search_scores(&r.context.search_scores, false),
+    );
+    let m = &r.metrics;
+    e.insert("retrievalPrecision".into(), opt(m.retrieval_precision));
+    e.insert("retrievalRecall".into(), opt(m.retrieval_recall));
+    e.insert("pinnedCoverage".into(), opt(m.pinned_coverage));
+    e.insert("questionPrecision".into(), opt(m.question_precision));
+    e.insert("questionRecall".into(), opt(m.question_recall));
+    e.insert("passed".into(), json!(r.passed()));
+    e.insert("failures".into(), json!(r.failures));
+    if shape == Shape::Pmb {
+        e.insert("retrievalLatencyMs".into(), json!(r.latency_ms));
+    }
+    Value::Object(e)
+}
+
+/// The static report as upstream wrote it for `shape`, with the manifest (inline for the PMB
+/// shape). Returns the report and, for the paper shape, the sidecar manifest.
+pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Value, Option<Value>) {
+    let cases: Vec<Value> = run.results.iter().map(|r| case_entry(r, shape)).collect();
+    let manifest = serde_json::to_value(manifest).unwrap_or(Value::Null);
+    match shape {
+        Shape::Paper => (Value::Array(cases), Some(manifest)),
+        Shape::Pmb => {
+            let ingestion = &run.ingestion;
+            let report = json!({
+                "provider": run.backend.provider(),
+                "retrieval": run.summary(),
+                "cases": cases,
+                "ingestion": {
+                    "beliefCount": ingestion.belief_count,
+                    "totalMs": round2(ingestion.total_ms),
+                    "meanPerBeliefMs": round2(ingestion.total_ms / ingestion.belief_count.max(1) as f64),
+                    "perBelief": [],
+                },
+                "manifest": manifest,
+            });
+            (report, None)
+        }
+    }
+}
+
+/// Pretty JSON with a final newline, as `JSON.stringify(x, null, 2)` lays it out.
+pub fn to_bytes(value: &Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}

@@ -1,0 +1,162 @@
+//! Running a suite: build the backend, build each case's context, evaluate it.
+//! Failed cases are results, not errors; only input and backend failures stop a run.
+
+use crate::backend::BackendKind;
+use crate::context::{self, Budget, Context, ContextRequest};
+use crate::error::Result;
+use crate::eval::assertions::check_static;
+use crate::eval::metrics::{static_metrics, CaseMetrics};
+use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
+use crate::js::round2;
+use crate::profile::Profile;
+use crate::store::BeliefStore;
+use crate::suite::{Suite, DEFAULT_USER};
+use std::time::Instant;
+
+/// Result of one static case.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    /// Case id.
+    pub case_id: String,
+    /// Case description.
+    pub description: String,
+    /// Category, when the case has one.
+    pub category: Option<String>,
+    /// The built context.
+    pub context: Context,
+    /// Metrics.
+    pub metrics: CaseMetrics,
+    /// Failures in check order; empty means passed.
+    pub failures: Vec<String>,
+    /// Context build time in ms (2 decimals). Measured.
+    pub latency_ms: f64,
+}
+
+impl CaseResult {
+    /// No failures.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Index build measurements (`ingestion`).
+#[derive(Debug, Clone, Copy)]
+pub struct Ingestion {
+    /// Seed beliefs indexed.
+    pub belief_count: usize,
+    /// Index build time in ms. Measured.
+    pub total_ms: f64,
+}
+
+/// A finished static run.
+#[derive(Debug, Clone)]
+pub struct StaticRun {
+    /// Backend used.
+    pub backend: BackendKind,
+    /// Backend settings for the manifest.
+    pub backend_settings: serde_json::Value,
+    /// Per-case results in file order.
+    pub results: Vec<CaseResult>,
+    /// Index build.
+    pub ingestion: Ingestion,
+    /// RFC 3339 start time. Measured.
+    pub started_at: String,
+}
+
+impl StaticRun {
+    /// The summary block over every case.
+    pub fn summary(&self) -> Summary {
+        let outcomes: Vec<Outcome<'_>> = self
+            .results
+            .iter()
+            .map(|r| Outcome {
+                category: r.category.as_deref().unwrap_or(UNCATEGORISED),
+                passed: r.passed(),
+                precision: r.metrics.retrieval_precision,
+                recall: r.metrics.retrieval_recall,
+                latency_ms: r.latency_ms,
+            })
+            .collect();
+        summarise(&outcomes, self.results.len(), None)
+    }
+}
+
+/// Progress of a run, for a progress bar.
+pub trait Observer {
+    /// The backend index is being built.
+    fn indexing(&mut self, _beliefs: usize) {}
+    /// Case `done` of `total` finished.
+    fn case_finished(&mut self, _done: usize, _total: usize, _result: &CaseResult) {}
+}
+
+/// An observer that ignores everything.
+pub struct Silent;
+impl Observer for Silent {}
+
+fn elapsed_ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Ids of every `test-user` belief pinned in the seed (resolved ones and questions included).
+fn pinned_in_seed(suite: &Suite) -> Vec<String> {
+    suite
+        .corpus
+        .iter()
+        .filter(|b| b.user_id == DEFAULT_USER && b.pinned)
+        .map(|b| b.id.clone())
+        .collect()
+}
+
+/// Run every static case of `suite` against a fresh `backend` index.
+pub fn run_static(
+    suite: &Suite,
+    backend: BackendKind,
+    observer: &mut dyn Observer,
+) -> Result<StaticRun> {
+    let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    observer.indexing(suite.corpus.len());
+    let start = Instant::now();
+    let index = backend.build(&suite.corpus)?;
+    let ingestion = Ingestion {
+        belief_count: suite.corpus.len(),
+        total_ms: elapsed_ms(start),
+    };
+    let store = BeliefStore::new(&suite.corpus);
+    let pinned = pinned_in_seed(suite);
+    let profile: Profile = suite.profile;
+
+    let mut results = Vec::with_capacity(suite.cases.len());
+    for case in &suite.cases {
+        let request = ContextRequest {
+            user_id: case.user(),
+            scope: &case.scope,
+            message: &case.query,
+            budget: Budget::with(case.budget.as_ref()),
+        };
+        let start = Instant::now();
+        let ctx = context::build(&store, index.as_ref(), profile, &request)?;
+        let latency_ms = round2(elapsed_ms(start));
+        let result = CaseResult {
+            case_id: case.case_id.clone(),
+            description: case.description.clone(),
+            category: case.category.clone(),
+            failures: check_static(&case.expect, &ctx, profile),
+            metrics: static_metrics(&case.expect, &ctx, profile, &pinned),
+            context: ctx,
+            latency_ms,
+        };
+        results.push(result);
+        observer.case_finished(
+            results.len(),
+            suite.cases.len(),
+            results.last().expect("just pushed"),
+        );
+    }
+    Ok(StaticRun {
+        backend,
+        backend_settings: index.settings(),
+        results,
+        ingestion,
+        started_at,
+    })
+}

@@ -1,0 +1,147 @@
+//! The belief collection in natural (insertion) order, and the MongoDB `find`s the context
+//! builder runs on it besides search: pinned facts, open questions, relation participants.
+
+use crate::profile::Profile;
+use crate::suite::{Belief, BeliefType, BeliefUpdate};
+
+/// Beliefs in natural order: seed order, then beliefs created during a session.
+#[derive(Debug, Clone)]
+pub struct BeliefStore {
+    beliefs: Vec<Belief>,
+}
+
+/// MongoDB `cursor.limit(n)`: 0 means no limit, a negative n means |n|.
+fn take_limit(n: i64) -> usize {
+    if n == 0 {
+        usize::MAX
+    } else {
+        n.unsigned_abs() as usize
+    }
+}
+
+const UNIVERSAL_SCOPES: [&str; 2] = ["universal", "user:universal"];
+
+impl BeliefStore {
+    /// A store holding `corpus`.
+    pub fn new(corpus: &[Belief]) -> BeliefStore {
+        BeliefStore {
+            beliefs: corpus.to_vec(),
+        }
+    }
+
+    /// All beliefs, natural order.
+    pub fn beliefs(&self) -> &[Belief] {
+        &self.beliefs
+    }
+
+    /// Look a belief up by id.
+    pub fn get(&self, id: &str) -> Option<&Belief> {
+        self.beliefs.iter().find(|b| b.id == id)
+    }
+
+    /// Pinned facts (spec §D.3): user, active, pinned, not a question, scope rule of the
+    /// profile; sorted by user_edited then last_reinforced_at (both descending, stable).
+    pub fn pinned_facts(
+        &self,
+        profile: Profile,
+        user_id: &str,
+        scope: &[String],
+        limit: i64,
+    ) -> Vec<&Belief> {
+        let universal = |b: &Belief| {
+            b.scope
+                .iter()
+                .any(|s| UNIVERSAL_SCOPES.contains(&s.as_str()))
+        };
+        let mut facts: Vec<&Belief> = self
+            .beliefs
+            .iter()
+            .filter(|b| {
+                b.user_id == user_id
+                    && b.is_active()
+                    && b.pinned
+                    && b.kind != BeliefType::OpenQuestion
+            })
+            .filter(|b| match profile {
+                Profile::Paper => {
+                    !universal(b) && (scope.is_empty() || b.user_edited || b.in_scope(scope))
+                }
+                Profile::Head if scope.is_empty() => !universal(b),
+                Profile::Head => b.in_scope(scope),
+            })
+            .collect();
+        // MongoDB sorts a missing date below any date.
+        facts.sort_by(|a, b| {
+            b.user_edited
+                .cmp(&a.user_edited)
+                .then_with(|| b.last_reinforced_at.cmp(&a.last_reinforced_at))
+        });
+        facts.truncate(take_limit(limit));
+        facts
+    }
+
+    /// Pinned open questions (spec §D.4): user, active, in scope when a scope is given,
+    /// natural order.
+    pub fn open_questions(&self, user_id: &str, scope: &[String], limit: i64) -> Vec<&Belief> {
+        self.beliefs
+            .iter()
+            .filter(|b| {
+                b.user_id == user_id
+                    && b.is_active()
+                    && b.kind == BeliefType::OpenQuestion
+                    && b.pinned
+            })
+            .filter(|b| scope.is_empty() || b.in_scope(scope))
+            .take(take_limit(limit))
+            .collect()
+    }
+
+    /// HEAD one-hop relation expansion (spec §D.6): participants of the relation hits, less
+    /// `excluded`, that are the user's, active, not questions and in scope; natural order.
+    pub fn relation_participants(
+        &self,
+        hit_ids: &[String],
+        excluded: &[String],
+        user_id: &str,
+        scope: &[String],
+    ) -> Vec<&Belief> {
+        let wanted: Vec<&String> = hit_ids
+            .iter()
+            .filter_map(|id| self.get(id))
+            .filter(|b| b.kind == BeliefType::Relation)
+            .flat_map(|b| b.participants.iter())
+            .filter(|id| !excluded.contains(id))
+            .collect();
+        self.beliefs
+            .iter()
+            .filter(|b| wanted.contains(&&b.id))
+            .filter(|b| b.user_id == user_id && b.is_active() && b.kind != BeliefType::OpenQuestion)
+            .filter(|b| scope.is_empty() || b.in_scope(scope))
+            .collect()
+    }
+
+    /// Append a new belief (session create).
+    pub fn insert(&mut self, belief: Belief) {
+        self.beliefs.push(belief);
+    }
+
+    /// Apply a session update in place (natural order unchanged) and return the new version:
+    /// `$set` content / canonical_name when given, `$addToSet` trimmed, lowercased aliases.
+    /// `None` when the id is unknown (the loader rejects such files).
+    pub fn update(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
+        let belief = self.beliefs.iter_mut().find(|b| b.id == update.belief_id)?;
+        if let Some(content) = &update.set_content {
+            belief.content = content.clone();
+        }
+        if let Some(name) = &update.set_canonical_name {
+            belief.canonical_name = name.clone();
+        }
+        for alias in &update.add_aliases {
+            let alias = crate::js::trim(alias).to_lowercase();
+            if !belief.aliases.contains(&alias) {
+                belief.aliases.push(alias);
+            }
+        }
+        Some(belief)
+    }
+}

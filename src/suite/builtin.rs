@@ -1,0 +1,98 @@
+//! The built-in suites, compiled into the binary so `tenure-eval` runs from anywhere, and
+//! checked against the sha256 recorded in `PROVENANCE.md` every time they are loaded.
+
+use crate::error::{Error, Result};
+use crate::profile::Profile;
+use std::path::Path;
+
+/// One embedded upstream file.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinFile {
+    /// Repository path (also used in messages and manifests).
+    pub path: &'static str,
+    /// The bytes compiled in.
+    pub bytes: &'static [u8],
+    /// Expected sha256 (from PROVENANCE.md).
+    pub sha256: &'static str,
+}
+
+impl BuiltinFile {
+    /// Fail when the compiled-in bytes are not the upstream file.
+    pub fn verify(&self) -> Result<()> {
+        let actual = super::sha256_hex(self.bytes);
+        if actual == self.sha256 {
+            Ok(())
+        } else {
+            Err(Error::input(
+                Path::new(self.path),
+                "file",
+                format!(
+                    "built-in suite file has sha256 {actual}, expected {} (PROVENANCE.md); \
+                     restore the upstream copy or run it as a custom suite",
+                    self.sha256
+                ),
+            ))
+        }
+    }
+}
+
+/// A named suite with its pipeline profile.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinSuite {
+    /// `paper` or `pmb`.
+    pub name: &'static str,
+    /// `paper` runs the paper-tag pipeline, `pmb` the HEAD pipeline.
+    pub profile: Profile,
+    /// Seed beliefs.
+    pub corpus: BuiltinFile,
+    /// Static cases.
+    pub cases: BuiltinFile,
+    /// Session cases.
+    pub sessions: BuiltinFile,
+}
+
+macro_rules! builtin_file {
+    ($path:literal, $sha:literal) => {
+        BuiltinFile {
+            path: $path,
+            bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/", $path)),
+            sha256: $sha,
+        }
+    };
+}
+
+/// Every built-in suite.
+pub const BUILTIN_SUITES: &[BuiltinSuite] = &[
+    BuiltinSuite {
+        name: "paper",
+        profile: Profile::Paper,
+        corpus: builtin_file!(
+            "seeds/paper/beliefs.seed.json",
+            "9241711af65c32e79b7ff1d2e504eaafe49586b7267703607d056f28ecfd6495"
+        ),
+        cases: builtin_file!(
+            "cases/paper/retrieval.cases.json",
+            "ae6e1d79e3a8b34cb21e1a885895a90d8bb11783bc0aff48120c0cc320549061"
+        ),
+        sessions: builtin_file!(
+            "cases/paper/session-retrieval.cases.json",
+            "dad5e45842e4d9e85ef051a91582d6fbd3a764b8994b1a7c54edabeab74c062d"
+        ),
+    },
+    BuiltinSuite {
+        name: "pmb",
+        profile: Profile::Head,
+        corpus: builtin_file!(
+            "seeds/pmb/beliefs.seed.json",
+            "d6ca4c8205da7f0877089aae39cb80b6e00d7f88b338fda26ad2463ea1675054"
+        ),
+        cases: builtin_file!(
+            "cases/pmb/retrieval.cases.json",
+            "1e19066f056280872054c46846ca9c25dac008fed9a236bbec950e6245d62922"
+        ),
+        sessions: builtin_file!(
+            "cases/pmb/session-retrieval.cases.json",
+            "b9832477bc313cac9a93c67408b7cac8026b3ad6c9db180e43caac08c55e2b38"
+        ),
+    },
+];

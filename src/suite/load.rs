@@ -1,0 +1,86 @@
+//! Reading suite files: bytes → UTF-8 → typed JSON, with errors that name the file and the
+//! JSON path (or line and column) and say what was expected.
+
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// Read a whole input file; a missing or unreadable file is an input error.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| {
+        let what = match e.kind() {
+            std::io::ErrorKind::NotFound => "file not found".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => format!("cannot read file: {e}"),
+        };
+        Error::input(
+            path,
+            "file",
+            format!("{what}; expected a readable JSON file"),
+        )
+    })
+}
+
+/// Decode and deserialize `bytes`, the contents of `path`.
+pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let (line, column) = line_column(&bytes[..at]);
+        Error::input(
+            path,
+            format!("byte {at} (line {line}, column {column})"),
+            "invalid UTF-8; expected a UTF-8 encoded JSON file",
+        )
+    })?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(path, e))?;
+    de.end().map_err(|e| json_error_plain(path, e))?;
+    Ok(value)
+}
+
+fn json_error(path: &Path, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
+    let json_path = json_path(&e.path().to_string());
+    let inner = e.into_inner();
+    if inner.is_syntax() || inner.is_eof() {
+        return json_error_plain(path, inner);
+    }
+    Error::input(
+        path,
+        format!(
+            "{json_path} (line {}, column {})",
+            inner.line(),
+            inner.column()
+        ),
+        strip_position(&inner),
+    )
+}
+
+fn json_error_plain(path: &Path, inner: serde_json::Error) -> Error {
+    Error::input(
+        path,
+        format!("line {}, column {}", inner.line(), inner.column()),
+        format!("malformed JSON: {}", strip_position(&inner)),
+    )
+}
+
+/// serde_json appends " at line L column C"; the location is reported separately.
+fn strip_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&suffix).unwrap_or(&text).to_string()
+}
+
+/// `serde_path_to_error` paths (`[3].expect`, `.`) as JSONPath (`$[3].expect`, `$`).
+pub fn json_path(raw: &str) -> String {
+    match raw {
+        "" | "." => "$".to_string(),
+        p if p.starts_with('[') => format!("${p}"),
+        p => format!("$.{p}"),
+    }
+}
+
+fn line_column(prefix: &[u8]) -> (usize, usize) {
+    let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, column)
+}

@@ -1,0 +1,166 @@
+//! A suite: the seed corpus of beliefs, the static cases and the session cases, loaded and
+//! validated, plus the sha256 of every input file for the report manifest.
+
+mod belief;
+mod builtin;
+mod case;
+mod load;
+mod session;
+mod validate;
+
+pub use belief::{Belief, BeliefType};
+pub use builtin::{BuiltinFile, BuiltinSuite, BUILTIN_SUITES};
+pub use case::{
+    BudgetOverride, Expect, IdsExpect, PreludeExpect, RelevantExpect, StaticCase, DEFAULT_USER,
+};
+pub use load::{json_path, parse_json, read_bytes};
+pub use session::{
+    BeliefUpdate, NoiseCheck, SessionCase, Turn, TurnExpect, TurnLabel, TurnRelevantExpect,
+};
+
+use crate::error::{Error, Result};
+use crate::profile::Profile;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// One input file of a suite, as recorded in report manifests.
+#[derive(Debug, Clone, Serialize)]
+pub struct InputFile {
+    /// `corpus`, `cases` or `sessions`.
+    pub role: &'static str,
+    /// Path as given (custom) or repository path (built-in).
+    pub path: String,
+    /// Hex sha256 of the exact bytes read.
+    pub sha256: String,
+}
+
+/// A loaded, validated suite.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    /// `paper`, `pmb` or `custom`.
+    pub name: String,
+    /// Which upstream pipeline to reproduce.
+    pub profile: Profile,
+    /// Seed beliefs in file (natural) order.
+    pub corpus: Vec<Belief>,
+    /// Static cases in file order.
+    pub cases: Vec<StaticCase>,
+    /// Session cases in file order (empty when none were given).
+    pub sessions: Vec<SessionCase>,
+    /// Every file read, with its hash.
+    pub inputs: Vec<InputFile>,
+    /// Things that load but deserve a look (keys upstream ignores, ...).
+    pub warnings: Vec<String>,
+}
+
+/// Where a suite comes from.
+#[derive(Debug, Clone)]
+pub enum SuiteSource {
+    /// One of [`BUILTIN_SUITES`], by name.
+    Builtin(String),
+    /// User files.
+    Custom {
+        /// Beliefs (`beliefs.seed.json` format).
+        corpus: PathBuf,
+        /// Static cases (`retrieval.cases.json` format).
+        cases: PathBuf,
+        /// Session cases, optional.
+        sessions: Option<PathBuf>,
+        /// Pipeline profile; HEAD unless asked.
+        profile: Profile,
+    },
+}
+
+/// Hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    format!("{:x}", Sha256::digest(bytes))
+}
+
+impl Suite {
+    /// Load and validate a suite.
+    pub fn load(source: &SuiteSource) -> Result<Suite> {
+        match source {
+            SuiteSource::Builtin(name) => {
+                let builtin = BUILTIN_SUITES
+                    .iter()
+                    .find(|s| s.name == name)
+                    .ok_or_else(|| {
+                        let names: Vec<_> = BUILTIN_SUITES.iter().map(|s| s.name).collect();
+                        Error::Usage(format!(
+                            "unknown suite {name:?}; expected one of {}",
+                            names.join(", ")
+                        ))
+                    })?;
+                let files = [builtin.corpus, builtin.cases, builtin.sessions];
+                for file in &files {
+                    file.verify()?;
+                }
+                Suite::from_bytes(
+                    builtin.name,
+                    builtin.profile,
+                    (Path::new(builtin.corpus.path), builtin.corpus.bytes),
+                    (Path::new(builtin.cases.path), builtin.cases.bytes),
+                    Some((Path::new(builtin.sessions.path), builtin.sessions.bytes)),
+                )
+            }
+            SuiteSource::Custom {
+                corpus,
+                cases,
+                sessions,
+                profile,
+            } => {
+                let corpus_bytes = read_bytes(corpus)?;
+                let cases_bytes = read_bytes(cases)?;
+                let sessions_bytes = sessions.as_deref().map(read_bytes).transpose()?;
+                Suite::from_bytes(
+                    "custom",
+                    *profile,
+                    (corpus, &corpus_bytes),
+                    (cases, &cases_bytes),
+                    sessions.as_deref().zip(sessions_bytes.as_deref()),
+                )
+            }
+        }
+    }
+
+    fn from_bytes(
+        name: &str,
+        profile: Profile,
+        corpus: (&Path, &[u8]),
+        cases: (&Path, &[u8]),
+        sessions: Option<(&Path, &[u8])>,
+    ) -> Result<Suite> {
+        let input = |role, (path, bytes): (&Path, &[u8])| InputFile {
+            role,
+            path: path.display().to_string(),
+            sha256: sha256_hex(bytes),
+        };
+        let mut inputs = vec![input("corpus", corpus), input("cases", cases)];
+        let beliefs: Vec<Belief> = parse_json(corpus.0, corpus.1)?;
+        let static_cases: Vec<StaticCase> = parse_json(cases.0, cases.1)?;
+        let session_cases: Vec<SessionCase> = match sessions {
+            Some(file) => {
+                inputs.push(input("sessions", file));
+                parse_json(file.0, file.1)?
+            }
+            None => Vec::new(),
+        };
+        let mut suite = Suite {
+            name: name.to_string(),
+            profile,
+            corpus: beliefs,
+            cases: static_cases,
+            sessions: session_cases,
+            inputs,
+            warnings: Vec::new(),
+        };
+        suite.warnings = validate::validate(
+            &suite,
+            corpus.0,
+            cases.0,
+            sessions.map(|(p, _)| p).unwrap_or(Path::new("")),
+        )?;
+        Ok(suite)
+    }
+}

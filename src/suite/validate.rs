@@ -1,0 +1,248 @@
+//! Cross-record checks serde cannot express: unique ids, assertions that name beliefs absent
+//! from the corpus, and the order of session mutations.
+
+use super::{IdsExpect, Suite};
+use crate::error::{Error, Result};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+/// Check `suite`; return warnings for things that load but are ignored.
+pub fn validate(
+    suite: &Suite,
+    corpus: &Path,
+    cases: &Path,
+    sessions: &Path,
+) -> Result<Vec<String>> {
+    let mut known: HashSet<&str> = HashSet::new();
+    if suite.corpus.is_empty() {
+        return Err(Error::input(
+            corpus,
+            "$",
+            "empty corpus; expected an array of at least one belief",
+        ));
+    }
+    let mut first_at: HashMap<&str, usize> = HashMap::new();
+    for (i, belief) in suite.corpus.iter().enumerate() {
+        if let Some(j) = first_at.insert(&belief.id, i) {
+            return Err(Error::input(
+                corpus,
+                format!("$[{i}]._id"),
+                format!(
+                    "duplicate belief id {:?} (first at $[{j}]); expected unique ids",
+                    belief.id
+                ),
+            ));
+        }
+        known.insert(&belief.id);
+    }
+
+    if suite.cases.is_empty() {
+        return Err(Error::input(
+            cases,
+            "$",
+            "no cases; expected an array of at least one case",
+        ));
+    }
+    let mut case_at: HashMap<&str, usize> = HashMap::new();
+    for (i, case) in suite.cases.iter().enumerate() {
+        if let Some(j) = case_at.insert(&case.case_id, i) {
+            return Err(Error::input(
+                cases,
+                format!("$[{i}].caseId"),
+                format!(
+                    "duplicate case id {:?} (first at $[{j}]); expected unique ids",
+                    case.case_id
+                ),
+            ));
+        }
+    }
+
+    // Session mutations replay in file order across cases, as upstream shares one store.
+    let mut warnings = Vec::new();
+    let mut live: HashSet<&str> = known.clone();
+    let mut session_at: HashMap<&str, usize> = HashMap::new();
+    for (c, case) in suite.sessions.iter().enumerate() {
+        if let Some(j) = session_at.insert(&case.case_id, c) {
+            return Err(Error::input(
+                sessions,
+                format!("$[{c}].caseId"),
+                format!(
+                    "duplicate session case id {:?} (first at $[{j}]); expected unique ids",
+                    case.case_id
+                ),
+            ));
+        }
+        let mut previous: Option<i64> = None;
+        for (t, turn) in case.turns.iter().enumerate() {
+            let at = format!("$[{c}].turns[{t}]");
+            if let Some(p) = previous.filter(|&p| turn.turn_index <= p) {
+                return Err(Error::input(
+                    sessions,
+                    format!("{at}.turnIndex"),
+                    format!(
+                        "turnIndex {} after {p}; expected strictly increasing turn indexes",
+                        turn.turn_index
+                    ),
+                ));
+            }
+            previous = Some(turn.turn_index);
+            if let Some(created) = &turn.create_belief_at_turn {
+                if !live.insert(&created.id) {
+                    return Err(Error::input(
+                        sessions,
+                        format!("{at}.createBeliefAtTurn._id"),
+                        format!(
+                            "belief {:?} already exists at this point; expected a new id",
+                            created.id
+                        ),
+                    ));
+                }
+            }
+            if let Some(update) = &turn.update_belief_at_turn {
+                if !live.contains(update.belief_id.as_str()) {
+                    return Err(Error::input(
+                        sessions,
+                        format!("{at}.updateBeliefAtTurn.beliefId"),
+                        format!(
+                            "belief {:?} does not exist at this point; expected a corpus id or one created by an earlier turn",
+                            update.belief_id
+                        ),
+                    ));
+                }
+            }
+            for key in turn.expect.ignored.keys() {
+                warnings.push(format!(
+                    "{}: {at}.expect.{key}: not an assertion upstream evaluates; ignored",
+                    sessions.display()
+                ));
+            }
+            if let Some(rb) = &turn.expect.relevant_beliefs {
+                for key in rb.ignored.keys() {
+                    warnings.push(format!(
+                        "{}: {at}.expect.relevantBeliefs.{key}: not an assertion upstream evaluates; ignored",
+                        sessions.display()
+                    ));
+                }
+            }
+        }
+    }
+
+    // Assertions may name any belief that exists at some point of the run.
+    for (i, case) in suite.cases.iter().enumerate() {
+        let e = &case.expect;
+        let at = format!("$[{i}].expect");
+        if let Some(rb) = &e.relevant_beliefs {
+            let at = format!("{at}.relevantBeliefs");
+            check_ids(cases, &live, &format!("{at}.mustInclude"), &rb.must_include)?;
+            check_ids(cases, &live, &format!("{at}.mustExclude"), &rb.must_exclude)?;
+            check_ids(
+                cases,
+                &live,
+                &format!("{at}.shouldInclude"),
+                &rb.should_include,
+            )?;
+            if let Some(only) = &rb.should_only_include {
+                check_ids(cases, &live, &format!("{at}.shouldOnlyInclude"), only)?;
+            }
+            for (k, (a, b)) in rb.ordered_before.iter().enumerate() {
+                check_ids(
+                    cases,
+                    &live,
+                    &format!("{at}.orderedBefore[{k}]"),
+                    &[a.clone(), b.clone()],
+                )?;
+            }
+        }
+        check_tier(
+            cases,
+            &live,
+            &format!("{at}.pinnedFacts"),
+            e.pinned_facts.as_ref(),
+        )?;
+        check_tier(
+            cases,
+            &live,
+            &format!("{at}.openQuestions"),
+            e.open_questions.as_ref(),
+        )?;
+    }
+    for (c, case) in suite.sessions.iter().enumerate() {
+        for (t, turn) in case.turns.iter().enumerate() {
+            let at = format!("$[{c}].turns[{t}].expect");
+            let e = &turn.expect;
+            if let Some(rb) = &e.relevant_beliefs {
+                let at = format!("{at}.relevantBeliefs");
+                check_ids(
+                    sessions,
+                    &live,
+                    &format!("{at}.mustInclude"),
+                    &rb.must_include,
+                )?;
+                check_ids(
+                    sessions,
+                    &live,
+                    &format!("{at}.mustExclude"),
+                    &rb.must_exclude,
+                )?;
+                if let Some(only) = &rb.should_only_include {
+                    check_ids(sessions, &live, &format!("{at}.shouldOnlyInclude"), only)?;
+                }
+            }
+            check_tier(
+                sessions,
+                &live,
+                &format!("{at}.pinnedFacts"),
+                e.pinned_facts.as_ref(),
+            )?;
+            check_tier(
+                sessions,
+                &live,
+                &format!("{at}.openQuestions"),
+                e.open_questions.as_ref(),
+            )?;
+            if let Some(noise) = &e.noise_check {
+                check_ids(
+                    sessions,
+                    &live,
+                    &format!("{at}.noiseCheck.mustNotSurface"),
+                    &noise.must_not_surface,
+                )?;
+            }
+        }
+    }
+    Ok(warnings)
+}
+
+fn check_tier(
+    file: &Path,
+    known: &HashSet<&str>,
+    at: &str,
+    tier: Option<&IdsExpect>,
+) -> Result<()> {
+    if let Some(tier) = tier {
+        check_ids(
+            file,
+            known,
+            &format!("{at}.mustInclude"),
+            &tier.must_include,
+        )?;
+        check_ids(
+            file,
+            known,
+            &format!("{at}.mustExclude"),
+            &tier.must_exclude,
+        )?;
+    }
+    Ok(())
+}
+
+fn check_ids(file: &Path, known: &HashSet<&str>, at: &str, ids: &[String]) -> Result<()> {
+    match ids.iter().position(|id| !known.contains(id.as_str())) {
+        None => Ok(()),
+        Some(k) => Err(Error::input(
+            file,
+            format!("{at}[{k}]"),
+            format!("belief id {:?} is not in the corpus; expected the _id of a seed belief (or one a session creates)", ids[k]),
+        )),
+    }
+}
