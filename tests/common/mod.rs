@@ -1,0 +1,72 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tenure_eval::backend::BackendKind;
+use tenure_eval::report::{json, Manifest, Shape};
+use tenure_eval::run::{run_static, Silent, StaticRun};
+use tenure_eval::suite::{Suite, SuiteSource};
+
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+pub fn read_json(path: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(repo(path)).unwrap()).unwrap()
+}
+
+pub fn builtin(name: &str) -> Suite {
+    Suite::load(&SuiteSource::Builtin(name.into())).unwrap()
+}
+
+pub fn static_run(name: &str) -> (Suite, StaticRun) {
+    let suite = builtin(name);
+    let run = run_static(&suite, BackendKind::Bm25, &mut Silent).unwrap();
+    (suite, run)
+}
+
+/// The report JSON exactly as the CLI writes it.
+pub fn static_report(suite: &Suite, run: &StaticRun) -> Value {
+    let manifest = Manifest::for_static(suite, run);
+    json::static_report(run, &manifest, Shape::of(suite.profile)).0
+}
+
+pub fn ids(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+pub fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// Clause list as a sorted multiset of (path, term, score in hundredths).
+pub fn clause_multiset(v: &Value) -> Vec<(String, String, i64)> {
+    let mut out: Vec<_> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["path"].as_str().unwrap().to_string(),
+                c["term"].as_str().unwrap().to_string(),
+                (c["score"].as_f64().unwrap() * 100.0).round() as i64,
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Numbers compare as numbers (the published files print `1.0` and `1` alike).
+pub fn same_number(a: &Value, b: &Value) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => (x - y).abs() < 1e-9,
+        _ => a == b,
+    }
+}

@@ -1,0 +1,82 @@
+//! Same inputs, byte-identical reports apart from measured fields.
+
+mod common;
+use common::repo;
+use serde_json::Value;
+use std::process::Command;
+
+/// Measured fields: latencies, index build time, start time.
+fn strip_measurements(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            for key in [
+                "retrievalLatencyMs",
+                "meanLatencyMs",
+                "p50LatencyMs",
+                "p95LatencyMs",
+                "totalMs",
+                "meanPerBeliefMs",
+                "startedAt",
+            ] {
+                if map.contains_key(key) {
+                    map.insert(key.into(), Value::Null);
+                }
+            }
+            map.values_mut().for_each(strip_measurements);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_measurements),
+        _ => {}
+    }
+}
+
+fn run_cli(suite: &str, out: &std::path::Path) {
+    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(["static", "--suite", suite, "--quiet", "--out"])
+        .arg(out)
+        .current_dir(repo(""))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn two_runs_write_identical_reports() {
+    for (suite, files) in [
+        ("pmb", vec!["retrieval-report-tenure.json"]),
+        (
+            "paper",
+            vec!["retrieval-report.json", "retrieval-report.manifest.json"],
+        ),
+    ] {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        run_cli(suite, a.path());
+        run_cli(suite, b.path());
+        for file in files {
+            let read =
+                |dir: &tempfile::TempDir| std::fs::read(dir.path().join(suite).join(file)).unwrap();
+            let (bytes_a, bytes_b) = (read(&a), read(&b));
+            let mut va: Value = serde_json::from_slice(&bytes_a).unwrap();
+            let mut vb: Value = serde_json::from_slice(&bytes_b).unwrap();
+            strip_measurements(&mut va);
+            strip_measurements(&mut vb);
+            assert_eq!(
+                serde_json::to_vec_pretty(&va).unwrap(),
+                serde_json::to_vec_pretty(&vb).unwrap(),
+                "{suite}/{file} differs between runs"
+            );
+            // Measured fields are the only difference: line counts agree byte-for-byte layout.
+            assert_eq!(
+                bytes_a.iter().filter(|&&c| c == b'\n').count(),
+                bytes_b.iter().filter(|&&c| c == b'\n').count()
+            );
+        }
+        // No temporary file is left behind by the atomic writes.
+        let leftovers: Vec<_> = std::fs::read_dir(a.path().join(suite))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+    }
+}
