@@ -295,8 +295,12 @@ mod tests {
                 was_noisy: true
             }
         );
-        let q = prepare("fn main() { let mut x = 1; }", Profile::Head);
+        // Thin text beside an unfenced code line: the language is inferred from the code.
+        let q = prepare("see this\n    let mut total_count = 12345;", Profile::Head);
         assert_eq!(q.query, "Rust");
+        // Upstream quirk: when every line is code, `textOnly || raw` strips the raw message.
+        let q = prepare("fn main() { let mut x = 1; }", Profile::Head);
+        assert_eq!(q.query, "fn main() { let mut x = }");
     }
 
     #[test]

@@ -177,7 +177,7 @@ pub fn summarise(
             }
         })
         .collect();
-    categories.sort_by(|a, b| b.case_count.cmp(&a.case_count)); // stable: ties keep first appearance
+    categories.sort_by_key(|c| std::cmp::Reverse(c.case_count)); // stable: ties keep first appearance
 
     let total_passed = outcomes.iter().filter(|o| o.passed).count();
     Summary {

@@ -120,17 +120,25 @@ pub fn aliases_light(query: &str) -> Vec<String> {
 
 /// `alias_search`: `aliases_light` then bigram-only shingles.
 pub fn alias_shingles(query: &str) -> Vec<String> {
-    let tokens = aliases_light(query);
-    shingles(tokens.iter().map(|t| (t.as_str(), false)), false)
+    alias_shingles_of(&aliases_light(query))
+}
+
+/// `alias_search` from already computed `aliases_light` tokens.
+pub fn alias_shingles_of(light: &[String]) -> Vec<String> {
+    shingles(light.iter().map(|t| (t.as_str(), false)), false)
 }
 
 /// `canonical_query_search`: `aliases_light`, stopwords removed (leaving position gaps), then
 /// bigram-only shingles with `_` fillers at the gaps.
 pub fn canonical_shingles(query: &str) -> Vec<String> {
-    let tokens = aliases_light(query);
+    canonical_shingles_of(&aliases_light(query))
+}
+
+/// `canonical_query_search` from already computed `aliases_light` tokens.
+pub fn canonical_shingles_of(tokens: &[String]) -> Vec<String> {
     let mut gap_before = false;
     let mut kept = Vec::new();
-    for token in &tokens {
+    for token in tokens {
         if STOPWORDS.contains(&token.as_str()) {
             gap_before = true;
         } else {

@@ -10,7 +10,24 @@ pub const MAX_EXPANSIONS: usize = 50;
 /// Similarity boost of index term `candidate` for query token `query`, or `None` when the
 /// candidate is not an expansion. Exact: 1.0; one edit: `1 − 1/min(len)` (float, code points).
 pub fn similarity(query: &[char], candidate: &str) -> Option<f32> {
-    let candidate: Vec<char> = candidate.chars().collect();
+    // Cheap length screen before decoding: one edit changes the length by at most one char,
+    // and a char is at most 4 bytes.
+    if candidate.len() + 4 < query.len() || candidate.len() > 4 * (query.len() + 1) {
+        return None;
+    }
+    let mut buffer = [' '; 64];
+    let mut n = 0;
+    for c in candidate.chars() {
+        if n == buffer.len() {
+            return similarity_slow(query, &candidate.chars().collect::<Vec<_>>());
+        }
+        buffer[n] = c;
+        n += 1;
+    }
+    similarity_slow(query, &buffer[..n])
+}
+
+fn similarity_slow(query: &[char], candidate: &[char]) -> Option<f32> {
     if candidate == query {
         return Some(1.0);
     }
@@ -18,44 +35,66 @@ pub fn similarity(query: &[char], candidate: &str) -> Option<f32> {
     if query.len() <= PREFIX_LENGTH || candidate.len() < PREFIX_LENGTH {
         return None;
     }
-    if query[..PREFIX_LENGTH] != candidate[..PREFIX_LENGTH]
-        || query.len().abs_diff(candidate.len()) > 1
-    {
+    if query[..PREFIX_LENGTH] != candidate[..PREFIX_LENGTH] {
         return None;
     }
-    // The Levenshtein automaton runs on what follows the prefix.
-    let distance = osa_distance(&query[PREFIX_LENGTH..], &candidate[PREFIX_LENGTH..]);
-    (distance <= 1).then(|| 1.0f32 - distance as f32 / query.len().min(candidate.len()) as f32)
+    // The Levenshtein automaton runs on what follows the prefix; maxEdits is 1.
+    within_one_edit(&query[PREFIX_LENGTH..], &candidate[PREFIX_LENGTH..])
+        .then(|| 1.0f32 - 1.0 / query.len().min(candidate.len()) as f32)
 }
 
-/// Optimal string alignment distance: Levenshtein plus adjacent transposition as one edit.
-pub fn osa_distance(a: &[char], b: &[char]) -> usize {
-    let (n, m) = (a.len(), b.len());
-    let mut d = vec![vec![0usize; m + 1]; n + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
+/// Optimal-string-alignment distance is exactly 1 (the strings differ): one substitution,
+/// insertion, deletion or adjacent transposition. Linear time, no allocation; maxEdits is 1,
+/// so nothing more general is needed.
+pub fn within_one_edit(a: &[char], b: &[char]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 {
+        return false;
     }
-    for j in 0..=m {
-        d[0][j] = j;
-    }
-    for i in 1..=n {
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
+    let i = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    if short.len() == long.len() {
+        if i == short.len() {
+            return false; // equal: distance 0
         }
+        let substitution = short[i + 1..] == long[i + 1..];
+        let transposition = i + 1 < short.len()
+            && short[i] == long[i + 1]
+            && short[i + 1] == long[i]
+            && short[i + 2..] == long[i + 2..];
+        substitution || transposition
+    } else {
+        short[i..] == long[i + 1..]
     }
-    d[n][m]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Optimal string alignment distance by the full table: the reference for `within_one_edit`.
+    fn osa_distance(a: &[char], b: &[char]) -> usize {
+        let (n, m) = (a.len(), b.len());
+        let mut d = vec![vec![0usize; m + 1]; n + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=n {
+            for j in 1..=m {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut best = (d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1)
+                    .min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[i - 2][j - 2] + 1);
+                }
+                d[i][j] = best;
+            }
+        }
+        d[n][m]
+    }
 
     fn sim(q: &str, t: &str) -> Option<f32> {
         similarity(&q.chars().collect::<Vec<_>>(), t)
@@ -75,6 +114,24 @@ mod tests {
         assert_eq!(sim("try/catch", "try-catch"), Some(1.0 - 1.0 / 9.0));
         assert_eq!(sim("mongoose", "moongoose"), Some(1.0 - 1.0 / 8.0));
         assert_eq!(sim("allkeys-lfu", "allkeys-lru"), Some(1.0 - 1.0 / 11.0));
+    }
+
+    #[test]
+    fn linear_check_agrees_with_the_full_distance() {
+        let words = [
+            "", "a", "ab", "ba", "abc", "acb", "bac", "abcd", "abdc", "abd", "xbcd", "abcde",
+            "aabc", "redis", "reedis", "rdeis", "mongo", "mongodb", "mongod", "k8s", "k8s?",
+        ];
+        for a in words {
+            for b in words {
+                let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+                assert_eq!(
+                    within_one_edit(&a, &b),
+                    osa_distance(&a, &b) == 1,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -65,6 +65,10 @@ pub struct BeliefIndex {
     current: HashMap<String, u32>,
     stats: [FieldStats; 2],
     segments: Vec<SegmentView>,
+    /// Every term of each field with its df summed over segments, sorted by bytes: the term
+    /// dictionaries read once per commit, so a fuzzy token costs a binary search and a short
+    /// scan instead of opening a dictionary stream per segment.
+    dictionaries: [Vec<(String, u64)>; 2],
 }
 
 impl BeliefIndex {
@@ -99,6 +103,7 @@ impl BeliefIndex {
             current: HashMap::with_capacity(corpus.len()),
             stats: [FieldStats::default(); 2],
             segments: Vec::new(),
+            dictionaries: [Vec::new(), Vec::new()],
         };
         for belief in corpus {
             let doc = this.push_version(belief);
@@ -179,6 +184,19 @@ impl BeliefIndex {
                 })
             })
             .collect::<tantivy::Result<_>>()?;
+        for field in [IndexedField::CanonicalName, IndexedField::Aliases] {
+            let mut merged: BTreeMap<String, u64> = BTreeMap::new();
+            for segment in &self.segments {
+                let mut stream = segment.inverted[field as usize].terms().stream()?;
+                while stream.advance() {
+                    if let Ok(term) = std::str::from_utf8(stream.key()) {
+                        *merged.entry(term.to_string()).or_default() +=
+                            u64::from(stream.value().doc_freq);
+                    }
+                }
+            }
+            self.dictionaries[field as usize] = merged.into_iter().collect();
+        }
         Ok(())
     }
 
@@ -207,64 +225,44 @@ impl BeliefIndex {
     }
 
     /// Documents containing `term`, deleted-but-unmerged ones included (Lucene's df).
-    pub fn doc_freq(&self, field: IndexedField, term: &str) -> tantivy::Result<u64> {
-        let mut df = 0;
-        for segment in &self.segments {
-            if let Some(info) = segment.inverted[field as usize]
-                .terms()
-                .get(term.as_bytes())?
-            {
-                df += u64::from(info.doc_freq);
-            }
-        }
-        Ok(df)
+    pub fn doc_freq(&self, field: IndexedField, term: &str) -> u64 {
+        let dictionary = &self.dictionaries[field as usize];
+        dictionary
+            .binary_search_by(|(t, _)| t.as_str().cmp(term))
+            .map_or(0, |i| dictionary[i].1)
     }
 
-    /// Fuzzy expansions of `token` over the term dictionary of every segment: (term,
-    /// similarity, df), best `MAX_EXPANSIONS` by similarity then term bytes, in term order.
-    pub fn expand(
-        &self,
-        field: IndexedField,
-        token: &str,
-    ) -> tantivy::Result<Vec<(String, f32, u64)>> {
+    /// Fuzzy expansions of `token` over the term dictionary (every segment, deleted documents
+    /// included): (term, similarity, df), the best `MAX_EXPANSIONS` by similarity then term
+    /// bytes, in term order.
+    pub fn expand(&self, field: IndexedField, token: &str) -> Vec<(String, f32, u64)> {
         let query: Vec<char> = token.chars().collect();
-        let mut found: BTreeMap<String, (f32, u64)> = BTreeMap::new();
+        let mut expansions: Vec<(String, f32, u64)> = Vec::new();
         if query.len() <= PREFIX_LENGTH {
-            let df = self.doc_freq(field, token)?;
+            let df = self.doc_freq(field, token);
             if df > 0 {
-                found.insert(token.to_string(), (1.0, df));
+                expansions.push((token.to_string(), 1.0, df));
             }
-        } else {
-            let prefix: String = query[..PREFIX_LENGTH].iter().collect();
-            for segment in &self.segments {
-                let mut stream = segment.inverted[field as usize]
-                    .terms()
-                    .range()
-                    .ge(prefix.as_bytes())
-                    .into_stream()?;
-                while stream.advance() {
-                    if !stream.key().starts_with(prefix.as_bytes()) {
-                        break;
-                    }
-                    let Ok(term) = std::str::from_utf8(stream.key()) else {
-                        continue;
-                    };
-                    if let Some(similarity) = fuzzy::similarity(&query, term) {
-                        found.entry(term.to_string()).or_insert((similarity, 0)).1 +=
-                            u64::from(stream.value().doc_freq);
-                    }
-                }
+            return expansions;
+        }
+        let prefix: String = query[..PREFIX_LENGTH].iter().collect();
+        let dictionary = &self.dictionaries[field as usize];
+        let start = dictionary.partition_point(|(t, _)| t.as_str() < prefix.as_str());
+        for (term, df) in dictionary[start..]
+            .iter()
+            .take_while(|(t, _)| t.starts_with(&prefix))
+        {
+            if let Some(similarity) = fuzzy::similarity(&query, term) {
+                expansions.push((term.clone(), similarity, *df));
             }
         }
-        let mut expansions: Vec<(String, f32, u64)> =
-            found.into_iter().map(|(t, (s, df))| (t, s, df)).collect();
         if expansions.len() > MAX_EXPANSIONS {
             // Lucene's TopTermsRewrite keeps the best boosts; on equal boost, the smaller term.
             expansions.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
             expansions.truncate(MAX_EXPANSIONS);
             expansions.sort_by(|a, b| a.0.cmp(&b.0));
         }
-        Ok(expansions)
+        expansions
     }
 
     /// Call `visit(ordinal, term_freq)` for every live document containing `term`.

@@ -22,7 +22,47 @@ use crate::error::{Error, Result};
 use crate::suite::Belief;
 use serde_json::json;
 use similarity::TermScorer;
+use std::borrow::Cow;
 use std::collections::HashMap;
+
+/// The query analysed once; each clause takes its tokens from here.
+struct QueryTokens {
+    standard: Vec<String>,
+    light: Vec<String>,
+}
+
+/// Which search analyzer a clause uses.
+#[derive(Debug, Clone, Copy)]
+enum SearchAnalyzer {
+    /// `lucene.standard`.
+    Standard,
+    /// `canonical_query_search`.
+    CanonicalShingles,
+    /// `aliases_light`.
+    Light,
+    /// `alias_search`.
+    AliasShingles,
+}
+
+impl QueryTokens {
+    fn new(text: &str) -> QueryTokens {
+        QueryTokens {
+            standard: analysis::standard(text),
+            light: analysis::aliases_light(text),
+        }
+    }
+
+    fn tokens(&self, analyzer: SearchAnalyzer) -> Cow<'_, [String]> {
+        match analyzer {
+            SearchAnalyzer::Standard => Cow::Borrowed(&self.standard),
+            SearchAnalyzer::Light => Cow::Borrowed(&self.light),
+            SearchAnalyzer::CanonicalShingles => {
+                Cow::Owned(analysis::canonical_shingles_of(&self.light))
+            }
+            SearchAnalyzer::AliasShingles => Cow::Owned(analysis::alias_shingles_of(&self.light)),
+        }
+    }
+}
 
 /// How a clause analyses and matches the query.
 #[derive(Debug, Clone, Copy)]
@@ -31,38 +71,15 @@ struct ClauseSpec {
     field: IndexedField,
     boost: f32,
     fuzzy: bool,
-    analyze: fn(&str) -> Vec<String>,
+    analyzer: SearchAnalyzer,
 }
 
+#[rustfmt::skip]
 const CLAUSES: [ClauseSpec; 4] = [
-    ClauseSpec {
-        path: FieldPath::CanonicalName,
-        field: IndexedField::CanonicalName,
-        boost: 14.0,
-        fuzzy: true,
-        analyze: analysis::standard,
-    },
-    ClauseSpec {
-        path: FieldPath::CanonicalNamePhrase,
-        field: IndexedField::CanonicalName,
-        boost: 14.0,
-        fuzzy: false,
-        analyze: analysis::canonical_shingles,
-    },
-    ClauseSpec {
-        path: FieldPath::Aliases,
-        field: IndexedField::Aliases,
-        boost: 5.0,
-        fuzzy: true,
-        analyze: analysis::aliases_light,
-    },
-    ClauseSpec {
-        path: FieldPath::AliasesShingle,
-        field: IndexedField::Aliases,
-        boost: 14.0,
-        fuzzy: false,
-        analyze: analysis::alias_shingles,
-    },
+    ClauseSpec { path: FieldPath::CanonicalName, field: IndexedField::CanonicalName, boost: 14.0, fuzzy: true, analyzer: SearchAnalyzer::Standard },
+    ClauseSpec { path: FieldPath::CanonicalNamePhrase, field: IndexedField::CanonicalName, boost: 14.0, fuzzy: false, analyzer: SearchAnalyzer::CanonicalShingles },
+    ClauseSpec { path: FieldPath::Aliases, field: IndexedField::Aliases, boost: 5.0, fuzzy: true, analyzer: SearchAnalyzer::Light },
+    ClauseSpec { path: FieldPath::AliasesShingle, field: IndexedField::Aliases, boost: 14.0, fuzzy: false, analyzer: SearchAnalyzer::AliasShingles },
 ];
 
 /// One rewritten term of a clause.
@@ -108,41 +125,62 @@ impl Bm25Backend {
 
     /// Analyse and rewrite `text` into the four clauses.
     pub fn plan(&self, text: &str) -> Result<Vec<PlannedClause>> {
+        let tokens = QueryTokens::new(text);
         CLAUSES
             .iter()
-            .map(|spec| self.plan_clause(spec, text))
+            .map(|spec| self.plan_clause(spec, &tokens.tokens(spec.analyzer)))
             .collect()
     }
 
-    fn plan_clause(&self, spec: &ClauseSpec, text: &str) -> Result<PlannedClause> {
-        let fail = |e: tantivy::TantivyError| Error::backend("bm25", e);
+    fn plan_clause(&self, spec: &ClauseSpec, tokens: &[String]) -> Result<PlannedClause> {
+        // Long messages repeat words: analyse each distinct token once. Sorting beats hashing
+        // here (a few dozen short strings per clause).
+        let mut distinct: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        // Matched terms are few, so a linear merge is cheaper than a map.
         let mut terms: Vec<PlannedTerm> = Vec::new();
-        let mut position: HashMap<String, usize> = HashMap::new();
-        let mut add = |term: String, boost: f32, doc_freq: u64| match position.get(&term) {
-            Some(&i) => terms[i].boost_sum += boost,
-            None => {
-                position.insert(term.clone(), terms.len());
-                terms.push(PlannedTerm {
-                    term,
+        let mut add =
+            |term: &str, boost: f32, doc_freq: u64| match terms.iter_mut().find(|t| t.term == term)
+            {
+                Some(t) => t.boost_sum += boost,
+                None => terms.push(PlannedTerm {
+                    term: term.to_string(),
                     boost_sum: boost,
                     doc_freq,
-                });
-            }
-        };
-        for token in (spec.analyze)(text) {
-            if spec.fuzzy {
-                let expansions = self.index.expand(spec.field, &token).map_err(fail)?;
-                let blended_df = expansions.iter().map(|e| e.2).max().unwrap_or(0);
-                for (term, similarity, _) in expansions {
-                    add(term, similarity, blended_df);
+                }),
+            };
+        let collapsed = if spec.fuzzy {
+            let expansions: Vec<Vec<(String, f32, u64)>> = distinct
+                .iter()
+                .map(|t| self.index.expand(spec.field, t))
+                .collect();
+            for token in tokens {
+                let Ok(i) = distinct.binary_search(&token.as_str()) else {
+                    continue;
+                };
+                let blended_df = expansions[i].iter().map(|e| e.2).max().unwrap_or(0);
+                for (term, similarity, _) in &expansions[i] {
+                    add(term, *similarity, blended_df);
                 }
-            } else {
-                let doc_freq = self.index.doc_freq(spec.field, &token).map_err(fail)?;
-                add(token, 1.0, doc_freq);
             }
-        }
-        // Exact clauses count distinct analysed tokens, present in the index or not.
-        let collapsed = terms.len() == 1;
+            terms.len() == 1
+        } else {
+            let doc_freqs: Vec<u64> = distinct
+                .iter()
+                .map(|t| self.index.doc_freq(spec.field, t))
+                .collect();
+            for token in tokens {
+                let Ok(i) = distinct.binary_search(&token.as_str()) else {
+                    continue;
+                };
+                if doc_freqs[i] > 0 {
+                    add(token, 1.0, doc_freqs[i]);
+                }
+            }
+            // Exact clauses count distinct analysed tokens, present in the index or not.
+            distinct.len() == 1
+        };
         Ok(PlannedClause {
             path: spec.path,
             terms,
