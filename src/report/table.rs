@@ -41,9 +41,9 @@ pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestio
     let table = builder.build().with(Style::markdown()).to_string();
     let p = &summary.pass_types;
     let mut footer = format!(
-        "active passes {}/{} (active {} · structural {} · trivially empty {}) · latency p50 {:.2} ms, p95 {:.2} ms",
-        summary.active_retrieval_passes,
+        "passed {}/{} · active retrieval {} · structural {} · trivially empty {} · latency p50 {:.2} ms, p95 {:.2} ms",
         summary.total_passed,
+        summary.total_cases,
         p.active_retrieval,
         p.structural,
         p.trivially_empty,

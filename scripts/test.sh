@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The project's test command (README, and what .ci/run calls): formatting, lints, every test
+# target (unit, integration, doc, examples, and each criterion bench run once in test mode).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all -- --check
+else
+  echo "scripts/test.sh: rustfmt not installed; skipping the format check" >&2
+fi
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --locked --all-targets -- -D warnings
+else
+  echo "scripts/test.sh: clippy not installed; skipping lints" >&2
+fi
+cargo test --locked --all-targets
+cargo test --locked --doc
