@@ -4,13 +4,16 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, FormatArg, StaticArgs, SuiteArgs};
+use cli::progress::Progress;
+use cli::{Cli, Command, FormatArg, OutputArgs, RunArgs, SuiteArgs};
+use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::backend::BackendKind;
-use tenure_eval::report::{self, json, table, Manifest, Shape};
-use tenure_eval::run::run_static;
+use tenure_eval::report::table::{self, RunRow};
+use tenure_eval::report::{self, file_name, json, Manifest, RunKind, Shape};
+use tenure_eval::run::{run_sessions, run_static, SessionRun, StaticRun};
 use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
@@ -33,7 +36,9 @@ fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Static(args) => static_command(args),
+        Command::Static(args) => run_command(args, &[RunKind::Static]),
+        Command::Session(args) => run_command(args, &[RunKind::Session]),
+        Command::Run(args) => run_command(args, &[RunKind::Static, RunKind::Session]),
         Command::Validate(args) => validate_command(args),
     }
 }
@@ -61,57 +66,137 @@ fn validate_command(args: SuiteArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn static_command(args: StaticArgs) -> Result<ExitCode> {
+/// What one (backend, kind) pass produced.
+struct Outcome {
+    row: RunRow,
+    reports: Vec<PathBuf>,
+}
+
+fn run_command(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
-    let backend = BackendKind::from(args.backend);
-    let mut progress = cli::progress::Progress::new(args.quiet, &format!("{} static", suite.name));
-    let run = run_static(&suite, backend, &mut progress)?;
-    progress.finish();
-
     let shape = Shape::of(suite.profile);
-    let manifest = Manifest::for_static(&suite, &run);
-    let (report, sidecar) = json::static_report(&run, &manifest, shape);
-    let dir = args.out.join(&suite.name);
-    let path = dir.join(match shape {
-        Shape::Paper => "retrieval-report.json".to_string(),
-        Shape::Pmb => format!("retrieval-report-{}.json", backend.provider()),
-    });
-    report::write_atomic(&path, &json::to_bytes(&report))?;
-    let mut written: Vec<PathBuf> = vec![path.clone()];
-    if let Some(manifest) = sidecar {
-        let manifest_path = path.with_extension("manifest.json");
-        report::write_atomic(&manifest_path, &json::to_bytes(&manifest))?;
-        written.push(manifest_path);
+    let dir = args.output.out.join(&suite.name);
+    let mut outcomes = Vec::new();
+    for backend in args.backends() {
+        for &kind in kinds {
+            outcomes.push(match kind {
+                RunKind::Static => static_pass(&suite, backend, shape, &dir, &args.output)?,
+                RunKind::Session => session_pass(&suite, backend, shape, &dir, &args.output)?,
+            });
+        }
     }
+    print_outcomes(&suite, &outcomes, &args.output)?;
+    Ok(ExitCode::SUCCESS)
+}
 
-    let summary = run.summary();
-    let mut stdout = std::io::stdout().lock();
-    let printed = match args.format {
-        FormatArg::Table => {
+fn static_pass(
+    suite: &Suite,
+    backend: BackendKind,
+    shape: Shape,
+    dir: &std::path::Path,
+    out: &OutputArgs,
+) -> Result<Outcome> {
+    let mut progress = Progress::new(
+        out.quiet,
+        &format!("{} static {}", suite.name, backend.name()),
+    );
+    let run: StaticRun = run_static(suite, backend, &mut progress)?;
+    progress.finish();
+    let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
+    let reports = report::write_report(
+        &dir.join(file_name(RunKind::Static, shape, backend.provider())),
+        &report,
+    )?;
+    let row = RunRow {
+        suite: suite.name.clone(),
+        backend: backend.name().to_string(),
+        kind: "static",
+        summary: run.summary(),
+        mean_drift: None,
+        mean_precision_drift: None,
+    };
+    Ok(Outcome { row, reports })
+}
+
+fn session_pass(
+    suite: &Suite,
+    backend: BackendKind,
+    shape: Shape,
+    dir: &std::path::Path,
+    out: &OutputArgs,
+) -> Result<Outcome> {
+    if suite.sessions.is_empty() {
+        return Err(Error::Usage(format!(
+            "suite {} has no session cases (give --sessions FILE)",
+            suite.name
+        )));
+    }
+    let mut progress = Progress::new(
+        out.quiet,
+        &format!("{} session {}", suite.name, backend.name()),
+    );
+    let run: SessionRun = run_sessions(suite, backend, &mut progress)?;
+    progress.finish();
+    let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
+    let reports = report::write_report(
+        &dir.join(file_name(RunKind::Session, shape, backend.provider())),
+        &report,
+    )?;
+    let n = run.turns.len().max(1) as f64;
+    let row = RunRow {
+        suite: suite.name.clone(),
+        backend: backend.name().to_string(),
+        kind: "session",
+        summary: run.summary(),
+        mean_drift: Some(run.turns.iter().map(|t| t.metrics.drift_score).sum::<f64>() / n),
+        mean_precision_drift: Some(
+            run.turns
+                .iter()
+                .map(|t| t.metrics.precision_drift_score)
+                .sum::<f64>()
+                / n,
+        ),
+    };
+    Ok(Outcome { row, reports })
+}
+
+fn print_outcomes(suite: &Suite, outcomes: &[Outcome], out: &OutputArgs) -> Result<()> {
+    let text = match out.format {
+        FormatArg::Table if outcomes.len() == 1 => {
+            let row = &outcomes[0].row;
             let title = format!(
-                "{} · static · {} ({} profile)",
-                suite.name,
-                backend.name(),
-                suite.profile
+                "{} · {} · {} ({} profile)",
+                suite.name, row.kind, row.backend, suite.profile
             );
-            write!(
-                stdout,
-                "{}",
-                table::summary_table(&title, &summary, Some(&run.ingestion))
-            )
+            let mut text = table::summary_table(&title, &row.summary, None);
+            if let (Some(d), Some(p)) = (row.mean_drift, row.mean_precision_drift) {
+                text.push_str(&format!("mean drift {d:.2} (paper: noise / surfaced) · {p:.2} (PrecisionMemBench: 1 − precision)\n"));
+            }
+            text
+        }
+        FormatArg::Table => {
+            table::run_table(&outcomes.iter().map(|o| o.row.clone()).collect::<Vec<_>>())
         }
         FormatArg::Json => {
-            let value = serde_json::json!({
-                "suite": suite.name,
-                "backend": backend.name(),
-                "reports": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-                "retrieval": summary,
-            });
-            stdout.write_all(&json::to_bytes(&value))
+            let rows: Vec<_> = outcomes
+                .iter()
+                .map(|o| {
+                    json!({
+                        "suite": o.row.suite,
+                        "backend": o.row.backend,
+                        "kind": o.row.kind,
+                        "reports": o.reports.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                        "retrieval": o.row.summary,
+                        "meanDriftScore": o.row.mean_drift,
+                        "meanPrecisionDriftScore": o.row.mean_precision_drift,
+                    })
+                })
+                .collect();
+            String::from_utf8_lossy(&json::to_bytes(&json!(rows))).into_owned()
         }
     };
     // A closed pipe (`| head`) is not an error.
-    if let Err(e) = printed {
+    if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return Err(Error::Output {
                 path: PathBuf::from("<stdout>"),
@@ -119,10 +204,10 @@ fn static_command(args: StaticArgs) -> Result<ExitCode> {
             });
         }
     }
-    if !args.quiet {
-        for p in &written {
+    if !out.quiet {
+        for p in outcomes.iter().flat_map(|o| &o.reports) {
             eprintln!("wrote {}", p.display());
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

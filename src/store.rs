@@ -125,23 +125,41 @@ impl BeliefStore {
         self.beliefs.push(belief);
     }
 
-    /// Apply a session update in place (natural order unchanged) and return the new version:
-    /// `$set` content / canonical_name when given, `$addToSet` trimmed, lowercased aliases.
-    /// `None` when the id is unknown (the loader rejects such files).
-    pub fn update(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
+    /// The `$set` of a session update, applied in place (natural order unchanged). Upstream
+    /// always sets a fresh `updated_at` alongside, so the document is rewritten even when the
+    /// values are equal: returns the new version, or `None` when there is nothing to set (empty
+    /// strings count as absent, as JavaScript's truthiness test has it) or the id is unknown.
+    pub fn set_fields(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
+        let content = update.set_content.as_deref().filter(|s| !s.is_empty());
+        let name = update
+            .set_canonical_name
+            .as_deref()
+            .filter(|s| !s.is_empty());
+        if content.is_none() && name.is_none() {
+            return None;
+        }
         let belief = self.beliefs.iter_mut().find(|b| b.id == update.belief_id)?;
-        if let Some(content) = &update.set_content {
-            belief.content = content.clone();
+        if let Some(content) = content {
+            belief.content = content.to_string();
         }
-        if let Some(name) = &update.set_canonical_name {
-            belief.canonical_name = name.clone();
+        if let Some(name) = name {
+            belief.canonical_name = name.to_string();
         }
+        Some(belief)
+    }
+
+    /// The `$addToSet` of a session update: trimmed, lowercased aliases appended in order,
+    /// skipping values already present. Returns the new version, or `None` when nothing was
+    /// added (MongoDB then writes nothing) or the id is unknown.
+    pub fn add_aliases(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
+        let belief = self.beliefs.iter_mut().find(|b| b.id == update.belief_id)?;
+        let before = belief.aliases.len();
         for alias in &update.add_aliases {
             let alias = crate::js::trim(alias).to_lowercase();
             if !belief.aliases.contains(&alias) {
                 belief.aliases.push(alias);
             }
         }
-        Some(belief)
+        (belief.aliases.len() > before).then_some(&*belief)
     }
 }

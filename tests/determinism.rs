@@ -31,7 +31,7 @@ fn strip_measurements(v: &mut Value) {
 
 fn run_cli(suite: &str, out: &std::path::Path) {
     let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(["static", "--suite", suite, "--quiet", "--out"])
+        .args(["run", "--suite", suite, "--quiet", "--out"])
         .arg(out)
         .current_dir(repo(""))
         .stdout(std::process::Stdio::null())

@@ -21,8 +21,12 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Static and session cases for each backend: the whole job, one combined table.
+    Run(RunArgs),
     /// Run the static retrieval cases and write reports.
-    Static(StaticArgs),
+    Static(RunArgs),
+    /// Run the multi-turn session cases (with live store mutations) and write reports.
+    Session(RunArgs),
     /// Load and check a suite without running it.
     Validate(SuiteArgs),
 }
@@ -102,15 +106,9 @@ pub enum FormatArg {
     Json,
 }
 
-/// `tenure-eval static`.
+/// Where and how results go.
 #[derive(Debug, Args)]
-pub struct StaticArgs {
-    /// Suite selection.
-    #[command(flatten)]
-    pub suite: SuiteArgs,
-    /// Retrieval backend.
-    #[arg(long, value_enum, default_value = "bm25")]
-    pub backend: BackendArg,
+pub struct OutputArgs {
     /// Report folder (a sub-folder per suite is created).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -120,4 +118,32 @@ pub struct StaticArgs {
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `tenure-eval run|static|session`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Suite selection.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Retrieval backends, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25")]
+    pub backend: Vec<BackendArg>,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl RunArgs {
+    /// Chosen backends, in order, without repeats.
+    pub fn backends(&self) -> Vec<BackendKind> {
+        let mut kinds: Vec<BackendKind> = Vec::new();
+        for b in &self.backend {
+            let kind = BackendKind::from(*b);
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        kinds
+    }
 }

@@ -2,7 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use tenure_eval::run::{CaseResult, Observer};
+use tenure_eval::run::Observer;
 
 /// A progress bar observer.
 pub struct Progress {
@@ -37,9 +37,9 @@ impl Observer for Progress {
         self.bar.set_message(format!("indexing {beliefs} beliefs"));
     }
 
-    fn case_finished(&mut self, done: usize, total: usize, result: &CaseResult) {
+    fn finished(&mut self, done: usize, total: usize, label: &str) {
         self.bar.set_length(total as u64);
         self.bar.set_position(done as u64);
-        self.bar.set_message(result.case_id.clone());
+        self.bar.set_message(label.to_string());
     }
 }

@@ -147,3 +147,83 @@ pub fn dedup(ids: &[String]) -> Vec<&String> {
     }
     seen
 }
+
+/// Failures of one session turn and the noise beliefs that surfaced (spec §F.2), in check order.
+pub fn check_turn(
+    turn_index: i64,
+    expect: &crate::suite::TurnExpect,
+    ctx: &Context,
+) -> (Vec<String>, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut check = |ok: bool, message: String| {
+        if !ok {
+            failures.push(message);
+        }
+    };
+    let surfaced = |id: &String| ctx.relevant.contains(id) || ctx.pinned.contains(id);
+    let t = turn_index;
+    if let Some(rb) = &expect.relevant_beliefs {
+        if let Some(only) = &rb.should_only_include {
+            for id in &ctx.relevant {
+                check(
+                    only.contains(id),
+                    format!("turn {t}: unexpected relevant belief: {id}"),
+                );
+            }
+            for id in dedup(only) {
+                check(
+                    ctx.relevant.contains(id),
+                    format!("turn {t}: missing expected relevant belief: {id}"),
+                );
+            }
+        }
+        for id in &rb.must_include {
+            check(
+                surfaced(id),
+                format!("turn {t}: missing expected belief: {id}"),
+            );
+        }
+        for id in &rb.must_exclude {
+            check(
+                !surfaced(id),
+                format!("turn {t}: forbidden belief surfaced: {id}"),
+            );
+        }
+    }
+    if let Some(pf) = &expect.pinned_facts {
+        for id in &pf.must_include {
+            check(
+                ctx.pinned.contains(id),
+                format!("turn {t}: missing pinned belief: {id}"),
+            );
+        }
+        for id in &pf.must_exclude {
+            check(
+                !ctx.pinned.contains(id),
+                format!("turn {t}: forbidden pinned belief: {id}"),
+            );
+        }
+    }
+    if let Some(oq) = &expect.open_questions {
+        for id in &oq.must_include {
+            check(
+                ctx.questions.contains(id),
+                format!("turn {t}: missing expected question: {id}"),
+            );
+        }
+        for id in &oq.must_exclude {
+            check(
+                !ctx.questions.contains(id),
+                format!("turn {t}: forbidden question surfaced: {id}"),
+            );
+        }
+    }
+    let mut noise = Vec::new();
+    if let Some(nc) = &expect.noise_check {
+        for id in nc.must_not_surface.iter().filter(|id| surfaced(id)) {
+            noise.push(id.clone());
+            failures.push(format!("turn {t}: noise belief surfaced: {id}"));
+        }
+    }
+    (failures, noise)
+}

@@ -78,3 +78,46 @@ pub fn static_metrics(
         question_recall,
     }
 }
+
+/// Metrics of one session turn.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TurnMetrics {
+    /// Gold ∩ (relevant ∪ pinned) over relevant; null when nothing relevant was retrieved.
+    pub retrieval_precision: Option<f64>,
+    /// Gold ∩ (relevant ∪ pinned) over gold; null without gold.
+    pub retrieval_recall: Option<f64>,
+    /// The paper's drift: noise / (relevant + pinned), 0 when nothing surfaced.
+    pub drift_score: f64,
+    /// PrecisionMemBench's drift: 1 − precision, 0 when precision is null.
+    pub precision_drift_score: f64,
+}
+
+/// Metrics of a turn (spec §G): gold is `shouldOnlyInclude`, else `mustInclude`.
+pub fn turn_metrics(
+    expect: &crate::suite::TurnExpect,
+    ctx: &Context,
+    noise: &[String],
+) -> TurnMetrics {
+    let rb = expect.relevant_beliefs.clone().unwrap_or_default();
+    let gold = match &rb.should_only_include {
+        Some(only) => dedup(only),
+        None => dedup(&rb.must_include),
+    };
+    let hits = gold
+        .iter()
+        .filter(|id| ctx.relevant.contains(id) || ctx.pinned.contains(id))
+        .count();
+    let retrieval_precision = (!ctx.relevant.is_empty()).then(|| ratio(hits, ctx.relevant.len()));
+    let retrieval_recall = (!gold.is_empty()).then(|| ratio(hits, gold.len()));
+    let surfaced = ctx.relevant.len() + ctx.pinned.len();
+    TurnMetrics {
+        retrieval_precision,
+        retrieval_recall,
+        drift_score: if surfaced == 0 {
+            0.0
+        } else {
+            ratio(noise.len(), surfaced)
+        },
+        precision_drift_score: retrieval_precision.map_or(0.0, |p| 1.0 - p),
+    }
+}

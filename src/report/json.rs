@@ -1,14 +1,16 @@
 //! Upstream-shaped JSON reports (spec §H), keys in upstream order.
 //!
-//! Two additions, both documented in the README: a `manifest` (a sidecar file for the paper
-//! shape, which is a bare array), and an `attribution` list on every BM25 search score — each
+//! Three additions, all documented in the README: a `manifest` (a sidecar file for the paper
+//! shape, which is a bare array), `precisionDriftScore` on session turns (PrecisionMemBench's
+//! 1 − precision, beside the paper's `driftScore`), and an `attribution` list on every BM25 search score — each
 //! matching term's unrounded float32 contribution, summing to the score. The upstream `clauses`
 //! field keeps Atlas's own view, where collapsed clauses vanish from static reports (§C.5).
 
 use super::{Manifest, Shape};
 use crate::context::ScoredBelief;
+use crate::eval::summary::Summary;
 use crate::js::round2;
-use crate::run::{CaseResult, StaticRun};
+use crate::run::{CaseResult, Ingestion, SessionRun, StaticRun, TurnResult, SESSION_CATEGORY};
 use serde_json::{json, Map, Value};
 
 /// A float32 as its shortest decimal form (what a reader of the report expects to see).
@@ -79,15 +81,84 @@ fn case_entry(r: &CaseResult, shape: Shape) -> Value {
 /// shape). Returns the report and, for the paper shape, the sidecar manifest.
 pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Value, Option<Value>) {
     let cases: Vec<Value> = run.results.iter().map(|r| case_entry(r, shape)).collect();
+    wrap(
+        shape,
+        run.backend.provider(),
+        &run.summary(),
+        cases,
+        &run.ingestion,
+        manifest,
+    )
+}
+
+/// The session report as upstream wrote it for `shape` (spec §H); same conventions.
+pub fn session_report(
+    run: &SessionRun,
+    manifest: &Manifest,
+    shape: Shape,
+) -> (Value, Option<Value>) {
+    let turns: Vec<Value> = run.turns.iter().map(|t| turn_entry(t, shape)).collect();
+    wrap(
+        shape,
+        run.backend.provider(),
+        &run.summary(),
+        turns,
+        &run.ingestion,
+        manifest,
+    )
+}
+
+fn turn_entry(t: &TurnResult, shape: Shape) -> Value {
+    let mut e = Map::new();
+    e.insert("caseId".into(), json!(t.case_id));
+    if shape == Shape::Pmb {
+        e.insert("category".into(), json!(SESSION_CATEGORY));
+    }
+    e.insert("turnIndex".into(), json!(t.turn_index));
+    e.insert("label".into(), json!(t.label));
+    e.insert("expandedQuery".into(), json!(t.context.expanded_query));
+    e.insert("retrievedBeliefIds".into(), json!(t.context.relevant));
+    e.insert("pinnedBeliefIds".into(), json!(t.context.pinned));
+    e.insert("noiseBeliefIds".into(), json!(t.noise));
+    e.insert("driftScore".into(), json!(t.metrics.drift_score));
+    e.insert(
+        "precisionDriftScore".into(),
+        json!(t.metrics.precision_drift_score),
+    );
+    e.insert("passed".into(), json!(t.passed()));
+    e.insert("failures".into(), json!(t.failures));
+    // The session report parser reads collapsed clauses too (spec §C.5).
+    e.insert(
+        "searchScores".into(),
+        search_scores(&t.context.search_scores, true),
+    );
+    if shape == Shape::Pmb {
+        e.insert(
+            "retrievalPrecision".into(),
+            opt(t.metrics.retrieval_precision),
+        );
+        e.insert("retrievalRecall".into(), opt(t.metrics.retrieval_recall));
+        e.insert("retrievalLatencyMs".into(), json!(t.latency_ms));
+    }
+    Value::Object(e)
+}
+
+fn wrap(
+    shape: Shape,
+    provider: &str,
+    summary: &Summary,
+    entries: Vec<Value>,
+    ingestion: &Ingestion,
+    manifest: &Manifest,
+) -> (Value, Option<Value>) {
     let manifest = serde_json::to_value(manifest).unwrap_or(Value::Null);
     match shape {
-        Shape::Paper => (Value::Array(cases), Some(manifest)),
+        Shape::Paper => (Value::Array(entries), Some(manifest)),
         Shape::Pmb => {
-            let ingestion = &run.ingestion;
             let report = json!({
-                "provider": run.backend.provider(),
-                "retrieval": run.summary(),
-                "cases": cases,
+                "provider": provider,
+                "retrieval": summary,
+                "cases": entries,
                 "ingestion": {
                     "beliefCount": ingestion.belief_count,
                     "totalMs": round2(ingestion.total_ms),

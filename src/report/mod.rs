@@ -6,8 +6,9 @@ mod write;
 
 pub use write::write_atomic;
 
+use crate::backend::BackendKind;
 use crate::profile::Profile;
-use crate::run::StaticRun;
+use crate::run::{SessionRun, StaticRun};
 use crate::suite::{InputFile, Suite};
 use serde::Serialize;
 
@@ -54,17 +55,69 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// Manifest of a static run of `suite`.
-    pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
+    /// Manifest of a run of `suite` with `backend`.
+    pub fn new(
+        suite: &Suite,
+        backend: BackendKind,
+        backend_settings: &serde_json::Value,
+        started_at: &str,
+    ) -> Manifest {
         Manifest {
             tool: "tenure-eval",
             version: env!("CARGO_PKG_VERSION"),
             suite: suite.name.clone(),
             profile: suite.profile,
-            backend: run.backend.name(),
-            backend_settings: run.backend_settings.clone(),
+            backend: backend.name(),
+            backend_settings: backend_settings.clone(),
             inputs: suite.inputs.clone(),
-            started_at: run.started_at.clone(),
+            started_at: started_at.to_string(),
         }
     }
+
+    /// Manifest of a static run of `suite`.
+    pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
+        Manifest::new(suite, run.backend, &run.backend_settings, &run.started_at)
+    }
+
+    /// Manifest of a session run of `suite`.
+    pub fn for_sessions(suite: &Suite, run: &SessionRun) -> Manifest {
+        Manifest::new(suite, run.backend, &run.backend_settings, &run.started_at)
+    }
+}
+
+/// Static cases or session turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunKind {
+    /// `retrieval.cases.json`.
+    Static,
+    /// `session-retrieval.cases.json`.
+    Session,
+}
+
+/// Upstream file name of a report: the paper tag wrote `retrieval-report.json`, PrecisionMemBench
+/// publishes `retrieval-report-<provider>.json` (and `session-` variants).
+pub fn file_name(kind: RunKind, shape: Shape, provider: &str) -> String {
+    let stem = match kind {
+        RunKind::Static => "retrieval-report",
+        RunKind::Session => "session-retrieval-report",
+    };
+    match shape {
+        Shape::Paper => format!("{stem}.json"),
+        Shape::Pmb => format!("{stem}-{provider}.json"),
+    }
+}
+
+/// Write a report (and its sidecar manifest, if any) atomically; return the paths written.
+pub fn write_report(
+    path: &std::path::Path,
+    report: &(serde_json::Value, Option<serde_json::Value>),
+) -> crate::Result<Vec<std::path::PathBuf>> {
+    write_atomic(path, &json::to_bytes(&report.0))?;
+    let mut written = vec![path.to_path_buf()];
+    if let Some(manifest) = &report.1 {
+        let sidecar = path.with_extension("manifest.json");
+        write_atomic(&sidecar, &json::to_bytes(manifest))?;
+        written.push(sidecar);
+    }
+    Ok(written)
 }

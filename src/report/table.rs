@@ -58,3 +58,63 @@ pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestio
     }
     format!("### {title}\n\n{table}\n\n{footer}\n")
 }
+
+/// One row of the combined `run` table.
+#[derive(Debug, Clone)]
+pub struct RunRow {
+    /// Suite name.
+    pub suite: String,
+    /// Backend id.
+    pub backend: String,
+    /// `static` or `session`.
+    pub kind: &'static str,
+    /// The summary block.
+    pub summary: Summary,
+    /// Mean paper drift (sessions only).
+    pub mean_drift: Option<f64>,
+    /// Mean PrecisionMemBench drift, 1 − precision (sessions only).
+    pub mean_precision_drift: Option<f64>,
+}
+
+/// The combined table of a `run`: one row per suite, backend and kind.
+pub fn run_table(rows: &[RunRow]) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "Suite",
+        "Backend",
+        "Cases",
+        "Passed",
+        "Active",
+        "Precision",
+        "Recall",
+        "Drift",
+        "Drift (1−P)",
+        "p50 ms",
+        "p95 ms",
+    ]);
+    for r in rows {
+        let s = &r.summary;
+        builder.push_record([
+            r.suite.clone(),
+            r.backend.clone(),
+            format!(
+                "{} {}",
+                s.total_cases,
+                if r.kind == "session" {
+                    "turns"
+                } else {
+                    "static"
+                }
+            ),
+            format!("{}/{}", s.total_passed, s.total_cases),
+            s.active_retrieval_passes.to_string(),
+            fmt_opt(s.mean_precision),
+            fmt_opt(s.mean_recall),
+            fmt_opt(r.mean_drift),
+            fmt_opt(r.mean_precision_drift),
+            format!("{:.2}", s.p50_latency_ms),
+            format!("{:.2}", s.p95_latency_ms),
+        ]);
+    }
+    builder.build().with(Style::markdown()).to_string() + "\n"
+}

@@ -5,6 +5,11 @@
 //! published session scores depend on it. tantivy does the same for df and the term dictionary
 //! as long as segments are not merged, so merging is disabled; the per-field docCount Lucene
 //! uses (tantivy has none) comes from the side table.
+//!
+//! Documents map back to versions without a fast field (whose writer costs a fifth of a commit):
+//! one indexing thread gives a segment its documents in add order, a commit makes exactly one
+//! new segment, and a merge stacks its segments in the order given. So each segment id maps to
+//! the list of version ordinals it holds.
 
 use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
@@ -14,11 +19,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use tantivy::fastfield::AliveBitSet;
 use tantivy::index::InvertedIndexReader;
+use tantivy::index::SegmentId;
 use tantivy::indexer::NoMergePolicy;
 use tantivy::postings::Postings;
-use tantivy::schema::{
-    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
-};
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, STRING};
 use tantivy::{
     DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
 };
@@ -42,6 +46,20 @@ pub struct DocVersion {
     pub lengths: [u32; 2],
     /// False once a newer version replaced it.
     pub live: bool,
+    /// Still physically in the index, so still counted in N, df and avgdl (Lucene keeps a
+    /// replaced document until a merge expunges it).
+    pub counted: bool,
+}
+
+/// What happens to a replaced version (spec §C.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReplacedVersions {
+    /// Atlas and Lucene without a merge: replaced versions stay in the statistics. The published
+    /// session scores need this (turn 10 `allkeys-lru` 13.96).
+    #[default]
+    KeptUntilMerge,
+    /// Merge after every replacement, as if Lucene had merged: statistics over live documents only.
+    Expunged,
 }
 
 struct SegmentView {
@@ -56,10 +74,10 @@ const WRITER_MEMORY: usize = 15_000_000;
 
 /// Indexed beliefs.
 pub struct BeliefIndex {
+    index: Index,
     reader: IndexReader,
     writer: IndexWriter,
     id_field: Field,
-    ordinal_field: Field,
     fields: [Field; 2],
     versions: Vec<DocVersion>,
     current: HashMap<String, u32>,
@@ -69,14 +87,18 @@ pub struct BeliefIndex {
     /// dictionaries read once per commit, so a fuzzy token costs a binary search and a short
     /// scan instead of opening a dictionary stream per segment.
     dictionaries: [Vec<(String, u64)>; 2],
+    replaced: ReplacedVersions,
+    /// Version ordinals of each segment's documents, in doc id order.
+    segment_ordinals: HashMap<SegmentId, Vec<u32>>,
+    /// Ordinals added since the last commit.
+    pending: Vec<u32>,
 }
 
 impl BeliefIndex {
     /// Index `corpus` in one segment.
-    pub fn build(corpus: &[Belief]) -> tantivy::Result<BeliefIndex> {
+    pub fn build(corpus: &[Belief], replaced: ReplacedVersions) -> tantivy::Result<BeliefIndex> {
         let mut schema = Schema::builder();
         let id_field = schema.add_text_field("id", STRING);
-        let ordinal_field = schema.add_u64_field("ordinal", FAST);
         let text = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(WHOLE_NAME)
@@ -91,26 +113,28 @@ impl BeliefIndex {
         let writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         let mut this = BeliefIndex {
+            index: index.clone(),
             reader: index
                 .reader_builder()
                 .reload_policy(ReloadPolicy::Manual)
                 .try_into()?,
             writer,
             id_field,
-            ordinal_field,
             fields: [canonical, aliases],
             versions: Vec::with_capacity(corpus.len()),
             current: HashMap::with_capacity(corpus.len()),
             stats: [FieldStats::default(); 2],
             segments: Vec::new(),
             dictionaries: [Vec::new(), Vec::new()],
+            replaced,
+            segment_ordinals: HashMap::new(),
+            pending: Vec::new(),
         };
         for belief in corpus {
             let doc = this.push_version(belief);
             this.writer.add_document(doc)?;
         }
-        this.writer.commit()?;
-        this.reload()?;
+        this.commit()?;
         Ok(this)
     }
 
@@ -134,6 +158,7 @@ impl BeliefIndex {
             belief: belief.clone(),
             lengths,
             live: true,
+            counted: true,
         });
         if let Some(old) = self.current.insert(belief.id.clone(), ordinal) {
             self.versions[old as usize].live = false;
@@ -141,7 +166,7 @@ impl BeliefIndex {
 
         let mut doc = TantivyDocument::new();
         doc.add_text(self.id_field, &belief.id);
-        doc.add_u64(self.ordinal_field, u64::from(ordinal));
+        self.pending.push(ordinal);
         doc.add_text(self.fields[0], &belief.canonical_name);
         for alias in &belief.aliases {
             doc.add_text(self.fields[1], alias);
@@ -152,14 +177,61 @@ impl BeliefIndex {
     /// Add a new belief, or a new version of an existing one (the old one is deleted but, as in
     /// Lucene before a merge, still counted in the statistics).
     pub fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
-        let replaces = self.current.contains_key(&belief.id);
+        let replaced = self.current.get(&belief.id).copied();
         let doc = self.push_version(belief);
-        if replaces {
+        if replaced.is_some() {
             self.writer
                 .delete_term(Term::from_field_text(self.id_field, &belief.id));
         }
         self.writer.add_document(doc)?;
+        self.commit()?;
+        if let (Some(old), ReplacedVersions::Expunged) = (replaced, self.replaced) {
+            let segments = self.index.searchable_segment_ids()?;
+            // The merged segment stacks the live documents of `segments`, in that order.
+            let merged: Vec<u32> = segments
+                .iter()
+                .flat_map(|id| self.segment_ordinals.remove(id).unwrap_or_default())
+                .filter(|&ordinal| self.versions[ordinal as usize].live)
+                .collect();
+            if let Some(meta) = self.writer.merge(&segments).wait()? {
+                self.segment_ordinals.insert(meta.id(), merged);
+            }
+            let version = &mut self.versions[old as usize];
+            version.counted = false;
+            for (stats, &len) in self.stats.iter_mut().zip(&version.lengths) {
+                if len > 0 {
+                    stats.doc_count -= 1;
+                    stats.sum_total_term_freq -= u64::from(len);
+                }
+            }
+            self.reload()?;
+        }
+        Ok(())
+    }
+
+    /// Commit what was added and record which segment holds it.
+    fn commit(&mut self) -> tantivy::Result<()> {
         self.writer.commit()?;
+        let pending = std::mem::take(&mut self.pending);
+        let new: Vec<SegmentId> = self
+            .index
+            .searchable_segment_ids()?
+            .into_iter()
+            .filter(|id| !self.segment_ordinals.contains_key(id))
+            .collect();
+        match (new.as_slice(), pending.is_empty()) {
+            ([], true) => {}
+            ([segment], false) => {
+                self.segment_ordinals.insert(*segment, pending);
+            }
+            _ => {
+                return Err(tantivy::TantivyError::InternalError(format!(
+                    "expected one new segment for {} documents, found {}",
+                    pending.len(),
+                    new.len()
+                )))
+            }
+        }
         self.reload()
     }
 
@@ -170,10 +242,16 @@ impl BeliefIndex {
             .segment_readers()
             .iter()
             .map(|segment| {
-                let column = segment.fast_fields().u64("ordinal")?;
-                let ordinals = (0..segment.max_doc())
-                    .map(|doc| column.first(doc).unwrap_or(u64::MAX) as u32)
-                    .collect();
+                let ordinals = self
+                    .segment_ordinals
+                    .get(&segment.segment_id())
+                    .cloned()
+                    .ok_or_else(|| {
+                        tantivy::TantivyError::InternalError(format!(
+                            "segment {} holds unknown documents",
+                            segment.segment_id()
+                        ))
+                    })?;
                 Ok(SegmentView {
                     inverted: [
                         segment.inverted_index(self.fields[0])?,

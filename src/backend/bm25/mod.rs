@@ -15,7 +15,7 @@ pub mod fuzzy;
 mod index;
 pub mod similarity;
 
-pub use index::{BeliefIndex, DocVersion, IndexedField};
+pub use index::{BeliefIndex, DocVersion, IndexedField, ReplacedVersions};
 
 use super::{Backend, Contribution, FieldPath, Hit, SearchRequest};
 use crate::error::{Error, Result};
@@ -112,9 +112,14 @@ pub struct Bm25Backend {
 }
 
 impl Bm25Backend {
-    /// Index `corpus`.
+    /// Index `corpus` as Atlas does (replaced versions kept until a merge).
     pub fn build(corpus: &[Belief]) -> Result<Bm25Backend> {
-        let index = BeliefIndex::build(corpus).map_err(|e| Error::backend("bm25", e))?;
+        Bm25Backend::build_with(corpus, ReplacedVersions::default())
+    }
+
+    /// Index `corpus` with an explicit rule for replaced versions.
+    pub fn build_with(corpus: &[Belief], replaced: ReplacedVersions) -> Result<Bm25Backend> {
+        let index = BeliefIndex::build(corpus, replaced).map_err(|e| Error::backend("bm25", e))?;
         Ok(Bm25Backend { index })
     }
 

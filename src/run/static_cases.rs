@@ -1,6 +1,6 @@
-//! Running a suite: build the backend, build each case's context, evaluate it.
-//! Failed cases are results, not errors; only input and backend failures stop a run.
+//! The static cases of a suite, each against the seed corpus.
 
+use super::{elapsed_ms, ingest, now_rfc3339, Ingestion, Observer};
 use crate::backend::BackendKind;
 use crate::context::{self, Budget, Context, ContextRequest};
 use crate::error::Result;
@@ -39,15 +39,6 @@ impl CaseResult {
     }
 }
 
-/// Index build measurements (`ingestion`).
-#[derive(Debug, Clone, Copy)]
-pub struct Ingestion {
-    /// Seed beliefs indexed.
-    pub belief_count: usize,
-    /// Index build time in ms. Measured.
-    pub total_ms: f64,
-}
-
 /// A finished static run.
 #[derive(Debug, Clone)]
 pub struct StaticRun {
@@ -81,22 +72,6 @@ impl StaticRun {
     }
 }
 
-/// Progress of a run, for a progress bar.
-pub trait Observer {
-    /// The backend index is being built.
-    fn indexing(&mut self, _beliefs: usize) {}
-    /// Case `done` of `total` finished.
-    fn case_finished(&mut self, _done: usize, _total: usize, _result: &CaseResult) {}
-}
-
-/// An observer that ignores everything.
-pub struct Silent;
-impl Observer for Silent {}
-
-fn elapsed_ms(start: Instant) -> f64 {
-    start.elapsed().as_secs_f64() * 1000.0
-}
-
 /// Ids of every `test-user` belief pinned in the seed (resolved ones and questions included).
 fn pinned_in_seed(suite: &Suite) -> Vec<String> {
     suite
@@ -113,14 +88,8 @@ pub fn run_static(
     backend: BackendKind,
     observer: &mut dyn Observer,
 ) -> Result<StaticRun> {
-    let started_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    observer.indexing(suite.corpus.len());
-    let start = Instant::now();
-    let index = backend.build(&suite.corpus)?;
-    let ingestion = Ingestion {
-        belief_count: suite.corpus.len(),
-        total_ms: elapsed_ms(start),
-    };
+    let started_at = now_rfc3339();
+    let (index, ingestion) = ingest(backend, &suite.corpus, observer)?;
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
     let profile: Profile = suite.profile;
@@ -145,12 +114,8 @@ pub fn run_static(
             context: ctx,
             latency_ms,
         };
+        observer.finished(results.len() + 1, suite.cases.len(), &result.case_id);
         results.push(result);
-        observer.case_finished(
-            results.len(),
-            suite.cases.len(),
-            results.last().expect("just pushed"),
-        );
     }
     Ok(StaticRun {
         backend,
