@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use tenure_eval::backend::BackendKind;
 use tenure_eval::report::table::{self, RunRow};
 use tenure_eval::report::{self, file_name, json, Manifest, RunKind, Shape};
-use tenure_eval::run::{run_sessions, run_static, SessionRun, StaticRun};
+use tenure_eval::run::{run_sessions, run_static};
 use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
@@ -79,53 +79,27 @@ fn run_command(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let mut outcomes = Vec::new();
     for backend in args.backends() {
         for &kind in kinds {
-            outcomes.push(match kind {
-                RunKind::Static => static_pass(&suite, backend, shape, &dir, &args.output)?,
-                RunKind::Session => session_pass(&suite, backend, shape, &dir, &args.output)?,
-            });
+            outcomes.push(pass(&suite, backend, kind, shape, &dir, &args.output)?);
         }
     }
     print_outcomes(&suite, &outcomes, &args.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn static_pass(
+/// One (backend, kind) pass: run, write the report, summarise.
+fn pass(
     suite: &Suite,
     backend: BackendKind,
+    kind: RunKind,
     shape: Shape,
     dir: &std::path::Path,
     out: &OutputArgs,
 ) -> Result<Outcome> {
-    let mut progress = Progress::new(
-        out.quiet,
-        &format!("{} static {}", suite.name, backend.name()),
-    );
-    let run: StaticRun = run_static(suite, backend, &mut progress)?;
-    progress.finish();
-    let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
-    let reports = report::write_report(
-        &dir.join(file_name(RunKind::Static, shape, backend.provider())),
-        &report,
-    )?;
-    let row = RunRow {
-        suite: suite.name.clone(),
-        backend: backend.name().to_string(),
-        kind: "static",
-        summary: run.summary(),
-        mean_drift: None,
-        mean_precision_drift: None,
+    let label = match kind {
+        RunKind::Static => "static",
+        RunKind::Session => "session",
     };
-    Ok(Outcome { row, reports })
-}
-
-fn session_pass(
-    suite: &Suite,
-    backend: BackendKind,
-    shape: Shape,
-    dir: &std::path::Path,
-    out: &OutputArgs,
-) -> Result<Outcome> {
-    if suite.sessions.is_empty() {
+    if kind == RunKind::Session && suite.sessions.is_empty() {
         return Err(Error::Usage(format!(
             "suite {} has no session cases (give --sessions FILE)",
             suite.name
@@ -133,29 +107,35 @@ fn session_pass(
     }
     let mut progress = Progress::new(
         out.quiet,
-        &format!("{} session {}", suite.name, backend.name()),
+        &format!("{} {label} {}", suite.name, backend.name()),
     );
-    let run: SessionRun = run_sessions(suite, backend, &mut progress)?;
+    let (report, summary, drift) = match kind {
+        RunKind::Static => {
+            let run = run_static(suite, backend, &mut progress)?;
+            (
+                json::static_report(&run, &Manifest::for_static(suite, &run), shape),
+                run.summary(),
+                None,
+            )
+        }
+        RunKind::Session => {
+            let run = run_sessions(suite, backend, &mut progress)?;
+            let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
+            (report, run.summary(), Some(run.mean_drift_scores()))
+        }
+    };
     progress.finish();
-    let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
     let reports = report::write_report(
-        &dir.join(file_name(RunKind::Session, shape, backend.provider())),
+        &dir.join(file_name(kind, shape, backend.provider())),
         &report,
     )?;
-    let n = run.turns.len().max(1) as f64;
     let row = RunRow {
         suite: suite.name.clone(),
         backend: backend.name().to_string(),
-        kind: "session",
-        summary: run.summary(),
-        mean_drift: Some(run.turns.iter().map(|t| t.metrics.drift_score).sum::<f64>() / n),
-        mean_precision_drift: Some(
-            run.turns
-                .iter()
-                .map(|t| t.metrics.precision_drift_score)
-                .sum::<f64>()
-                / n,
-        ),
+        kind: label,
+        summary,
+        mean_drift: drift.map(|d| d.0),
+        mean_precision_drift: drift.map(|d| d.1),
     };
     Ok(Outcome { row, reports })
 }

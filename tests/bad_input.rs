@@ -286,20 +286,24 @@ fn missing_required_field() {
     assert_input_error(&out, &bad, &["$[6]", "missing field `query`"]);
 }
 
-#[test]
-fn session_unknown_turn_label() {
+/// Validate the pmb suite with its session file changed by `mutate`.
+fn session_error(mutate: impl FnOnce(&mut Value), needles: &[&str]) {
     let f = Files::new();
     let mut s = sessions();
-    s[0]["turns"][2]["label"] = json!("digression");
+    mutate(&mut s);
     let bad = f.json("sessions.json", &s);
     let out = validate(
         &f.json("corpus.json", &corpus()),
         &f.json("cases.json", &cases()),
         Some(&bad),
     );
-    assert_input_error(
-        &out,
-        &bad,
+    assert_input_error(&out, &bad, needles);
+}
+
+#[test]
+fn session_unknown_turn_label() {
+    session_error(
+        |s| s[0]["turns"][2]["label"] = json!("digression"),
         &[
             "$[0].turns[2].label",
             "unknown variant `digression`",
@@ -310,18 +314,8 @@ fn session_unknown_turn_label() {
 
 #[test]
 fn session_turn_indexes_must_increase() {
-    let f = Files::new();
-    let mut s = sessions();
-    s[0]["turns"][5]["turnIndex"] = json!(3);
-    let bad = f.json("sessions.json", &s);
-    let out = validate(
-        &f.json("corpus.json", &corpus()),
-        &f.json("cases.json", &cases()),
-        Some(&bad),
-    );
-    assert_input_error(
-        &out,
-        &bad,
+    session_error(
+        |s| s[0]["turns"][5]["turnIndex"] = json!(3),
         &[
             "$[0].turns[5].turnIndex",
             "turnIndex 3 after 4",
@@ -332,18 +326,8 @@ fn session_turn_indexes_must_increase() {
 
 #[test]
 fn session_update_of_a_belief_that_does_not_exist() {
-    let f = Files::new();
-    let mut s = sessions();
-    s[0]["turns"][9]["updateBeliefAtTurn"]["beliefId"] = json!("b-redis-cache");
-    let bad = f.json("sessions.json", &s);
-    let out = validate(
-        &f.json("corpus.json", &corpus()),
-        &f.json("cases.json", &cases()),
-        Some(&bad),
-    );
-    assert_input_error(
-        &out,
-        &bad,
+    session_error(
+        |s| s[0]["turns"][9]["updateBeliefAtTurn"]["beliefId"] = json!("b-redis-cache"),
         &[
             "$[0].turns[9].updateBeliefAtTurn.beliefId",
             "\"b-redis-cache\" does not exist",
@@ -353,21 +337,37 @@ fn session_update_of_a_belief_that_does_not_exist() {
 
 #[test]
 fn session_create_of_an_existing_belief() {
-    let f = Files::new();
-    let mut s = sessions();
-    s[0]["turns"][4]["createBeliefAtTurn"]["_id"] = json!("b-redis-code");
-    let bad = f.json("sessions.json", &s);
-    let out = validate(
-        &f.json("corpus.json", &corpus()),
-        &f.json("cases.json", &cases()),
-        Some(&bad),
-    );
-    assert_input_error(
-        &out,
-        &bad,
+    session_error(
+        |s| s[0]["turns"][4]["createBeliefAtTurn"]["_id"] = json!("b-redis-code"),
         &[
             "$[0].turns[4].createBeliefAtTurn._id",
             "\"b-redis-code\" already exists",
+        ],
+    );
+}
+
+#[test]
+fn session_update_before_the_create_it_needs() {
+    // Turn 4 creates b-ci-parallel-decision; updating it at turn 2 is an error.
+    session_error(
+        |s| {
+            s[0]["turns"][2]["updateBeliefAtTurn"] =
+                json!({"beliefId": "b-ci-parallel-decision", "addAliases": ["x"]});
+        },
+        &[
+            "$[0].turns[2].updateBeliefAtTurn.beliefId",
+            "\"b-ci-parallel-decision\" does not exist at this point",
+        ],
+    );
+}
+
+#[test]
+fn session_noise_check_naming_an_unknown_belief() {
+    session_error(
+        |s| s[1]["turns"][0]["expect"]["noiseCheck"]["mustNotSurface"] = json!(["b-nope"]),
+        &[
+            "$[1].turns[0].expect.noiseCheck.mustNotSurface[0]",
+            "\"b-nope\" is not in the corpus",
         ],
     );
 }

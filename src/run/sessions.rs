@@ -78,6 +78,22 @@ impl SessionRun {
         summarise(&outcomes, self.case_count, Some(self.turns.len()))
     }
 
+    /// Mean drift over every turn: (paper `driftScore`, PrecisionMemBench 1 − precision).
+    pub fn mean_drift_scores(&self) -> (f64, f64) {
+        let n = self.turns.len().max(1) as f64;
+        let drift = self
+            .turns
+            .iter()
+            .map(|t| t.metrics.drift_score)
+            .sum::<f64>();
+        let precision_drift = self
+            .turns
+            .iter()
+            .map(|t| t.metrics.precision_drift_score)
+            .sum::<f64>();
+        (drift / n, precision_drift / n)
+    }
+
     /// Session cases whose every turn passed.
     pub fn cases_passed(&self) -> usize {
         let mut ids: Vec<&str> = self.turns.iter().map(|t| t.case_id.as_str()).collect();
