@@ -76,9 +76,27 @@ fn run_command(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let shape = Shape::of(suite.profile);
     let dir = args.output.out.join(&suite.name);
+    // Without session cases `session` is a usage error; `run` does the static half only.
+    let kinds: Vec<RunKind> = if suite.sessions.is_empty() && kinds.contains(&RunKind::Session) {
+        if kinds.len() == 1 {
+            return Err(Error::Usage(format!(
+                "suite {} has no session cases (give --sessions FILE)",
+                suite.name
+            )));
+        }
+        if !args.output.quiet {
+            eprintln!(
+                "note: suite {} has no session cases; running the static cases only",
+                suite.name
+            );
+        }
+        vec![RunKind::Static]
+    } else {
+        kinds.to_vec()
+    };
     let mut outcomes = Vec::new();
     for backend in args.backends() {
-        for &kind in kinds {
+        for &kind in &kinds {
             outcomes.push(pass(&suite, backend, kind, shape, &dir, &args.output)?);
         }
     }

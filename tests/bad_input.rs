@@ -435,3 +435,42 @@ fn valid_custom_suite_validates_with_warnings() {
         "{stdout}"
     );
 }
+
+#[test]
+fn session_without_session_cases_is_a_usage_error_and_run_does_the_static_half() {
+    let f = Files::new();
+    let (corpus, cases) = (
+        f.json("corpus.json", &corpus()),
+        f.json("cases.json", &cases()),
+    );
+    let out_dir = f.dir.path().join("reports");
+    let run = |command: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+            .args([command, "--corpus"])
+            .arg(&corpus)
+            .arg("--cases")
+            .arg(&cases)
+            .arg("--out")
+            .arg(&out_dir)
+            .output()
+            .unwrap()
+    };
+    let out = run("session");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no session cases"));
+    assert!(
+        !out_dir.exists(),
+        "nothing may be written before a usage error"
+    );
+    let out = run("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out_dir.join("custom/retrieval-report-tenure.json").exists());
+    assert!(!out_dir
+        .join("custom/session-retrieval-report-tenure.json")
+        .exists());
+}
