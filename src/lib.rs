@@ -2,6 +2,21 @@
 //!
 //! Data flows one way: [`suite`] → [`backend`] → [`context`] → [`eval`] → [`report`], driven
 //! by [`run`].
+//!
+//! ```
+//! use tenure_eval::backend::BackendKind;
+//! use tenure_eval::run::{run_sessions, run_static, Silent};
+//! use tenure_eval::suite::{Suite, SuiteSource};
+//!
+//! let suite = Suite::load(&SuiteSource::Builtin("pmb".into()))?;
+//! let static_run = run_static(&suite, BackendKind::Bm25, &mut Silent)?;
+//! let summary = static_run.summary();
+//! assert_eq!((summary.total_passed, summary.active_retrieval_passes), (77, 43));
+//!
+//! let sessions = run_sessions(&suite, BackendKind::Bm25, &mut Silent)?;
+//! assert_eq!(sessions.summary().total_passed, 12);
+//! # Ok::<(), tenure_eval::Error>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod backend;
