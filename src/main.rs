@@ -40,6 +40,40 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Session(args) => run_command(args, &[RunKind::Session]),
         Command::Run(args) => run_command(args, &[RunKind::Static, RunKind::Session]),
         Command::Validate(args) => validate_command(args),
+        Command::Tables(args) => tables_command(args),
+    }
+}
+
+fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {
+    use tenure_eval::report::tables::{pmb_tables, render, LoadedReport, TableFormat};
+    let reports = args
+        .reports
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect::<Result<Vec<_>>>()?;
+    if !args.quiet {
+        for warning in reports.iter().flat_map(LoadedReport::disagreements) {
+            eprintln!("warning: {warning}; the table uses the rows");
+        }
+    }
+    let format = match args.format {
+        cli::TableFormatArg::Markdown => TableFormat::Markdown,
+        cli::TableFormatArg::Csv => TableFormat::Csv,
+        cli::TableFormatArg::Latex => TableFormat::Latex,
+        cli::TableFormatArg::Json => TableFormat::Json,
+    };
+    write_stdout(&render(&pmb_tables(&reports), format))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Print to stdout; a closed pipe (`| head`) is not an error.
+fn write_stdout(text: &str) -> Result<()> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Output {
+            path: PathBuf::from("<stdout>"),
+            source: e,
+        }),
+        _ => Ok(()),
     }
 }
 

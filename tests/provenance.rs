@@ -34,7 +34,7 @@ fn builtin_hashes_agree_with_provenance_and_disk() {
             "{path}"
         );
     }
-    assert_eq!(listed, 10);
+    assert_eq!(listed, 36);
 }
 
 #[test]

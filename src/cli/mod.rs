@@ -29,6 +29,8 @@ pub enum Command {
     Session(RunArgs),
     /// Load and check a suite without running it.
     Validate(SuiteArgs),
+    /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
+    Tables(TablesArgs),
 }
 
 /// Which suite to load.
@@ -146,4 +148,31 @@ impl RunArgs {
         }
         kinds
     }
+}
+
+/// `--format` of `tables`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormatArg {
+    /// GitHub markdown.
+    Markdown,
+    /// CSV.
+    Csv,
+    /// LaTeX tabular.
+    Latex,
+    /// JSON.
+    Json,
+}
+
+/// `tenure-eval tables`.
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    /// Report files (static and session, any provider).
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: TableFormatArg,
+    /// No warnings on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }

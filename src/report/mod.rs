@@ -2,6 +2,7 @@
 
 pub mod json;
 pub mod table;
+pub mod tables;
 mod write;
 
 pub use write::write_atomic;

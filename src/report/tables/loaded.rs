@@ -1,0 +1,280 @@
+//! Reading any report file this tool or upstream writes: PrecisionMemBench's wrapper object,
+//! the paper tag's bare array, static or session. Third-party reports lack some fields
+//! (expandedQuery, searchScores, latency): only what the tables need is required.
+
+use crate::error::{Error, Result};
+use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
+use crate::run::SESSION_CATEGORY;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Static cases or session turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportKind {
+    /// Static cases.
+    Static,
+    /// Session turns.
+    Session,
+}
+
+/// What the tables need of one case or turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Case id.
+    pub case_id: String,
+    /// Turn index (sessions).
+    pub turn_index: Option<i64>,
+    /// Category (`Uncategorised` when absent; the session category for turns).
+    pub category: String,
+    /// Passed?
+    pub passed: bool,
+    /// Retrieval precision.
+    pub precision: Option<f64>,
+    /// Retrieval recall.
+    pub recall: Option<f64>,
+    /// Latency in ms, when reported.
+    pub latency_ms: Option<f64>,
+    /// Drift score as the report defines it (sessions).
+    pub drift: Option<f64>,
+}
+
+/// A report file, loaded.
+#[derive(Debug, Clone)]
+pub struct LoadedReport {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// `provider`, or the manifest's backend for paper-shaped reports, or the file stem.
+    pub provider: String,
+    /// Static or session.
+    pub kind: ReportKind,
+    /// Per-case (per-turn) rows.
+    pub rows: Vec<Row>,
+    /// The report's own summary block, if it has one.
+    pub published_summary: Option<Value>,
+    /// `ingestion.totalMs`, if present.
+    pub ingestion_ms: Option<f64>,
+    /// Session cases (distinct case ids) or static cases.
+    pub case_count: usize,
+}
+
+fn field<'a>(path: &Path, at: &str, v: &'a Value, key: &str) -> Result<&'a Value> {
+    v.get(key)
+        .ok_or_else(|| Error::input(path, at, format!("missing field `{key}`")))
+}
+
+fn opt_f64(path: &Path, at: &str, v: &Value, key: &str) -> Result<Option<f64>> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(x) => x.as_f64().map(Some).ok_or_else(|| {
+            Error::input(
+                path,
+                format!("{at}.{key}"),
+                format!("expected a number or null, found {x}"),
+            )
+        }),
+    }
+}
+
+impl LoadedReport {
+    /// Read and interpret `path`.
+    pub fn load(path: &Path) -> Result<LoadedReport> {
+        let bytes = crate::suite::read_bytes(path)?;
+        let value: Value = crate::suite::parse_json(path, &bytes)?;
+        let (entries, provider, summary, ingestion) = match &value {
+            Value::Array(entries) => (entries.clone(), sidecar_provider(path), None, None),
+            Value::Object(map) => {
+                let cases = field(path, "$", &value, "cases")?;
+                let entries = cases.as_array().ok_or_else(|| {
+                    Error::input(path, "$.cases", "expected an array of case entries")
+                })?;
+                let provider = map
+                    .get("provider")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                let ingestion = map
+                    .get("ingestion")
+                    .and_then(|i| i.get("totalMs"))
+                    .and_then(Value::as_f64);
+                (
+                    entries.clone(),
+                    provider,
+                    map.get("retrieval").cloned(),
+                    ingestion,
+                )
+            }
+            _ => {
+                return Err(Error::input(
+                    path,
+                    "$",
+                    "expected a report: an object with `cases` or an array of entries",
+                ))
+            }
+        };
+        let kind = if entries
+            .first()
+            .is_some_and(|e| e.get("turnIndex").is_some())
+        {
+            ReportKind::Session
+        } else {
+            ReportKind::Static
+        };
+        let mut rows = Vec::with_capacity(entries.len());
+        for (i, e) in entries.iter().enumerate() {
+            let at = format!("$.cases[{i}]");
+            let case_id = field(path, &at, e, "caseId")?
+                .as_str()
+                .ok_or_else(|| Error::input(path, format!("{at}.caseId"), "expected a string"))?;
+            let passed = field(path, &at, e, "passed")?
+                .as_bool()
+                .ok_or_else(|| Error::input(path, format!("{at}.passed"), "expected a boolean"))?;
+            let category = match (kind, e.get("category").and_then(Value::as_str)) {
+                (_, Some(c)) => c.to_string(),
+                (ReportKind::Session, None) => SESSION_CATEGORY.to_string(),
+                (ReportKind::Static, None) => UNCATEGORISED.to_string(),
+            };
+            rows.push(Row {
+                case_id: case_id.to_string(),
+                turn_index: e.get("turnIndex").and_then(Value::as_i64),
+                category,
+                passed,
+                precision: opt_f64(path, &at, e, "retrievalPrecision")?,
+                recall: opt_f64(path, &at, e, "retrievalRecall")?,
+                latency_ms: opt_f64(path, &at, e, "retrievalLatencyMs")?,
+                drift: opt_f64(path, &at, e, "driftScore")?,
+            });
+        }
+        let case_count = match kind {
+            ReportKind::Static => rows.len(),
+            ReportKind::Session => {
+                let mut ids: Vec<&str> = rows.iter().map(|r| r.case_id.as_str()).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ids.len()
+            }
+        };
+        let provider = provider.unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        Ok(LoadedReport {
+            path: path.to_path_buf(),
+            provider,
+            kind,
+            rows,
+            published_summary: summary,
+            ingestion_ms: ingestion,
+            case_count,
+        })
+    }
+
+    /// The file name.
+    pub fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The summary block recomputed from the rows.
+    pub fn summary(&self) -> Summary {
+        let outcomes: Vec<Outcome<'_>> = self
+            .rows
+            .iter()
+            .map(|r| Outcome {
+                category: &r.category,
+                passed: r.passed,
+                precision: r.precision,
+                recall: r.recall,
+                latency_ms: r.latency_ms.unwrap_or(0.0),
+            })
+            .collect();
+        let turns = (self.kind == ReportKind::Session).then_some(self.rows.len());
+        summarise(&outcomes, self.case_count, turns)
+    }
+
+    /// Whether latencies were reported at all.
+    pub fn has_latency(&self) -> bool {
+        self.rows.iter().any(|r| r.latency_ms.is_some())
+    }
+
+    /// Mean of the rows' drift scores (sessions).
+    pub fn mean_drift(&self) -> Option<f64> {
+        let drifts: Vec<f64> = self.rows.iter().filter_map(|r| r.drift).collect();
+        (!drifts.is_empty()).then(|| drifts.iter().sum::<f64>() / drifts.len() as f64)
+    }
+
+    /// Every field of the report's own summary block that its rows contradict.
+    pub fn disagreements(&self) -> Vec<String> {
+        let Some(published) = &self.published_summary else {
+            return Vec::new();
+        };
+        let recomputed = serde_json::to_value(self.summary()).unwrap_or(Value::Null);
+        let mut out = Vec::new();
+        let keys = [
+            "caseCount",
+            "totalPassed",
+            "totalCases",
+            "passRate",
+            "meanPrecision",
+            "meanRecall",
+            "activeRetrievalPasses",
+            "turnCount",
+        ];
+        for key in keys {
+            compare(
+                &mut out,
+                &format!("retrieval.{key}"),
+                published.get(key),
+                recomputed.get(key),
+            );
+        }
+        for key in ["activeRetrieval", "structural", "triviallyEmpty"] {
+            compare(
+                &mut out,
+                &format!("retrieval.passTypes.{key}"),
+                published.get("passTypes").and_then(|p| p.get(key)),
+                recomputed["passTypes"].get(key),
+            );
+        }
+        if self.has_latency() {
+            for key in ["meanLatencyMs", "p50LatencyMs", "p95LatencyMs"] {
+                compare(
+                    &mut out,
+                    &format!("retrieval.{key}"),
+                    published.get(key),
+                    recomputed.get(key),
+                );
+            }
+        }
+        out.into_iter()
+            .map(|m| format!("{}: {m}", self.path.display()))
+            .collect()
+    }
+}
+
+fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {
+    let (Some(p), Some(r)) = (published, rows) else {
+        return;
+    };
+    let same = match (p.as_f64(), r.as_f64()) {
+        (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+        _ => p == r,
+    };
+    if !same {
+        out.push(format!("{what} is {p} but the per-case rows give {r}"));
+    }
+}
+
+/// Provider of a paper-shaped report: the backend named in its sidecar manifest.
+fn sidecar_provider(path: &Path) -> Option<String> {
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(path.with_extension("manifest.json")).ok()?).ok()?;
+    manifest
+        .get("backend")
+        .and_then(Value::as_str)
+        .map(|b| match b {
+            "bm25" => "tenure".to_string(),
+            other => other.to_string(),
+        })
+}

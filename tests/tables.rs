@@ -1,0 +1,206 @@
+//! `tables` fed PrecisionMemBench's published reports reproduces the figures of its README
+//! (`tests/golden/pmb-readme-tables.md`, copied from the README at commit 18c7955), in every
+//! output format; and disagreements between a summary block and its rows are reported.
+
+mod common;
+use common::repo;
+use std::process::Command;
+use tenure_eval::report::tables::{pmb_tables, render, LoadedReport, TableFormat};
+
+fn published() -> Vec<LoadedReport> {
+    let mut paths: Vec<_> = std::fs::read_dir(repo("tests/golden/pmb-baseline"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    assert_eq!(paths.len(), 28);
+    paths
+        .iter()
+        .map(|p| LoadedReport::load(p).unwrap())
+        .collect()
+}
+
+/// Markdown tables of a document: (heading, rows of trimmed cells without backticks).
+fn markdown_tables(text: &str) -> Vec<(String, Vec<Vec<String>>)> {
+    let mut tables: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+    let mut heading = String::new();
+    let mut in_table = false;
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("### ") {
+            heading = h.trim().to_string();
+            in_table = false;
+        } else if line.starts_with('|') {
+            if !in_table {
+                tables.push((heading.clone(), Vec::new()));
+                in_table = true;
+            }
+            let cells: Vec<String> = line
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().replace('`', ""))
+                .collect();
+            if !cells
+                .iter()
+                .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+            {
+                tables.last_mut().unwrap().1.push(cells);
+            }
+        } else {
+            in_table = false;
+        }
+    }
+    tables
+}
+
+fn readme() -> Vec<(String, Vec<Vec<String>>)> {
+    let text = std::fs::read_to_string(repo("tests/golden/pmb-readme-tables.md")).unwrap();
+    let tables = markdown_tables(&text);
+    assert_eq!(tables.len(), 4);
+    tables
+}
+
+#[test]
+fn markdown_reproduces_every_figure_of_the_published_readme() {
+    let mine = markdown_tables(&render(&pmb_tables(&published()), TableFormat::Markdown));
+    let expected = readme();
+    assert_eq!(mine.len(), expected.len());
+    for ((title, rows), (readme_title, readme_rows)) in mine.iter().zip(&expected) {
+        assert!(
+            readme_title.starts_with(title.split(" — ").next().unwrap()),
+            "{title} vs {readme_title}"
+        );
+        assert_eq!(rows, readme_rows, "{title}");
+    }
+}
+
+#[test]
+fn csv_and_json_carry_the_same_cells() {
+    let tables = pmb_tables(&published());
+    let expected = readme();
+    // JSON: header + rows of each table equal the README's.
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&tables, TableFormat::Json)).unwrap();
+    for (t, (_, rows)) in json.as_array().unwrap().iter().zip(&expected) {
+        let mut cells: Vec<Vec<String>> = vec![t["header"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect()];
+        cells.extend(t["rows"].as_array().unwrap().iter().map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect()
+        }));
+        assert_eq!(&cells, rows);
+    }
+    // CSV: one block per table, `# title` then header then rows.
+    let text = render(&tables, TableFormat::Csv);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let records: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    let blocks: Vec<&[Vec<String>]> = records
+        .split(|r| r.len() == 1 && r[0].starts_with("# "))
+        .skip(1)
+        .collect();
+    assert_eq!(blocks.len(), 4);
+    for (block, (_, rows)) in blocks.iter().zip(&expected) {
+        assert_eq!(&block.to_vec(), rows);
+    }
+}
+
+#[test]
+fn latex_is_one_tabular_per_table_with_escaped_cells() {
+    let text = render(&pmb_tables(&published()), TableFormat::Latex);
+    assert_eq!(text.matches("\\begin{tabular}").count(), 4);
+    assert_eq!(text.matches("\\end{tabular}").count(), 4);
+    assert!(text.contains("tenure & 43/43 & 77/77 & 1.00 & 1.00 & 9.77 & 1.00 \\\\"));
+    assert!(text
+        .contains("open-knowledge-format & 2/12 & 0.17 & 0.2153 & 0.17 & 0.5694 & 3349.45 \\\\"));
+    assert!(text.contains("% Session eval --- noise isolation under multi-turn drift"));
+    // Every data row has as many cells as its header.
+    for block in text.split("\\begin{tabular}").skip(1) {
+        let lines: Vec<&str> = block.lines().filter(|l| l.ends_with("\\\\")).collect();
+        let width = lines[0].split(" & ").count();
+        assert!(lines.iter().all(|l| l.split(" & ").count() == width));
+    }
+}
+
+#[test]
+fn summary_blocks_that_contradict_their_rows_are_reported() {
+    let mut warnings: Vec<String> = published()
+        .iter()
+        .flat_map(LoadedReport::disagreements)
+        .collect();
+    warnings.sort();
+    let files: Vec<&str> = warnings
+        .iter()
+        .map(|w| w.split(": ").next().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    // Only the nomic and qwen3 vector reports disagree with themselves, on the pass taxonomy.
+    assert!(
+        files
+            .iter()
+            .all(|f| *f == "nomic-retrieval-report-vector.json"
+                || *f == "qwen3-retrieval-report-vector.json"),
+        "{warnings:#?}"
+    );
+    assert!(warnings.iter().any(|w| w.contains("nomic")
+        && w.contains("retrieval.activeRetrievalPasses is 1 but the per-case rows give 0")));
+    assert!(warnings.iter().any(|w| w.contains("qwen3")
+        && w.contains("retrieval.activeRetrievalPasses is 1 but the per-case rows give 0")));
+    assert!(warnings.iter().any(|w| w.contains("nomic")
+        && w.contains("passTypes.triviallyEmpty is 10 but the per-case rows give 3")));
+    assert_eq!(warnings.len(), 7, "{warnings:#?}");
+}
+
+#[test]
+fn cli_tables_on_our_own_reports_and_a_bad_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_tenure-eval");
+    let status = Command::new(exe)
+        .args(["run", "--suite", "pmb", "--quiet", "--out"])
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = Command::new(exe)
+        .arg("tables")
+        .arg(dir.path().join("pmb/retrieval-report-tenure.json"))
+        .arg(dir.path().join("pmb/session-retrieval-report-tenure.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "our own summary blocks agree with their rows: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("| tenure   | 43/43         | 77/77        | 1.00           | 1.00        |"),
+        "{text}"
+    );
+    assert!(text.contains("| tenure   | 12/12        | 1.00      | 0.0000     | 1.00            | 1.0000         |"), "{text}");
+
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"provider": "x", "cases": [{"caseId": "a", "passed": "yes"}]}"#,
+    )
+    .unwrap();
+    let out = Command::new(exe).arg("tables").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("$.cases[0].passed") && stderr.contains("expected a boolean"),
+        "{stderr}"
+    );
+}
