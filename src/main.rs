@@ -41,7 +41,27 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => run_command(args, &[RunKind::Static, RunKind::Session]),
         Command::Validate(args) => validate_command(args),
         Command::Tables(args) => tables_command(args),
+        Command::Verify(args) => verify_command(args),
     }
+}
+
+fn verify_command(args: cli::VerifyArgs) -> Result<ExitCode> {
+    let mut failed = false;
+    for path in &args.reports {
+        let problems = tenure_eval::report::verify::verify(path)?;
+        if problems.is_empty() {
+            println!("{}: verified", path.display());
+        }
+        for problem in &problems {
+            println!("mismatch: {problem}");
+        }
+        failed |= !problems.is_empty();
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {

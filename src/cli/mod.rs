@@ -29,6 +29,8 @@ pub enum Command {
     Session(RunArgs),
     /// Load and check a suite without running it.
     Validate(SuiteArgs),
+    /// Recompute a report's aggregates from its rows and check its input hashes (exit 1 on a mismatch).
+    Verify(VerifyArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(TablesArgs),
 }
@@ -175,4 +177,12 @@ pub struct TablesArgs {
     /// No warnings on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `tenure-eval verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Report files.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
 }

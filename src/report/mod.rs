@@ -3,6 +3,7 @@
 pub mod json;
 pub mod table;
 pub mod tables;
+pub mod verify;
 mod write;
 
 pub use write::write_atomic;

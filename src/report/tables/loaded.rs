@@ -253,15 +253,29 @@ impl LoadedReport {
     }
 }
 
+/// Structural JSON equality where numbers compare by value (`1` equals `1.0`).
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(_), Value::Number(_)) => {
+            (a.as_f64().unwrap_or(f64::NAN) - b.as_f64().unwrap_or(f64::NAN)).abs() < 1e-9
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
 fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {
     let (Some(p), Some(r)) = (published, rows) else {
         return;
     };
-    let same = match (p.as_f64(), r.as_f64()) {
-        (Some(a), Some(b)) => (a - b).abs() < 1e-9,
-        _ => p == r,
-    };
-    if !same {
+    if !same_json(p, r) {
         out.push(format!("{what} is {p} but the per-case rows give {r}"));
     }
 }

@@ -7,7 +7,7 @@ mod loaded;
 mod pmb;
 mod render;
 
-pub use loaded::{LoadedReport, ReportKind, Row};
+pub use loaded::{same_json, LoadedReport, ReportKind, Row};
 pub use pmb::pmb_tables;
 pub use render::{render, TableFormat};
 

@@ -1,0 +1,110 @@
+//! `verify`: a report is what its rows and inputs say it is. Every aggregate is recomputed from
+//! the per-case rows, every row's `passed` must match its failures, and every input file named by
+//! the manifest must still have the recorded sha256.
+
+use super::tables::{same_json, LoadedReport};
+use crate::error::Result;
+use crate::suite::{sha256_hex, BUILTIN_SUITES};
+use serde_json::Value;
+use std::path::Path;
+
+/// Every mismatch found in the report at `path` (empty: verified).
+pub fn verify(path: &Path) -> Result<Vec<String>> {
+    let report = LoadedReport::load(path)?;
+    let mut problems = report.disagreements();
+    let value: Value = crate::suite::parse_json(path, &crate::suite::read_bytes(path)?)?;
+    let entries = value
+        .get("cases")
+        .unwrap_or(&value)
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for (i, e) in entries.iter().enumerate() {
+        let failures = e.get("failures").and_then(Value::as_array).map(Vec::len);
+        let passed = e.get("passed").and_then(Value::as_bool);
+        if let (Some(n), Some(p)) = (failures, passed) {
+            if p != (n == 0) {
+                problems.push(format!(
+                    "{}: $.cases[{i}].passed is {p} but it lists {n} failures",
+                    path.display()
+                ));
+            }
+        }
+    }
+    if let Some(summary) = &report.published_summary {
+        let recomputed = serde_json::to_value(report.summary()).unwrap_or(Value::Null);
+        if let (Some(p), Some(r)) = (summary.get("categories"), recomputed.get("categories")) {
+            if !same_json(p, r) {
+                problems.push(format!(
+                    "{}: retrieval.categories differ from the per-case rows: {r}",
+                    path.display()
+                ));
+            }
+        }
+    }
+    if let Some(ingestion) = value.get("ingestion") {
+        let total = ingestion.get("totalMs").and_then(Value::as_f64);
+        let count = ingestion.get("beliefCount").and_then(Value::as_f64);
+        let mean = ingestion.get("meanPerBeliefMs").and_then(Value::as_f64);
+        if let (Some(t), Some(c), Some(m)) = (total, count, mean) {
+            let expected = crate::js::round2(t / c.max(1.0));
+            if (expected - m).abs() > 1e-9 {
+                problems.push(format!("{}: ingestion.meanPerBeliefMs is {m} but totalMs / beliefCount gives {expected}", path.display()));
+            }
+        }
+    }
+    let manifest = match value.get("manifest") {
+        Some(m) => Some(m.clone()),
+        None => std::fs::read(path.with_extension("manifest.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok()),
+    };
+    match manifest
+        .as_ref()
+        .and_then(|m| m.get("inputs"))
+        .and_then(Value::as_array)
+    {
+        None => problems.push(format!(
+            "{}: no manifest with input hashes to check",
+            path.display()
+        )),
+        Some(inputs) => {
+            for input in inputs {
+                let (Some(file), Some(recorded)) = (
+                    input.get("path").and_then(Value::as_str),
+                    input.get("sha256").and_then(Value::as_str),
+                ) else {
+                    problems.push(format!(
+                        "{}: manifest input without path or sha256: {input}",
+                        path.display()
+                    ));
+                    continue;
+                };
+                match input_bytes(file) {
+                    None => problems.push(format!(
+                        "{}: input {file} cannot be read to check its sha256",
+                        path.display()
+                    )),
+                    Some(bytes) if sha256_hex(&bytes) != recorded => problems.push(format!(
+                        "{}: input {file} has sha256 {}, the manifest records {recorded}",
+                        path.display(),
+                        sha256_hex(&bytes)
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// An input file's bytes: on disk, or compiled in for a built-in suite path.
+fn input_bytes(file: &str) -> Option<Vec<u8>> {
+    std::fs::read(file).ok().or_else(|| {
+        BUILTIN_SUITES
+            .iter()
+            .flat_map(|s| [s.corpus, s.cases, s.sessions])
+            .find(|f| f.path == file)
+            .map(|f| f.bytes.to_vec())
+    })
+}
