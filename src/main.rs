@@ -1,5 +1,6 @@
 //! `tenure-eval`: the command line over the `tenure_eval` library. This file is the only
-//! place that maps errors to exit codes: 0 ok, 2 usage or input error, 3 runtime failure.
+//! place that maps errors to exit codes: 0 ok, 1 a CI gate failed (or `verify` found a
+//! mismatch), 2 usage or input error, 3 runtime failure.
 
 mod cli;
 
@@ -11,7 +12,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::backend::BackendKind;
+use tenure_eval::report::gates::{self, Gates};
 use tenure_eval::report::table::{self, RunRow};
+use tenure_eval::report::tables::LoadedReport;
 use tenure_eval::report::{self, file_name, json, Manifest, RunKind, Shape};
 use tenure_eval::run::{run_sessions, run_static};
 use tenure_eval::suite::Suite;
@@ -65,7 +68,7 @@ fn verify_command(args: cli::VerifyArgs) -> Result<ExitCode> {
 }
 
 fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {
-    use tenure_eval::report::tables::{pmb_tables, render, LoadedReport, TableFormat};
+    use tenure_eval::report::tables::{pmb_tables, render, TableFormat};
     let reports = args
         .reports
         .iter()
@@ -128,6 +131,19 @@ struct Outcome {
 
 fn run_command(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
+    // Gate inputs are checked before any work.
+    let gates = args.gates.gates();
+    if gates.need_baseline() && args.gates.baseline.is_empty() {
+        return Err(Error::Usage(
+            "--fail-on new-failures and --max-precision-drop need --baseline FILE".into(),
+        ));
+    }
+    let baselines = args
+        .gates
+        .baseline
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect::<Result<Vec<_>>>()?;
     let shape = Shape::of(suite.profile);
     let dir = args.output.out.join(&suite.name);
     // Without session cases `session` is a usage error; `run` does the static half only.
@@ -155,7 +171,57 @@ fn run_command(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
         }
     }
     print_outcomes(&suite, &outcomes, &args.output)?;
-    Ok(ExitCode::SUCCESS)
+    apply_gates(&outcomes, &baselines, &gates, &args)
+}
+
+/// Read the written reports back, check the gates, write JUnit and the step summary.
+fn apply_gates(
+    outcomes: &[Outcome],
+    baselines: &[LoadedReport],
+    gates: &Gates,
+    args: &RunArgs,
+) -> Result<ExitCode> {
+    if !gates.any() && args.gates.junit.is_none() && args.gates.summary_md.is_none() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let written = outcomes
+        .iter()
+        .map(|o| LoadedReport::load(&o.reports[0]))
+        .collect::<Result<Vec<_>>>()?;
+    let mut checks = Vec::new();
+    for report in &written {
+        checks.extend(gates::check(
+            report,
+            gates::pick_baseline(report, baselines),
+            gates,
+        )?);
+    }
+    if let Some(path) = &args.gates.junit {
+        report::write_atomic(path, gates::junit(&written, &checks)?.as_bytes())?;
+    }
+    if let Some(path) = &args.gates.summary_md {
+        let rows: Vec<RunRow> = outcomes.iter().map(|o| o.row.clone()).collect();
+        report::write_atomic(
+            path,
+            gates::summary_markdown(&table::run_table(&rows), &written, &checks).as_bytes(),
+        )?;
+    }
+    for c in &checks {
+        if !args.output.quiet || !c.passed {
+            eprintln!(
+                "gate {} {} on {}: {}",
+                c.gate,
+                if c.passed { "passed" } else { "FAILED" },
+                c.report,
+                c.detail
+            );
+        }
+    }
+    Ok(if checks.iter().all(|c| c.passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// One (backend, kind) pass: run, write the report, summarise.

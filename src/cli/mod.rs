@@ -136,6 +136,56 @@ pub struct RunArgs {
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// CI gates.
+    #[command(flatten)]
+    pub gates: GateArgs,
+}
+
+/// `--fail-on` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    /// A case or turn that passes in the baseline fails now.
+    NewFailures,
+    /// Any failing case or turn.
+    AnyFailure,
+}
+
+/// CI gates: exit 1 when one fails (reports are still written).
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// Baseline report(s) to compare with (matched by kind: static or session).
+    #[arg(long)]
+    pub baseline: Vec<PathBuf>,
+    /// Fail on new failures (needs --baseline) or on any failure.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
+    /// Minimum active-retrieval passes of each static report.
+    #[arg(long)]
+    pub min_active_passes: Option<usize>,
+    /// Largest allowed drop of mean precision below the baseline (needs --baseline).
+    #[arg(long)]
+    pub max_precision_drop: Option<f64>,
+    /// Write a JUnit XML file: one test case per case or turn, plus one per gate.
+    #[arg(long)]
+    pub junit: Option<PathBuf>,
+    /// Write a markdown step summary (e.g. $GITHUB_STEP_SUMMARY).
+    #[arg(long)]
+    pub summary_md: Option<PathBuf>,
+}
+
+impl GateArgs {
+    /// The library's gate settings.
+    pub fn gates(&self) -> tenure_eval::report::gates::Gates {
+        use tenure_eval::report::gates::{FailOn, Gates};
+        Gates {
+            fail_on: self.fail_on.map(|f| match f {
+                FailOnArg::NewFailures => FailOn::NewFailures,
+                FailOnArg::AnyFailure => FailOn::AnyFailure,
+            }),
+            min_active_passes: self.min_active_passes,
+            max_precision_drop: self.max_precision_drop,
+        }
+    }
 }
 
 impl RunArgs {

@@ -36,6 +36,18 @@ pub struct Row {
     pub latency_ms: Option<f64>,
     /// Drift score as the report defines it (sessions).
     pub drift: Option<f64>,
+    /// Failure messages.
+    pub failures: Vec<String>,
+}
+
+impl Row {
+    /// Case id, plus the turn for session turns: the identity used to pair runs.
+    pub fn key(&self) -> String {
+        match self.turn_index {
+            Some(t) => format!("{} turn {t}", self.case_id),
+            None => self.case_id.clone(),
+        }
+    }
 }
 
 /// A report file, loaded.
@@ -141,6 +153,16 @@ impl LoadedReport {
                 recall: opt_f64(path, &at, e, "retrievalRecall")?,
                 latency_ms: opt_f64(path, &at, e, "retrievalLatencyMs")?,
                 drift: opt_f64(path, &at, e, "driftScore")?,
+                failures: e
+                    .get("failures")
+                    .and_then(Value::as_array)
+                    .map(|f| {
+                        f.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             });
         }
         let case_count = match kind {

@@ -1,0 +1,216 @@
+//! CI gates: each fails when it should (exit 1) and passes when it should (exit 0); JUnit parses
+//! with the right counts; a gate without its baseline is a usage error before any work.
+
+mod common;
+use common::read_json;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    corpus: PathBuf,
+    good: PathBuf,
+    broken: PathBuf,
+}
+
+/// The pmb suite as custom files, and a copy where one case expects the wrong belief.
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("beliefs.json");
+    std::fs::write(
+        &corpus,
+        serde_json::to_vec(&read_json("seeds/pmb/beliefs.seed.json")).unwrap(),
+    )
+    .unwrap();
+    let mut cases = read_json("cases/pmb/retrieval.cases.json");
+    let good = dir.path().join("good.json");
+    std::fs::write(&good, serde_json::to_vec(&cases).unwrap()).unwrap();
+    let case = cases
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["caseId"] == "happy-alias-match-kubernetes")
+        .unwrap();
+    case["expect"]["relevantBeliefs"]["shouldOnlyInclude"] = json!(["b-react-entity"]);
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, serde_json::to_vec(&cases).unwrap()).unwrap();
+    Fixture {
+        dir,
+        corpus,
+        good,
+        broken,
+    }
+}
+
+impl Fixture {
+    fn run(&self, cases: &Path, out: &str, extra: &[&str]) -> (Output, PathBuf) {
+        let out_dir = self.dir.path().join(out);
+        let output = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+            .args(["static", "--quiet", "--corpus"])
+            .arg(&self.corpus)
+            .arg("--cases")
+            .arg(cases)
+            .arg("--out")
+            .arg(&out_dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        (output, out_dir.join("custom/retrieval-report-tenure.json"))
+    }
+}
+
+fn code(o: &Output) -> Option<i32> {
+    o.status.code()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn fail_on_any_failure() {
+    let f = fixture();
+    let (o, _) = f.run(&f.good, "a", &["--fail-on", "any-failure"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let (o, _) = f.run(&f.broken, "b", &[]);
+    assert_eq!(
+        code(&o),
+        Some(0),
+        "failed cases are results, not errors, without a gate"
+    );
+    let (o, report) = f.run(&f.broken, "c", &["--fail-on", "any-failure"]);
+    assert_eq!(code(&o), Some(1));
+    assert!(
+        stderr(&o).contains("gate fail-on any-failure FAILED")
+            && stderr(&o).contains("happy-alias-match-kubernetes"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        report.exists(),
+        "the report is written even when a gate fails"
+    );
+}
+
+#[test]
+fn fail_on_new_failures_against_a_baseline() {
+    let f = fixture();
+    let (_, good_report) = f.run(&f.good, "good", &[]);
+    let (_, broken_report) = f.run(&f.broken, "broken", &[]);
+    let baseline = |p: &Path| {
+        vec![
+            "--fail-on".to_string(),
+            "new-failures".into(),
+            "--baseline".into(),
+            p.display().to_string(),
+        ]
+    };
+    let args = baseline(&good_report);
+    let (o, _) = f.run(
+        &f.broken,
+        "x",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code(&o), Some(1));
+    assert!(
+        stderr(&o).contains("newly failing: happy-alias-match-kubernetes"),
+        "{}",
+        stderr(&o)
+    );
+    // Failing in the baseline too: not new.
+    let args = baseline(&broken_report);
+    let (o, _) = f.run(
+        &f.broken,
+        "y",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn min_active_passes() {
+    let f = fixture();
+    let (o, _) = f.run(&f.good, "a", &["--min-active-passes", "43"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let (o, _) = f.run(&f.good, "b", &["--min-active-passes", "44"]);
+    assert_eq!(code(&o), Some(1));
+    assert!(
+        stderr(&o).contains("43 active-retrieval passes (minimum 44)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn max_precision_drop() {
+    let f = fixture();
+    let (_, good_report) = f.run(&f.good, "good", &[]);
+    let base = good_report.display().to_string();
+    // One of the 43 cases with a precision drops from 1.0 to 0.0: the mean drops by 1/43 = 0.0233.
+    let (o, _) = f.run(
+        &f.broken,
+        "a",
+        &["--max-precision-drop", "0.02", "--baseline", &base],
+    );
+    assert_eq!(code(&o), Some(1));
+    assert!(
+        stderr(&o).contains("mean precision 0.9767 vs baseline 1.0000: drop 0.0233"),
+        "{}",
+        stderr(&o)
+    );
+    let (o, _) = f.run(
+        &f.broken,
+        "b",
+        &["--max-precision-drop", "0.03", "--baseline", &base],
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn gates_that_need_a_baseline_fail_before_any_work() {
+    let f = fixture();
+    let (o, report) = f.run(&f.good, "a", &["--fail-on", "new-failures"]);
+    assert_eq!(code(&o), Some(2));
+    assert!(stderr(&o).contains("need --baseline"), "{}", stderr(&o));
+    assert!(!report.exists());
+}
+
+#[test]
+fn junit_and_step_summary() {
+    let f = fixture();
+    let junit = f.dir.path().join("junit.xml");
+    let summary = f.dir.path().join("summary.md");
+    let (o, _) = f.run(
+        &f.broken,
+        "a",
+        &[
+            "--fail-on",
+            "any-failure",
+            "--min-active-passes",
+            "40",
+            "--junit",
+            junit.to_str().unwrap(),
+            "--summary-md",
+            summary.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), Some(1));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let parsed = quick_junit::Report::deserialize_from_str(&xml).expect("JUnit output parses");
+    assert_eq!(parsed.test_suites.len(), 2);
+    let cases = &parsed.test_suites[0];
+    assert_eq!((cases.tests, cases.failures), (77, 1));
+    let gates = &parsed.test_suites[1];
+    assert_eq!((gates.tests, gates.failures), (2, 1));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        md.contains("| custom | bm25    | 77 static | 76/77  |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("❌ **fail-on any-failure**") && md.contains("✅ **min-active-passes**"),
+        "{md}"
+    );
+    assert!(md.contains("happy-alias-match-kubernetes: unexpected belief in relevantBeliefs: b-kubernetes-entity"), "{md}");
+}
