@@ -45,7 +45,28 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Validate(args) => validate_command(args),
         Command::Tables(args) => tables_command(args),
         Command::Verify(args) => verify_command(args),
+        Command::Compare(args) => compare_command(args),
     }
+}
+
+fn compare_command(args: cli::CompareArgs) -> Result<ExitCode> {
+    let base = LoadedReport::load(&args.base)?;
+    let new = LoadedReport::load(&args.new)?;
+    if base.kind != new.kind {
+        return Err(Error::Usage(
+            "compare needs two reports of the same kind (both static or both session)".into(),
+        ));
+    }
+    let comparison = tenure_eval::report::compare::compare(&base, &new, args.seed);
+    let text = match args.format {
+        cli::CompareFormatArg::Markdown => comparison.markdown(),
+        cli::CompareFormatArg::Json => String::from_utf8_lossy(&json::to_bytes(
+            &serde_json::to_value(&comparison).unwrap_or_default(),
+        ))
+        .into_owned(),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn verify_command(args: cli::VerifyArgs) -> Result<ExitCode> {

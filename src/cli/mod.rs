@@ -31,6 +31,8 @@ pub enum Command {
     Validate(SuiteArgs),
     /// Recompute a report's aggregates from its rows and check its input hashes (exit 1 on a mismatch).
     Verify(VerifyArgs),
+    /// Compare two reports of the same cases: flips, McNemar, bootstrap interval, score changes.
+    Compare(CompareArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(TablesArgs),
 }
@@ -235,4 +237,28 @@ pub struct VerifyArgs {
     /// Report files.
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
+}
+
+/// `tenure-eval compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The baseline report.
+    pub base: PathBuf,
+    /// The new report.
+    pub new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: CompareFormatArg,
+    /// Seed of the paired bootstrap.
+    #[arg(long, default_value_t = 20_260_511)]
+    pub seed: u64,
+}
+
+/// `--format` of `compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormatArg {
+    /// Markdown.
+    Markdown,
+    /// JSON.
+    Json,
 }

@@ -2,4 +2,5 @@
 
 pub mod assertions;
 pub mod metrics;
+pub mod stats;
 pub mod summary;

@@ -38,6 +38,8 @@ pub struct Row {
     pub drift: Option<f64>,
     /// Failure messages.
     pub failures: Vec<String>,
+    /// `searchScores` as (belief id, score), when the report has them.
+    pub scores: Vec<(String, f64)>,
 }
 
 impl Row {
@@ -153,6 +155,20 @@ impl LoadedReport {
                 recall: opt_f64(path, &at, e, "retrievalRecall")?,
                 latency_ms: opt_f64(path, &at, e, "retrievalLatencyMs")?,
                 drift: opt_f64(path, &at, e, "driftScore")?,
+                scores: e
+                    .get("searchScores")
+                    .and_then(Value::as_array)
+                    .map(|s| {
+                        s.iter()
+                            .filter_map(|h| {
+                                Some((
+                                    h.get("id")?.as_str()?.to_string(),
+                                    h.get("score")?.as_f64()?,
+                                ))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 failures: e
                     .get("failures")
                     .and_then(Value::as_array)

@@ -1,0 +1,323 @@
+//! `compare BASE NEW`: what changed between two runs of the same cases, and whether it is more
+//! than noise. Cases pair by case id (and turn for sessions).
+
+use super::tables::{LoadedReport, Table};
+use crate::eval::stats::{mcnemar_exact, paired_bootstrap, Interval};
+use serde::Serialize;
+
+/// Resamples of the paired bootstrap.
+pub const BOOTSTRAP_RESAMPLES: usize = 10_000;
+
+/// A case whose outcome changed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Flip {
+    /// Case (and turn) key.
+    pub case: String,
+    /// Category.
+    pub category: String,
+    /// Failures in NEW (empty for a fail→pass flip).
+    pub failures: Vec<String>,
+}
+
+/// Per-category change.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryDelta {
+    /// Category.
+    pub category: String,
+    /// Paired cases in it.
+    pub cases: usize,
+    /// Passing in BASE.
+    pub base_passed: usize,
+    /// Passing in NEW.
+    pub new_passed: usize,
+    /// Mean precision in BASE over the category's non-null values.
+    pub base_precision: Option<f64>,
+    /// Mean precision in NEW.
+    pub new_precision: Option<f64>,
+}
+
+/// A belief's score change in one case.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScoreChange {
+    /// Case key.
+    pub case: String,
+    /// Belief id.
+    pub belief: String,
+    /// Score in BASE (null: not scored there).
+    pub base: Option<f64>,
+    /// Score in NEW.
+    pub new: Option<f64>,
+}
+
+impl ScoreChange {
+    fn size(&self) -> f64 {
+        (self.new.unwrap_or(0.0) - self.base.unwrap_or(0.0)).abs()
+    }
+}
+
+/// The comparison.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    /// BASE file.
+    pub base: String,
+    /// NEW file.
+    pub new: String,
+    /// Cases present in both.
+    pub paired: usize,
+    /// Cases only in BASE.
+    pub only_in_base: Vec<String>,
+    /// Cases only in NEW.
+    pub only_in_new: Vec<String>,
+    /// Passed in BASE, fail in NEW.
+    pub pass_to_fail: Vec<Flip>,
+    /// Failed in BASE, pass in NEW.
+    pub fail_to_pass: Vec<Flip>,
+    /// Exact McNemar p-value on the discordant pairs.
+    pub mcnemar_p: f64,
+    /// Cases where NEW's precision is higher (both non-null).
+    pub wins: usize,
+    /// Equal precision.
+    pub ties: usize,
+    /// Lower precision.
+    pub losses: usize,
+    /// Paired bootstrap 95 % interval of mean precision (NEW − BASE) over cases with both.
+    pub precision_difference: Option<Interval>,
+    /// Per-category changes (BASE's category order).
+    pub categories: Vec<CategoryDelta>,
+    /// Largest score changes (at most 10), largest first.
+    pub largest_score_changes: Vec<ScoreChange>,
+}
+
+fn mean(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    let v: Vec<f64> = values.flatten().collect();
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Compare BASE with NEW. `seed` seeds the bootstrap.
+pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison {
+    let find = |r: &LoadedReport, key: &str| r.rows.iter().position(|row| row.key() == key);
+    let pairs: Vec<(usize, usize)> = base
+        .rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| find(new, &row.key()).map(|j| (i, j)))
+        .collect();
+    let only_in_base = base
+        .rows
+        .iter()
+        .filter(|r| find(new, &r.key()).is_none())
+        .map(|r| r.key())
+        .collect();
+    let only_in_new = new
+        .rows
+        .iter()
+        .filter(|r| find(base, &r.key()).is_none())
+        .map(|r| r.key())
+        .collect();
+    let (mut pass_to_fail, mut fail_to_pass) = (Vec::new(), Vec::new());
+    let (mut wins, mut ties, mut losses) = (0, 0, 0);
+    let mut diffs = Vec::new();
+    let mut score_changes = Vec::new();
+    for &(i, j) in &pairs {
+        let (b, n) = (&base.rows[i], &new.rows[j]);
+        let flip = Flip {
+            case: n.key(),
+            category: n.category.clone(),
+            failures: n.failures.clone(),
+        };
+        match (b.passed, n.passed) {
+            (true, false) => pass_to_fail.push(flip),
+            (false, true) => fail_to_pass.push(flip),
+            _ => {}
+        }
+        if let (Some(pb), Some(pn)) = (b.precision, n.precision) {
+            diffs.push(pn - pb);
+            match pn.total_cmp(&pb) {
+                std::cmp::Ordering::Greater => wins += 1,
+                std::cmp::Ordering::Equal => ties += 1,
+                std::cmp::Ordering::Less => losses += 1,
+            }
+        }
+        let mut beliefs: Vec<&String> =
+            b.scores.iter().chain(&n.scores).map(|(id, _)| id).collect();
+        beliefs.sort();
+        beliefs.dedup();
+        for belief in beliefs {
+            let score =
+                |r: &super::tables::Row| r.scores.iter().find(|(id, _)| id == belief).map(|s| s.1);
+            let change = ScoreChange {
+                case: n.key(),
+                belief: belief.clone(),
+                base: score(b),
+                new: score(n),
+            };
+            if change.size() > 0.0 {
+                score_changes.push(change);
+            }
+        }
+    }
+    score_changes.sort_by(|a, b| {
+        b.size()
+            .total_cmp(&a.size())
+            .then_with(|| a.case.cmp(&b.case))
+            .then_with(|| a.belief.cmp(&b.belief))
+    });
+    score_changes.truncate(10);
+
+    let mut names: Vec<&str> = Vec::new();
+    for &(i, _) in &pairs {
+        if !names.contains(&base.rows[i].category.as_str()) {
+            names.push(&base.rows[i].category);
+        }
+    }
+    let categories = names
+        .into_iter()
+        .map(|name| {
+            let members: Vec<&(usize, usize)> = pairs
+                .iter()
+                .filter(|(i, _)| base.rows[*i].category == name)
+                .collect();
+            CategoryDelta {
+                category: name.to_string(),
+                cases: members.len(),
+                base_passed: members.iter().filter(|(i, _)| base.rows[*i].passed).count(),
+                new_passed: members.iter().filter(|(_, j)| new.rows[*j].passed).count(),
+                base_precision: mean(members.iter().map(|(i, _)| base.rows[*i].precision)),
+                new_precision: mean(members.iter().map(|(_, j)| new.rows[*j].precision)),
+            }
+        })
+        .collect();
+
+    Comparison {
+        base: base.path.display().to_string(),
+        new: new.path.display().to_string(),
+        paired: pairs.len(),
+        only_in_base,
+        only_in_new,
+        mcnemar_p: mcnemar_exact(pass_to_fail.len() as u64, fail_to_pass.len() as u64),
+        pass_to_fail,
+        fail_to_pass,
+        wins,
+        ties,
+        losses,
+        precision_difference: paired_bootstrap(&diffs, BOOTSTRAP_RESAMPLES, seed),
+        categories,
+        largest_score_changes: score_changes,
+    }
+}
+
+fn opt(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "–".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+impl Comparison {
+    /// The comparison as markdown.
+    pub fn markdown(&self) -> String {
+        let mut out = format!(
+            "## Comparison\n\nBASE `{}` → NEW `{}`: {} paired cases",
+            self.base, self.new, self.paired
+        );
+        if !self.only_in_base.is_empty() || !self.only_in_new.is_empty() {
+            out.push_str(&format!(
+                " ({} only in BASE, {} only in NEW)",
+                self.only_in_base.len(),
+                self.only_in_new.len()
+            ));
+        }
+        out.push_str(".\n\n");
+        out.push_str(&format!(
+            "- flips: {} pass→fail, {} fail→pass; exact McNemar p = {}\n- precision per case (both non-null): {} wins, {} ties, {} losses\n",
+            self.pass_to_fail.len(),
+            self.fail_to_pass.len(),
+            if self.mcnemar_p < 1e-4 { format!("{:.3e}", self.mcnemar_p) } else { format!("{:.4}", self.mcnemar_p) },
+            self.wins,
+            self.ties,
+            self.losses
+        ));
+        match &self.precision_difference {
+            Some(i) => out.push_str(&format!(
+                "- mean precision difference (NEW − BASE): {:+.4}, 95 % paired bootstrap interval [{:+.4}, {:+.4}] ({} resamples, seed {})\n\n",
+                i.mean, i.low, i.high, i.resamples, i.seed
+            )),
+            None => out.push_str("- mean precision difference: no case has a precision in both runs\n\n"),
+        }
+        for (title, flips) in [
+            ("Pass → fail", &self.pass_to_fail),
+            ("Fail → pass", &self.fail_to_pass),
+        ] {
+            if !flips.is_empty() {
+                out.push_str(&format!("### {title}\n\n"));
+                for f in flips {
+                    out.push_str(&format!(
+                        "- `{}` ({}){}\n",
+                        f.case,
+                        f.category,
+                        if f.failures.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {}", f.failures.join("; "))
+                        }
+                    ));
+                }
+                out.push('\n');
+            }
+        }
+        let categories = Table {
+            title: "Per category".into(),
+            header: [
+                "Category",
+                "Cases",
+                "Passed (BASE)",
+                "Passed (NEW)",
+                "Precision (BASE)",
+                "Precision (NEW)",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: self
+                .categories
+                .iter()
+                .map(|c| {
+                    vec![
+                        c.category.clone(),
+                        c.cases.to_string(),
+                        c.base_passed.to_string(),
+                        c.new_passed.to_string(),
+                        opt(c.base_precision, 4),
+                        opt(c.new_precision, 4),
+                    ]
+                })
+                .collect(),
+        };
+        out.push_str(&super::tables::render(
+            &[categories],
+            super::tables::TableFormat::Markdown,
+        ));
+        if !self.largest_score_changes.is_empty() {
+            let changes = Table {
+                title: "Largest score changes".into(),
+                header: ["Case", "Belief", "BASE", "NEW"].map(String::from).to_vec(),
+                rows: self
+                    .largest_score_changes
+                    .iter()
+                    .map(|s| {
+                        vec![
+                            s.case.clone(),
+                            s.belief.clone(),
+                            opt(s.base, 2),
+                            opt(s.new, 2),
+                        ]
+                    })
+                    .collect(),
+            };
+            out.push('\n');
+            out.push_str(&super::tables::render(
+                &[changes],
+                super::tables::TableFormat::Markdown,
+            ));
+        }
+        out
+    }
+}
