@@ -46,6 +46,58 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Tables(args) => tables_command(args),
         Command::Verify(args) => verify_command(args),
         Command::Compare(args) => compare_command(args),
+        Command::Claims(args) => claims_command(args),
+    }
+}
+
+fn claims_command(args: cli::ClaimsArgs) -> Result<ExitCode> {
+    use tenure_eval::report::claims::{claims, claims_table, ClaimSources};
+    use tenure_eval::report::tables::render;
+    let reports = if args.reports.is_empty() {
+        // The paper suite through BM25, in memory.
+        let suite = Suite::load(&tenure_eval::suite::SuiteSource::Builtin("paper".into()))?;
+        let static_run = run_static(&suite, BackendKind::Bm25, &mut tenure_eval::run::Silent)?;
+        let session_run = run_sessions(&suite, BackendKind::Bm25, &mut tenure_eval::run::Silent)?;
+        let s = json::static_report(
+            &static_run,
+            &Manifest::for_static(&suite, &static_run),
+            Shape::Pmb,
+        )
+        .0;
+        let t = json::session_report(
+            &session_run,
+            &Manifest::for_sessions(&suite, &session_run),
+            Shape::Pmb,
+        )
+        .0;
+        vec![
+            LoadedReport::from_value(
+                std::path::Path::new("paper/retrieval-report (in memory)"),
+                &s,
+            )?,
+            LoadedReport::from_value(
+                std::path::Path::new("paper/session-retrieval-report (in memory)"),
+                &t,
+            )?,
+        ]
+    } else {
+        args.reports
+            .iter()
+            .map(|p| LoadedReport::load(p))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let table = claims_table(&claims(&ClaimSources::from_reports(&reports)));
+    write_stdout(&render(&[table], table_format(args.format)))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table_format(format: cli::TableFormatArg) -> tenure_eval::report::tables::TableFormat {
+    use tenure_eval::report::tables::TableFormat;
+    match format {
+        cli::TableFormatArg::Markdown => TableFormat::Markdown,
+        cli::TableFormatArg::Csv => TableFormat::Csv,
+        cli::TableFormatArg::Latex => TableFormat::Latex,
+        cli::TableFormatArg::Json => TableFormat::Json,
     }
 }
 
@@ -89,7 +141,7 @@ fn verify_command(args: cli::VerifyArgs) -> Result<ExitCode> {
 }
 
 fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {
-    use tenure_eval::report::tables::{pmb_tables, render, TableFormat};
+    use tenure_eval::report::tables::{pmb_tables, render};
     let reports = args
         .reports
         .iter()
@@ -100,13 +152,7 @@ fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {
             eprintln!("warning: {warning}; the table uses the rows");
         }
     }
-    let format = match args.format {
-        cli::TableFormatArg::Markdown => TableFormat::Markdown,
-        cli::TableFormatArg::Csv => TableFormat::Csv,
-        cli::TableFormatArg::Latex => TableFormat::Latex,
-        cli::TableFormatArg::Json => TableFormat::Json,
-    };
-    write_stdout(&render(&pmb_tables(&reports), format))?;
+    write_stdout(&render(&pmb_tables(&reports), table_format(args.format)))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -31,6 +31,8 @@ pub enum Command {
     Validate(SuiteArgs),
     /// Recompute a report's aggregates from its rows and check its input hashes (exit 1 on a mismatch).
     Verify(VerifyArgs),
+    /// The paper's quantitative claims next to measured values (runs the paper suite if no report is given).
+    Claims(ClaimsArgs),
     /// Compare two reports of the same cases: flips, McNemar, bootstrap interval, score changes.
     Compare(CompareArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
@@ -261,4 +263,14 @@ pub enum CompareFormatArg {
     Markdown,
     /// JSON.
     Json,
+}
+
+/// `tenure-eval claims`.
+#[derive(Debug, Args)]
+pub struct ClaimsArgs {
+    /// Reports of the `paper` suite (BM25 and cosine, static and session). None: run BM25 now.
+    pub reports: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: TableFormatArg,
 }

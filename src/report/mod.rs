@@ -1,5 +1,6 @@
 //! Reports: upstream-shaped JSON (spec §H) plus a manifest, the summary table, atomic writes.
 
+pub mod claims;
 pub mod compare;
 pub mod gates;
 pub mod json;

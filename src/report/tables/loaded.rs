@@ -94,10 +94,15 @@ impl LoadedReport {
     pub fn load(path: &Path) -> Result<LoadedReport> {
         let bytes = crate::suite::read_bytes(path)?;
         let value: Value = crate::suite::parse_json(path, &bytes)?;
-        let (entries, provider, summary, ingestion) = match &value {
+        LoadedReport::from_value(path, &value)
+    }
+
+    /// Interpret a report already in memory; `path` names it in messages.
+    pub fn from_value(path: &Path, value: &Value) -> Result<LoadedReport> {
+        let (entries, provider, summary, ingestion) = match value {
             Value::Array(entries) => (entries.clone(), sidecar_provider(path), None, None),
             Value::Object(map) => {
-                let cases = field(path, "$", &value, "cases")?;
+                let cases = field(path, "$", value, "cases")?;
                 let entries = cases.as_array().ok_or_else(|| {
                     Error::input(path, "$.cases", "expected an array of case entries")
                 })?;
