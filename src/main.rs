@@ -47,7 +47,40 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Verify(args) => verify_command(args),
         Command::Compare(args) => compare_command(args),
         Command::Claims(args) => claims_command(args),
+        Command::Trec(args) => trec_command(args),
     }
+}
+
+fn trec_command(args: cli::TrecArgs) -> Result<ExitCode> {
+    use tenure_eval::report::trec::{qrels_file, run_file};
+    let suite = load(&args.suite)?;
+    let value: serde_json::Value = tenure_eval::suite::parse_json(
+        &args.report,
+        &tenure_eval::suite::read_bytes(&args.report)?,
+    )?;
+    let report = LoadedReport::from_value(&args.report, &value)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.report.parent().map(PathBuf::from).unwrap_or_default());
+    let stem = args
+        .report
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report".into());
+    let run_path = dir.join(format!("{stem}.run"));
+    let qrels_path = dir.join(format!("{stem}.qrels"));
+    report::write_atomic(
+        &run_path,
+        run_file(&report, &value, &report.provider).as_bytes(),
+    )?;
+    report::write_atomic(&qrels_path, qrels_file(&report, &suite).as_bytes())?;
+    eprintln!(
+        "wrote {}\nwrote {}",
+        run_path.display(),
+        qrels_path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn claims_command(args: cli::ClaimsArgs) -> Result<ExitCode> {

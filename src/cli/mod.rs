@@ -35,6 +35,8 @@ pub enum Command {
     Claims(ClaimsArgs),
     /// Compare two reports of the same cases: flips, McNemar, bootstrap interval, score changes.
     Compare(CompareArgs),
+    /// Export a report as a TREC run file and qrels (gold from the suite) for trec_eval / ranx.
+    Trec(TrecArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(TablesArgs),
 }
@@ -273,4 +275,17 @@ pub struct ClaimsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
     pub format: TableFormatArg,
+}
+
+/// `tenure-eval trec`.
+#[derive(Debug, Args)]
+pub struct TrecArgs {
+    /// The report to export.
+    pub report: PathBuf,
+    /// The suite whose cases hold the gold sets.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Folder for `<report>.run` and `<report>.qrels` (default: beside the report).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }

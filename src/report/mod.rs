@@ -6,6 +6,7 @@ pub mod gates;
 pub mod json;
 pub mod table;
 pub mod tables;
+pub mod trec;
 pub mod verify;
 mod write;
 

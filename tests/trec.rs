@@ -1,0 +1,109 @@
+//! TREC export: precision recomputed from the run and qrels files alone equals the report's own
+//! mean precision, for our BM25 report and for PrecisionMemBench's published cosine report.
+
+mod common;
+use common::{read_json, repo};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::Command;
+
+fn export(report: &Path, out: &Path) {
+    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .arg("trec")
+        .arg(report)
+        .args(["--suite", "pmb", "--out"])
+        .arg(out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Mean precision per HEAD rules from TREC files: a query with gold but nothing retrieved counts
+/// 0; a query with neither is skipped.
+fn precision_from_trec(run: &str, qrels: &str, queries: &[String]) -> f64 {
+    let mut retrieved: HashMap<&str, Vec<&str>> = HashMap::new();
+    for line in run.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 6, "{line}");
+        assert_eq!(f[1], "Q0");
+        retrieved.entry(f[0]).or_default().push(f[2]);
+    }
+    let mut gold: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for line in qrels.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!((f.len(), f[1], f[3]), (4, "0", "1"), "{line}");
+        gold.entry(f[0]).or_default().insert(f[2]);
+    }
+    let mut values = Vec::new();
+    for q in queries {
+        let r = retrieved.get(q.as_str()).cloned().unwrap_or_default();
+        let g = gold.get(q.as_str()).cloned().unwrap_or_default();
+        match (r.is_empty(), g.is_empty()) {
+            (true, true) => {}
+            (true, false) => values.push(0.0),
+            (false, _) => {
+                values.push(r.iter().filter(|d| g.contains(*d)).count() as f64 / r.len() as f64)
+            }
+        }
+    }
+    tenure_eval::js::round4(values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Export `report_path`, check the round trip, and return (run, qrels).
+fn check(report_path: &Path, expected_mean: f64) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    export(report_path, dir.path());
+    let stem = report_path
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let run = std::fs::read_to_string(dir.path().join(format!("{stem}.run"))).unwrap();
+    let qrels = std::fs::read_to_string(dir.path().join(format!("{stem}.qrels"))).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(report_path).unwrap()).unwrap();
+    let queries: Vec<String> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["caseId"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        report["retrieval"]["meanPrecision"].as_f64().unwrap(),
+        expected_mean
+    );
+    assert_eq!(precision_from_trec(&run, &qrels, &queries), expected_mean);
+    (run, qrels)
+}
+
+#[test]
+fn published_cosine_report_round_trips_through_trec() {
+    let _ = check(
+        &repo("tests/golden/pmb-baseline/retrieval-report-vector.json"),
+        0.0876,
+    );
+}
+
+#[test]
+fn our_bm25_report_round_trips_through_trec() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(["static", "--suite", "pmb", "--quiet", "--out"])
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (run, qrels) = check(&dir.path().join("pmb/retrieval-report-tenure.json"), 1.0);
+    // Scores in the run file are the report's search scores, in rank order.
+    assert!(run.contains("alias-kube-resolves Q0 b-ci-gha-entity 1 18.33 tenure\nalias-kube-resolves Q0 b-kubernetes-entity 2 7.67 tenure\n"), "{run}");
+    // The qrels hold every gold belief: 67 shouldOnlyInclude ids over the 77 cases.
+    let cases = read_json("cases/pmb/retrieval.cases.json");
+    let gold: usize = cases
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["expect"]["relevantBeliefs"]["shouldOnlyInclude"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert_eq!(qrels.lines().count(), gold);
+}
