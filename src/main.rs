@@ -174,7 +174,7 @@ fn verify_command(args: cli::VerifyArgs) -> Result<ExitCode> {
 }
 
 fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {
-    use tenure_eval::report::tables::{pmb_tables, render};
+    use tenure_eval::report::tables::{paper_tables, pmb_tables, render};
     let reports = args
         .reports
         .iter()
@@ -185,7 +185,12 @@ fn tables_command(args: cli::TablesArgs) -> Result<ExitCode> {
             eprintln!("warning: {warning}; the table uses the rows");
         }
     }
-    write_stdout(&render(&pmb_tables(&reports), table_format(args.format)))?;
+    let tables = match args.style {
+        cli::TableStyleArg::Pmb => pmb_tables(&reports),
+        cli::TableStyleArg::Paper => paper_tables(&reports),
+        cli::TableStyleArg::All => [pmb_tables(&reports), paper_tables(&reports)].concat(),
+    };
+    write_stdout(&render(&tables, table_format(args.format)))?;
     Ok(ExitCode::SUCCESS)
 }
 

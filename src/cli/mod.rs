@@ -230,6 +230,9 @@ pub struct TablesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
     pub format: TableFormatArg,
+    /// Which tables: PrecisionMemBench's README tables, the paper's, or both.
+    #[arg(long, value_enum, default_value = "pmb")]
+    pub style: TableStyleArg,
     /// No warnings on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -288,4 +291,15 @@ pub struct TrecArgs {
     /// Folder for `<report>.run` and `<report>.qrels` (default: beside the report).
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// `--style` of `tables`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableStyleArg {
+    /// PrecisionMemBench's README tables.
+    Pmb,
+    /// The paper's tables (case distribution, headline comparison, noise isolation).
+    Paper,
+    /// Both.
+    All,
 }

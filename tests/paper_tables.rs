@@ -1,0 +1,77 @@
+//! The paper's tables (`tables --style paper`) from a paper-suite run, beside PrecisionMemBench's
+//! published cosine session report.
+
+mod common;
+use common::repo;
+use std::process::Command;
+
+#[test]
+fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_tenure-eval");
+    assert!(Command::new(exe)
+        .args(["run", "--suite", "paper", "--quiet", "--out"])
+        .arg(dir.path())
+        .status()
+        .unwrap()
+        .success());
+    let paper = dir.path().join("paper");
+    let out = Command::new(exe)
+        .args(["tables", "--style", "paper", "--format", "json"])
+        .arg(paper.join("retrieval-report.json"))
+        .arg(paper.join("session-retrieval-report.json"))
+        .arg(repo(
+            "tests/golden/pmb-baseline/session-retrieval-report-vector.json",
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tables: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = |i: usize| tables[i]["rows"].as_array().unwrap().clone();
+    let cell = |r: &serde_json::Value, j: usize| r[j].as_str().unwrap().to_string();
+
+    // Table 2: the 60 paper cases under HEAD's categories, and the 12 session turns.
+    let distribution = rows(0);
+    let find = |name: &str| distribution.iter().find(|r| r[0] == name).unwrap().clone();
+    assert_eq!(cell(&find("Alias resolution"), 1), "21");
+    assert_eq!(cell(&find("Scope disambiguation"), 1), "9");
+    assert_eq!(cell(&find("Session-level noise isolation"), 2), "12");
+    assert_eq!(
+        (cell(&find("Total"), 1), cell(&find("Total"), 2)),
+        ("60".into(), "12".into())
+    );
+    let categorised: usize = distribution
+        .iter()
+        .filter(|r| r[0] != "Total")
+        .filter_map(|r| r[1].as_str().unwrap().parse::<usize>().ok())
+        .sum();
+    assert_eq!(categorised, 60);
+    assert!(distribution.iter().all(|r| r[0] != "Uncategorised"));
+
+    // Headline: BM25 72/72 with mean precision 1.00; the cosine report is session-only.
+    let headline = rows(1);
+    assert_eq!(
+        headline[0],
+        serde_json::json!(["tenure", "60/60", "12/12", "72/72", "1.00"])
+    );
+    assert_eq!(
+        headline[1],
+        serde_json::json!(["vector", "—", "0/12", "—", "—"])
+    );
+
+    // Noise isolation: BM25 0 on every critical turn; the published cosine report 1.00, 0.94,
+    // 0.94 there and 0.91 over all turns.
+    let noise = rows(2);
+    assert_eq!(
+        noise[0],
+        serde_json::json!(["tenure", "0.00", "0.00", "0.00", "0.00"])
+    );
+    assert_eq!(
+        noise[1],
+        serde_json::json!(["vector", "1.00", "0.94", "0.94", "0.91"])
+    );
+}
