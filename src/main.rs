@@ -48,7 +48,20 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Compare(args) => compare_command(args),
         Command::Claims(args) => claims_command(args),
         Command::Trec(args) => trec_command(args),
+        Command::Plot(args) => plot_command(args),
     }
+}
+
+fn plot_command(args: cli::PlotArgs) -> Result<ExitCode> {
+    let reports = args
+        .reports
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect::<Result<Vec<_>>>()?;
+    let svg = tenure_eval::report::plot::drift_figure(&reports)?;
+    report::write_atomic(&args.out, svg.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn trec_command(args: cli::TrecArgs) -> Result<ExitCode> {

@@ -37,6 +37,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// Export a report as a TREC run file and qrels (gold from the suite) for trec_eval / ranx.
     Trec(TrecArgs),
+    /// Draw the paper's Figure 2 (drift per session turn, one line per backend) as SVG.
+    Plot(PlotArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(TablesArgs),
 }
@@ -302,4 +304,15 @@ pub enum TableStyleArg {
     Paper,
     /// Both.
     All,
+}
+
+/// `tenure-eval plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// Session reports, one line each.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// The SVG file to write.
+    #[arg(long)]
+    pub out: PathBuf,
 }

@@ -4,6 +4,7 @@ pub mod claims;
 pub mod compare;
 pub mod gates;
 pub mod json;
+pub mod plot;
 pub mod table;
 pub mod tables;
 pub mod trec;
