@@ -2,6 +2,7 @@
 //! machine cannot get, and the six quoted scores come out as spec §J.3's independent
 //! re-implementation of the tag predicts (7.01, 5.29, 30.22, 13.04, 8.97, 7.08), not as quoted.
 
+mod common;
 use std::process::Command;
 
 fn claims_json(args: &[&std::path::Path]) -> Vec<serde_json::Value> {
@@ -80,12 +81,7 @@ fn claims_from_an_in_memory_paper_run() {
 #[test]
 fn claims_from_written_paper_reports() {
     let dir = tempfile::tempdir().unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(["run", "--suite", "paper", "--quiet", "--out"])
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::tenure_eval_into(&["run", "--suite", "paper"], dir.path());
     let paper = dir.path().join("paper");
     check(&claims_json(&[
         &paper.join("retrieval-report.json"),

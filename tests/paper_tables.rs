@@ -2,19 +2,14 @@
 //! published cosine session report.
 
 mod common;
-use common::repo;
+use common::{repo, tenure_eval_into};
 use std::process::Command;
 
 #[test]
 fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_tenure-eval");
-    assert!(Command::new(exe)
-        .args(["run", "--suite", "paper", "--quiet", "--out"])
-        .arg(dir.path())
-        .status()
-        .unwrap()
-        .success());
+    tenure_eval_into(&["run", "--suite", "paper"], dir.path());
     let paper = dir.path().join("paper");
     let out = Command::new(exe)
         .args(["tables", "--style", "paper", "--format", "json"])

@@ -2,7 +2,7 @@
 //! legend naming each backend.
 
 mod common;
-use common::repo;
+use common::{repo, tenure_eval_into};
 use quick_xml::events::Event;
 use std::process::Command;
 
@@ -10,12 +10,7 @@ use std::process::Command;
 fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_tenure-eval");
-    assert!(Command::new(exe)
-        .args(["session", "--suite", "pmb", "--quiet", "--out"])
-        .arg(dir.path())
-        .status()
-        .unwrap()
-        .success());
+    tenure_eval_into(&["session", "--suite", "pmb"], dir.path());
     let svg_path = dir.path().join("figure2.svg");
     let out = Command::new(exe)
         .arg("plot")

@@ -165,12 +165,7 @@ fn summary_blocks_that_contradict_their_rows_are_reported() {
 fn cli_tables_on_our_own_reports_and_a_bad_file() {
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_tenure-eval");
-    let status = Command::new(exe)
-        .args(["run", "--suite", "pmb", "--quiet", "--out"])
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::tenure_eval_into(&["run", "--suite", "pmb"], dir.path());
     let out = Command::new(exe)
         .arg("tables")
         .arg(dir.path().join("pmb/retrieval-report-tenure.json"))

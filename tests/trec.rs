@@ -87,12 +87,7 @@ fn published_cosine_report_round_trips_through_trec() {
 #[test]
 fn our_bm25_report_round_trips_through_trec() {
     let dir = tempfile::tempdir().unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(["static", "--suite", "pmb", "--quiet", "--out"])
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::tenure_eval_into(&["static", "--suite", "pmb"], dir.path());
     let (run, qrels) = check(&dir.path().join("pmb/retrieval-report-tenure.json"), 1.0);
     // Scores in the run file are the report's search scores, in rank order.
     assert!(run.contains("alias-kube-resolves Q0 b-ci-gha-entity 1 18.33 tenure\nalias-kube-resolves Q0 b-kubernetes-entity 2 7.67 tenure\n"), "{run}");

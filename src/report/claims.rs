@@ -77,6 +77,25 @@ fn passes(r: &LoadedReport) -> (usize, usize) {
     (r.rows.iter().filter(|x| x.passed).count(), r.rows.len())
 }
 
+/// A claim nothing measured: cosine claims need the model; BM25 ones just lack a report.
+fn unmeasured(claim: &str, paper: String, cosine: bool) -> Claim {
+    Claim {
+        claim: claim.into(),
+        paper,
+        measured: "—".into(),
+        status: if cosine {
+            Status::NeedsModel
+        } else {
+            Status::Differs
+        },
+        reason: if cosine {
+            NO_NOMIC.into()
+        } else {
+            "no report given".into()
+        },
+    }
+}
+
 fn count_claim(
     claim: &str,
     paper: (usize, usize),
@@ -85,21 +104,7 @@ fn count_claim(
 ) -> Claim {
     let paper_text = format!("{}/{}", paper.0, paper.1);
     match measured {
-        None => Claim {
-            claim: claim.into(),
-            paper: paper_text,
-            measured: "—".into(),
-            status: if cosine {
-                Status::NeedsModel
-            } else {
-                Status::Differs
-            },
-            reason: if cosine {
-                NO_NOMIC.into()
-            } else {
-                "no report given".into()
-            },
-        },
+        None => unmeasured(claim, paper_text, cosine),
         Some(m) => Claim {
             claim: claim.into(),
             paper: paper_text,
@@ -190,21 +195,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
         ("cosine mean precision", 0.12, sources.cosine_static, true),
     ] {
         out.push(match source.and_then(|r| r.summary().mean_precision) {
-            None => Claim {
-                claim: claim.into(),
-                paper: format!("{paper:.2}"),
-                measured: "—".into(),
-                status: if cosine {
-                    Status::NeedsModel
-                } else {
-                    Status::Differs
-                },
-                reason: if cosine {
-                    NO_NOMIC.into()
-                } else {
-                    "no report given".into()
-                },
-            },
+            None => unmeasured(claim, format!("{paper:.2}"), cosine),
             Some(m) => {
                 let same = (m - paper).abs() < 0.005;
                 Claim {

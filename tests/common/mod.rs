@@ -71,18 +71,21 @@ pub fn same_number(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Structural JSON equality where numbers compare by value (`1` == `1.0`).
-pub fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(_), Value::Number(_)) => same_number(a, b),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
-        }
-        _ => a == b,
-    }
+#[allow(unused_imports)]
+pub use tenure_eval::report::tables::same_json;
+
+/// Run `tenure-eval ARGS --quiet --out DIR` and require success.
+pub fn tenure_eval_into(args: &[&str], out: &Path) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(args)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "tenure-eval {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
