@@ -146,6 +146,10 @@ const QUOTED_SCORES: [QuotedScore; 6] = [
 
 /// Every claim, measured from `sources`.
 pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
+    let total = |a: Option<&LoadedReport>, b: Option<&LoadedReport>| {
+        a.zip(b)
+            .map(|(a, b)| (passes(a).0 + passes(b).0, passes(a).1 + passes(b).1))
+    };
     let mut out = vec![
         count_claim(
             "BM25 static cases passed",
@@ -162,10 +166,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
         count_claim(
             "BM25 total",
             (72, 72),
-            sources
-                .bm25_static
-                .zip(sources.bm25_session)
-                .map(|(a, b)| (passes(a).0 + passes(b).0, passes(a).1 + passes(b).1)),
+            total(sources.bm25_static, sources.bm25_session),
             false,
         ),
         count_claim(
@@ -183,10 +184,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
         count_claim(
             "cosine total",
             (8, 72),
-            sources
-                .cosine_static
-                .zip(sources.cosine_session)
-                .map(|(a, b)| (passes(a).0 + passes(b).0, passes(a).1 + passes(b).1)),
+            total(sources.cosine_static, sources.cosine_session),
             true,
         ),
     ];
