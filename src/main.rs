@@ -351,16 +351,7 @@ fn pass(
     dir: &std::path::Path,
     out: &OutputArgs,
 ) -> Result<Outcome> {
-    let label = match kind {
-        RunKind::Static => "static",
-        RunKind::Session => "session",
-    };
-    if kind == RunKind::Session && suite.sessions.is_empty() {
-        return Err(Error::Usage(format!(
-            "suite {} has no session cases (give --sessions FILE)",
-            suite.name
-        )));
-    }
+    let label = kind.label();
     let mut progress = Progress::new(
         out.quiet,
         &format!("{} {label} {}", suite.name, backend.name()),
@@ -388,7 +379,7 @@ fn pass(
     let row = RunRow {
         suite: suite.name.clone(),
         backend: backend.name().to_string(),
-        kind: label,
+        kind,
         summary,
         mean_drift: drift.map(|d| d.0),
         mean_precision_drift: drift.map(|d| d.1),
@@ -402,7 +393,10 @@ fn print_outcomes(suite: &Suite, outcomes: &[Outcome], out: &OutputArgs) -> Resu
             let row = &outcomes[0].row;
             let title = format!(
                 "{} · {} · {} ({} profile)",
-                suite.name, row.kind, row.backend, suite.profile
+                suite.name,
+                row.kind.label(),
+                row.backend,
+                suite.profile
             );
             let mut text = table::summary_table(&title, &row.summary, None);
             if let (Some(d), Some(p)) = (row.mean_drift, row.mean_precision_drift) {
@@ -420,7 +414,7 @@ fn print_outcomes(suite: &Suite, outcomes: &[Outcome], out: &OutputArgs) -> Resu
                     json!({
                         "suite": o.row.suite,
                         "backend": o.row.backend,
-                        "kind": o.row.kind,
+                        "kind": o.row.kind.label(),
                         "reports": o.reports.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
                         "retrieval": o.row.summary,
                         "meanDriftScore": o.row.mean_drift,

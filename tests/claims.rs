@@ -3,20 +3,9 @@
 //! re-implementation of the tag predicts (7.01, 5.29, 30.22, 13.04, 8.97, 7.08), not as quoted.
 
 mod common;
-use std::process::Command;
 
 fn claims_json(args: &[&std::path::Path]) -> Vec<serde_json::Value> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
-    cmd.args(["claims", "--format", "json"]);
-    for a in args {
-        cmd.arg(a);
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::tenure_eval_ok(&["claims", "--format", "json"], args);
     let tables: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     tables[0]["rows"].as_array().unwrap().clone()
 }

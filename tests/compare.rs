@@ -2,20 +2,13 @@
 //! and a report against itself.
 
 mod common;
-use common::repo;
+use common::{repo, tenure_eval_ok};
 use std::process::Command;
 
 fn compare_json(base: &str, new: &str, seed: &str) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(["compare", "--format", "json", "--seed", seed])
-        .arg(repo(base))
-        .arg(repo(new))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = tenure_eval_ok(
+        &["compare", "--format", "json", "--seed", seed],
+        &[&repo(base), &repo(new)],
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }

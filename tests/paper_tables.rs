@@ -2,28 +2,21 @@
 //! published cosine session report.
 
 mod common;
-use common::{repo, tenure_eval_into};
-use std::process::Command;
+use common::{repo, tenure_eval_into, tenure_eval_ok};
 
 #[test]
 fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = env!("CARGO_BIN_EXE_tenure-eval");
     tenure_eval_into(&["run", "--suite", "paper"], dir.path());
     let paper = dir.path().join("paper");
-    let out = Command::new(exe)
-        .args(["tables", "--style", "paper", "--format", "json"])
-        .arg(paper.join("retrieval-report.json"))
-        .arg(paper.join("session-retrieval-report.json"))
-        .arg(repo(
-            "tests/golden/pmb-baseline/session-retrieval-report-vector.json",
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let vector = repo("tests/golden/pmb-baseline/session-retrieval-report-vector.json");
+    let out = tenure_eval_ok(
+        &["tables", "--style", "paper", "--format", "json"],
+        &[
+            &paper.join("retrieval-report.json"),
+            &paper.join("session-retrieval-report.json"),
+            &vector,
+        ],
     );
     let tables: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = |i: usize| tables[i]["rows"].as_array().unwrap().clone();

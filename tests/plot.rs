@@ -2,31 +2,19 @@
 //! legend naming each backend.
 
 mod common;
-use common::{repo, tenure_eval_into};
+use common::{repo, tenure_eval_into, tenure_eval_ok};
 use quick_xml::events::Event;
 use std::process::Command;
 
 #[test]
 fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = env!("CARGO_BIN_EXE_tenure-eval");
     tenure_eval_into(&["session", "--suite", "pmb"], dir.path());
     let svg_path = dir.path().join("figure2.svg");
-    let out = Command::new(exe)
-        .arg("plot")
-        .arg(dir.path().join("pmb/session-retrieval-report-tenure.json"))
-        .arg(repo(
-            "tests/golden/pmb-baseline/session-retrieval-report-vector.json",
-        ))
-        .arg("--out")
-        .arg(&svg_path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let svg_out = svg_path.to_str().unwrap();
+    let tenure = dir.path().join("pmb/session-retrieval-report-tenure.json");
+    let vector = repo("tests/golden/pmb-baseline/session-retrieval-report-vector.json");
+    tenure_eval_ok(&["plot", "--out", svg_out], &[&tenure, &vector]);
     let svg = std::fs::read_to_string(&svg_path).unwrap();
 
     // Well-formed XML from start to end.

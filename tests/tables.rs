@@ -166,13 +166,11 @@ fn cli_tables_on_our_own_reports_and_a_bad_file() {
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_tenure-eval");
     common::tenure_eval_into(&["run", "--suite", "pmb"], dir.path());
-    let out = Command::new(exe)
-        .arg("tables")
-        .arg(dir.path().join("pmb/retrieval-report-tenure.json"))
-        .arg(dir.path().join("pmb/session-retrieval-report-tenure.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let (static_report, session_report) = (
+        dir.path().join("pmb/retrieval-report-tenure.json"),
+        dir.path().join("pmb/session-retrieval-report-tenure.json"),
+    );
+    let out = common::tenure_eval_ok(&["tables"], &[&static_report, &session_report]);
     assert!(
         out.stderr.is_empty(),
         "our own summary blocks agree with their rows: {}",

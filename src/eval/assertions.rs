@@ -3,7 +3,11 @@
 
 use crate::context::Context;
 use crate::profile::Profile;
-use crate::suite::{Expect, PreludeExpect};
+use crate::suite::{Expect, IdsExpect, PreludeExpect, RelevantExpect};
+
+// Absent assertion groups, borrowed instead of building an empty one per case.
+static NO_RELEVANT: RelevantExpect = RelevantExpect::NONE;
+static NO_IDS: IdsExpect = IdsExpect::NONE;
 
 /// Every failure of `expect` on `ctx`, in check order.
 pub fn check_static(expect: &Expect, ctx: &Context, profile: Profile) -> Vec<String> {
@@ -14,7 +18,7 @@ pub fn check_static(expect: &Expect, ctx: &Context, profile: Profile) -> Vec<Str
         }
     };
     let in_union = |id: &String| ctx.pinned.contains(id) || ctx.relevant.contains(id);
-    let rb = expect.relevant_beliefs.clone().unwrap_or_default();
+    let rb = expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT);
     for id in &rb.must_include {
         check(in_union(id), format!("missing expected belief: {id}"));
     }
@@ -48,7 +52,7 @@ pub fn check_static(expect: &Expect, ctx: &Context, profile: Profile) -> Vec<Str
             );
         }
     }
-    let pf = expect.pinned_facts.clone().unwrap_or_default();
+    let pf = expect.pinned_facts.as_ref().unwrap_or(&NO_IDS);
     for id in &pf.must_include {
         check(
             ctx.pinned.contains(id),
@@ -85,7 +89,7 @@ pub fn check_static(expect: &Expect, ctx: &Context, profile: Profile) -> Vec<Str
             );
         }
     }
-    let oq = expect.open_questions.clone().unwrap_or_default();
+    let oq = expect.open_questions.as_ref().unwrap_or(&NO_IDS);
     for id in &oq.must_include {
         check(
             ctx.questions.contains(id),

@@ -3,7 +3,12 @@
 use super::assertions::dedup;
 use crate::context::Context;
 use crate::profile::Profile;
-use crate::suite::Expect;
+use crate::suite::{Expect, IdsExpect, RelevantExpect, TurnRelevantExpect};
+
+// Absent assertion groups, borrowed instead of building an empty one per case.
+static NO_RELEVANT: RelevantExpect = RelevantExpect::NONE;
+static NO_IDS: IdsExpect = IdsExpect::NONE;
+static NO_TURN_RELEVANT: TurnRelevantExpect = TurnRelevantExpect::NONE;
 
 /// Metrics of one static case; `None` is reported as `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -32,7 +37,7 @@ pub fn static_metrics(
     profile: Profile,
     pinned_in_seed: &[String],
 ) -> CaseMetrics {
-    let rb = expect.relevant_beliefs.clone().unwrap_or_default();
+    let rb = expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT);
     let expected: Vec<&String> = match &rb.should_only_include {
         Some(only) => dedup(only),
         None => dedup(&rb.must_include)
@@ -51,7 +56,7 @@ pub fn static_metrics(
     };
     let retrieval_recall = (!expected.is_empty()).then(|| ratio(hits, expected.len()));
 
-    let pf = expect.pinned_facts.clone().unwrap_or_default();
+    let pf = expect.pinned_facts.as_ref().unwrap_or(&NO_IDS);
     let must_pin = dedup(&pf.must_include);
     let pinned_coverage = (!must_pin.is_empty()).then(|| {
         ratio(
@@ -60,7 +65,7 @@ pub fn static_metrics(
         )
     });
 
-    let oq = expect.open_questions.clone().unwrap_or_default();
+    let oq = expect.open_questions.as_ref().unwrap_or(&NO_IDS);
     let must_ask = dedup(&oq.must_include);
     let question_hits = must_ask
         .iter()
@@ -98,7 +103,10 @@ pub fn turn_metrics(
     ctx: &Context,
     noise: &[String],
 ) -> TurnMetrics {
-    let rb = expect.relevant_beliefs.clone().unwrap_or_default();
+    let rb = expect
+        .relevant_beliefs
+        .as_ref()
+        .unwrap_or(&NO_TURN_RELEVANT);
     let gold = match &rb.should_only_include {
         Some(only) => dedup(only),
         None => dedup(&rb.must_include),

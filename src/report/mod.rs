@@ -101,6 +101,16 @@ pub enum RunKind {
     Session,
 }
 
+impl RunKind {
+    /// `static` or `session`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RunKind::Static => "static",
+            RunKind::Session => "session",
+        }
+    }
+}
+
 /// Upstream file name of a report: the paper tag wrote `retrieval-report.json`, PrecisionMemBench
 /// publishes `retrieval-report-<provider>.json` (and `session-` variants).
 pub fn file_name(kind: RunKind, shape: Shape, provider: &str) -> String {

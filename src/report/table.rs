@@ -66,8 +66,8 @@ pub struct RunRow {
     pub suite: String,
     /// Backend id.
     pub backend: String,
-    /// `static` or `session`.
-    pub kind: &'static str,
+    /// Static cases or session turns.
+    pub kind: super::RunKind,
     /// The summary block.
     pub summary: Summary,
     /// Mean paper drift (sessions only).
@@ -100,7 +100,7 @@ pub fn run_table(rows: &[RunRow]) -> String {
             format!(
                 "{} {}",
                 s.total_cases,
-                if r.kind == "session" {
+                if r.kind == super::RunKind::Session {
                     "turns"
                 } else {
                     "static"

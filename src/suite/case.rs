@@ -115,6 +115,19 @@ pub struct RelevantExpect {
     pub min_count: Option<u64>,
 }
 
+impl RelevantExpect {
+    /// No assertion: what an absent `relevantBeliefs` means.
+    pub const NONE: RelevantExpect = RelevantExpect {
+        must_include: Vec::new(),
+        must_exclude: Vec::new(),
+        should_include: Vec::new(),
+        should_only_include: None,
+        ordered_before: Vec::new(),
+        max_count: None,
+        min_count: None,
+    };
+}
+
 /// `mustInclude` / `mustExclude` on one tier.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -125,6 +138,14 @@ pub struct IdsExpect {
     /// Ids that must be absent.
     #[serde(default)]
     pub must_exclude: Vec<String>,
+}
+
+impl IdsExpect {
+    /// No assertion: what an absent tier means.
+    pub const NONE: IdsExpect = IdsExpect {
+        must_include: Vec::new(),
+        must_exclude: Vec::new(),
+    };
 }
 
 /// Persona (or scope) prelude assertions.

@@ -130,6 +130,16 @@ pub struct TurnRelevantExpect {
     pub ignored: BTreeMap<String, serde_json::Value>,
 }
 
+impl TurnRelevantExpect {
+    /// No assertion: what an absent `relevantBeliefs` means.
+    pub const NONE: TurnRelevantExpect = TurnRelevantExpect {
+        should_only_include: None,
+        must_include: Vec::new(),
+        must_exclude: Vec::new(),
+        ignored: BTreeMap::new(),
+    };
+}
+
 /// `noiseCheck`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

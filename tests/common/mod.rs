@@ -74,6 +74,21 @@ pub fn same_number(a: &Value, b: &Value) -> bool {
 #[allow(unused_imports)]
 pub use tenure_eval::report::tables::same_json;
 
+/// Run `tenure-eval ARGS PATHS...`, require success, return its output.
+pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(args)
+        .args(paths)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "tenure-eval {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// Run `tenure-eval ARGS --quiet --out DIR` and require success.
 pub fn tenure_eval_into(args: &[&str], out: &Path) {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))

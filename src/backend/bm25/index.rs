@@ -288,11 +288,6 @@ impl BeliefIndex {
         &self.versions[ordinal as usize]
     }
 
-    /// Every version written so far, in write order.
-    pub fn versions(&self) -> &[DocVersion] {
-        &self.versions
-    }
-
     /// Sum of `total_num_tokens` over tantivy segments (deleted documents included): must equal
     /// the side table's `sum_total_term_freq`.
     pub fn tantivy_total_tokens(&self, field: IndexedField) -> u64 {

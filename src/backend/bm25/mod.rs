@@ -129,7 +129,7 @@ impl Bm25Backend {
     }
 
     /// Analyse and rewrite `text` into the four clauses.
-    pub fn plan(&self, text: &str) -> Result<Vec<PlannedClause>> {
+    pub fn plan(&self, text: &str) -> Vec<PlannedClause> {
         let tokens = QueryTokens::new(text);
         CLAUSES
             .iter()
@@ -137,7 +137,7 @@ impl Bm25Backend {
             .collect()
     }
 
-    fn plan_clause(&self, spec: &ClauseSpec, tokens: &[String]) -> Result<PlannedClause> {
+    fn plan_clause(&self, spec: &ClauseSpec, tokens: &[String]) -> PlannedClause {
         // Long messages repeat words: analyse each distinct token once. Sorting beats hashing
         // here (a few dozen short strings per clause).
         let mut distinct: Vec<&str> = tokens.iter().map(String::as_str).collect();
@@ -186,11 +186,11 @@ impl Bm25Backend {
             // Exact clauses count distinct analysed tokens, present in the index or not.
             distinct.len() == 1
         };
-        Ok(PlannedClause {
+        PlannedClause {
             path: spec.path,
             terms,
             collapsed,
-        })
+        }
     }
 }
 
@@ -220,7 +220,7 @@ impl Backend for Bm25Backend {
     }
 
     fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>> {
-        let plan = self.plan(request.text)?;
+        let plan = self.plan(request.text);
         let mut scored: HashMap<u32, Scored> = HashMap::new();
         for (c, (clause, spec)) in plan.iter().zip(CLAUSES.iter()).enumerate() {
             let stats = self.index.stats(spec.field);
