@@ -280,6 +280,13 @@ impl LoadedReport {
                 recomputed["passTypes"].get(key),
             );
         }
+        if let (Some(p), Some(r)) = (published.get("categories"), recomputed.get("categories")) {
+            if !same_json(p, r) {
+                out.push(format!(
+                    "retrieval.categories differ from the per-case rows, which give {r}"
+                ));
+            }
+        }
         if self.has_latency() {
             for key in ["meanLatencyMs", "p50LatencyMs", "p95LatencyMs"] {
                 compare(
