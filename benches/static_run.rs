@@ -46,6 +46,7 @@ fn one_query(c: &mut Criterion) {
         ("longest_case", longest.as_str()),
     ] {
         let request = SearchRequest {
+            message: "",
             text,
             filter: SearchFilter {
                 user_id: "test-user",

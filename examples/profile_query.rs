@@ -14,6 +14,7 @@ fn main() {
         .unwrap_or_default();
     let scope = vec!["domain:code".to_string()];
     let request = SearchRequest {
+        message: "",
         text,
         filter: SearchFilter {
             user_id: "test-user",

@@ -1,12 +1,12 @@
 //! Context building (`ContextBuilder.build`, spec §D): the tiers a memory system hands the
 //! model — persona prelude, pinned facts, relevant beliefs, open questions — under a budget.
 
-use crate::backend::{Backend, Contribution, SearchFilter, SearchRequest};
+use crate::backend::{Backend, Contribution, Reader, SearchFilter, SearchRequest};
 use crate::error::Result;
 use crate::js;
 use crate::profile::Profile;
 use crate::query;
-use crate::store::BeliefStore;
+use crate::store::{BeliefStore, Participants};
 use crate::suite::{BudgetOverride, DEFAULT_USER};
 
 /// The eval's persona stub: the universal persona text of `test-user` (174 characters).
@@ -108,8 +108,83 @@ pub fn persona_prelude(user_id: &str, max: i64) -> String {
     format!("{}…", clipped.trim_end_matches(js::is_js_whitespace))
 }
 
-/// Build the context for `request` as `profile` does.
+/// Build the context for `request` as `profile` does with `backend`'s reader.
 pub fn build(
+    store: &BeliefStore,
+    backend: &dyn Backend,
+    profile: Profile,
+    request: &ContextRequest<'_>,
+) -> Result<Context> {
+    match (profile, backend.reader()) {
+        (Profile::Head, Reader::Vector) => build_vector_adapter(store, backend, request),
+        // The paper's vector harness builds its context with the BM25 reader's rules.
+        _ => build_tenure(store, backend, profile, request),
+    }
+}
+
+/// Search unless the budget has no room or `query` (the text the upstream reader sends) is empty.
+fn search(
+    backend: &dyn Backend,
+    request: &ContextRequest<'_>,
+    expanded_query: &str,
+    query: &str,
+    exclude_ids: &[String],
+) -> Result<Vec<ScoredBelief>> {
+    let hits = if query.is_empty() || request.budget.max_beliefs <= 0 {
+        Vec::new()
+    } else {
+        backend.search(&SearchRequest {
+            text: expanded_query,
+            message: request.message,
+            filter: SearchFilter {
+                user_id: request.user_id,
+                scope: request.scope,
+                exclude_ids,
+            },
+            min_score: MIN_SCORE,
+            limit: request.budget.max_beliefs as usize,
+        })?
+    };
+    Ok(hits
+        .into_iter()
+        .map(|h| ScoredBelief {
+            id: h.id,
+            score: h.score,
+            contributions: h.contributions,
+        })
+        .collect())
+}
+
+/// HEAD one-hop expansion: the participants of relation hits, appended with score 0.
+fn expand_relations(
+    store: &BeliefStore,
+    request: &ContextRequest<'_>,
+    pinned: &[String],
+    search_scores: &mut Vec<ScoredBelief>,
+    which: Participants,
+) {
+    let hit_ids: Vec<String> = search_scores.iter().map(|s| s.id.clone()).collect();
+    if hit_ids.is_empty() {
+        return;
+    }
+    let mut excluded = pinned.to_vec();
+    excluded.extend(hit_ids.iter().cloned());
+    for b in store.relation_participants(&hit_ids, &excluded, request.user_id, request.scope, which)
+    {
+        search_scores.push(ScoredBelief {
+            id: b.id.clone(),
+            score: 0.0,
+            contributions: Vec::new(),
+        });
+    }
+}
+
+fn ids(beliefs: Vec<&crate::suite::Belief>) -> Vec<String> {
+    beliefs.into_iter().map(|b| b.id.clone()).collect()
+}
+
+/// Tenure's `ContextBuilder` (spec §D).
+fn build_tenure(
     store: &BeliefStore,
     backend: &dyn Backend,
     profile: Profile,
@@ -118,49 +193,19 @@ pub fn build(
     let budget = request.budget;
     let expanded_query = query::prepare(request.message, profile).query;
     let persona_prelude = persona_prelude(request.user_id, budget.max_persona_chars);
-    let pinned: Vec<String> = store
-        .pinned_facts(
-            profile,
-            request.user_id,
-            request.scope,
-            budget.max_pinned_facts,
-        )
-        .into_iter()
-        .map(|b| b.id.clone())
-        .collect();
-    let questions: Vec<String> = store
-        .open_questions(request.user_id, request.scope, budget.max_questions)
-        .into_iter()
-        .map(|b| b.id.clone())
-        .collect();
+    let pinned = ids(store.pinned_facts(
+        profile,
+        request.user_id,
+        request.scope,
+        budget.max_pinned_facts,
+    ));
+    let questions = ids(store.open_questions(request.user_id, request.scope, budget.max_questions));
 
     let excluded: &[String] = match profile {
         Profile::Head => &pinned,
         Profile::Paper => &[],
     };
-    let hits = if expanded_query.is_empty() || budget.max_beliefs <= 0 {
-        Vec::new()
-    } else {
-        backend.search(&SearchRequest {
-            text: &expanded_query,
-            filter: SearchFilter {
-                user_id: request.user_id,
-                scope: request.scope,
-                exclude_ids: excluded,
-            },
-            min_score: MIN_SCORE,
-            limit: budget.max_beliefs as usize,
-        })?
-    };
-    let mut search_scores: Vec<ScoredBelief> = hits
-        .into_iter()
-        .map(|h| ScoredBelief {
-            id: h.id,
-            score: h.score,
-            contributions: h.contributions,
-        })
-        .collect();
-
+    let mut search_scores = search(backend, request, &expanded_query, &expanded_query, excluded)?;
     let relevant: Vec<String> = match profile {
         // PAPER does not exclude pinned ids from search; it drops them afterwards.
         Profile::Paper => search_scores
@@ -169,20 +214,13 @@ pub fn build(
             .filter(|id| !pinned.contains(id))
             .collect(),
         Profile::Head => {
-            let hit_ids: Vec<String> = search_scores.iter().map(|s| s.id.clone()).collect();
-            if !hit_ids.is_empty() {
-                let mut excluded = pinned.clone();
-                excluded.extend(hit_ids.iter().cloned());
-                for b in
-                    store.relation_participants(&hit_ids, &excluded, request.user_id, request.scope)
-                {
-                    search_scores.push(ScoredBelief {
-                        id: b.id.clone(),
-                        score: 0.0,
-                        contributions: Vec::new(),
-                    });
-                }
-            }
+            expand_relations(
+                store,
+                request,
+                &pinned,
+                &mut search_scores,
+                Participants::ActiveBeliefs,
+            );
             search_scores.iter().map(|s| s.id.clone()).collect()
         }
     };
@@ -196,6 +234,53 @@ pub fn build(
         persona_prelude,
         pinned: pinned.into_iter().take(pinned_kept).collect(),
         relevant: relevant.into_iter().take(relevant_kept).collect(),
+        questions,
+        search_scores,
+    })
+}
+
+/// PrecisionMemBench's vector adapter (spec §E, HEAD): its own pinned and question queries,
+/// expansion without the type and status filters, the persona unclipped.
+fn build_vector_adapter(
+    store: &BeliefStore,
+    backend: &dyn Backend,
+    request: &ContextRequest<'_>,
+) -> Result<Context> {
+    let budget = request.budget;
+    let expanded_query = query::prepare(request.message, Profile::Head).query;
+    let persona_prelude = persona_prelude(request.user_id, i64::MAX);
+    let pinned = ids(store.vector_adapter_pinned(request.user_id, request.scope));
+    let questions =
+        ids(store.vector_adapter_questions(request.user_id, request.scope, budget.max_questions));
+    // The adapter embeds the raw message (the search sees both texts and the backend picks),
+    // and skips the search for a blank one: `edge-whitespace-query` returns nothing.
+    let mut search_scores = search(
+        backend,
+        request,
+        &expanded_query,
+        js::trim(request.message),
+        &pinned,
+    )?;
+    expand_relations(
+        store,
+        request,
+        &pinned,
+        &mut search_scores,
+        Participants::Any,
+    );
+
+    let cap = budget.max_beliefs.max(0) as usize;
+    let pinned_kept = pinned.len().min(cap);
+    let relevant_kept = cap - pinned_kept;
+    Ok(Context {
+        pinned: pinned.into_iter().take(pinned_kept).collect(),
+        relevant: search_scores
+            .iter()
+            .map(|s| s.id.clone())
+            .take(relevant_kept)
+            .collect(),
+        expanded_query,
+        persona_prelude,
         questions,
         search_scores,
     })

@@ -21,6 +21,7 @@
 
 pub mod backend;
 pub mod context;
+pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod js;

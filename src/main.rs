@@ -11,7 +11,10 @@ use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use tenure_eval::backend::cosine::CosineSetup;
 use tenure_eval::backend::BackendKind;
+use tenure_eval::embed::TextPolicy;
 use tenure_eval::report::gates::{self, Gates};
 use tenure_eval::report::table::{self, RunRow};
 use tenure_eval::report::tables::LoadedReport;
@@ -49,7 +52,170 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Claims(args) => claims_command(args),
         Command::Trec(args) => trec_command(args),
         Command::Plot(args) => plot_command(args),
+        Command::Embed(args) => embed_command(args),
+        Command::Models(args) => models_command(args),
     }
+}
+
+fn embed_command(args: cli::EmbedArgs) -> Result<ExitCode> {
+    use tenure_eval::embed::source::{fill, import_upstream};
+    use tenure_eval::embed::{needed_texts, EmbeddingStore};
+    let suites: Vec<Suite> = if args.custom.corpus.is_some() {
+        vec![load(&SuiteArgs {
+            suite: None,
+            corpus: args.custom.corpus.clone(),
+            cases: args.custom.cases.clone(),
+            sessions: args.custom.sessions.clone(),
+            profile: args.custom.profile,
+        })?]
+    } else if args.suite.is_empty() {
+        vec![builtin("paper")?, builtin("pmb")?]
+    } else {
+        args.suite
+            .iter()
+            .map(|s| builtin(s))
+            .collect::<Result<_>>()?
+    };
+    let store_dir = &args.cosine.store_dir;
+    if let Some(file) = &args.import_upstream {
+        let [suite] = suites.as_slice() else {
+            return Err(Error::Usage(
+                "--import-upstream needs exactly one --suite".into(),
+            ));
+        };
+        let [name] = args.cosine.model.as_slice() else {
+            return Err(Error::Usage(
+                "--import-upstream needs one --model NAME (the store to fill)".into(),
+            ));
+        };
+        let policy = args.cosine.policy(suite.profile);
+        let existing = EmbeddingStore::open(store_dir, name)?;
+        let before = existing.as_ref().map_or(0, EmbeddingStore::len);
+        let store = import_upstream(file, name, &args.source, policy, existing)?;
+        store.save(&store_dir.join(name))?;
+        eprintln!(
+            "imported {} into {}: {} belief vectors new, {} in all ({} dimensions)",
+            file.display(),
+            store_dir.join(name).display(),
+            store.len() - before,
+            store.len(),
+            store.model.dimensions
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.cosine.model.is_empty() {
+        return Err(Error::Usage(
+            "embed needs --model DIR (an ONNX model folder)".into(),
+        ));
+    }
+    for source in args.cosine.sources() {
+        if !source.is_model_dir() {
+            return Err(Error::Usage(format!(
+                "embed needs a model folder (model.onnx + tokenizer.json); {} is not one",
+                source.spec
+            )));
+        }
+        let (mut embedder, mut store) = source.open_model()?;
+        let name = embedder.info().name.clone();
+        for suite in &suites {
+            let policy = args.cosine.policy(suite.profile);
+            let needed = needed_texts(suite, policy);
+            let progress = Progress::new(args.quiet, &format!("{name} {}", suite.name));
+            let start = std::time::Instant::now();
+            let embedded = fill(
+                &mut embedder,
+                &mut store,
+                policy,
+                &needed,
+                &mut |done, total| progress.update(done, total, "texts"),
+            )?;
+            progress.finish();
+            let seconds = start.elapsed().as_secs_f64();
+            eprintln!(
+                "{name} · suite {} · {}: {} texts needed, {embedded} embedded in {seconds:.2} s, {} already stored",
+                suite.name,
+                policy.label(),
+                needed.len(),
+                needed.len() - embedded
+            );
+        }
+        store.save(&store_dir.join(&name))?;
+        eprintln!(
+            "wrote {} ({} vectors)",
+            store_dir.join(&name).display(),
+            store.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn builtin(name: &str) -> Result<Suite> {
+    Suite::load(&tenure_eval::suite::SuiteSource::Builtin(name.to_string()))
+}
+
+fn models_command(args: cli::ModelsArgs) -> Result<ExitCode> {
+    use tenure_eval::report::table::{models_table, ModelRow};
+    let suite = load(&args.suite)?;
+    let shape = Shape::of(suite.profile);
+    let dir = args.out.join(&suite.name);
+    let output = OutputArgs {
+        out: args.out.clone(),
+        format: FormatArg::Table,
+        quiet: args.quiet,
+    };
+    let chosen = [cli::BackendArg::Bm25, cli::BackendArg::Cosine];
+    let mut rows = Vec::new();
+    for backend in backends(&suite, &chosen, &args.cosine, args.quiet)? {
+        let stat = pass(&suite, &backend, RunKind::Static, shape, &dir, &output)?;
+        let session = if suite.sessions.is_empty() {
+            None
+        } else {
+            Some(pass(
+                &suite,
+                &backend,
+                RunKind::Session,
+                shape,
+                &dir,
+                &output,
+            )?)
+        };
+        if !args.quiet {
+            for p in stat
+                .reports
+                .iter()
+                .chain(session.iter().flat_map(|s| &s.reports))
+            {
+                eprintln!("wrote {}", p.display());
+            }
+        }
+        let (model, policy) = match &backend {
+            BackendKind::Cosine(setup) => (setup.store.model.name.clone(), setup.policy.label()),
+            BackendKind::Bm25 => ("–".to_string(), "–".to_string()),
+        };
+        rows.push(ModelRow {
+            backend: backend.name().to_string(),
+            model,
+            text_policy: policy,
+            static_summary: stat.row.summary,
+            mean_drift: session.as_ref().and_then(|s| s.row.mean_drift),
+            session_summary: session.map(|s| s.row.summary),
+        });
+    }
+    let text = match args.format {
+        cli::CompareFormatArg::Markdown => format!(
+            "### Embedding model invariance · suite {} ({} profile, index {})\n\n{}",
+            suite.name,
+            suite.profile,
+            args.cosine.index().name(),
+            models_table(&rows)
+        ),
+        cli::CompareFormatArg::Json => String::from_utf8_lossy(&json::to_bytes(
+            &serde_json::to_value(&rows).unwrap_or_default(),
+        ))
+        .into_owned(),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn plot_command(args: cli::PlotArgs) -> Result<ExitCode> {
@@ -283,9 +449,14 @@ fn run_command(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
         kinds.to_vec()
     };
     let mut outcomes = Vec::new();
-    for backend in args.backends() {
+    for backend in backends(
+        &suite,
+        &args.backend_args(),
+        &args.cosine,
+        args.output.quiet,
+    )? {
         for &kind in &kinds {
-            outcomes.push(pass(&suite, backend, kind, shape, &dir, &args.output)?);
+            outcomes.push(pass(&suite, &backend, kind, shape, &dir, &args.output)?);
         }
     }
     print_outcomes(&suite, &outcomes, &args.output)?;
@@ -342,10 +513,60 @@ fn apply_gates(
     })
 }
 
+/// The backends `chosen`, cosine once per model with its vectors ready (embedded now if the
+/// model is a folder and its store lacks some).
+fn backends(
+    suite: &Suite,
+    chosen: &[cli::BackendArg],
+    cosine: &cli::CosineArgs,
+    quiet: bool,
+) -> Result<Vec<BackendKind>> {
+    let mut kinds = Vec::new();
+    for b in chosen {
+        match b {
+            cli::BackendArg::Bm25 => kinds.push(BackendKind::Bm25),
+            cli::BackendArg::Cosine => {
+                let policy = cosine.policy(suite.profile);
+                for source in cosine.sources() {
+                    let progress = Progress::new(quiet, &format!("embedding for {}", suite.name));
+                    let store = source.vectors_for(suite, policy, &mut |done, total| {
+                        progress.update(done, total, "texts")
+                    })?;
+                    progress.finish();
+                    kinds.push(BackendKind::Cosine(CosineSetup {
+                        store: Arc::new(store),
+                        policy,
+                        index: cosine.index(),
+                    }));
+                }
+            }
+        }
+    }
+    Ok(kinds)
+}
+
+/// Report file name: upstream's, with PrecisionMemBench's `<model>-` prefix for cosine runs
+/// (plus the text policy when it is not the profile's).
+fn report_file_name(suite: &Suite, backend: &BackendKind, kind: RunKind, shape: Shape) -> String {
+    // Vector reports are `-vector.json` in both layouts (the paper tag wrote
+    // `retrieval-report-vector.json`).
+    let base = match backend {
+        BackendKind::Cosine(_) => file_name(kind, Shape::Pmb, backend.provider()),
+        BackendKind::Bm25 => file_name(kind, shape, backend.provider()),
+    };
+    match backend {
+        BackendKind::Cosine(setup) if setup.policy != TextPolicy::of(suite.profile) => {
+            format!("{}.{}-{base}", setup.store.model.name, setup.policy.label())
+        }
+        BackendKind::Cosine(setup) => format!("{}-{base}", setup.store.model.name),
+        BackendKind::Bm25 => base,
+    }
+}
+
 /// One (backend, kind) pass: run, write the report, summarise.
 fn pass(
     suite: &Suite,
-    backend: BackendKind,
+    backend: &BackendKind,
     kind: RunKind,
     shape: Shape,
     dir: &std::path::Path,
@@ -354,11 +575,11 @@ fn pass(
     let label = kind.label();
     let mut progress = Progress::new(
         out.quiet,
-        &format!("{} {label} {}", suite.name, backend.name()),
+        &format!("{} {label} {}", suite.name, backend.label()),
     );
     let (report, summary, drift) = match kind {
         RunKind::Static => {
-            let run = run_static(suite, backend, &mut progress)?;
+            let run = run_static(suite, backend.clone(), &mut progress)?;
             (
                 json::static_report(&run, &Manifest::for_static(suite, &run), shape),
                 run.summary(),
@@ -366,19 +587,19 @@ fn pass(
             )
         }
         RunKind::Session => {
-            let run = run_sessions(suite, backend, &mut progress)?;
+            let run = run_sessions(suite, backend.clone(), &mut progress)?;
             let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
             (report, run.summary(), Some(run.mean_drift_scores()))
         }
     };
     progress.finish();
     let reports = report::write_report(
-        &dir.join(file_name(kind, shape, backend.provider())),
+        &dir.join(report_file_name(suite, backend, kind, shape)),
         &report,
     )?;
     let row = RunRow {
         suite: suite.name.clone(),
-        backend: backend.name().to_string(),
+        backend: backend.label(),
         kind,
         summary,
         mean_drift: drift.map(|d| d.0),

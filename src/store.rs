@@ -10,6 +10,15 @@ pub struct BeliefStore {
     beliefs: Vec<Belief>,
 }
 
+/// Which relation participants an expansion may add.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Participants {
+    /// Active beliefs that are not open questions (Tenure's reader).
+    ActiveBeliefs,
+    /// Any of the user's in-scope beliefs (PrecisionMemBench's vector adapter).
+    Any,
+}
+
 /// MongoDB `cursor.limit(n)`: 0 means no limit, a negative n means |n|.
 fn take_limit(n: i64) -> usize {
     if n == 0 {
@@ -97,13 +106,16 @@ impl BeliefStore {
     }
 
     /// HEAD one-hop relation expansion (spec §D.6): participants of the relation hits, less
-    /// `excluded`, that are the user's, active, not questions and in scope; natural order.
+    /// `excluded`, that are the user's and in scope; natural order. Tenure's reader also asks
+    /// them to be active and not questions (`Participants::ActiveBeliefs`); PrecisionMemBench's
+    /// vector adapter does not (`Participants::Any`, spec §E).
     pub fn relation_participants(
         &self,
         hit_ids: &[String],
         excluded: &[String],
         user_id: &str,
         scope: &[String],
+        which: Participants,
     ) -> Vec<&Belief> {
         let wanted: Vec<&String> = hit_ids
             .iter()
@@ -115,8 +127,47 @@ impl BeliefStore {
         self.beliefs
             .iter()
             .filter(|b| wanted.contains(&&b.id))
-            .filter(|b| b.user_id == user_id && b.is_active() && b.kind != BeliefType::OpenQuestion)
+            .filter(|b| b.user_id == user_id)
+            .filter(|b| {
+                which == Participants::Any || (b.is_active() && b.kind != BeliefType::OpenQuestion)
+            })
             .filter(|b| scope.is_empty() || b.in_scope(scope))
+            .collect()
+    }
+
+    /// PrecisionMemBench's vector adapter's pinned facts (spec §E): user, pinned, not a
+    /// question, active, in scope; no universal exclusion, no sort, no limit.
+    pub fn vector_adapter_pinned(&self, user_id: &str, scope: &[String]) -> Vec<&Belief> {
+        self.beliefs
+            .iter()
+            .filter(|b| {
+                b.user_id == user_id
+                    && b.pinned
+                    && b.kind != BeliefType::OpenQuestion
+                    && b.is_active()
+                    && (scope.is_empty() || b.in_scope(scope))
+            })
+            .collect()
+    }
+
+    /// PrecisionMemBench's vector adapter's questions (spec §E): user, pinned open questions
+    /// not resolved (superseded is not checked), in scope; natural order, `limit` at most.
+    pub fn vector_adapter_questions(
+        &self,
+        user_id: &str,
+        scope: &[String],
+        limit: i64,
+    ) -> Vec<&Belief> {
+        self.beliefs
+            .iter()
+            .filter(|b| {
+                b.user_id == user_id
+                    && b.kind == BeliefType::OpenQuestion
+                    && b.pinned
+                    && b.resolved_at.is_none()
+                    && (scope.is_empty() || b.in_scope(scope))
+            })
+            .take(limit.max(0) as usize)
             .collect()
     }
 

@@ -4,6 +4,7 @@
 //! A new backend is a new folder here plus one arm in [`BackendKind`].
 
 pub mod bm25;
+pub mod cosine;
 
 use crate::error::Result;
 use crate::suite::{Belief, BeliefType};
@@ -38,6 +39,8 @@ impl SearchFilter<'_> {
 pub struct SearchRequest<'a> {
     /// The prepared query text (`expandedQuery`); never empty.
     pub text: &'a str,
+    /// The raw user message (PrecisionMemBench's vector adapter embeds this instead).
+    pub message: &'a str,
     /// Filters.
     pub filter: SearchFilter<'a>,
     /// Results scoring below this are dropped (Lucene scale; 3 in the eval).
@@ -100,10 +103,25 @@ pub struct Hit {
     pub contributions: Vec<Contribution>,
 }
 
+/// Which upstream reader a backend stands in for: PrecisionMemBench's vector adapter builds the
+/// context differently from Tenure's text reader (spec §E).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// Tenure's `BeliefsReader` (Atlas Search): every profile's text backends.
+    Text,
+    /// A vector reader: at the paper tag it shares the text reader's context rules; at HEAD it
+    /// is PrecisionMemBench's adapter.
+    Vector,
+}
+
 /// A retrieval backend.
 pub trait Backend {
-    /// Short id (`bm25`).
+    /// Short id (`bm25`, `cosine`).
     fn id(&self) -> &'static str;
+    /// The upstream reader this backend reproduces.
+    fn reader(&self) -> Reader {
+        Reader::Text
+    }
     /// Settings recorded in report manifests.
     fn settings(&self) -> serde_json::Value;
     /// Filtered, thresholded, ordered and limited results.
@@ -114,33 +132,57 @@ pub trait Backend {
     fn replace(&mut self, belief: &Belief) -> Result<()>;
 }
 
-/// The backends this build knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// The backends this build knows, with what each is built from.
+#[derive(Debug, Clone)]
 pub enum BackendKind {
     /// Alias-weighted BM25 over tantivy.
     Bm25,
+    /// Cosine similarity over the embeddings of one model.
+    Cosine(cosine::CosineSetup),
 }
 
 impl BackendKind {
-    /// Command-line and report name.
-    pub fn name(self) -> &'static str {
+    /// Command-line and manifest name.
+    pub fn name(&self) -> &'static str {
         match self {
             BackendKind::Bm25 => "bm25",
+            BackendKind::Cosine(_) => "cosine",
         }
     }
 
-    /// Provider name in PrecisionMemBench-shaped reports.
-    pub fn provider(self) -> &'static str {
+    /// Provider name in PrecisionMemBench-shaped reports (`vector` is PrecisionMemBench's name
+    /// for its embedding baseline).
+    pub fn provider(&self) -> &'static str {
         match self {
             BackendKind::Bm25 => "tenure",
+            BackendKind::Cosine(_) => "vector",
+        }
+    }
+
+    /// Names a run in tables and file names: `bm25`, `cosine/all-minilm-l6-v2`.
+    pub fn label(&self) -> String {
+        match self {
+            BackendKind::Bm25 => "bm25".to_string(),
+            BackendKind::Cosine(setup) => format!("cosine/{}", setup.store.model.name),
+        }
+    }
+
+    /// Report file prefix: PrecisionMemBench publishes `<model>-retrieval-report-vector.json`.
+    pub fn file_prefix(&self) -> Option<&str> {
+        match self {
+            BackendKind::Bm25 => None,
+            BackendKind::Cosine(setup) => Some(&setup.store.model.name),
         }
     }
 
     /// Index `corpus` with this backend.
-    pub fn build(self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
+    pub fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
         match self {
             BackendKind::Bm25 => Ok(Box::new(bm25::Bm25Backend::build(corpus)?)),
+            BackendKind::Cosine(setup) => Ok(Box::new(cosine::CosineBackend::build(
+                corpus,
+                setup.clone(),
+            )?)),
         }
     }
 }

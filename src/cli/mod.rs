@@ -5,7 +5,10 @@ pub mod progress;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::backend::BackendKind;
+use tenure_eval::backend::cosine::{HnswParams, IndexKind};
+use tenure_eval::embed::onnx::EmbedOptions;
+use tenure_eval::embed::source::{ModelSource, DEFAULT_MODEL};
+use tenure_eval::embed::{BeliefText, QueryText, TextPolicy};
 use tenure_eval::suite::SuiteSource;
 use tenure_eval::{Error, Profile};
 
@@ -37,10 +40,17 @@ pub enum Command {
     Compare(CompareArgs),
     /// Export a report as a TREC run file and qrels (gold from the suite) for trec_eval / ranx.
     Trec(TrecArgs),
-    /// Draw the paper's Figure 2 (drift per session turn, one line per backend) as SVG.
+    /// Draw the paper's figures as SVG: Figure 2 (drift per session turn, one line per
+    /// backend) from session reports, or Figure 1 (one query's BM25 score per belief beside its
+    /// cosine score) with --case.
     Plot(PlotArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(TablesArgs),
+    /// Fill an embedding store: embed every text a suite needs with an ONNX model (or import
+    /// upstream vectors).
+    Embed(EmbedArgs),
+    /// Embedding model invariance: each --model under cosine, plus BM25 as the reference row.
+    Models(ModelsArgs),
 }
 
 /// Which suite to load.
@@ -95,17 +105,132 @@ impl SuiteArgs {
 }
 
 /// `--backend` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
     /// Alias-weighted BM25 (tantivy, Lucene scoring).
     Bm25,
+    /// Cosine similarity over dense embeddings (see --model).
+    Cosine,
 }
 
-impl From<BackendArg> for BackendKind {
-    fn from(b: BackendArg) -> BackendKind {
-        match b {
-            BackendArg::Bm25 => BackendKind::Bm25,
+/// `--index` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IndexArg {
+    /// Score every vector (ndarray).
+    Exact,
+    /// HNSW graph (hnsw_rs); see --hnsw-*.
+    Hnsw,
+}
+
+/// `--belief-text` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BeliefTextArg {
+    /// canonical_name + aliases (paper).
+    Names,
+    /// canonical_name + aliases + content + why_it_matters (PrecisionMemBench).
+    NamesContent,
+}
+
+/// `--query-text` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryTextArg {
+    /// The prepared query (expandedQuery), as the paper's harness.
+    Expanded,
+    /// The raw user message, as PrecisionMemBench's adapter.
+    Raw,
+}
+
+/// Embedding models and vector search (the cosine backend).
+#[derive(Debug, Args)]
+pub struct CosineArgs {
+    /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text)
+    /// or an ONNX model folder (model.onnx + tokenizer.json). Repeat for several. Default:
+    /// all-minilm-l6-v2.
+    #[arg(long)]
+    pub model: Vec<String>,
+    /// Nearest-neighbour search.
+    #[arg(long, value_enum, default_value = "exact")]
+    pub index: IndexArg,
+    /// HNSW: neighbours per node and layer (M).
+    #[arg(long, default_value_t = 16)]
+    pub hnsw_m: usize,
+    /// HNSW: candidate list while building.
+    #[arg(long, default_value_t = 200)]
+    pub hnsw_ef_construction: usize,
+    /// HNSW: candidate list while searching (at least the number of candidates asked).
+    #[arg(long, default_value_t = 200)]
+    pub hnsw_ef_search: usize,
+    /// Belief text to embed (default: the suite profile's, spec §E).
+    #[arg(long, value_enum)]
+    pub belief_text: Option<BeliefTextArg>,
+    /// Query text to embed (default: the suite profile's).
+    #[arg(long, value_enum)]
+    pub query_text: Option<QueryTextArg>,
+    /// ONNX Runtime shared library (else ORT_DYLIB_PATH); only for model folders.
+    #[arg(long)]
+    pub ort_lib: Option<PathBuf>,
+    /// Folder of embedding stores; built-in stores are used for names not found there.
+    #[arg(long, default_value = "embeddings")]
+    pub store_dir: PathBuf,
+    /// ONNX Runtime intra-op threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Texts per model call.
+    #[arg(long, default_value_t = 32)]
+    pub batch_size: usize,
+}
+
+impl CosineArgs {
+    /// The text policy: the profile's, with the overrides applied.
+    pub fn policy(&self, profile: Profile) -> TextPolicy {
+        let mut policy = TextPolicy::of(profile);
+        if let Some(b) = self.belief_text {
+            policy.belief = match b {
+                BeliefTextArg::Names => BeliefText::Names,
+                BeliefTextArg::NamesContent => BeliefText::NamesContent,
+            };
         }
+        if let Some(q) = self.query_text {
+            policy.query = match q {
+                QueryTextArg::Expanded => QueryText::Expanded,
+                QueryTextArg::Raw => QueryText::Raw,
+            };
+        }
+        policy
+    }
+
+    /// The search structure.
+    pub fn index(&self) -> IndexKind {
+        match self.index {
+            IndexArg::Exact => IndexKind::Exact,
+            IndexArg::Hnsw => IndexKind::Hnsw(HnswParams {
+                max_connections: self.hnsw_m,
+                ef_construction: self.hnsw_ef_construction,
+                ef_search: self.hnsw_ef_search,
+                ..HnswParams::default()
+            }),
+        }
+    }
+
+    /// One source per `--model` (the default model when none is given).
+    pub fn sources(&self) -> Vec<ModelSource> {
+        let specs = if self.model.is_empty() {
+            vec![DEFAULT_MODEL.to_string()]
+        } else {
+            self.model.clone()
+        };
+        specs
+            .into_iter()
+            .map(|spec| ModelSource {
+                spec,
+                store_dir: self.store_dir.clone(),
+                ort_lib: self.ort_lib.clone(),
+                options: EmbedOptions {
+                    batch_size: self.batch_size.max(1),
+                    threads: self.threads.max(1),
+                },
+            })
+            .collect()
     }
 }
 
@@ -138,9 +263,12 @@ pub struct RunArgs {
     /// Suite selection.
     #[command(flatten)]
     pub suite: SuiteArgs,
-    /// Retrieval backends, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25")]
+    /// Retrieval backends, comma-separated (default: bm25, or cosine when --model is given).
+    #[arg(long, value_enum, value_delimiter = ',')]
     pub backend: Vec<BackendArg>,
+    /// Cosine backend settings.
+    #[command(flatten)]
+    pub cosine: CosineArgs,
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -198,16 +326,86 @@ impl GateArgs {
 
 impl RunArgs {
     /// Chosen backends, in order, without repeats.
-    pub fn backends(&self) -> Vec<BackendKind> {
-        let mut kinds: Vec<BackendKind> = Vec::new();
+    pub fn backend_args(&self) -> Vec<BackendArg> {
+        let mut chosen: Vec<BackendArg> = Vec::new();
+        if self.backend.is_empty() {
+            chosen.push(if self.cosine.model.is_empty() {
+                BackendArg::Bm25
+            } else {
+                BackendArg::Cosine
+            });
+        }
         for b in &self.backend {
-            let kind = BackendKind::from(*b);
-            if !kinds.contains(&kind) {
-                kinds.push(kind);
+            if !chosen.contains(b) {
+                chosen.push(*b);
             }
         }
-        kinds
+        chosen
     }
+}
+
+/// `tenure-eval embed`.
+#[derive(Debug, Args)]
+pub struct EmbedArgs {
+    /// Suites to embed for: built-in names (default: paper and pmb, each under its own policy).
+    #[arg(long)]
+    pub suite: Vec<String>,
+    /// Custom suite instead.
+    #[command(flatten)]
+    pub custom: CustomSuiteArgs,
+    /// Model and policy.
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Import the `embedding` arrays of an upstream beliefs.seed.embedded.json instead of running
+    /// a model (store named by --model, keyed under the suite's belief text).
+    #[arg(long)]
+    pub import_upstream: Option<PathBuf>,
+    /// With --import-upstream: where the vectors came from.
+    #[arg(
+        long,
+        default_value = "imported from an upstream beliefs.seed.embedded.json"
+    )]
+    pub source: String,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A custom suite (for `embed`).
+#[derive(Debug, Args)]
+pub struct CustomSuiteArgs {
+    /// Custom suite: belief corpus.
+    #[arg(long, requires = "cases")]
+    pub corpus: Option<PathBuf>,
+    /// Custom suite: static cases.
+    #[arg(long, requires = "corpus")]
+    pub cases: Option<PathBuf>,
+    /// Custom suite: session cases.
+    #[arg(long, requires = "corpus")]
+    pub sessions: Option<PathBuf>,
+    /// Custom suite: pipeline profile.
+    #[arg(long, value_enum, requires = "corpus")]
+    pub profile: Option<ProfileArg>,
+}
+
+/// `tenure-eval models`.
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Suite selection.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Models (and search settings).
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Report folder.
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: CompareFormatArg,
+    /// No progress bar and no messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `--format` of `tables`.

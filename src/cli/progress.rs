@@ -26,6 +26,13 @@ impl Progress {
         Progress { bar }
     }
 
+    /// Show `done` of `total` `unit`.
+    pub fn update(&self, done: usize, total: usize, unit: &str) {
+        self.bar.set_length(total as u64);
+        self.bar.set_position(done as u64);
+        self.bar.set_message(unit.to_string());
+    }
+
     /// Remove the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -65,7 +65,7 @@ impl Manifest {
     /// Manifest of a run of `suite` with `backend`.
     pub fn new(
         suite: &Suite,
-        backend: BackendKind,
+        backend: &BackendKind,
         backend_settings: &serde_json::Value,
         started_at: &str,
     ) -> Manifest {
@@ -83,12 +83,12 @@ impl Manifest {
 
     /// Manifest of a static run of `suite`.
     pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
-        Manifest::new(suite, run.backend, &run.backend_settings, &run.started_at)
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
     }
 
     /// Manifest of a session run of `suite`.
     pub fn for_sessions(suite: &Suite, run: &SessionRun) -> Manifest {
-        Manifest::new(suite, run.backend, &run.backend_settings, &run.started_at)
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
     }
 }
 

