@@ -138,7 +138,7 @@ def sha256(path):
     return h.hexdigest()
 
 
-def write_folder(folder, name, description, tokenizer_text):
+def write_folder(folder, name, description, tokenizer_text, max_batch=None):
     with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
         f.write(tokenizer_text)
     config = {
@@ -151,6 +151,10 @@ def write_folder(folder, name, description, tokenizer_text):
         "max_tokens": MAX_TOKENS,
         "dimensions": HIDDEN,
     }
+    if max_batch is not None:
+        # Dynamic quantisation scales activations per input tensor: batching texts together
+        # changes their vectors (by up to ~0.05 here). One text per call keeps them reproducible.
+        config["max_batch"] = max_batch
     with open(os.path.join(folder, "embedder.json"), "w", encoding="utf-8") as f:
         json.dump(config, f, indent=2)
         f.write("\n")
@@ -173,7 +177,7 @@ def main():
 
     int8 = os.path.join(int8_dir, "model.onnx")
     quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8)
-    write_folder(int8_dir, "all-minilm-l6-v2-int8", source + ", fp32 ONNX quantised to int8 by onnxruntime.quantization.quantize_dynamic (QInt8 weights)", tokenizer_text)
+    write_folder(int8_dir, "all-minilm-l6-v2-int8", source + ", fp32 ONNX quantised to int8 by onnxruntime.quantization.quantize_dynamic (QInt8 weights)", tokenizer_text, max_batch=1)
     for path in (fp32, int8):
         print(f"{sha256(path)}  {path}", file=sys.stderr)
 

@@ -1,8 +1,8 @@
 """Reference embedder: Python onnxruntime on a tenure-eval model folder, for cross-checks.
 
 Reads JSON {"texts": [...]} on stdin, writes {"vectors": [[...], ...]} on stdout, embedding
-exactly as the harness does: tokenizer.json, model.onnx, the pooling and normalisation of
-embedder.json. With --bench N it instead times N sentences in batches of --batch and prints
+exactly as the harness does: tokenizer.json, model.onnx, the pooling, normalisation and
+max_batch of embedder.json, in batches of --batch (default 32). With --bench N it instead times N sentences in batches of --batch and prints
 {"sentences_per_second": x}.
 
 Usage: python embed_reference.py MODEL_DIR [--threads T] [--bench N --batch B]
@@ -29,7 +29,13 @@ class Embedder:
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(os.path.join(folder, "model.onnx"), options, providers=["CPUExecutionProvider"])
 
-    def embed(self, texts):
+    def embed(self, texts, batch):
+        """Embed in batches of `batch` (capped by embedder.json's max_batch), as the harness does."""
+        batch = max(1, min(batch, self.config.get("max_batch") or batch))
+        out = [self.embed_batch(texts[i : i + batch]) for i in range(0, len(texts), batch)]
+        return np.concatenate(out) if out else np.zeros((0, 0), np.float32)
+
+    def embed_batch(self, texts):
         encodings = self.tokenizer.encode_batch(list(texts))
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
@@ -56,14 +62,13 @@ def main():
     texts = json.load(sys.stdin)["texts"]
     if args.bench:
         work = [texts[i % len(texts)] for i in range(args.bench)]
-        embedder.embed(work[: args.batch])  # warm-up
+        embedder.embed(work[: args.batch], args.batch)  # warm-up
         start = time.perf_counter()
-        for i in range(0, len(work), args.batch):
-            embedder.embed(work[i : i + args.batch])
+        embedder.embed(work, args.batch)
         elapsed = time.perf_counter() - start
         json.dump({"sentences_per_second": len(work) / elapsed, "sentences": len(work), "seconds": elapsed}, sys.stdout)
     else:
-        json.dump({"vectors": embedder.embed(texts).tolist()}, sys.stdout)
+        json.dump({"vectors": embedder.embed(texts, args.batch).tolist()}, sys.stdout)
 
 
 if __name__ == "__main__":

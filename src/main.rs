@@ -116,6 +116,9 @@ fn embed_command(args: cli::EmbedArgs) -> Result<ExitCode> {
             )));
         }
         let (mut embedder, mut store) = source.open_model()?;
+        if args.refresh {
+            store = EmbeddingStore::empty(embedder.info().clone(), store.origin.clone());
+        }
         let name = embedder.info().name.clone();
         for suite in &suites {
             let policy = args.cosine.policy(suite.profile);
@@ -219,6 +222,37 @@ fn models_command(args: cli::ModelsArgs) -> Result<ExitCode> {
 }
 
 fn plot_command(args: cli::PlotArgs) -> Result<ExitCode> {
+    if let Some(case) = &args.case {
+        use tenure_eval::report::plot::{score_figure, ScoreSource};
+        let [top, bottom] = args.reports.as_slice() else {
+            return Err(Error::Usage(
+                "plot --case needs two static reports: BM25 first, then cosine".into(),
+            ));
+        };
+        let read = |p: &PathBuf| -> Result<serde_json::Value> {
+            tenure_eval::suite::parse_json(p, &tenure_eval::suite::read_bytes(p)?)
+        };
+        let (a, b) = (read(top)?, read(bottom)?);
+        let (la, lb) = (score_label(top, &a), score_label(bottom, &b));
+        let query = case_field(&a, case, "expandedQuery");
+        let svg = score_figure(
+            case,
+            &query,
+            &ScoreSource {
+                path: top,
+                report: &a,
+                label: la,
+            },
+            &ScoreSource {
+                path: bottom,
+                report: &b,
+                label: lb,
+            },
+        )?;
+        report::write_atomic(&args.out, svg.as_bytes())?;
+        eprintln!("wrote {}", args.out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let reports = args
         .reports
         .iter()
@@ -228,6 +262,41 @@ fn plot_command(args: cli::PlotArgs) -> Result<ExitCode> {
     report::write_atomic(&args.out, svg.as_bytes())?;
     eprintln!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// A string field of one case of a report (either layout), or "".
+fn case_field(report: &serde_json::Value, case: &str, key: &str) -> String {
+    report
+        .as_array()
+        .or_else(|| report.get("cases").and_then(|c| c.as_array()))
+        .and_then(|cases| cases.iter().find(|c| c["caseId"] == case))
+        .and_then(|c| c[key].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// "bm25 (Lucene BM25 score)" or "cosine / all-minilm-l6-v2 (...)", from the report's manifest
+/// (paper-shaped reports keep it in a `.manifest.json` sidecar).
+fn score_label(path: &std::path::Path, report: &serde_json::Value) -> String {
+    let sidecar = std::fs::read(path.with_extension("manifest.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+    let manifest = report
+        .get("manifest")
+        .or(sidecar.as_ref())
+        .unwrap_or(&serde_json::Value::Null);
+    match manifest["backend"].as_str() {
+        Some("cosine") => format!(
+            "cosine / {} (Atlas vector score, (1 + cos) / 2)",
+            manifest["backendSettings"]["model"].as_str().unwrap_or("?")
+        ),
+        Some(b) => format!("{b} (Lucene BM25 score)"),
+        None => report
+            .get("provider")
+            .and_then(|p| p.as_str())
+            .unwrap_or("report")
+            .to_string(),
+    }
 }
 
 fn trec_command(args: cli::TrecArgs) -> Result<ExitCode> {

@@ -31,7 +31,15 @@ fn strip_measurements(v: &mut Value) {
 
 fn run_cli(suite: &str, out: &std::path::Path) {
     let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(["run", "--suite", suite, "--quiet", "--out"])
+        .args([
+            "run",
+            "--suite",
+            suite,
+            "--backend",
+            "bm25,cosine",
+            "--quiet",
+            "--out",
+        ])
         .arg(out)
         .current_dir(repo(""))
         .stdout(std::process::Stdio::null())
@@ -43,10 +51,22 @@ fn run_cli(suite: &str, out: &std::path::Path) {
 #[test]
 fn two_runs_write_identical_reports() {
     for (suite, files) in [
-        ("pmb", vec!["retrieval-report-tenure.json"]),
+        (
+            "pmb",
+            vec![
+                "retrieval-report-tenure.json",
+                "all-minilm-l6-v2-retrieval-report-vector.json",
+                "all-minilm-l6-v2-session-retrieval-report-vector.json",
+            ],
+        ),
         (
             "paper",
-            vec!["retrieval-report.json", "retrieval-report.manifest.json"],
+            vec![
+                "retrieval-report.json",
+                "retrieval-report.manifest.json",
+                "all-minilm-l6-v2-retrieval-report-vector.json",
+                "all-minilm-l6-v2-session-retrieval-report-vector.json",
+            ],
         ),
     ] {
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

@@ -96,3 +96,76 @@ fn drift_figure_needs_a_session_report() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn score_figure_shows_the_bm25_spike_above_the_cosine_band() {
+    let dir = tempfile::tempdir().unwrap();
+    tenure_eval_into(
+        &["static", "--suite", "paper", "--backend", "bm25,cosine"],
+        dir.path(),
+    );
+    let svg_path = dir.path().join("figure1.svg");
+    let bm25 = dir.path().join("paper/retrieval-report.json");
+    let cosine = dir
+        .path()
+        .join("paper/all-minilm-l6-v2-retrieval-report-vector.json");
+    let case = "conflict-scope-disambiguation-redis-code";
+    tenure_eval_ok(
+        &["plot", "--case", case, "--out", svg_path.to_str().unwrap()],
+        &[&bm25, &cosine],
+    );
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let (mut bars, mut texts) = (Vec::new(), Vec::new());
+    let mut reader = quick_xml::Reader::from_str(&svg);
+    let mut in_text = false;
+    loop {
+        match reader.read_event().expect("well-formed SVG") {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => {
+                let attr = |name: &str| {
+                    e.try_get_attribute(name)
+                        .unwrap()
+                        .map(|a| a.unescape_value().unwrap().into_owned())
+                };
+                match e.name().as_ref() {
+                    b"rect" => {
+                        let num =
+                            |n: &str| attr(n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+                        bars.push((attr("fill").unwrap_or_default(), num("width")));
+                    }
+                    b"text" => in_text = true,
+                    _ => {}
+                }
+            }
+            Event::Text(t) if in_text => {
+                texts.push(t.decode().unwrap().trim().to_string());
+                in_text = false;
+            }
+            _ => {}
+        }
+    }
+    // The cosine run scored 12 beliefs (every in-scope candidate: no threshold); BM25 one.
+    let width = |fill: &str| -> Vec<f64> {
+        bars.iter()
+            .filter(|(f, _)| f == fill)
+            .map(|(_, w)| *w)
+            .collect()
+    };
+    let (blue, red) = (width("#1F77B4"), width("#D62728"));
+    assert_eq!(red.len(), 12, "{bars:?}");
+    assert_eq!(
+        blue.iter().filter(|w| **w > 0.0).count(),
+        1,
+        "one BM25 spike: {blue:?}"
+    );
+    // The band is flat: the lowest cosine bar is more than half the highest.
+    let (lo, hi) = red
+        .iter()
+        .fold((f64::MAX, 0f64), |(lo, hi), w| (lo.min(*w), hi.max(*w)));
+    assert!(lo > 0.5 * hi, "{red:?}");
+    assert!(texts.iter().any(|t| t == "b-redis-code"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("Lucene BM25"))
+            && texts.iter().any(|t| t.contains("all-minilm-l6-v2"))
+    );
+}

@@ -360,6 +360,10 @@ pub struct EmbedArgs {
     /// a model (store named by --model, keyed under the suite's belief text).
     #[arg(long)]
     pub import_upstream: Option<PathBuf>,
+    /// Recompute every vector the suites need instead of only the missing ones (and drop
+    /// vectors they no longer need).
+    #[arg(long)]
+    pub refresh: bool,
     /// With --import-upstream: where the vectors came from.
     #[arg(
         long,
@@ -507,9 +511,14 @@ pub enum TableStyleArg {
 /// `tenure-eval plot`.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
-    /// Session reports, one line each.
+    /// Figure 2: session reports, one line each. Figure 1 (--case): a BM25 static report, then a
+    /// cosine static report.
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
+    /// Figure 1 for this static case: each belief's score in the first report above its score
+    /// in the second.
+    #[arg(long)]
+    pub case: Option<String>,
     /// The SVG file to write.
     #[arg(long)]
     pub out: PathBuf,

@@ -50,6 +50,10 @@ struct EmbedderConfig {
     document_prefix: Option<String>,
     max_tokens: Option<usize>,
     dimensions: Option<usize>,
+    /// Largest batch the model may see. Dynamically quantised graphs compute activation scales
+    /// over the whole input tensor, so their vectors depend on what is batched together; 1
+    /// makes each vector a function of its text alone.
+    max_batch: Option<usize>,
 }
 
 /// Is `path` a model folder (it holds `model.onnx`)?
@@ -185,6 +189,12 @@ impl OnnxEmbedder {
 
         let model_bytes = read_bytes(&model_path)?;
         let threads = options.threads.max(1);
+        let options = EmbedOptions {
+            batch_size: options
+                .batch_size
+                .clamp(1, config.max_batch.unwrap_or(usize::MAX).max(1)),
+            threads,
+        };
         let session = open_session(&environment, &model_path, threads).map_err(|e| {
             Error::backend(
                 "cosine",

@@ -7,9 +7,10 @@
 //! field keeps Atlas's own view, where collapsed clauses vanish from static reports (§C.5).
 
 use super::{Manifest, Shape};
+use crate::backend::BackendKind;
 use crate::context::ScoredBelief;
 use crate::eval::summary::Summary;
-use crate::js::round2;
+use crate::js::{round2, round3};
 use crate::run::{CaseResult, Ingestion, SessionRun, StaticRun, TurnResult, SESSION_CATEGORY};
 use serde_json::{json, Map, Value};
 
@@ -25,8 +26,41 @@ fn opt(x: Option<f64>) -> Value {
     x.map(Value::from).unwrap_or(Value::Null)
 }
 
-/// `searchScores` entries. `all_clauses`: session reports list collapsed clauses too.
-pub fn search_scores(scores: &[ScoredBelief], all_clauses: bool) -> Value {
+/// How a backend's `searchScores` are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreStyle {
+    /// BM25: 2 decimals, Atlas `clauses` (session reports list collapsed clauses too) and the
+    /// `attribution` of every term.
+    Lucene {
+        /// List collapsed clauses (the session report parser reads them, spec §C.5).
+        all_clauses: bool,
+    },
+    /// Vector search: `{id, score}` with the score to 3 decimals, as the vector harnesses wrote.
+    Vector,
+}
+
+impl ScoreStyle {
+    fn of(backend: &BackendKind, all_clauses: bool) -> ScoreStyle {
+        match backend {
+            BackendKind::Cosine(_) => ScoreStyle::Vector,
+            BackendKind::Bm25 => ScoreStyle::Lucene { all_clauses },
+        }
+    }
+}
+
+/// `searchScores` entries.
+pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Value {
+    let all_clauses = match style {
+        ScoreStyle::Vector => {
+            return Value::Array(
+                scores
+                    .iter()
+                    .map(|s| json!({"id": s.id, "score": round3(f64::from(s.score))}))
+                    .collect(),
+            )
+        }
+        ScoreStyle::Lucene { all_clauses } => all_clauses,
+    };
     Value::Array(
         scores
             .iter()
@@ -48,7 +82,7 @@ pub fn search_scores(scores: &[ScoredBelief], all_clauses: bool) -> Value {
     )
 }
 
-fn case_entry(r: &CaseResult, shape: Shape) -> Value {
+fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> Value {
     let mut e = Map::new();
     e.insert("caseId".into(), json!(r.case_id));
     if let (Shape::Pmb, Some(category)) = (shape, &r.category) {
@@ -61,7 +95,7 @@ fn case_entry(r: &CaseResult, shape: Shape) -> Value {
     e.insert("retrievedQuestions".into(), json!(r.context.questions));
     e.insert(
         "searchScores".into(),
-        search_scores(&r.context.search_scores, false),
+        search_scores(&r.context.search_scores, style),
     );
     let m = &r.metrics;
     e.insert("retrievalPrecision".into(), opt(m.retrieval_precision));
@@ -80,7 +114,11 @@ fn case_entry(r: &CaseResult, shape: Shape) -> Value {
 /// The static report as upstream wrote it for `shape`, with the manifest (inline for the PMB
 /// shape). Returns the report and, for the paper shape, the sidecar manifest.
 pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Value, Option<Value>) {
-    let cases: Vec<Value> = run.results.iter().map(|r| case_entry(r, shape)).collect();
+    let cases: Vec<Value> = run
+        .results
+        .iter()
+        .map(|r| case_entry(r, shape, ScoreStyle::of(&run.backend, false)))
+        .collect();
     wrap(
         shape,
         run.backend.provider(),
@@ -97,7 +135,11 @@ pub fn session_report(
     manifest: &Manifest,
     shape: Shape,
 ) -> (Value, Option<Value>) {
-    let turns: Vec<Value> = run.turns.iter().map(|t| turn_entry(t, shape)).collect();
+    let turns: Vec<Value> = run
+        .turns
+        .iter()
+        .map(|t| turn_entry(t, shape, ScoreStyle::of(&run.backend, true)))
+        .collect();
     wrap(
         shape,
         run.backend.provider(),
@@ -108,7 +150,7 @@ pub fn session_report(
     )
 }
 
-fn turn_entry(t: &TurnResult, shape: Shape) -> Value {
+fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> Value {
     let mut e = Map::new();
     e.insert("caseId".into(), json!(t.case_id));
     if shape == Shape::Pmb {
@@ -127,10 +169,9 @@ fn turn_entry(t: &TurnResult, shape: Shape) -> Value {
     );
     e.insert("passed".into(), json!(t.passed()));
     e.insert("failures".into(), json!(t.failures));
-    // The session report parser reads collapsed clauses too (spec §C.5).
     e.insert(
         "searchScores".into(),
-        search_scores(&t.context.search_scores, true),
+        search_scores(&t.context.search_scores, style),
     );
     if shape == Shape::Pmb {
         e.insert(

@@ -1,6 +1,6 @@
-//! Figures as SVG (plotters). Figure 2 of the paper: the drift score of every session turn, one
-//! line per report (backend). Figure 1 (one query's BM25 scores beside its cosine scores) needs
-//! per-belief cosine scores, which only the cosine backend's reports will carry.
+//! Figures as SVG (plotters). Figure 1 of the paper: one query's BM25 score per belief above its
+//! cosine score (a spike against a flat band). Figure 2: the drift score of every session turn,
+//! one line per report (backend).
 
 use super::tables::{LoadedReport, ReportKind};
 use crate::error::{Error, Result};
@@ -99,6 +99,147 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
             .background_style(WHITE.mix(0.9))
             .draw()
             .map_err(plot_error)?;
+        root.present().map_err(plot_error)?;
+    }
+    Ok(svg)
+}
+
+/// A case entry's `searchScores` as (id, score), from either report layout.
+fn case_scores(
+    path: &std::path::Path,
+    report: &serde_json::Value,
+    case_id: &str,
+) -> Result<Vec<(String, f64)>> {
+    let cases = report
+        .as_array()
+        .or_else(|| report.get("cases").and_then(|c| c.as_array()))
+        .ok_or_else(|| {
+            Error::input(
+                path,
+                "$",
+                "expected a report (an array of cases or {cases: [...]})",
+            )
+        })?;
+    let (i, case) = cases
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.get("caseId").and_then(|v| v.as_str()) == Some(case_id))
+        .ok_or_else(|| Error::input(path, "$", format!("no case {case_id:?}")))?;
+    let scores = case.get("searchScores").and_then(|s| s.as_array()).ok_or_else(|| {
+        Error::input(
+            path,
+            format!("$[{i}].searchScores"),
+            "missing: this report has no per-belief scores (published PrecisionMemBench reports drop them)",
+        )
+    })?;
+    scores
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            let id = s.get("id").and_then(|v| v.as_str());
+            let score = s.get("score").and_then(|v| v.as_f64());
+            match (id, score) {
+                (Some(id), Some(score)) => Ok((id.to_string(), score)),
+                _ => Err(Error::input(
+                    path,
+                    format!("$[{i}].searchScores[{j}]"),
+                    "expected {id, score}",
+                )),
+            }
+        })
+        .collect()
+}
+
+/// One labelled report for Figure 1.
+pub struct ScoreSource<'a> {
+    /// The report file (for messages).
+    pub path: &'a std::path::Path,
+    /// Its JSON.
+    pub report: &'a serde_json::Value,
+    /// Legend label (`BM25 (Lucene score)`).
+    pub label: String,
+}
+
+/// Figure 1: for one query (`case_id`), each belief's score under the first report (BM25) above
+/// its score under the second (cosine). Beliefs are those either backend returned, ordered by
+/// the first score, then the second; a belief a backend did not return scores 0 there.
+pub fn score_figure(
+    case_id: &str,
+    query: &str,
+    top: &ScoreSource<'_>,
+    bottom: &ScoreSource<'_>,
+) -> Result<String> {
+    let a = case_scores(top.path, top.report, case_id)?;
+    let b = case_scores(bottom.path, bottom.report, case_id)?;
+    let score = |list: &[(String, f64)], id: &str| {
+        list.iter().find(|(i, _)| i == id).map_or(0.0, |(_, s)| *s)
+    };
+    let mut ids: Vec<String> = a.iter().chain(&b).map(|(id, _)| id.clone()).collect();
+    ids.sort();
+    ids.dedup();
+    ids.sort_by(|x, y| {
+        score(&a, y)
+            .total_cmp(&score(&a, x))
+            .then(score(&b, y).total_cmp(&score(&b, x)))
+            .then(x.cmp(y))
+    });
+    if ids.is_empty() {
+        return Err(Error::Usage(format!(
+            "case {case_id}: neither report has a scored belief"
+        )));
+    }
+    // Horizontal bars: beliefs down the left (best first), BM25 on the left, cosine on the right.
+    let height = 140 + 26 * ids.len() as u32;
+    let n = ids.len() as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1000, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_error)?;
+        let root = root
+            .titled(&format!("{case_id}: \"{query}\""), ("sans-serif", 18))
+            .map_err(plot_error)?;
+        let panels = root.split_evenly((1, 2));
+        for (k, (panel, (source, scores))) in
+            panels.iter().zip([(top, &a), (bottom, &b)]).enumerate()
+        {
+            let max = scores.iter().map(|(_, s)| *s).fold(0.0, f64::max).max(1e-9) * 1.1;
+            let colour = COLOURS[k];
+            let labels = ids.clone();
+            let mut chart = ChartBuilder::on(panel)
+                .caption(&source.label, ("sans-serif", 14))
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(if k == 0 { 190 } else { 8 })
+                .build_cartesian_2d(0f64..max, -0.5f64..(n - 0.5))
+                .map_err(plot_error)?;
+            chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .x_desc("score")
+                .y_labels(ids.len())
+                .y_label_formatter(&|y| {
+                    let i = y.round();
+                    if k == 1 || (y - i).abs() > 1e-6 || i < 0.0 {
+                        return String::new();
+                    }
+                    // Row 0 is drawn at the top.
+                    labels
+                        .get((n - 1.0 - i) as usize)
+                        .cloned()
+                        .unwrap_or_default()
+                })
+                .draw()
+                .map_err(plot_error)?;
+            chart
+                .draw_series(ids.iter().enumerate().map(|(i, id)| {
+                    let y = n - 1.0 - i as f64;
+                    Rectangle::new(
+                        [(0.0, y - 0.35), (score(scores, id), y + 0.35)],
+                        colour.filled(),
+                    )
+                }))
+                .map_err(plot_error)?;
+        }
         root.present().map_err(plot_error)?;
     }
     Ok(svg)

@@ -2,42 +2,41 @@
 
 use ndarray::{ArrayView1, ArrayView2};
 
-/// Row-major unit vectors, one row per belief version.
+/// Row-major unit vectors, one row per belief version (or any id).
 #[derive(Debug, Clone)]
-pub(super) struct Matrix {
+pub struct Matrix {
     dims: usize,
     data: Vec<f32>,
 }
 
 impl Matrix {
-    pub(super) fn new(dims: usize) -> Matrix {
+    /// An empty matrix of `dims` columns.
+    pub fn new(dims: usize) -> Matrix {
         Matrix {
             dims,
             data: Vec::new(),
         }
     }
 
-    pub(super) fn push(&mut self, v: &[f32]) {
+    /// Append a row (its id is the row number).
+    pub fn push(&mut self, v: &[f32]) {
         debug_assert_eq!(v.len(), self.dims);
         self.data.extend_from_slice(v);
     }
 
-    fn rows(&self) -> usize {
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
         self.data.len() / self.dims.max(1)
     }
 
     /// Cosine of row `id` with the unit vector `query`.
-    pub(super) fn dot(&self, id: usize, query: &[f32]) -> f32 {
+    pub fn dot(&self, id: usize, query: &[f32]) -> f32 {
         let row = &self.data[id * self.dims..(id + 1) * self.dims];
         ArrayView1::from(row).dot(&ArrayView1::from(query))
     }
 
     /// `(cosine, row)` of every row that `admitted` accepts, in row order.
-    pub(super) fn scores(
-        &self,
-        query: &[f32],
-        admitted: &dyn Fn(usize) -> bool,
-    ) -> Vec<(f32, usize)> {
+    pub fn scores(&self, query: &[f32], admitted: &dyn Fn(usize) -> bool) -> Vec<(f32, usize)> {
         let Ok(matrix) = ArrayView2::from_shape((self.rows(), self.dims), &self.data) else {
             return Vec::new();
         };
@@ -49,4 +48,20 @@ impl Matrix {
             .map(|(id, &score)| (score, id))
             .collect()
     }
+}
+
+/// The `k` highest `(score, id)` pairs, best first; equal scores in ascending `tie(id)` order.
+pub fn top_k(
+    mut scored: Vec<(f32, usize)>,
+    k: usize,
+    tie: impl Fn(usize) -> usize,
+) -> Vec<(f32, usize)> {
+    let order =
+        |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(tie(a.1).cmp(&tie(b.1)));
+    if scored.len() > k {
+        scored.select_nth_unstable_by(k, order);
+        scored.truncate(k);
+    }
+    scored.sort_by(order);
+    scored
 }

@@ -13,8 +13,8 @@
 //! Ties (equal float32 scores) are broken by natural order, the belief's position in the
 //! collection, so reports are byte-stable.
 
-mod exact;
-mod hnsw;
+pub mod exact;
+pub mod hnsw;
 
 pub use hnsw::HnswParams;
 
@@ -199,11 +199,8 @@ impl Backend for CosineBackend {
                 .collect(),
             None => self.vectors.scores(&query, &admitted),
         };
-        candidates.sort_by(|a, b| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| self.versions[a.1].slot.cmp(&self.versions[b.1].slot))
-        });
-        candidates.truncate(k);
+        // Rank by score, then natural order (a replacement keeps its predecessor's slot).
+        candidates = exact::top_k(candidates, k, |id| self.versions[id].slot);
         Ok(candidates
             .into_iter()
             .filter(|&(_, id)| request.filter.admits(&self.versions[id].belief))

@@ -1,0 +1,119 @@
+//! Embedding throughput of the ONNX embedder against Python onnxruntime on the same model,
+//! inputs, batch size (32) and thread count (1): sentences per second, and their ratio.
+//!
+//! The inputs are the 219 texts of the committed all-MiniLM-L6-v2 store (both suites' beliefs
+//! and queries), cycled to 256. Needs the models and runtime of `scripts/setup-models.sh`
+//! (TENURE_EVAL_MODELS, TENURE_EVAL_PYTHON, ORT_DYLIB_PATH, as `scripts/test.sh` sets them).
+//! Under `cargo test` (criterion test mode) it embeds one batch with each model and skips
+//! Python.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
+use tenure_eval::embed::{EmbeddingStore, Role};
+
+const SENTENCES: usize = 256;
+const BATCH: usize = 32;
+const THREADS: usize = 1;
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+fn python_sentences_per_second(model: &Path, texts: &[String]) -> f64 {
+    let python = std::env::var_os("TENURE_EVAL_PYTHON").expect("TENURE_EVAL_PYTHON is not set");
+    let mut child = Command::new(python)
+        .arg(repo("scripts/embed_reference.py"))
+        .arg(model)
+        .args([
+            "--bench",
+            &SENTENCES.to_string(),
+            "--batch",
+            &BATCH.to_string(),
+            "--threads",
+            &THREADS.to_string(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = serde_json::to_vec(&serde_json::json!({ "texts": texts })).unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &input).unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["sentences_per_second"].as_f64().unwrap()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
+        return;
+    }
+    let models = std::env::var_os("TENURE_EVAL_MODELS")
+        .map(PathBuf::from)
+        .expect(
+            "TENURE_EVAL_MODELS is not set: run scripts/test.sh, or set TENURE_EVAL_SKIP_ONNX=1",
+        );
+    let models = if models.is_absolute() {
+        models
+    } else {
+        repo("").join(models)
+    };
+    let full = std::env::args().any(|a| a == "--bench");
+    let store = EmbeddingStore::load(&repo("embeddings/all-minilm-l6-v2")).unwrap();
+    let texts: Vec<String> = store
+        .entries()
+        .iter()
+        .map(|e| e.text.clone())
+        .cycle()
+        .take(SENTENCES)
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+
+    let mut group = c.benchmark_group("embed");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(SENTENCES as u64));
+    for name in ["all-minilm-l6-v2", "all-minilm-l6-v2-int8"] {
+        let dir = models.join(name);
+        let options = EmbedOptions {
+            batch_size: BATCH,
+            threads: THREADS,
+        };
+        let mut model = OnnxEmbedder::open(&dir, None, options).unwrap();
+        if !full {
+            model
+                .embed(&refs[..BATCH], Role::Belief, &mut |_| {})
+                .unwrap();
+            continue;
+        }
+        group.bench_with_input(
+            BenchmarkId::new(name, "batch32-1thread"),
+            &refs,
+            |b, refs| b.iter(|| model.embed(refs, Role::Belief, &mut |_| {}).unwrap()),
+        );
+        // The ratio, measured in this run: 5 alternating rounds, medians.
+        let (mut rust, mut python) = (Vec::new(), Vec::new());
+        for _ in 0..5 {
+            let start = Instant::now();
+            model.embed(&refs, Role::Belief, &mut |_| {}).unwrap();
+            rust.push(SENTENCES as f64 / start.elapsed().as_secs_f64());
+            python.push(python_sentences_per_second(&dir, &texts));
+        }
+        let (rust, python) = (median(rust), median(python));
+        eprintln!(
+            "embed/{name}: Rust {rust:.1} sentences/s, Python onnxruntime {python:.1} sentences/s, ratio {:.3} (batch {BATCH}, {THREADS} thread)",
+            rust / python
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

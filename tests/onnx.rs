@@ -1,0 +1,291 @@
+//! The ONNX embedder on the real all-MiniLM-L6-v2 models that `scripts/setup-models.sh` builds
+//! (fp32 and int8), through the ONNX Runtime of the venv: known answers, Python onnxruntime as
+//! the reference, the committed vectors, and model/store mismatches.
+//!
+//! Needs `TENURE_EVAL_MODELS` (the models folder), `TENURE_EVAL_PYTHON` (the venv's python) and
+//! `ORT_DYLIB_PATH`, which `scripts/test.sh` sets. Without them these tests fail, unless
+//! `TENURE_EVAL_SKIP_ONNX=1` says on purpose that this machine has no runtime.
+
+mod common;
+use common::{builtin, repo};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
+use tenure_eval::embed::{needed_texts, EmbeddingStore, Role, TextPolicy};
+
+const FP32: &str = "all-minilm-l6-v2";
+const INT8: &str = "all-minilm-l6-v2-int8";
+
+/// The models folder, or `None` when skipping was asked for.
+fn models() -> Option<PathBuf> {
+    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
+        eprintln!("TENURE_EVAL_SKIP_ONNX=1: ONNX tests skipped on purpose");
+        return None;
+    }
+    let dir = std::env::var_os("TENURE_EVAL_MODELS")
+        .map(PathBuf::from)
+        .expect(
+            "TENURE_EVAL_MODELS is not set: run scripts/test.sh (or scripts/setup-models.sh and \
+         export TENURE_EVAL_MODELS=models TENURE_EVAL_PYTHON=.venv/bin/python ORT_DYLIB_PATH=...), \
+         or set TENURE_EVAL_SKIP_ONNX=1",
+        );
+    Some(if dir.is_absolute() {
+        dir
+    } else {
+        repo("").join(dir)
+    })
+}
+
+fn open(dir: &Path, threads: usize) -> OnnxEmbedder {
+    OnnxEmbedder::open(
+        dir,
+        None,
+        EmbedOptions {
+            batch_size: 32,
+            threads,
+        },
+    )
+    .unwrap()
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum()
+}
+
+#[test]
+fn fp32_minilm_gives_the_sentence_transformers_readme_cosines() {
+    let Some(models) = models() else { return };
+    let mut model = open(&models.join(FP32), 1);
+    assert_eq!(model.info().dimensions, 384);
+    let v = model
+        .embed(
+            &[
+                "The weather is lovely today.",
+                "It's so sunny outside!",
+                "He drove to the stadium.",
+            ],
+            Role::Query,
+            &mut |_| {},
+        )
+        .unwrap();
+    for (i, j, want) in [(0, 1, 0.6660), (0, 2, 0.1046), (1, 2, 0.1411)] {
+        let got = cosine(&v[i], &v[j]);
+        assert!(
+            (got - want).abs() <= 1e-4,
+            "cos({i},{j}) = {got}, want {want}"
+        );
+    }
+}
+
+/// Embed `texts` with the reference script on the venv's Python onnxruntime.
+fn python_vectors(model: &Path, texts: &[&str]) -> Vec<Vec<f32>> {
+    let python = std::env::var_os("TENURE_EVAL_PYTHON").expect("TENURE_EVAL_PYTHON is not set");
+    let mut child = Command::new(python)
+        .arg(repo("scripts/embed_reference.py"))
+        .arg(model)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = serde_json::to_vec(&serde_json::json!({ "texts": texts })).unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &input).unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_value(value["vectors"].clone()).unwrap()
+}
+
+#[test]
+fn rust_embeddings_equal_python_onnxruntime_within_1e_5() {
+    let Some(models) = models() else { return };
+    // Real inputs of both suites: short names, long belief texts, questions.
+    let mut texts: Vec<String> = Vec::new();
+    for name in ["paper", "pmb"] {
+        let suite = builtin(name);
+        texts.extend(
+            needed_texts(&suite, TextPolicy::of(suite.profile))
+                .into_iter()
+                .map(|t| t.text)
+                .take(64),
+        );
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    for name in [FP32, INT8] {
+        let dir = models.join(name);
+        let ours = open(&dir, 1)
+            .embed(&texts, Role::Belief, &mut |_| {})
+            .unwrap();
+        let theirs = python_vectors(&dir, &texts);
+        assert_eq!(ours.len(), theirs.len());
+        let worst = ours
+            .iter()
+            .flatten()
+            .zip(theirs.iter().flatten())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(worst <= 1e-5, "{name}: largest difference {worst}");
+    }
+}
+
+#[test]
+fn committed_vectors_equal_freshly_computed_ones_within_1e_6() {
+    let Some(models) = models() else { return };
+    for name in [FP32, INT8] {
+        let mut model = open(&models.join(name), 2);
+        let store = EmbeddingStore::load(&repo("embeddings").join(name)).unwrap();
+        assert_eq!(
+            store.model.sha256,
+            model.info().sha256,
+            "{name}: store made by another model file"
+        );
+        assert_eq!(store.model.tokenizer_sha256, model.info().tokenizer_sha256);
+        assert_eq!(store.len(), 219);
+        let mut worst = 0f32;
+        for role in [Role::Belief, Role::Query] {
+            let entries: Vec<_> = store.entries().iter().filter(|e| e.role == role).collect();
+            let texts: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
+            let fresh = model.embed(&texts, role, &mut |_| {}).unwrap();
+            for (entry, v) in entries.iter().zip(&fresh) {
+                let stored = store.get(role, &entry.policy, &entry.text).unwrap();
+                for (a, b) in stored.iter().zip(v) {
+                    worst = worst.max((a - b).abs());
+                }
+            }
+        }
+        assert!(worst <= 1e-6, "{name}: largest difference {worst}");
+    }
+}
+
+/// A model folder linking `model`'s files, with its own embedder.json `name`.
+fn renamed_model(model: &Path, name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["model.onnx", "tokenizer.json"] {
+        std::os::unix::fs::symlink(model.join(file), dir.path().join(file)).unwrap();
+    }
+    let config = serde_json::json!({ "name": name, "pooling": "mean", "normalize": true, "max_tokens": 256 });
+    std::fs::write(dir.path().join("embedder.json"), config.to_string()).unwrap();
+    dir
+}
+
+fn tenure_eval(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(args)
+        .current_dir(repo(""))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_store_of_another_width_or_another_model_is_refused() {
+    let Some(models) = models() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().to_str().unwrap();
+    // MiniLM under nomic's name: 384 against the store's 768.
+    let width = renamed_model(&models.join(FP32), "nomic-embed-text");
+    let run = tenure_eval(&[
+        "static",
+        "--suite",
+        "paper",
+        "--model",
+        width.path().to_str().unwrap(),
+        "--out",
+        out,
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("$.model.dimensions") && stderr.contains("768") && stderr.contains("384"),
+        "{stderr}"
+    );
+    // The int8 graph under the fp32 model's name: same width, different model file.
+    let other = renamed_model(&models.join(INT8), FP32);
+    let run = tenure_eval(&[
+        "static",
+        "--suite",
+        "paper",
+        "--model",
+        other.path().to_str().unwrap(),
+        "--out",
+        out,
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("made by a different model") && stderr.contains("$.model.sha256"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_model_folder_run_embeds_what_its_store_lacks_and_matches_the_committed_store() {
+    let Some(models) = models() else { return };
+    let empty_stores = tempfile::tempdir().unwrap();
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let model = models.join(FP32);
+    for (dir, extra) in [
+        (
+            a.path(),
+            vec![
+                "--model",
+                model.to_str().unwrap(),
+                "--store-dir",
+                empty_stores.path().to_str().unwrap(),
+            ],
+        ),
+        (b.path(), vec!["--model", FP32]),
+    ] {
+        let mut args = vec![
+            "run",
+            "--suite",
+            "pmb",
+            "--backend",
+            "cosine",
+            "--quiet",
+            "--format",
+            "json",
+            "--out",
+        ];
+        args.push(dir.to_str().unwrap());
+        args.extend(extra);
+        let run = tenure_eval(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    // Nothing was written to the store folder: runs embed in memory; `embed` fills stores.
+    assert!(std::fs::read_dir(empty_stores.path())
+        .unwrap()
+        .next()
+        .is_none());
+    for file in [
+        "all-minilm-l6-v2-retrieval-report-vector.json",
+        "all-minilm-l6-v2-session-retrieval-report-vector.json",
+    ] {
+        let read = |d: &Path| -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(d.join("pmb").join(file)).unwrap()).unwrap()
+        };
+        let (x, y) = (read(a.path()), read(b.path()));
+        for (cx, cy) in x["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(y["cases"].as_array().unwrap())
+        {
+            for key in [
+                "relevantBeliefs",
+                "retrievedBeliefIds",
+                "pinnedBeliefs",
+                "searchScores",
+                "passed",
+            ] {
+                assert_eq!(cx.get(key), cy.get(key), "{file} {} {key}", cx["caseId"]);
+            }
+        }
+    }
+}
