@@ -412,3 +412,52 @@ fn a_missing_runtime_and_missing_model_files_fail_clearly() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_session_table_gives_the_published_vector_row_and_the_invariance_table_names_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    common::tenure_eval_into(
+        &["run", "--suite", "pmb", "--backend", "cosine"],
+        dir.path(),
+    );
+    let pmb = dir.path().join("pmb");
+    let out = common::tenure_eval_ok(
+        &["tables", "--format", "json"],
+        &[
+            &pmb.join("all-minilm-l6-v2-retrieval-report-vector.json"),
+            &pmb.join("all-minilm-l6-v2-session-retrieval-report-vector.json"),
+        ],
+    );
+    let tables: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let table = |title: &str| {
+        tables
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["title"].as_str().unwrap().starts_with(title))
+            .unwrap_or_else(|| panic!("no table {title}: {tables}"))
+            .clone()
+    };
+    let session = table("Session eval");
+    // PrecisionMemBench's README row for `vector`: 0/12, 0.00, 0.9142, 0.00, 0.0858.
+    let row: Vec<&str> = session["rows"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &row[..6],
+        [
+            "all-minilm-l6-v2",
+            "0/12",
+            "0.00",
+            "0.9142",
+            "0.00",
+            "0.0858"
+        ]
+    );
+    let invariance = table("Embedding model invariance");
+    assert_eq!(invariance["rows"][0][0], "all-minilm-l6-v2");
+    assert_eq!(invariance["rows"][0][3], "11/77");
+}

@@ -301,6 +301,22 @@ impl EmbeddingStore {
         Ok(())
     }
 
+    /// sha256 over every (key, vector) in key order: the same vectors give the same
+    /// fingerprint, wherever the store was read from. Recorded in report manifests.
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_by(|&a, &b| self.entries[a].key.cmp(&self.entries[b].key));
+        let mut hasher = Sha256::new();
+        for i in order {
+            hasher.update(self.entries[i].key.as_bytes());
+            for x in &self.vectors[i] {
+                hasher.update(x.to_le_bytes());
+            }
+        }
+        format!("{:x}", hasher.finalize())
+    }
+
     /// Write the store to `folder` (manifest and vectors, each atomically), entries sorted.
     pub fn save(&self, folder: &Path) -> Result<()> {
         let mut order: Vec<usize> = (0..self.entries.len()).collect();

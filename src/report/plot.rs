@@ -95,6 +95,7 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
             .border_style(BLACK)
             .background_style(WHITE.mix(0.9))
             .draw()

@@ -156,6 +156,9 @@ impl Backend for CosineBackend {
         let model = &self.setup.store.model;
         let mut settings = json!({
             "model": model.name,
+            "store": self.setup.store.origin,
+            "storeSha256": self.setup.store.fingerprint(),
+            "storeVectors": self.setup.store.len(),
             "modelSha256": model.sha256,
             "tokenizerSha256": model.tokenizer_sha256,
             "dimensions": model.dimensions,

@@ -36,6 +36,9 @@ pub struct Row {
     pub latency_ms: Option<f64>,
     /// Drift score as the report defines it (sessions).
     pub drift: Option<f64>,
+    /// PrecisionMemBench's drift (1 − precision), when the report carries it beside
+    /// `driftScore` (tenure-eval's own session reports do).
+    pub precision_drift: Option<f64>,
     /// Failure messages.
     pub failures: Vec<String>,
     /// `searchScores` as (belief id, score), when the report has them.
@@ -160,6 +163,7 @@ impl LoadedReport {
                 recall: opt_f64(path, &at, e, "retrievalRecall")?,
                 latency_ms: opt_f64(path, &at, e, "retrievalLatencyMs")?,
                 drift: opt_f64(path, &at, e, "driftScore")?,
+                precision_drift: opt_f64(path, &at, e, "precisionDriftScore")?,
                 scores: e
                     .get("searchScores")
                     .and_then(Value::as_array)
@@ -195,6 +199,9 @@ impl LoadedReport {
                 ids.len()
             }
         };
+        // tenure-eval's cosine reports say `vector` like PrecisionMemBench's; the model tells
+        // them apart.
+        let provider = cosine_model(path, value).or(provider);
         let provider = provider.unwrap_or_else(|| {
             path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -241,10 +248,20 @@ impl LoadedReport {
         self.rows.iter().any(|r| r.latency_ms.is_some())
     }
 
-    /// Mean of the rows' drift scores (sessions).
+    /// Mean of the rows' drift scores as each report defines `driftScore` (sessions).
     pub fn mean_drift(&self) -> Option<f64> {
-        let drifts: Vec<f64> = self.rows.iter().filter_map(|r| r.drift).collect();
-        (!drifts.is_empty()).then(|| drifts.iter().sum::<f64>() / drifts.len() as f64)
+        mean(self.rows.iter().filter_map(|r| r.drift))
+    }
+
+    /// Mean PrecisionMemBench drift (1 − precision): `precisionDriftScore` where the report
+    /// carries it, else its `driftScore` (the external providers' reports define it that way;
+    /// for Tenure's, precision 1 makes both 0).
+    pub fn mean_precision_drift(&self) -> Option<f64> {
+        mean(
+            self.rows
+                .iter()
+                .filter_map(|r| r.precision_drift.or(r.drift)),
+        )
     }
 
     /// Every field of the report's own summary block that its rows contradict.
@@ -328,6 +345,26 @@ fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: O
     if !same_json(p, r) {
         out.push(format!("{what} is {p} but the per-case rows give {r}"));
     }
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let values: Vec<f64> = values.collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// The model of a tenure-eval cosine report, from its manifest (inline or sidecar).
+fn cosine_model(path: &Path, value: &Value) -> Option<String> {
+    let sidecar = || -> Option<Value> {
+        serde_json::from_slice(&std::fs::read(path.with_extension("manifest.json")).ok()?).ok()
+    };
+    let manifest = value.get("manifest").cloned().or_else(sidecar)?;
+    (manifest.get("backend")?.as_str()? == "cosine")
+        .then(|| {
+            manifest["backendSettings"]["model"]
+                .as_str()
+                .map(str::to_string)
+        })
+        .flatten()
 }
 
 /// Provider of a paper-shaped report: the backend named in its sidecar manifest.

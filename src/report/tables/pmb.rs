@@ -208,7 +208,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
                         r.provider.clone(),
                         format!("{}/{}", s.total_passed, s.total_cases),
                         fixed(Some(s.pass_rate), 2),
-                        fixed(r.mean_drift(), 4),
+                        fixed(r.mean_precision_drift(), 4),
                         // Noise isolation is the turn pass rate.
                         fixed(Some(s.pass_rate), 2),
                         fixed(s.mean_precision, 4),
