@@ -5,7 +5,7 @@
 //! latent mapped into 384 dimensions by a fixed random projection, plus a little isotropic
 //! noise, normalised. (Isotropic 384-d noise, with no structure, is a worst case no embedding
 //! model produces.) ChaCha8 with a fixed seed makes the data the same on every run. `cargo bench --bench vector_search`; under `cargo test` (criterion
-//! test mode) it runs once on 5,000 vectors.
+//! test mode) it runs once on 2,000 vectors.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand_chacha::ChaCha8Rng;
@@ -62,7 +62,7 @@ fn bench(c: &mut Criterion) {
             .filter_map(|s| s.trim().parse().ok())
             .collect(),
         Err(_) if full_run() => vec![100_000, 1_000_000],
-        Err(_) => vec![5_000],
+        Err(_) => vec![2_000],
     };
     let mut group = c.benchmark_group("vector_search");
     group.sample_size(20);
