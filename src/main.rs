@@ -63,10 +63,7 @@ fn embed_command(args: cli::EmbedArgs) -> Result<ExitCode> {
     let suites: Vec<Suite> = if args.custom.corpus.is_some() {
         vec![load(&SuiteArgs {
             suite: None,
-            corpus: args.custom.corpus.clone(),
-            cases: args.custom.cases.clone(),
-            sessions: args.custom.sessions.clone(),
-            profile: args.custom.profile,
+            custom: args.custom,
         })?]
     } else if args.suite.is_empty() {
         vec![builtin("paper")?, builtin("pmb")?]

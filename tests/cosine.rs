@@ -6,7 +6,7 @@
 //! those sets must equal the published nomic-embed-text report's exactly.
 
 mod common;
-use common::{builtin, read_json, repo, sorted};
+use common::{builtin, read_json, repo, sorted, tenure_eval};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -206,14 +206,6 @@ fn scores_are_atlas_vector_scores_in_descending_order_with_ties_in_natural_order
         .all(|r| r.context.search_scores.iter().all(|s| s.score < 3.0)));
 }
 
-fn tenure_eval(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(args)
-        .current_dir(repo(""))
-        .output()
-        .unwrap()
-}
-
 fn fails_with(args: &[&str], code: i32, needles: &[&str]) {
     let out = tenure_eval(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -370,33 +362,22 @@ fn a_missing_runtime_and_missing_model_files_fail_clearly() {
     std::fs::create_dir_all(&model).unwrap();
     std::fs::write(model.join("model.onnx"), b"not a graph").unwrap();
     let model_arg = model.display().to_string();
+    let args = [
+        "static",
+        "--suite",
+        "paper",
+        "--model",
+        &model_arg,
+        "--ort-lib",
+        "/nonexistent/libonnxruntime.so",
+    ];
     // No tokenizer.json: an input error naming the file.
-    fails_with(
-        &[
-            "static",
-            "--suite",
-            "paper",
-            "--model",
-            &model_arg,
-            "--ort-lib",
-            "/nonexistent/libonnxruntime.so",
-        ],
-        2,
-        &["tokenizer.json", "missing the tokenizer"],
-    );
+    fails_with(&args, 2, &["tokenizer.json", "missing the tokenizer"]);
     // The runtime is loaded before the tokenizer is read, so any file will do here.
     std::fs::write(model.join("tokenizer.json"), b"{}").unwrap();
     // The runtime library is missing: a runtime failure (exit 3) saying how to get one.
     fails_with(
-        &[
-            "static",
-            "--suite",
-            "paper",
-            "--model",
-            &model_arg,
-            "--ort-lib",
-            "/nonexistent/libonnxruntime.so",
-        ],
+        &args,
         3,
         &["/nonexistent/libonnxruntime.so", "does not exist"],
     );

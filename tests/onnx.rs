@@ -7,7 +7,7 @@
 //! `TENURE_EVAL_SKIP_ONNX=1` says on purpose that this machine has no runtime.
 
 mod common;
-use common::{builtin, repo};
+use common::{builtin, repo, tenure_eval};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
@@ -169,14 +169,6 @@ fn renamed_model(model: &Path, name: &str) -> tempfile::TempDir {
     let config = serde_json::json!({ "name": name, "pooling": "mean", "normalize": true, "max_tokens": 256 });
     std::fs::write(dir.path().join("embedder.json"), config.to_string()).unwrap();
     dir
-}
-
-fn tenure_eval(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(args)
-        .current_dir(repo(""))
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -59,18 +59,9 @@ pub struct SuiteArgs {
     /// Built-in suite: `paper` (paper tag, 60 cases) or `pmb` (PrecisionMemBench, 77 cases).
     #[arg(long, conflicts_with_all = ["corpus", "cases"])]
     pub suite: Option<String>,
-    /// Custom suite: belief corpus (beliefs.seed.json format).
-    #[arg(long, requires = "cases")]
-    pub corpus: Option<PathBuf>,
-    /// Custom suite: static cases (retrieval.cases.json format).
-    #[arg(long, requires = "corpus")]
-    pub cases: Option<PathBuf>,
-    /// Custom suite: session cases (session-retrieval.cases.json format).
-    #[arg(long, requires = "corpus")]
-    pub sessions: Option<PathBuf>,
-    /// Custom suite: which upstream pipeline to reproduce.
-    #[arg(long, value_enum, requires = "corpus")]
-    pub profile: Option<ProfileArg>,
+    /// Or a custom suite.
+    #[command(flatten)]
+    pub custom: CustomSuiteArgs,
 }
 
 /// `--profile` values.
@@ -85,12 +76,13 @@ pub enum ProfileArg {
 impl SuiteArgs {
     /// The suite source these flags name (default: the built-in `pmb`).
     pub fn source(&self) -> Result<SuiteSource, Error> {
-        match (&self.suite, &self.corpus, &self.cases) {
+        let custom = &self.custom;
+        match (&self.suite, &custom.corpus, &custom.cases) {
             (_, Some(corpus), Some(cases)) => Ok(SuiteSource::Custom {
                 corpus: corpus.clone(),
                 cases: cases.clone(),
-                sessions: self.sessions.clone(),
-                profile: match self.profile {
+                sessions: custom.sessions.clone(),
+                profile: match custom.profile {
                     Some(ProfileArg::Paper) => Profile::Paper,
                     _ => Profile::Head,
                 },
@@ -375,19 +367,19 @@ pub struct EmbedArgs {
     pub quiet: bool,
 }
 
-/// A custom suite (for `embed`).
+/// A custom suite.
 #[derive(Debug, Args)]
 pub struct CustomSuiteArgs {
-    /// Custom suite: belief corpus.
+    /// Custom suite: belief corpus (beliefs.seed.json format).
     #[arg(long, requires = "cases")]
     pub corpus: Option<PathBuf>,
-    /// Custom suite: static cases.
+    /// Custom suite: static cases (retrieval.cases.json format).
     #[arg(long, requires = "corpus")]
     pub cases: Option<PathBuf>,
-    /// Custom suite: session cases.
+    /// Custom suite: session cases (session-retrieval.cases.json format).
     #[arg(long, requires = "corpus")]
     pub sessions: Option<PathBuf>,
-    /// Custom suite: pipeline profile.
+    /// Custom suite: which upstream pipeline to reproduce.
     #[arg(long, value_enum, requires = "corpus")]
     pub profile: Option<ProfileArg>,
 }

@@ -104,3 +104,12 @@ pub fn tenure_eval_into(args: &[&str], out: &Path) {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// Run `tenure-eval ARGS` from the repository root (where `embeddings/` is); any exit code.
+pub fn tenure_eval(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(args)
+        .current_dir(repo(""))
+        .output()
+        .unwrap()
+}
