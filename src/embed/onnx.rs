@@ -162,6 +162,9 @@ impl OnnxEmbedder {
         };
         let (_, environment) = load_runtime(ort_lib)?;
 
+        // Batches here are small (32 texts at most): tokenizing them on rayon's pool costs more
+        // in thread wake-ups than it saves, and the model already has its threads.
+        tokenizers::utils::parallelism::set_parallelism(false);
         let tokenizer_bytes = read_bytes(&tokenizer_path)?;
         let mut tokenizer = Tokenizer::from_bytes(&tokenizer_bytes).map_err(|e| {
             Error::input(
@@ -306,9 +309,10 @@ impl OnnxEmbedder {
             Role::Belief => &self.info.document_prefix,
         };
         let inputs: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
+        // `_fast`: the model needs ids and masks, not character offsets.
         let encodings = self
             .tokenizer
-            .encode_batch(inputs, true)
+            .encode_batch_fast(inputs, true)
             .map_err(|e| fail(&e))?;
         let (rows, cols) = (encodings.len(), encodings.first().map_or(0, |e| e.len()));
         let matrix = |get: &dyn Fn(&tokenizers::Encoding) -> &[u32]| {
