@@ -72,7 +72,11 @@ fn bench(c: &mut Criterion) {
         let mut matrix = Matrix::new(DIMS);
         data.iter().for_each(|v| matrix.push(v));
         let params = HnswParams {
-            ef_construction: 100,
+            // TENURE_EVAL_BENCH_EF_CONSTRUCTION trades build time for recall on large sizes.
+            ef_construction: std::env::var("TENURE_EVAL_BENCH_EF_CONSTRUCTION")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(100),
             ..HnswParams::default()
         };
         let all = |_: usize| true;
