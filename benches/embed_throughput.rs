@@ -7,9 +7,11 @@
 //! Under `cargo test` (criterion test mode) it embeds one batch with each model and skips
 //! Python.
 
+#[path = "../tests/common/python_reference.rs"]
+mod python_reference;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::{EmbeddingStore, Role};
@@ -22,29 +24,23 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-fn python_sentences_per_second(model: &Path, texts: &[String]) -> f64 {
-    let python = std::env::var_os("TENURE_EVAL_PYTHON").expect("TENURE_EVAL_PYTHON is not set");
-    let mut child = Command::new(python)
-        .arg(repo("scripts/embed_reference.py"))
-        .arg(model)
-        .args([
-            "--bench",
-            &SENTENCES.to_string(),
-            "--batch",
-            &BATCH.to_string(),
-            "--threads",
-            &THREADS.to_string(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = serde_json::to_vec(&serde_json::json!({ "texts": texts })).unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &input).unwrap();
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["sentences_per_second"].as_f64().unwrap()
+fn python_sentences_per_second(model: &Path, texts: &[&str]) -> f64 {
+    let (sentences, batch, threads) = (
+        SENTENCES.to_string(),
+        BATCH.to_string(),
+        THREADS.to_string(),
+    );
+    let args = [
+        "--bench",
+        &sentences,
+        "--batch",
+        &batch,
+        "--threads",
+        &threads,
+    ];
+    python_reference::run(model, &args, texts)["sentences_per_second"]
+        .as_f64()
+        .unwrap()
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -102,13 +98,13 @@ fn bench(c: &mut Criterion) {
         let (mut rust, mut python) = (Vec::new(), Vec::new());
         for round in 0..7 {
             if round % 2 == 1 {
-                python.push(python_sentences_per_second(&dir, &texts));
+                python.push(python_sentences_per_second(&dir, &refs));
             }
             let start = Instant::now();
             model.embed(&refs, Role::Belief, &mut |_| {}).unwrap();
             rust.push(SENTENCES as f64 / start.elapsed().as_secs_f64());
             if round % 2 == 0 {
-                python.push(python_sentences_per_second(&dir, &texts));
+                python.push(python_sentences_per_second(&dir, &refs));
             }
         }
         let (rust, python) = (median(rust), median(python));

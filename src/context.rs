@@ -179,6 +179,16 @@ fn expand_relations(
     }
 }
 
+/// The budget cap of both readers: pinned facts always win, the relevant tier gets the rest.
+fn cap(pinned: Vec<String>, relevant: Vec<String>, max_beliefs: i64) -> (Vec<String>, Vec<String>) {
+    let cap = max_beliefs.max(0) as usize;
+    let pinned_kept = pinned.len().min(cap);
+    (
+        pinned.into_iter().take(pinned_kept).collect(),
+        relevant.into_iter().take(cap - pinned_kept).collect(),
+    )
+}
+
 fn ids(beliefs: Vec<&crate::suite::Belief>) -> Vec<String> {
     beliefs.into_iter().map(|b| b.id.clone()).collect()
 }
@@ -225,15 +235,12 @@ fn build_tenure(
         }
     };
 
-    // Pinned facts always win the budget.
-    let cap = budget.max_beliefs.max(0) as usize;
-    let pinned_kept = pinned.len().min(cap);
-    let relevant_kept = cap - pinned_kept;
+    let (pinned, relevant) = cap(pinned, relevant, budget.max_beliefs);
     Ok(Context {
         expanded_query,
         persona_prelude,
-        pinned: pinned.into_iter().take(pinned_kept).collect(),
-        relevant: relevant.into_iter().take(relevant_kept).collect(),
+        pinned,
+        relevant,
         questions,
         search_scores,
     })
@@ -269,16 +276,11 @@ fn build_vector_adapter(
         Participants::Any,
     );
 
-    let cap = budget.max_beliefs.max(0) as usize;
-    let pinned_kept = pinned.len().min(cap);
-    let relevant_kept = cap - pinned_kept;
+    let relevant = search_scores.iter().map(|s| s.id.clone()).collect();
+    let (pinned, relevant) = cap(pinned, relevant, budget.max_beliefs);
     Ok(Context {
-        pinned: pinned.into_iter().take(pinned_kept).collect(),
-        relevant: search_scores
-            .iter()
-            .map(|s| s.id.clone())
-            .take(relevant_kept)
-            .collect(),
+        pinned,
+        relevant,
         expanded_query,
         persona_prelude,
         questions,

@@ -14,7 +14,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tenure_eval::backend::cosine::CosineSetup;
 use tenure_eval::backend::BackendKind;
-use tenure_eval::embed::TextPolicy;
 use tenure_eval::report::gates::{self, Gates};
 use tenure_eval::report::table::{self, RunRow};
 use tenure_eval::report::tables::LoadedReport;
@@ -230,7 +229,8 @@ fn plot_command(args: cli::PlotArgs) -> Result<ExitCode> {
             tenure_eval::suite::parse_json(p, &tenure_eval::suite::read_bytes(p)?)
         };
         let (a, b) = (read(top)?, read(bottom)?);
-        let (la, lb) = (score_label(top, &a), score_label(bottom, &b));
+        let la = LoadedReport::from_value(top, &a)?.score_label();
+        let lb = LoadedReport::from_value(bottom, &b)?.score_label();
         let query = case_field(&a, case, "expandedQuery");
         let svg = score_figure(
             case,
@@ -272,30 +272,6 @@ fn case_field(report: &serde_json::Value, case: &str, key: &str) -> String {
         .to_string()
 }
 
-/// "bm25 (Lucene BM25 score)" or "cosine / all-minilm-l6-v2 (...)", from the report's manifest
-/// (paper-shaped reports keep it in a `.manifest.json` sidecar).
-fn score_label(path: &std::path::Path, report: &serde_json::Value) -> String {
-    let sidecar = std::fs::read(path.with_extension("manifest.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
-    let manifest = report
-        .get("manifest")
-        .or(sidecar.as_ref())
-        .unwrap_or(&serde_json::Value::Null);
-    match manifest["backend"].as_str() {
-        Some("cosine") => format!(
-            "cosine / {} (Atlas vector score, (1 + cos) / 2)",
-            manifest["backendSettings"]["model"].as_str().unwrap_or("?")
-        ),
-        Some(b) => format!("{b} (Lucene BM25 score)"),
-        None => report
-            .get("provider")
-            .and_then(|p| p.as_str())
-            .unwrap_or("report")
-            .to_string(),
-    }
-}
-
 fn trec_command(args: cli::TrecArgs) -> Result<ExitCode> {
     use tenure_eval::report::trec::{qrels_file, run_file};
     let suite = load(&args.suite)?;
@@ -333,7 +309,7 @@ fn claims_command(args: cli::ClaimsArgs) -> Result<ExitCode> {
     use tenure_eval::report::tables::render;
     let reports = if args.reports.is_empty() {
         // The paper suite through BM25, in memory.
-        let suite = Suite::load(&tenure_eval::suite::SuiteSource::Builtin("paper".into()))?;
+        let suite = builtin("paper")?;
         let static_run = run_static(&suite, BackendKind::Bm25, &mut tenure_eval::run::Silent)?;
         let session_run = run_sessions(&suite, BackendKind::Bm25, &mut tenure_eval::run::Silent)?;
         let s = json::static_report(
@@ -611,24 +587,6 @@ fn backends(
     Ok(kinds)
 }
 
-/// Report file name: upstream's, with PrecisionMemBench's `<model>-` prefix for cosine runs
-/// (plus the text policy when it is not the profile's).
-fn report_file_name(suite: &Suite, backend: &BackendKind, kind: RunKind, shape: Shape) -> String {
-    // Vector reports are `-vector.json` in both layouts (the paper tag wrote
-    // `retrieval-report-vector.json`).
-    let base = match backend {
-        BackendKind::Cosine(_) => file_name(kind, Shape::Pmb, backend.provider()),
-        BackendKind::Bm25 => file_name(kind, shape, backend.provider()),
-    };
-    match backend {
-        BackendKind::Cosine(setup) if setup.policy != TextPolicy::of(suite.profile) => {
-            format!("{}.{}-{base}", setup.store.model.name, setup.policy.label())
-        }
-        BackendKind::Cosine(setup) => format!("{}-{base}", setup.store.model.name),
-        BackendKind::Bm25 => base,
-    }
-}
-
 /// One (backend, kind) pass: run, write the report, summarise.
 fn pass(
     suite: &Suite,
@@ -659,10 +617,8 @@ fn pass(
         }
     };
     progress.finish();
-    let reports = report::write_report(
-        &dir.join(report_file_name(suite, backend, kind, shape)),
-        &report,
-    )?;
+    let reports =
+        report::write_report(&dir.join(file_name(kind, suite.profile, backend)), &report)?;
     let row = RunRow {
         suite: suite.name.clone(),
         backend: backend.label(),

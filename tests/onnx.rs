@@ -9,7 +9,6 @@
 mod common;
 use common::{builtin, repo, tenure_eval};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::{needed_texts, EmbeddingStore, Role, TextPolicy};
 
@@ -82,20 +81,7 @@ fn fp32_minilm_gives_the_sentence_transformers_readme_cosines() {
 
 /// Embed `texts` with the reference script on the venv's Python onnxruntime.
 fn python_vectors(model: &Path, texts: &[&str]) -> Vec<Vec<f32>> {
-    let python = std::env::var_os("TENURE_EVAL_PYTHON").expect("TENURE_EVAL_PYTHON is not set");
-    let mut child = Command::new(python)
-        .arg(repo("scripts/embed_reference.py"))
-        .arg(model)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = serde_json::to_vec(&serde_json::json!({ "texts": texts })).unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &input).unwrap();
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = common::python_reference::run(model, &[], texts);
     serde_json::from_value(value["vectors"].clone()).unwrap()
 }
 

@@ -6,6 +6,54 @@ use common::{repo, tenure_eval_into, tenure_eval_ok};
 use quick_xml::events::Event;
 use std::process::Command;
 
+/// One SVG element: its name and attributes.
+struct Element {
+    name: String,
+    attrs: Vec<(String, String)>,
+}
+
+impl Element {
+    /// The attribute's value, or "" when absent.
+    fn attr(&self, name: &str) -> String {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// Every element and every (trimmed) text of `svg`, which must be well-formed XML throughout.
+fn read_svg(svg: &str) -> (Vec<Element>, Vec<String>) {
+    let mut reader = quick_xml::Reader::from_str(svg);
+    let (mut elements, mut texts) = (Vec::new(), Vec::new());
+    let mut in_text = false;
+    loop {
+        match reader.read_event().expect("well-formed SVG") {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => {
+                let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                in_text = name == "text";
+                let attrs = e
+                    .attributes()
+                    .map(|a| {
+                        let a = a.unwrap();
+                        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+                        (key, a.unescape_value().unwrap().into_owned())
+                    })
+                    .collect();
+                elements.push(Element { name, attrs });
+            }
+            Event::Text(t) if in_text => {
+                texts.push(t.decode().unwrap().trim().to_string());
+                in_text = false;
+            }
+            _ => {}
+        }
+    }
+    (elements, texts)
+}
+
 #[test]
 fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
     let dir = tempfile::tempdir().unwrap();
@@ -17,36 +65,17 @@ fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
     tenure_eval_ok(&["plot", "--out", svg_out], &[&tenure, &vector]);
     let svg = std::fs::read_to_string(&svg_path).unwrap();
 
-    // Well-formed XML from start to end.
-    let mut reader = quick_xml::Reader::from_str(&svg);
-    let (mut polylines, mut circles, mut texts) = (Vec::new(), Vec::new(), Vec::new());
-    let mut in_text = false;
-    loop {
-        match reader.read_event().expect("well-formed SVG") {
-            Event::Eof => break,
-            Event::Start(e) | Event::Empty(e) => {
-                let attr = |name: &str| {
-                    e.try_get_attribute(name)
-                        .unwrap()
-                        .map(|a| a.unescape_value().unwrap().into_owned())
-                };
-                match e.name().as_ref() {
-                    b"polyline" => polylines.push((
-                        attr("stroke").unwrap_or_default(),
-                        attr("points").unwrap_or_default(),
-                    )),
-                    b"circle" => circles.push(attr("fill").unwrap_or_default()),
-                    b"text" => in_text = true,
-                    _ => {}
-                }
-            }
-            Event::Text(t) if in_text => {
-                texts.push(t.decode().unwrap().trim().to_string());
-                in_text = false;
-            }
-            _ => {}
-        }
-    }
+    let (elements, texts) = read_svg(&svg);
+    let polylines: Vec<(String, String)> = elements
+        .iter()
+        .filter(|e| e.name == "polyline")
+        .map(|e| (e.attr("stroke"), e.attr("points")))
+        .collect();
+    let circles: Vec<String> = elements
+        .iter()
+        .filter(|e| e.name == "circle")
+        .map(|e| e.attr("fill"))
+        .collect();
     // One series per report: a 12-point line and 12 markers in its colour.
     for colour in ["#1F77B4", "#D62728"] {
         let series = polylines
@@ -115,35 +144,17 @@ fn score_figure_shows_the_bm25_spike_above_the_cosine_band() {
         &[&bm25, &cosine],
     );
     let svg = std::fs::read_to_string(&svg_path).unwrap();
-    let (mut bars, mut texts) = (Vec::new(), Vec::new());
-    let mut reader = quick_xml::Reader::from_str(&svg);
-    let mut in_text = false;
-    loop {
-        match reader.read_event().expect("well-formed SVG") {
-            Event::Eof => break,
-            Event::Start(e) | Event::Empty(e) => {
-                let attr = |name: &str| {
-                    e.try_get_attribute(name)
-                        .unwrap()
-                        .map(|a| a.unescape_value().unwrap().into_owned())
-                };
-                match e.name().as_ref() {
-                    b"rect" => {
-                        let num =
-                            |n: &str| attr(n).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-                        bars.push((attr("fill").unwrap_or_default(), num("width")));
-                    }
-                    b"text" => in_text = true,
-                    _ => {}
-                }
-            }
-            Event::Text(t) if in_text => {
-                texts.push(t.decode().unwrap().trim().to_string());
-                in_text = false;
-            }
-            _ => {}
-        }
-    }
+    let (elements, texts) = read_svg(&svg);
+    let bars: Vec<(String, f64)> = elements
+        .iter()
+        .filter(|e| e.name == "rect")
+        .map(|e| {
+            (
+                e.attr("fill"),
+                e.attr("width").parse::<f64>().unwrap_or(0.0),
+            )
+        })
+        .collect();
     // The cosine run scored 12 beliefs (every in-scope candidate: no threshold); BM25 one.
     let width = |fill: &str| -> Vec<f64> {
         bars.iter()

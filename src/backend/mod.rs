@@ -167,14 +167,6 @@ impl BackendKind {
         }
     }
 
-    /// Report file prefix: PrecisionMemBench publishes `<model>-retrieval-report-vector.json`.
-    pub fn file_prefix(&self) -> Option<&str> {
-        match self {
-            BackendKind::Bm25 => None,
-            BackendKind::Cosine(setup) => Some(&setup.store.model.name),
-        }
-    }
-
     /// Index `corpus` with this backend.
     pub fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
         match self {

@@ -67,10 +67,7 @@ impl ModelSource {
             return Ok(store);
         }
         let store = self.open_store()?;
-        let missing: Vec<&NeededText> = needed
-            .iter()
-            .filter(|t| store.get(t.role, policy.name(t.role), &t.text).is_none())
-            .collect();
+        let missing = missing(&store, policy, &needed);
         if missing.is_empty() {
             return Ok(store);
         }
@@ -109,10 +106,7 @@ pub fn fill(
     needed: &[NeededText],
     progress: EmbedProgress<'_>,
 ) -> Result<usize> {
-    let missing: Vec<&NeededText> = needed
-        .iter()
-        .filter(|t| store.get(t.role, policy.name(t.role), &t.text).is_none())
-        .collect();
+    let missing = missing(store, policy, needed);
     let total = missing.len();
     let mut done = 0;
     for role in [Role::Belief, Role::Query] {
@@ -133,6 +127,18 @@ pub fn fill(
         }
     }
     Ok(total)
+}
+
+/// The `needed` texts `store` has no vector for.
+fn missing<'a>(
+    store: &EmbeddingStore,
+    policy: TextPolicy,
+    needed: &'a [NeededText],
+) -> Vec<&'a NeededText> {
+    needed
+        .iter()
+        .filter(|t| store.get(t.role, policy.name(t.role), &t.text).is_none())
+        .collect()
 }
 
 fn check_same_model(store: &EmbeddingStore, info: &ModelInfo, folder: &Path) -> Result<()> {

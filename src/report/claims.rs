@@ -123,6 +123,13 @@ fn count_claim(
     }
 }
 
+/// (smallest, largest); (∞, −∞) for no values.
+fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    })
+}
+
 /// The paper's topic-drift session case.
 const DRIFT_SESSION: &str = "session-drift-noise-10-turns-implicit-redis";
 
@@ -213,12 +220,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
             }
         });
     }
-    let drift_range = |r: &LoadedReport| {
-        let drifts: Vec<f64> = r.rows.iter().filter_map(|x| x.drift).collect();
-        let lo = drifts.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = drifts.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lo, hi)
-    };
+    let drift_range = |r: &LoadedReport| min_max(r.rows.iter().filter_map(|x| x.drift));
     out.push(match sources.bm25_session.map(drift_range) {
         None => Claim {
             claim: "BM25 drift score over the session turns".into(),
@@ -248,9 +250,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
             .filter(|x| x.case_id == DRIFT_SESSION && matches!(x.turn_index, Some(9 | 10)))
             .filter_map(|x| x.drift)
             .collect();
-        let lo = drifts.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = drifts.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (drifts.len() == 2).then_some((lo, hi))
+        (drifts.len() == 2).then(|| min_max(drifts.into_iter()))
     };
     out.push(match sources.cosine_session.map(noise_turns) {
         Some(None) => Claim {

@@ -111,16 +111,30 @@ impl RunKind {
     }
 }
 
-/// Upstream file name of a report: the paper tag wrote `retrieval-report.json`, PrecisionMemBench
-/// publishes `retrieval-report-<provider>.json` (and `session-` variants).
-pub fn file_name(kind: RunKind, shape: Shape, provider: &str) -> String {
+/// Upstream file name of a report. The paper tag wrote `retrieval-report.json` (and
+/// `retrieval-report-vector.json`), PrecisionMemBench publishes
+/// `retrieval-report-<provider>.json` and `<model>-retrieval-report-vector.json`; `session-`
+/// variants alike. A cosine run under a text policy other than its profile's adds the policy:
+/// `<model>.<policy>-retrieval-report-vector.json`.
+pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendKind) -> String {
     let stem = match kind {
         RunKind::Static => "retrieval-report",
         RunKind::Session => "session-retrieval-report",
     };
-    match shape {
-        Shape::Paper => format!("{stem}.json"),
-        Shape::Pmb => format!("{stem}-{provider}.json"),
+    match backend {
+        BackendKind::Bm25 => match Shape::of(profile) {
+            Shape::Paper => format!("{stem}.json"),
+            Shape::Pmb => format!("{stem}-{}.json", backend.provider()),
+        },
+        BackendKind::Cosine(setup) => {
+            let model = &setup.store.model.name;
+            let vector = format!("{stem}-{}.json", backend.provider());
+            if setup.policy == crate::embed::TextPolicy::of(profile) {
+                format!("{model}-{vector}")
+            } else {
+                format!("{model}.{}-{vector}", setup.policy.label())
+            }
+        }
     }
 }
 

@@ -42,12 +42,7 @@ pub fn verify(path: &Path) -> Result<Vec<String>> {
             }
         }
     }
-    let manifest = match value.get("manifest") {
-        Some(m) => Some(m.clone()),
-        None => std::fs::read(path.with_extension("manifest.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok()),
-    };
+    let manifest = &report.manifest;
     match manifest
         .as_ref()
         .and_then(|m| m.get("inputs"))

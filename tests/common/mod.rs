@@ -1,6 +1,8 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+pub mod python_reference;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tenure_eval::backend::BackendKind;
@@ -74,13 +76,23 @@ pub fn same_number(a: &Value, b: &Value) -> bool {
 #[allow(unused_imports)]
 pub use tenure_eval::report::tables::same_json;
 
-/// Run `tenure-eval ARGS PATHS...`, require success, return its output.
-pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+/// Run `tenure-eval ARGS` from the repository root (where `embeddings/` is); any exit code.
+pub fn tenure_eval(args: &[&str]) -> std::process::Output {
+    run(args, &[])
+}
+
+fn run(args: &[&str], paths: &[&Path]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
         .args(args)
         .args(paths)
+        .current_dir(repo(""))
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Run `tenure-eval ARGS PATHS...`, require success, return its output.
+pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
+    let output = run(args, paths);
     assert!(
         output.status.success(),
         "tenure-eval {args:?}: {}",
@@ -91,25 +103,5 @@ pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
 
 /// Run `tenure-eval ARGS --quiet --out DIR` and require success.
 pub fn tenure_eval_into(args: &[&str], out: &Path) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(args)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "tenure-eval {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// Run `tenure-eval ARGS` from the repository root (where `embeddings/` is); any exit code.
-pub fn tenure_eval(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(args)
-        .current_dir(repo(""))
-        .output()
-        .unwrap()
+    tenure_eval_ok(&[args, &["--quiet", "--out"]].concat(), &[out]);
 }

@@ -74,6 +74,8 @@ pub struct CosineBackend {
     /// Unit vectors, row i for version i (exact search reads this).
     vectors: exact::Matrix,
     graph: Option<hnsw::Graph>,
+    /// Distinct beliefs so far: the next new belief's slot.
+    beliefs: usize,
 }
 
 impl CosineBackend {
@@ -88,6 +90,7 @@ impl CosineBackend {
             setup,
             versions: Vec::with_capacity(corpus.len()),
             vectors: exact::Matrix::new(dims),
+            beliefs: 0,
         };
         for belief in corpus {
             backend.add_version(belief.clone(), None)?;
@@ -121,7 +124,10 @@ impl CosineBackend {
                 self.versions[old].live = false;
                 self.versions[old].slot
             }
-            None => self.versions.iter().filter(|v| v.live).count(),
+            None => {
+                self.beliefs += 1;
+                self.beliefs - 1
+            }
         };
         let id = self.versions.len();
         if let Some(graph) = &mut self.graph {

@@ -72,6 +72,8 @@ pub struct LoadedReport {
     pub ingestion_ms: Option<f64>,
     /// Session cases (distinct case ids) or static cases.
     pub case_count: usize,
+    /// The manifest (inline, or the paper shape's sidecar), if there is one.
+    pub manifest: Option<Value>,
 }
 
 fn field<'a>(path: &Path, at: &str, v: &'a Value, key: &str) -> Result<&'a Value> {
@@ -102,8 +104,14 @@ impl LoadedReport {
 
     /// Interpret a report already in memory; `path` names it in messages.
     pub fn from_value(path: &Path, value: &Value) -> Result<LoadedReport> {
+        let manifest = report_manifest(path, value);
         let (entries, provider, summary, ingestion) = match value {
-            Value::Array(entries) => (entries.clone(), sidecar_provider(path), None, None),
+            Value::Array(entries) => (
+                entries.clone(),
+                manifest.as_ref().and_then(manifest_provider),
+                None,
+                None,
+            ),
             Value::Object(map) => {
                 let cases = field(path, "$", value, "cases")?;
                 let entries = cases.as_array().ok_or_else(|| {
@@ -201,7 +209,7 @@ impl LoadedReport {
         };
         // tenure-eval's cosine reports say `vector` like PrecisionMemBench's; the model tells
         // them apart.
-        let provider = cosine_model(path, value).or(provider);
+        let provider = manifest.as_ref().and_then(cosine_model).or(provider);
         let provider = provider.unwrap_or_else(|| {
             path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -215,7 +223,23 @@ impl LoadedReport {
             published_summary: summary,
             ingestion_ms: ingestion,
             case_count,
+            manifest,
         })
+    }
+
+    /// What its scores are, for figure legends: "bm25 (Lucene BM25 score)" or
+    /// "cosine / all-minilm-l6-v2 (Atlas vector score, (1 + cos) / 2)"; the provider when the
+    /// report has no manifest.
+    pub fn score_label(&self) -> String {
+        let backend = self.manifest.as_ref().and_then(|m| m["backend"].as_str());
+        match (backend, self.manifest.as_ref().and_then(cosine_model)) {
+            (Some("cosine"), model) => format!(
+                "cosine / {} (Atlas vector score, (1 + cos) / 2)",
+                model.as_deref().unwrap_or("?")
+            ),
+            (Some(b), _) => format!("{b} (Lucene BM25 score)"),
+            (None, _) => self.provider.clone(),
+        }
     }
 
     /// The file name.
@@ -352,12 +376,15 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
-/// The model of a tenure-eval cosine report, from its manifest (inline or sidecar).
-fn cosine_model(path: &Path, value: &Value) -> Option<String> {
-    let sidecar = || -> Option<Value> {
+/// A report's manifest: its `manifest` key, or the paper shape's `.manifest.json` sidecar.
+fn report_manifest(path: &Path, value: &Value) -> Option<Value> {
+    value.get("manifest").cloned().or_else(|| {
         serde_json::from_slice(&std::fs::read(path.with_extension("manifest.json")).ok()?).ok()
-    };
-    let manifest = value.get("manifest").cloned().or_else(sidecar)?;
+    })
+}
+
+/// The model of a tenure-eval cosine report.
+fn cosine_model(manifest: &Value) -> Option<String> {
     (manifest.get("backend")?.as_str()? == "cosine")
         .then(|| {
             manifest["backendSettings"]["model"]
@@ -367,10 +394,8 @@ fn cosine_model(path: &Path, value: &Value) -> Option<String> {
         .flatten()
 }
 
-/// Provider of a paper-shaped report: the backend named in its sidecar manifest.
-fn sidecar_provider(path: &Path) -> Option<String> {
-    let manifest: Value =
-        serde_json::from_slice(&std::fs::read(path.with_extension("manifest.json")).ok()?).ok()?;
+/// Provider of a paper-shaped report: the backend its manifest names.
+fn manifest_provider(manifest: &Value) -> Option<String> {
     manifest
         .get("backend")
         .and_then(Value::as_str)
