@@ -7,14 +7,14 @@
 //! Under `cargo test` (criterion test mode) it embeds one batch with each model and skips
 //! Python.
 
-#[path = "../tests/common/python_reference.rs"]
+#[path = "../tests/it/common/python_reference.rs"]
 mod python_reference;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
-use tenure_eval::embed::{EmbeddingStore, Role};
+use tenure_eval::embed::{Embedder, EmbeddingStore, Role};
 
 const SENTENCES: usize = 256;
 const BATCH: usize = 32;

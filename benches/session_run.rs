@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use tenure_eval::backend::BackendKind;
+use tenure_eval::backend::BackendConfig;
 use tenure_eval::run::{run_sessions, Silent};
 use tenure_eval::suite::{Suite, SuiteSource};
 
@@ -12,7 +12,7 @@ fn session_suite(c: &mut Criterion) {
     for name in ["paper", "pmb"] {
         let suite = Suite::load(&SuiteSource::Builtin(name.into())).expect("built-in suite loads");
         group.bench_function(name, |b| {
-            b.iter(|| run_sessions(black_box(&suite), BackendKind::Bm25, &mut Silent).unwrap())
+            b.iter(|| run_sessions(black_box(&suite), &BackendConfig::bm25(), &mut Silent).unwrap())
         });
     }
     group.finish();

@@ -4,8 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use tenure_eval::backend::bm25::Bm25Backend;
-use tenure_eval::backend::{Backend, BackendKind, SearchFilter, SearchRequest};
-use tenure_eval::context::MIN_SCORE;
+use tenure_eval::backend::{Backend, BackendConfig, SearchFilter, SearchRequest};
 use tenure_eval::run::{run_static, Silent};
 use tenure_eval::suite::{Suite, SuiteSource};
 
@@ -53,7 +52,6 @@ fn one_query(c: &mut Criterion) {
                 scope: &scope,
                 exclude_ids: &pinned,
             },
-            min_score: MIN_SCORE,
             limit: 20,
         };
         group.bench_function(label, |b| {
@@ -68,12 +66,12 @@ fn whole_static_run(c: &mut Criterion) {
     for name in ["paper", "pmb"] {
         let suite = suite(name);
         group.bench_function(name, |b| {
-            b.iter(|| run_static(black_box(&suite), BackendKind::Bm25, &mut Silent).unwrap())
+            b.iter(|| run_static(black_box(&suite), &BackendConfig::bm25(), &mut Silent).unwrap())
         });
     }
     // Including loading and validating the built-in suite (sha256, JSON parse).
     group.bench_function("pmb_with_suite_load", |b| {
-        b.iter(|| run_static(&suite("pmb"), BackendKind::Bm25, &mut Silent).unwrap())
+        b.iter(|| run_static(&suite("pmb"), &BackendConfig::bm25(), &mut Silent).unwrap())
     });
     group.finish();
 }

@@ -21,7 +21,6 @@ fn main() {
             scope: &scope,
             exclude_ids: &[],
         },
-        min_score: 3.0,
         limit: 20,
     };
     let n: usize = std::env::args()

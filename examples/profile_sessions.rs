@@ -1,5 +1,5 @@
 //! Repeats the pmb session suite, for profilers (`valgrind --tool=callgrind`).
-use tenure_eval::backend::BackendKind;
+use tenure_eval::backend::BackendConfig;
 use tenure_eval::run::{run_sessions, Silent};
 use tenure_eval::suite::{Suite, SuiteSource};
 
@@ -11,7 +11,7 @@ fn main() {
         .unwrap_or(10);
     let mut passed = 0;
     for _ in 0..n {
-        passed += run_sessions(&suite, BackendKind::Bm25, &mut Silent)
+        passed += run_sessions(&suite, &BackendConfig::bm25(), &mut Silent)
             .expect("sessions run")
             .turns
             .iter()

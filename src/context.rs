@@ -1,8 +1,9 @@
 //! Context building (`ContextBuilder.build`, spec §D): the tiers a memory system hands the
 //! model — persona prelude, pinned facts, relevant beliefs, open questions — under a budget.
 
-use crate::backend::{Backend, Contribution, Reader, SearchFilter, SearchRequest};
-use crate::error::Result;
+use crate::backend::{
+    Backend, BackendError, Contribution, Explanation, Reader, SearchFilter, SearchRequest,
+};
 use crate::js;
 use crate::profile::Profile;
 use crate::query;
@@ -11,9 +12,6 @@ use crate::suite::{BudgetOverride, DEFAULT_USER};
 
 /// The eval's persona stub: the universal persona text of `test-user` (174 characters).
 pub const EVAL_PERSONA: &str = "You prefer direct answers without preamble. You push back when plans have problems rather than defaulting to agreement. You edit AI output; you do not let AI edit your prose.";
-
-/// The minimum BM25 score ContextBuilder asks for.
-pub const MIN_SCORE: f32 = 3.0;
 
 /// Context budget; defaults as upstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,10 +69,22 @@ pub struct ContextRequest<'a> {
 pub struct ScoredBelief {
     /// Belief id.
     pub id: String,
-    /// Backend score; 0 for relation expansions.
+    /// Backend score; 0 for relation expansions and for backends that only rank (upstream
+    /// reports write 0 there too).
     pub score: f32,
-    /// Score attribution (empty for expansions and backends without one).
-    pub contributions: Vec<Contribution>,
+    /// The backend's explanation, when it gives one.
+    pub explanation: Option<Explanation>,
+}
+
+impl ScoredBelief {
+    /// Score attribution: the explanation's term matches (empty for expansions and backends
+    /// without one).
+    pub fn contributions(&self) -> Vec<Contribution> {
+        self.explanation
+            .as_ref()
+            .map(Explanation::contributions)
+            .unwrap_or_default()
+    }
 }
 
 /// The built context, ids only (the reports never carry belief text).
@@ -114,8 +124,8 @@ pub fn build(
     backend: &dyn Backend,
     profile: Profile,
     request: &ContextRequest<'_>,
-) -> Result<Context> {
-    match (profile, backend.reader()) {
+) -> Result<Context, BackendError> {
+    match (profile, backend.info().reader) {
         (Profile::Head, Reader::Vector) => build_vector_adapter(store, backend, request),
         // The paper's vector harness builds its context with the BM25 reader's rules.
         _ => build_tenure(store, backend, profile, request),
@@ -129,7 +139,7 @@ fn search(
     expanded_query: &str,
     query: &str,
     exclude_ids: &[String],
-) -> Result<Vec<ScoredBelief>> {
+) -> Result<Vec<ScoredBelief>, BackendError> {
     let hits = if query.is_empty() || request.budget.max_beliefs <= 0 {
         Vec::new()
     } else {
@@ -141,7 +151,6 @@ fn search(
                 scope: request.scope,
                 exclude_ids,
             },
-            min_score: MIN_SCORE,
             limit: request.budget.max_beliefs as usize,
         })?
     };
@@ -149,8 +158,8 @@ fn search(
         .into_iter()
         .map(|h| ScoredBelief {
             id: h.id,
-            score: h.score,
-            contributions: h.contributions,
+            score: h.score.unwrap_or(0.0),
+            explanation: h.explanation,
         })
         .collect())
 }
@@ -174,7 +183,7 @@ fn expand_relations(
         search_scores.push(ScoredBelief {
             id: b.id.clone(),
             score: 0.0,
-            contributions: Vec::new(),
+            explanation: None,
         });
     }
 }
@@ -199,7 +208,7 @@ fn build_tenure(
     backend: &dyn Backend,
     profile: Profile,
     request: &ContextRequest<'_>,
-) -> Result<Context> {
+) -> Result<Context, BackendError> {
     let budget = request.budget;
     let expanded_query = query::prepare(request.message, profile).query;
     let persona_prelude = persona_prelude(request.user_id, budget.max_persona_chars);
@@ -252,7 +261,7 @@ fn build_vector_adapter(
     store: &BeliefStore,
     backend: &dyn Backend,
     request: &ContextRequest<'_>,
-) -> Result<Context> {
+) -> Result<Context, BackendError> {
     let budget = request.budget;
     let expanded_query = query::prepare(request.message, Profile::Head).query;
     let persona_prelude = persona_prelude(request.user_id, i64::MAX);

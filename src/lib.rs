@@ -24,6 +24,8 @@ pub mod context;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod io;
+pub mod job;
 pub mod js;
 pub mod profile;
 pub mod query;

@@ -1,14 +1,23 @@
 //! Retrieval backends behind one trait. A backend indexes beliefs and answers searches; the
 //! context builder (pinned facts, questions, caps) is shared, as it is upstream.
 //!
-//! A new backend is a new folder here plus one arm in [`BackendKind`].
+//! A new backend is a new folder here plus one variant of [`BackendConfig`]: the backend says
+//! who it is ([`BackendInfo`]: provider name, label, which upstream reader it stands in for, its
+//! score scale), and everything downstream (context, reports, tables, claims, figures) reads
+//! that record instead of guessing from names.
 
 pub mod bm25;
+mod config;
 pub mod cosine;
+mod error;
+mod explain;
 
-use crate::error::Result;
+pub use config::{BackendConfig, BackendFactory};
+pub use error::{BackendError, ErrorKind};
+pub use explain::{Contribution, Explanation, TermMatch};
+
 use crate::suite::{Belief, BeliefType};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Hard filters of every search (spec §C.2): user, active, not a question, not expertise,
 /// scope (when given) and the excluded ids (HEAD passes the pinned facts).
@@ -43,53 +52,8 @@ pub struct SearchRequest<'a> {
     pub message: &'a str,
     /// Filters.
     pub filter: SearchFilter<'a>,
-    /// Results scoring below this are dropped (Lucene scale; 3 in the eval).
-    pub min_score: f32,
     /// At most this many results.
     pub limit: usize,
-}
-
-/// Which query clause produced a contribution; the path names Atlas reports use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum FieldPath {
-    /// C1: fuzzy over canonical names, boost 14.
-    #[serde(rename = "canonical_name")]
-    CanonicalName,
-    /// C2: canonical-name bigrams, boost 14.
-    #[serde(rename = "canonical_name.phrase")]
-    CanonicalNamePhrase,
-    /// C3: fuzzy over aliases, boost 5.
-    #[serde(rename = "aliases")]
-    Aliases,
-    /// C4: alias bigrams, boost 14.
-    #[serde(rename = "aliases.shingle")]
-    AliasesShingle,
-}
-
-impl FieldPath {
-    /// The path as reports spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FieldPath::CanonicalName => "canonical_name",
-            FieldPath::CanonicalNamePhrase => "canonical_name.phrase",
-            FieldPath::Aliases => "aliases",
-            FieldPath::AliasesShingle => "aliases.shingle",
-        }
-    }
-}
-
-/// One term's share of a hit's score, as computed by the scorer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Contribution {
-    /// Clause and field.
-    pub path: FieldPath,
-    /// The indexed term that matched.
-    pub term: String,
-    /// Its score (float32, boosts included).
-    pub score: f32,
-    /// Atlas collapses this clause to a bare TermQuery, which the static report parser
-    /// cannot read (spec §C.5): it is left out of upstream-compatible static `clauses`.
-    pub collapsed: bool,
 }
 
 /// One search result.
@@ -97,15 +61,16 @@ pub struct Contribution {
 pub struct Hit {
     /// Belief id.
     pub id: String,
-    /// Score on the backend's scale (Lucene BM25 for bm25).
-    pub score: f32,
-    /// Score attribution; empty for backends without one.
-    pub contributions: Vec<Contribution>,
+    /// Score on the backend's [`ScoreScale`]; `None` for backends that only rank.
+    pub score: Option<f32>,
+    /// Why it scored what it did; `None` for backends without an explanation.
+    pub explanation: Option<Explanation>,
 }
 
 /// Which upstream reader a backend stands in for: PrecisionMemBench's vector adapter builds the
 /// context differently from Tenure's text reader (spec §E).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Reader {
     /// Tenure's `BeliefsReader` (Atlas Search): every profile's text backends.
     Text,
@@ -114,67 +79,77 @@ pub enum Reader {
     Vector,
 }
 
-/// A retrieval backend.
-pub trait Backend {
-    /// Short id (`bm25`, `cosine`).
-    fn id(&self) -> &'static str;
-    /// The upstream reader this backend reproduces.
-    fn reader(&self) -> Reader {
-        Reader::Text
+/// What a backend's scores mean, and so how reports write them and figures label them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ScoreScale {
+    /// Lucene BM25 (unbounded, boosts included): 2 decimals plus the clause view.
+    LuceneBm25,
+    /// A vector similarity in [0, 1] (Atlas `vectorSearchScore`): 3 decimals.
+    VectorSimilarity,
+    /// A rank-fusion score (small, rank-derived).
+    RankFusion,
+    /// No score: the backend only ranks.
+    None,
+}
+
+impl ScoreScale {
+    /// How figure legends describe the scale.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScoreScale::LuceneBm25 => "Lucene BM25 score",
+            ScoreScale::VectorSimilarity => "Atlas vector score, (1 + cos) / 2",
+            ScoreScale::RankFusion => "rank-fusion score",
+            ScoreScale::None => "rank only",
+        }
     }
+}
+
+/// Who a backend is, said by the backend itself and stored in every report manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackendInfo {
+    /// Short id of the implementation (`bm25`, `cosine`).
+    pub id: String,
+    /// Provider name in PrecisionMemBench-shaped reports (`tenure`, `vector`, `mem0`).
+    pub provider: String,
+    /// Names the run in terminal tables (`bm25`, `cosine/all-minilm-l6-v2`).
+    pub label: String,
+    /// The embedding model, for backends that have one: tables name such runs by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The text policy of a text-embedding backend (`names+expanded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_policy: Option<String>,
+    /// Prefix of report file names (`all-minilm-l6-v2` in
+    /// `all-minilm-l6-v2-retrieval-report-vector.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_prefix: Option<String>,
+    /// The paper's own system: its paper-layout reports carry no provider suffix
+    /// (`retrieval-report.json`), as the paper tag wrote them.
+    #[serde(default)]
+    pub paper_primary: bool,
+    /// The upstream reader it stands in for.
+    pub reader: Reader,
+    /// What its scores mean.
+    pub score_scale: ScoreScale,
+}
+
+/// A retrieval backend.
+pub trait Backend: Send + Sync {
+    /// Who this backend is.
+    fn info(&self) -> &BackendInfo;
     /// Settings recorded in report manifests.
     fn settings(&self) -> serde_json::Value;
     /// Filtered, thresholded, ordered and limited results.
-    fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>>;
+    fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError>;
     /// Add a belief that did not exist (session `createBeliefAtTurn`).
-    fn insert(&mut self, belief: &Belief) -> Result<()>;
-    /// Replace the current version of `belief.id` (session `updateBeliefAtTurn`).
-    fn replace(&mut self, belief: &Belief) -> Result<()>;
-}
-
-/// The backends this build knows, with what each is built from.
-#[derive(Debug, Clone)]
-pub enum BackendKind {
-    /// Alias-weighted BM25 over tantivy.
-    Bm25,
-    /// Cosine similarity over the embeddings of one model.
-    Cosine(cosine::CosineSetup),
-}
-
-impl BackendKind {
-    /// Command-line and manifest name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            BackendKind::Bm25 => "bm25",
-            BackendKind::Cosine(_) => "cosine",
-        }
-    }
-
-    /// Provider name in PrecisionMemBench-shaped reports (`vector` is PrecisionMemBench's name
-    /// for its embedding baseline).
-    pub fn provider(&self) -> &'static str {
-        match self {
-            BackendKind::Bm25 => "tenure",
-            BackendKind::Cosine(_) => "vector",
-        }
-    }
-
-    /// Names a run in tables and file names: `bm25`, `cosine/all-minilm-l6-v2`.
-    pub fn label(&self) -> String {
-        match self {
-            BackendKind::Bm25 => "bm25".to_string(),
-            BackendKind::Cosine(setup) => format!("cosine/{}", setup.store.model.name),
-        }
-    }
-
-    /// Index `corpus` with this backend.
-    pub fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
-        match self {
-            BackendKind::Bm25 => Ok(Box::new(bm25::Bm25Backend::build(corpus)?)),
-            BackendKind::Cosine(setup) => Ok(Box::new(cosine::CosineBackend::build(
-                corpus,
-                setup.clone(),
-            )?)),
-        }
+    fn insert(&mut self, belief: &Belief) -> Result<(), BackendError>;
+    /// Replace the current version of `belief.id` (session `updateBeliefAtTurn`). Backends
+    /// that cannot update say [`ErrorKind::Unsupported`]; sessions then re-add the belief, as
+    /// PrecisionMemBench does with such providers.
+    fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
+        let _ = belief;
+        Err(BackendError::unsupported("replace"))
     }
 }

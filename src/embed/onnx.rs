@@ -10,8 +10,8 @@
 use super::store::{ModelInfo, Pooling};
 use super::Role;
 use crate::error::{Error, Result};
-use crate::suite::load::{parse_json, read_bytes};
-use crate::suite::sha256_hex;
+use crate::io::sha256_hex;
+use crate::io::{parse_json, read_bytes};
 use ndarray::{Array2, ArrayViewD, Axis};
 use ort::session::Session;
 use ort::value::TensorRef;
@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 /// Options of an embedding run.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct EmbedOptions {
     /// Texts per model call.
     pub batch_size: usize,
@@ -274,29 +275,9 @@ impl OnnxEmbedder {
         Ok(embedder)
     }
 
-    /// The model's identity, as stores record it.
-    pub fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-
     /// The folder the model was read from.
     pub fn folder(&self) -> &Path {
         &self.folder
-    }
-
-    /// Embed `texts` in batches of the configured size; `on_batch` hears each batch's size.
-    pub fn embed(
-        &mut self,
-        texts: &[&str],
-        role: Role,
-        on_batch: &mut dyn FnMut(usize),
-    ) -> Result<Vec<Vec<f32>>> {
-        let mut out = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(self.options.batch_size.max(1)) {
-            out.extend(self.embed_batch(chunk, role)?);
-            on_batch(chunk.len());
-        }
-        Ok(out)
     }
 
     /// Embed one batch (one model call).
@@ -393,4 +374,25 @@ fn pool(
 fn l2(v: Vec<f32>) -> Vec<f32> {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
     v.into_iter().map(|x| x / norm).collect()
+}
+
+impl super::Embedder for OnnxEmbedder {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// Batches of the configured size, one model call each.
+    fn embed(
+        &mut self,
+        texts: &[&str],
+        role: Role,
+        on_batch: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Vec<f32>>> {
+        let mut out = Vec::with_capacity(texts.len());
+        for chunk in texts.chunks(self.options.batch_size.max(1)) {
+            out.extend(self.embed_batch(chunk, role)?);
+            on_batch(chunk.len());
+        }
+        Ok(out)
+    }
 }

@@ -3,9 +3,10 @@
 
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::store::{builtin_names, EmbeddingStore, ModelInfo, Pooling};
+use super::vectors::{CachedSource, Embedder};
 use super::{needed_texts, NeededText, Role, TextPolicy};
 use crate::error::{Error, Result};
-use crate::suite::load::{parse_json, read_bytes};
+use crate::io::{parse_json, read_bytes};
 use crate::suite::{Belief, Suite};
 use std::path::{Path, PathBuf};
 
@@ -74,6 +75,19 @@ impl ModelSource {
         Err(missing_error(&store, suite, policy, &needed, &missing))
     }
 
+    /// A source that looks vectors up in the model's store and embeds what it lacks on
+    /// demand: a model folder's store plus its embedder, or (a store name) the store alone.
+    pub fn on_demand(&self) -> Result<std::sync::Arc<dyn super::VectorSource>> {
+        if self.is_model_dir() {
+            let (embedder, store) = self.open_model()?;
+            return Ok(std::sync::Arc::new(CachedSource::new(
+                store,
+                Box::new(embedder),
+            )));
+        }
+        Ok(std::sync::Arc::new(self.open_store()?))
+    }
+
     /// The store named by the spec.
     pub fn open_store(&self) -> Result<EmbeddingStore> {
         EmbeddingStore::open(&self.store_dir, &self.spec)?.ok_or_else(|| {
@@ -100,7 +114,7 @@ impl ModelSource {
 
 /// Embed the `needed` texts the store lacks; returns how many were embedded.
 pub fn fill(
-    embedder: &mut OnnxEmbedder,
+    embedder: &mut dyn Embedder,
     store: &mut EmbeddingStore,
     policy: TextPolicy,
     needed: &[NeededText],

@@ -12,7 +12,7 @@
 
 use super::{key, Role};
 use crate::error::{Error, Result};
-use crate::suite::load::{parse_json, read_bytes};
+use crate::io::{parse_json, read_bytes};
 use ndarray::Array2;
 use ndarray_npy::{ReadNpyExt, WriteNpyExt};
 use serde::{Deserialize, Serialize};
@@ -345,8 +345,8 @@ impl EmbeddingStore {
         let mut json =
             serde_json::to_vec_pretty(&manifest).map_err(|e| Error::backend("cosine", e))?;
         json.push(b'\n');
-        crate::report::write_atomic(&folder.join("vectors.npy"), &npy)?;
-        crate::report::write_atomic(&folder.join("manifest.json"), &json)?;
+        crate::io::write_atomic(&folder.join("vectors.npy"), &npy)?;
+        crate::io::write_atomic(&folder.join("manifest.json"), &json)?;
         Ok(())
     }
 }

@@ -31,6 +31,8 @@ pub struct Outcome<'a> {
     pub recall: Option<f64>,
     /// Latency in ms, already rounded to 2 decimals.
     pub latency_ms: f64,
+    /// The backend failed on it: neither a pass nor an assertion failure.
+    pub errored: bool,
 }
 
 /// How a passing case passed.
@@ -116,6 +118,14 @@ pub struct Summary {
     /// Turns (sessions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub turn_count: Option<usize>,
+    /// Entries the backend failed on (not passed, no assertion failures; their metrics are
+    /// null). Written only when there are some, so reports of clean runs keep upstream's keys.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub errored: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn mean4(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
@@ -198,6 +208,7 @@ pub fn summarise(
         pass_types,
         categories,
         turn_count,
+        errored: outcomes.iter().filter(|o| o.errored).count(),
     }
 }
 

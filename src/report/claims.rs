@@ -2,7 +2,13 @@
 //! status and a one-line reason (spec §J.3 explains the quoted scores).
 
 use super::tables::{LoadedReport, ReportKind, Table};
+use super::{json, Manifest, Shape};
+use crate::backend::{BackendConfig, ScoreScale};
+use crate::error::Result;
+use crate::run::{run_sessions, run_static, Silent};
+use crate::suite::{Suite, SuiteSource};
 use serde::Serialize;
+use std::path::Path;
 
 /// Whether a claim holds here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -55,18 +61,19 @@ pub struct ClaimSources<'a> {
 }
 
 impl<'a> ClaimSources<'a> {
-    /// Sort `reports` by kind and backend: provider `tenure` is BM25, anything else cosine.
+    /// Sort `reports` by kind and by what their backend says its scores are: Lucene BM25, or
+    /// a vector similarity.
     pub fn from_reports(reports: &'a [LoadedReport]) -> ClaimSources<'a> {
-        let pick = |kind: ReportKind, bm25: bool| {
+        let pick = |kind: ReportKind, scale: ScoreScale| {
             reports
                 .iter()
-                .find(|r| r.kind == kind && (r.provider == "tenure") == bm25)
+                .find(|r| r.kind == kind && r.backend.score_scale == scale)
         };
         ClaimSources {
-            bm25_static: pick(ReportKind::Static, true),
-            bm25_session: pick(ReportKind::Session, true),
-            cosine_static: pick(ReportKind::Static, false),
-            cosine_session: pick(ReportKind::Session, false),
+            bm25_static: pick(ReportKind::Static, ScoreScale::LuceneBm25),
+            bm25_session: pick(ReportKind::Session, ScoreScale::LuceneBm25),
+            cosine_static: pick(ReportKind::Static, ScoreScale::VectorSimilarity),
+            cosine_session: pick(ReportKind::Session, ScoreScale::VectorSimilarity),
         }
     }
 }
@@ -353,4 +360,31 @@ pub fn claims_table(claims: &[Claim]) -> Table {
             })
             .collect(),
     }
+}
+
+/// The BM25 reports of the `paper` suite, run now and kept in memory (what `claims` measures
+/// when it is given no report).
+pub fn measure_paper_bm25() -> Result<Vec<LoadedReport>> {
+    let suite = Suite::load(&SuiteSource::Builtin("paper".into()))?;
+    let bm25 = BackendConfig::bm25();
+    let static_run = run_static(&suite, &bm25, &mut Silent)?;
+    let session_run = run_sessions(&suite, &bm25, &mut Silent)?;
+    let s = json::static_report(
+        &static_run,
+        &Manifest::for_static(&suite, &static_run),
+        Shape::Pmb,
+    );
+    let t = json::session_report(
+        &session_run,
+        &Manifest::for_sessions(&suite, &session_run),
+        Shape::Pmb,
+    );
+    Ok(vec![
+        LoadedReport::from_parts(Path::new("paper/retrieval-report (in memory)"), &s.0, None)?,
+        LoadedReport::from_parts(
+            Path::new("paper/session-retrieval-report (in memory)"),
+            &t.0,
+            None,
+        )?,
+    ])
 }

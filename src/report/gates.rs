@@ -1,5 +1,6 @@
 //! CI gates over written reports, optionally against a baseline report, plus their JUnit and
-//! markdown renderings. Gates read reports back from disk, so they judge exactly what was written.
+//! markdown renderings. Gates judge the reports exactly as written (the same JSON values, read
+//! back from memory).
 
 use super::tables::{LoadedReport, ReportKind};
 use crate::error::{Error, Result};
@@ -65,6 +66,19 @@ pub fn pick_baseline<'a>(
         .find(|b| b.provider == report.provider)
         .or(same_kind.first())
         .copied()
+}
+
+/// Check `gates` on every report, each against its baseline (see [`pick_baseline`]).
+pub fn evaluate(
+    reports: &[LoadedReport],
+    baselines: &[LoadedReport],
+    gates: &Gates,
+) -> Result<Vec<GateCheck>> {
+    let mut checks = Vec::new();
+    for report in reports {
+        checks.extend(check(report, pick_baseline(report, baselines), gates)?);
+    }
+    Ok(checks)
 }
 
 /// Check `gates` on `report`.

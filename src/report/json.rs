@@ -7,7 +7,7 @@
 //! field keeps Atlas's own view, where collapsed clauses vanish from static reports (§C.5).
 
 use super::{Manifest, Shape};
-use crate::backend::BackendKind;
+use crate::backend::{BackendInfo, ScoreScale};
 use crate::context::ScoredBelief;
 use crate::eval::summary::Summary;
 use crate::js::{round2, round3};
@@ -40,10 +40,12 @@ pub enum ScoreStyle {
 }
 
 impl ScoreStyle {
-    fn of(backend: &BackendKind, all_clauses: bool) -> ScoreStyle {
-        match backend {
-            BackendKind::Cosine(_) => ScoreStyle::Vector,
-            BackendKind::Bm25 => ScoreStyle::Lucene { all_clauses },
+    fn of(backend: &BackendInfo, all_clauses: bool) -> ScoreStyle {
+        match backend.score_scale {
+            ScoreScale::LuceneBm25 => ScoreStyle::Lucene { all_clauses },
+            ScoreScale::VectorSimilarity | ScoreScale::RankFusion | ScoreScale::None => {
+                ScoreStyle::Vector
+            }
         }
     }
 }
@@ -65,16 +67,15 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Value {
         scores
             .iter()
             .map(|s| {
-                let clauses: Vec<Value> = s
-                    .contributions
+                let contributions = s.contributions();
+                let clauses: Vec<Value> = contributions
                     .iter()
                     .filter(|c| all_clauses || !c.collapsed)
-                    .map(|c| json!({"path": c.path.as_str(), "term": c.term, "score": round2(f64::from(c.score))}))
+                    .map(|c| json!({"path": c.path, "term": c.term, "score": round2(f64::from(c.score))}))
                     .collect();
-                let attribution: Vec<Value> = s
-                    .contributions
+                let attribution: Vec<Value> = contributions
                     .iter()
-                    .map(|c| json!({"path": c.path.as_str(), "term": c.term, "score": f32_value(c.score)}))
+                    .map(|c| json!({"path": c.path, "term": c.term, "score": f32_value(c.score)}))
                     .collect();
                 json!({"id": s.id, "score": round2(f64::from(s.score)), "clauses": clauses, "attribution": attribution})
             })
@@ -105,6 +106,9 @@ fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> Value {
     e.insert("questionRecall".into(), opt(m.question_recall));
     e.insert("passed".into(), json!(r.passed()));
     e.insert("failures".into(), json!(r.failures));
+    if let Some(error) = &r.error {
+        e.insert("error".into(), json!(error));
+    }
     if shape == Shape::Pmb {
         e.insert("retrievalLatencyMs".into(), json!(r.latency_ms));
     }
@@ -121,7 +125,7 @@ pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Val
         .collect();
     wrap(
         shape,
-        run.backend.provider(),
+        &run.backend.provider,
         &run.summary(),
         cases,
         &run.ingestion,
@@ -142,7 +146,7 @@ pub fn session_report(
         .collect();
     wrap(
         shape,
-        run.backend.provider(),
+        &run.backend.provider,
         &run.summary(),
         turns,
         &run.ingestion,
@@ -169,6 +173,9 @@ fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> Value {
     );
     e.insert("passed".into(), json!(t.passed()));
     e.insert("failures".into(), json!(t.failures));
+    if let Some(error) = &t.error {
+        e.insert("error".into(), json!(error));
+    }
     e.insert(
         "searchScores".into(),
         search_scores(&t.context.search_scores, style),

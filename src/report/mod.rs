@@ -9,11 +9,9 @@ pub mod table;
 pub mod tables;
 pub mod trec;
 pub mod verify;
-mod write;
+pub use crate::io::write_atomic;
 
-pub use write::write_atomic;
-
-use crate::backend::BackendKind;
+use crate::backend::BackendInfo;
 use crate::profile::Profile;
 use crate::run::{SessionRun, StaticRun};
 use crate::suite::{InputFile, Suite};
@@ -52,7 +50,10 @@ pub struct Manifest {
     /// Pipeline profile.
     pub profile: Profile,
     /// Backend id.
-    pub backend: &'static str,
+    pub backend: String,
+    /// Who the backend is (provider, label, reader, score scale): what tables, claims and
+    /// figures read instead of guessing from names.
+    pub backend_info: BackendInfo,
     /// Backend settings.
     pub backend_settings: serde_json::Value,
     /// Input files with their sha256.
@@ -65,7 +66,7 @@ impl Manifest {
     /// Manifest of a run of `suite` with `backend`.
     pub fn new(
         suite: &Suite,
-        backend: &BackendKind,
+        backend: &BackendInfo,
         backend_settings: &serde_json::Value,
         started_at: &str,
     ) -> Manifest {
@@ -74,7 +75,8 @@ impl Manifest {
             version: env!("CARGO_PKG_VERSION"),
             suite: suite.name.clone(),
             profile: suite.profile,
-            backend: backend.name(),
+            backend: backend.id.clone(),
+            backend_info: backend.clone(),
             backend_settings: backend_settings.clone(),
             inputs: suite.inputs.clone(),
             started_at: started_at.to_string(),
@@ -114,27 +116,22 @@ impl RunKind {
 /// Upstream file name of a report. The paper tag wrote `retrieval-report.json` (and
 /// `retrieval-report-vector.json`), PrecisionMemBench publishes
 /// `retrieval-report-<provider>.json` and `<model>-retrieval-report-vector.json`; `session-`
-/// variants alike. A cosine run under a text policy other than its profile's adds the policy:
-/// `<model>.<policy>-retrieval-report-vector.json`.
-pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendKind) -> String {
+/// variants alike. The backend says its prefix (a cosine run under a text policy other than
+/// its profile's adds the policy: `<model>.<policy>-retrieval-report-vector.json`) and whether
+/// it is the paper's own system, whose paper-layout files carry no provider.
+pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendInfo) -> String {
     let stem = match kind {
         RunKind::Static => "retrieval-report",
         RunKind::Session => "session-retrieval-report",
     };
-    match backend {
-        BackendKind::Bm25 => match Shape::of(profile) {
-            Shape::Paper => format!("{stem}.json"),
-            Shape::Pmb => format!("{stem}-{}.json", backend.provider()),
-        },
-        BackendKind::Cosine(setup) => {
-            let model = &setup.store.model.name;
-            let vector = format!("{stem}-{}.json", backend.provider());
-            if setup.policy == crate::embed::TextPolicy::of(profile) {
-                format!("{model}-{vector}")
-            } else {
-                format!("{model}.{}-{vector}", setup.policy.label())
-            }
-        }
+    let name = if backend.paper_primary && Shape::of(profile) == Shape::Paper {
+        format!("{stem}.json")
+    } else {
+        format!("{stem}-{}.json", backend.provider)
+    };
+    match &backend.file_prefix {
+        Some(prefix) => format!("{prefix}-{name}"),
+        None => name,
     }
 }
 

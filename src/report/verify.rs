@@ -4,13 +4,14 @@
 
 use super::tables::LoadedReport;
 use crate::error::Result;
-use crate::suite::{sha256_hex, BUILTIN_SUITES};
+use crate::io::sha256_hex;
+use crate::suite::BUILTIN_SUITES;
 use serde_json::Value;
 use std::path::Path;
 
 /// Every mismatch found in the report at `path` (empty: verified).
 pub fn verify(path: &Path) -> Result<Vec<String>> {
-    let value: Value = crate::suite::parse_json(path, &crate::suite::read_bytes(path)?)?;
+    let value: Value = crate::io::parse_json(path, &crate::io::read_bytes(path)?)?;
     let report = LoadedReport::from_value(path, &value)?;
     let mut problems = report.disagreements();
     let entries = value

@@ -1,16 +1,22 @@
 //! Running a suite: build the backend, build each case's (or turn's) context, evaluate it.
-//! Failed cases are results, not errors; only input and backend failures stop a run.
+//! Failed cases are results, not errors; so are cases the backend failed on (recorded with
+//! their error, after bounded retries of transient failures). Only input failures and a
+//! backend that cannot be built stop a run.
 
 mod sessions;
 mod static_cases;
 
-pub use sessions::{run_sessions, run_sessions_on, SessionRun, TurnResult, SESSION_CATEGORY};
+pub use sessions::{run_sessions, SessionRun, TurnResult, SESSION_CATEGORY};
 pub use static_cases::{run_static, CaseResult, StaticRun};
 
-use crate::backend::{Backend, BackendKind};
+use crate::backend::{Backend, BackendError, BackendFactory, ErrorKind};
 use crate::error::Result;
 use crate::suite::Belief;
+use serde::Serialize;
 use std::time::Instant;
+
+/// Attempts at one backend call whose failures are transient (the first one included).
+pub const MAX_ATTEMPTS: u32 = 3;
 
 /// Index build measurements (`ingestion`).
 #[derive(Debug, Clone, Copy)]
@@ -21,12 +27,36 @@ pub struct Ingestion {
     pub total_ms: f64,
 }
 
-/// Progress of a run, for a progress bar.
+/// Why a case or turn has no result: the backend's error after the attempts made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseError {
+    /// Transient (retried until the attempts ran out), permanent or unsupported.
+    pub kind: ErrorKind,
+    /// The backend's message.
+    pub message: String,
+    /// Attempts made.
+    pub attempts: u32,
+}
+
+/// What happens during a run, for progress bars and logs (nextest-style events: the runner
+/// reports, the observer decides what a person sees).
 pub trait Observer {
+    /// A backend is being prepared for `suite` (its vectors found or embedded).
+    fn preparing(&mut self, _suite: &str) {}
+    /// `done` of `total` texts embedded while preparing.
+    fn embedding(&mut self, _done: usize, _total: usize) {}
+    /// A pass (one backend, static or session) begins; `title` names it.
+    fn pass_started(&mut self, _title: &str) {}
+    /// The pass ended.
+    fn pass_finished(&mut self) {}
     /// The backend index is being built.
     fn indexing(&mut self, _beliefs: usize) {}
     /// Item (case or turn) `done` of `total` finished; `label` names it.
     fn finished(&mut self, _done: usize, _total: usize, _label: &str) {}
+    /// A transient failure on `label`; attempt `attempt` follows.
+    fn retrying(&mut self, _label: &str, _attempt: u32, _error: &BackendError) {}
+    /// The backend failed on `label`; the run goes on.
+    fn errored(&mut self, _label: &str, _error: &CaseError) {}
 }
 
 /// An observer that ignores everything.
@@ -41,15 +71,15 @@ pub(crate) fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// Build `kind` over `corpus`, timing it as upstream times ingestion.
+/// Build a backend over `corpus`, timing it as upstream times ingestion.
 pub(crate) fn ingest(
-    kind: &BackendKind,
+    factory: &dyn BackendFactory,
     corpus: &[Belief],
     observer: &mut dyn Observer,
 ) -> Result<(Box<dyn Backend>, Ingestion)> {
     observer.indexing(corpus.len());
     let start = Instant::now();
-    let backend = kind.build(corpus)?;
+    let backend = factory.build(corpus)?;
     Ok((
         backend,
         Ingestion {
@@ -57,4 +87,32 @@ pub(crate) fn ingest(
             total_ms: elapsed_ms(start),
         },
     ))
+}
+
+/// Call `f` until it succeeds, fails for good, or has failed transiently [`MAX_ATTEMPTS`]
+/// times. In-process backends never fail transiently; remote ones pace their own retries.
+pub(crate) fn attempt<T>(
+    label: &str,
+    observer: &mut dyn Observer,
+    mut f: impl FnMut() -> std::result::Result<T, BackendError>,
+) -> std::result::Result<T, CaseError> {
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        match f() {
+            Ok(value) => return Ok(value),
+            Err(e) if e.kind == ErrorKind::Transient && attempts < MAX_ATTEMPTS => {
+                observer.retrying(label, attempts + 1, &e);
+            }
+            Err(e) => {
+                let error = CaseError {
+                    kind: e.kind,
+                    message: e.message,
+                    attempts,
+                };
+                observer.errored(label, &error);
+                return Err(error);
+            }
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! Session cases (spec §I): one store shared by every session case in file order; each turn
 //! retrieves first, then applies its mutations, which the next turn sees.
 
-use super::{elapsed_ms, ingest, now_rfc3339, Ingestion, Observer};
-use crate::backend::{Backend, BackendKind};
+use super::static_cases::empty_context;
+use super::{attempt, elapsed_ms, ingest, now_rfc3339, CaseError, Ingestion, Observer};
+use crate::backend::{Backend, BackendError, BackendFactory, BackendInfo, ErrorKind};
 use crate::context::{self, Budget, Context, ContextRequest};
 use crate::error::{Error, Result};
 use crate::eval::assertions::check_turn;
@@ -10,7 +11,7 @@ use crate::eval::metrics::{turn_metrics, TurnMetrics};
 use crate::eval::summary::{summarise, Outcome, Summary};
 use crate::js::round2;
 use crate::store::BeliefStore;
-use crate::suite::{BeliefUpdate, Suite, TurnLabel, DEFAULT_USER};
+use crate::suite::{Belief, Suite, TurnLabel, DEFAULT_USER};
 use std::time::Instant;
 
 /// The category every session turn is reported under.
@@ -31,24 +32,27 @@ pub struct TurnResult {
     pub noise: Vec<String>,
     /// Metrics.
     pub metrics: TurnMetrics,
-    /// Failures in check order; empty means passed.
+    /// Failures in check order; empty means passed (unless errored).
     pub failures: Vec<String>,
+    /// The backend failed on this turn's search (no context, null metrics), or on the
+    /// mutation after it (the turn's own result stands; later turns see a store without it).
+    pub error: Option<CaseError>,
     /// Context build time in ms (2 decimals). Measured.
     pub latency_ms: f64,
 }
 
 impl TurnResult {
-    /// No failures.
+    /// No failures and no error.
     pub fn passed(&self) -> bool {
-        self.failures.is_empty()
+        self.failures.is_empty() && self.error.is_none()
     }
 }
 
 /// A finished session run.
 #[derive(Debug, Clone)]
 pub struct SessionRun {
-    /// Backend used.
-    pub backend: BackendKind,
+    /// Who the backend is.
+    pub backend: BackendInfo,
     /// Backend settings for the manifest.
     pub backend_settings: serde_json::Value,
     /// Every turn, in run order.
@@ -73,6 +77,7 @@ impl SessionRun {
                 precision: t.metrics.retrieval_precision,
                 recall: t.metrics.retrieval_recall,
                 latency_ms: t.latency_ms,
+                errored: t.error.is_some(),
             })
             .collect();
         summarise(&outcomes, self.case_count, Some(self.turns.len()))
@@ -94,6 +99,11 @@ impl SessionRun {
         (drift / n, precision_drift / n)
     }
 
+    /// Turns the backend failed on.
+    pub fn errored(&self) -> usize {
+        self.turns.iter().filter(|t| t.error.is_some()).count()
+    }
+
     /// Session cases whose every turn passed.
     pub fn cases_passed(&self) -> usize {
         let mut ids: Vec<&str> = self.turns.iter().map(|t| t.case_id.as_str()).collect();
@@ -109,27 +119,15 @@ impl SessionRun {
     }
 }
 
-/// Run every session case of `suite` in file order against one shared store and index.
+/// Run every session case of `suite` in file order against one shared store and one index
+/// built by `factory`.
 pub fn run_sessions(
     suite: &Suite,
-    kind: BackendKind,
+    factory: &dyn BackendFactory,
     observer: &mut dyn Observer,
 ) -> Result<SessionRun> {
     let started_at = now_rfc3339();
-    let (backend, ingestion) = ingest(&kind, &suite.corpus, observer)?;
-    run_sessions_on(suite, kind, backend, ingestion, started_at, observer)
-}
-
-/// [`run_sessions`] on a backend already built over `suite.corpus` (for backends configured
-/// beyond their defaults, such as BM25 with replaced versions expunged).
-pub fn run_sessions_on(
-    suite: &Suite,
-    kind: BackendKind,
-    mut backend: Box<dyn Backend>,
-    ingestion: Ingestion,
-    started_at: String,
-    observer: &mut dyn Observer,
-) -> Result<SessionRun> {
+    let (mut backend, ingestion) = ingest(factory, &suite.corpus, observer)?;
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();
     let mut turns = Vec::with_capacity(total);
@@ -141,36 +139,48 @@ pub fn run_sessions_on(
                 message: &turn.user_message,
                 budget: Budget::default(),
             };
-            let start = Instant::now();
-            let ctx = context::build(&store, backend.as_ref(), suite.profile, &request)?;
-            let latency_ms = round2(elapsed_ms(start));
-            let (failures, noise) = check_turn(turn.turn_index, &turn.expect, &ctx);
-            let metrics = turn_metrics(&turn.expect, &ctx, &noise);
             let label = format!("{} turn {}", case.case_id, turn.turn_index);
+            let start = Instant::now();
+            let built = attempt(&label, observer, || {
+                context::build(&store, backend.as_ref(), suite.profile, &request)
+            });
+            let latency_ms = round2(elapsed_ms(start));
+            let (context, failures, noise, metrics, mut error) = match built {
+                Ok(ctx) => {
+                    let (failures, noise) = check_turn(turn.turn_index, &turn.expect, &ctx);
+                    let metrics = turn_metrics(&turn.expect, &ctx, &noise);
+                    (ctx, failures, noise, metrics, None)
+                }
+                Err(e) => (
+                    empty_context(&turn.user_message, suite.profile),
+                    Vec::new(),
+                    Vec::new(),
+                    TurnMetrics::default(),
+                    Some(e),
+                ),
+            };
+
+            // Mutations are visible from the next turn on.
+            let mutated = mutate(&mut store, backend.as_mut(), turn, &label, observer)?;
+            if let (Err(e), None) = (mutated, &error) {
+                error = Some(e);
+            }
             turns.push(TurnResult {
                 case_id: case.case_id.clone(),
                 turn_index: turn.turn_index,
                 label: turn.label,
-                context: ctx,
+                context,
                 noise,
                 metrics,
                 failures,
+                error,
                 latency_ms,
             });
             observer.finished(turns.len(), total, &label);
-
-            // Mutations are visible from the next turn on.
-            if let Some(created) = &turn.create_belief_at_turn {
-                store.insert(created.clone());
-                backend.insert(created)?;
-            }
-            if let Some(update) = &turn.update_belief_at_turn {
-                apply_update(&mut store, backend.as_mut(), update)?;
-            }
         }
     }
     Ok(SessionRun {
-        backend: kind,
+        backend: backend.info().clone(),
         backend_settings: backend.settings(),
         turns,
         case_count: suite.sessions.len(),
@@ -179,24 +189,45 @@ pub fn run_sessions_on(
     })
 }
 
-/// Upstream issues the `$set` and the `$addToSet` as two MongoDB updates; each one that writes
-/// re-indexes the document, leaving a replaced version behind.
-fn apply_update(
+/// Apply a turn's create and update to the store and the backend. A backend failure is the
+/// turn's error (the run goes on); an update of a belief the suite never created is bad input.
+fn mutate(
     store: &mut BeliefStore,
     backend: &mut dyn Backend,
-    update: &BeliefUpdate,
-) -> Result<()> {
-    if store.get(&update.belief_id).is_none() {
-        return Err(Error::backend(
-            backend.id(),
-            format!("update of unknown belief {:?}", update.belief_id),
-        ));
+    turn: &crate::suite::Turn,
+    label: &str,
+    observer: &mut dyn Observer,
+) -> Result<std::result::Result<(), CaseError>> {
+    let mut outcome = Ok(());
+    if let Some(created) = &turn.create_belief_at_turn {
+        store.insert(created.clone());
+        outcome = outcome.and(attempt(label, observer, || backend.insert(created)));
     }
-    if let Some(version) = store.set_fields(update) {
-        backend.replace(version)?;
+    if let Some(update) = &turn.update_belief_at_turn {
+        if store.get(&update.belief_id).is_none() {
+            return Err(Error::backend(
+                &backend.info().id,
+                format!("update of unknown belief {:?}", update.belief_id),
+            ));
+        }
+        // Upstream issues the `$set` and the `$addToSet` as two MongoDB updates; each one that
+        // writes re-indexes the document, leaving a replaced version behind.
+        let versions = [
+            store.set_fields(update).cloned(),
+            store.add_aliases(update).cloned(),
+        ];
+        for version in versions.into_iter().flatten() {
+            outcome = outcome.and(attempt(label, observer, || replace(backend, &version)));
+        }
     }
-    if let Some(version) = store.add_aliases(update) {
-        backend.replace(version)?;
+    Ok(outcome)
+}
+
+/// Replace, or re-add where the backend has no updates (what PrecisionMemBench does with such
+/// providers, spec provider-http §6.2: a second copy under the same id).
+fn replace(backend: &mut dyn Backend, version: &Belief) -> std::result::Result<(), BackendError> {
+    match backend.replace(version) {
+        Err(e) if e.kind == ErrorKind::Unsupported => backend.insert(version),
+        other => other,
     }
-    Ok(())
 }

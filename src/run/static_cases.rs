@@ -1,7 +1,7 @@
 //! The static cases of a suite, each against the seed corpus.
 
-use super::{elapsed_ms, ingest, now_rfc3339, Ingestion, Observer};
-use crate::backend::BackendKind;
+use super::{attempt, elapsed_ms, ingest, now_rfc3339, CaseError, Ingestion, Observer};
+use crate::backend::{BackendFactory, BackendInfo};
 use crate::context::{self, Budget, Context, ContextRequest};
 use crate::error::Result;
 use crate::eval::assertions::check_static;
@@ -9,6 +9,7 @@ use crate::eval::metrics::{static_metrics, CaseMetrics};
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
 use crate::js::round2;
 use crate::profile::Profile;
+use crate::query;
 use crate::store::BeliefStore;
 use crate::suite::{Suite, DEFAULT_USER};
 use std::time::Instant;
@@ -26,24 +27,38 @@ pub struct CaseResult {
     pub context: Context,
     /// Metrics.
     pub metrics: CaseMetrics,
-    /// Failures in check order; empty means passed.
+    /// Failures in check order; empty means passed (unless errored).
     pub failures: Vec<String>,
+    /// The backend failed on this case: no context, null metrics, not passed.
+    pub error: Option<CaseError>,
     /// Context build time in ms (2 decimals). Measured.
     pub latency_ms: f64,
 }
 
 impl CaseResult {
-    /// No failures.
+    /// No failures and no error.
     pub fn passed(&self) -> bool {
-        self.failures.is_empty()
+        self.failures.is_empty() && self.error.is_none()
+    }
+}
+
+/// The context of an entry the backend failed on: the prepared query, nothing retrieved.
+pub(crate) fn empty_context(message: &str, profile: Profile) -> Context {
+    Context {
+        expanded_query: query::prepare(message, profile).query,
+        persona_prelude: String::new(),
+        pinned: Vec::new(),
+        relevant: Vec::new(),
+        questions: Vec::new(),
+        search_scores: Vec::new(),
     }
 }
 
 /// A finished static run.
 #[derive(Debug, Clone)]
 pub struct StaticRun {
-    /// Backend used.
-    pub backend: BackendKind,
+    /// Who the backend is.
+    pub backend: BackendInfo,
     /// Backend settings for the manifest.
     pub backend_settings: serde_json::Value,
     /// Per-case results in file order.
@@ -66,9 +81,15 @@ impl StaticRun {
                 precision: r.metrics.retrieval_precision,
                 recall: r.metrics.retrieval_recall,
                 latency_ms: r.latency_ms,
+                errored: r.error.is_some(),
             })
             .collect();
         summarise(&outcomes, self.results.len(), None)
+    }
+
+    /// Cases the backend failed on.
+    pub fn errored(&self) -> usize {
+        self.results.iter().filter(|r| r.error.is_some()).count()
     }
 }
 
@@ -82,14 +103,14 @@ fn pinned_in_seed(suite: &Suite) -> Vec<String> {
         .collect()
 }
 
-/// Run every static case of `suite` against a fresh `backend` index.
+/// Run every static case of `suite` against a fresh index built by `factory`.
 pub fn run_static(
     suite: &Suite,
-    backend: BackendKind,
+    factory: &dyn BackendFactory,
     observer: &mut dyn Observer,
 ) -> Result<StaticRun> {
     let started_at = now_rfc3339();
-    let (index, ingestion) = ingest(&backend, &suite.corpus, observer)?;
+    let (index, ingestion) = ingest(factory, &suite.corpus, observer)?;
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
     let profile: Profile = suite.profile;
@@ -103,22 +124,39 @@ pub fn run_static(
             budget: Budget::with(case.budget.as_ref()),
         };
         let start = Instant::now();
-        let ctx = context::build(&store, index.as_ref(), profile, &request)?;
+        let built = attempt(&case.case_id, observer, || {
+            context::build(&store, index.as_ref(), profile, &request)
+        });
         let latency_ms = round2(elapsed_ms(start));
+        let (failures, metrics, context, error) = match built {
+            Ok(ctx) => (
+                check_static(&case.expect, &ctx, profile),
+                static_metrics(&case.expect, &ctx, profile, &pinned),
+                ctx,
+                None,
+            ),
+            Err(e) => (
+                Vec::new(),
+                CaseMetrics::default(),
+                empty_context(&case.query, profile),
+                Some(e),
+            ),
+        };
         let result = CaseResult {
             case_id: case.case_id.clone(),
             description: case.description.clone(),
             category: case.category.clone(),
-            failures: check_static(&case.expect, &ctx, profile),
-            metrics: static_metrics(&case.expect, &ctx, profile, &pinned),
-            context: ctx,
+            failures,
+            metrics,
+            context,
+            error,
             latency_ms,
         };
         observer.finished(results.len() + 1, suite.cases.len(), &result.case_id);
         results.push(result);
     }
     Ok(StaticRun {
-        backend,
+        backend: index.info().clone(),
         backend_settings: index.settings(),
         results,
         ingestion,

@@ -19,7 +19,7 @@ pub struct BuiltinFile {
 impl BuiltinFile {
     /// Fail when the compiled-in bytes are not the upstream file.
     pub fn verify(&self) -> Result<()> {
-        let actual = super::sha256_hex(self.bytes);
+        let actual = crate::io::sha256_hex(self.bytes);
         if actual == self.sha256 {
             Ok(())
         } else {

@@ -4,8 +4,8 @@
 mod belief;
 mod builtin;
 mod case;
-pub mod load;
 mod session;
+pub mod text;
 mod validate;
 
 pub use belief::{Belief, BeliefType};
@@ -13,15 +13,14 @@ pub use builtin::{BuiltinFile, BuiltinSuite, BUILTIN_SUITES};
 pub use case::{
     BudgetOverride, Expect, IdsExpect, PreludeExpect, RelevantExpect, StaticCase, DEFAULT_USER,
 };
-pub use load::{json_path, parse_json, read_bytes};
 pub use session::{
     BeliefUpdate, NoiseCheck, SessionCase, Turn, TurnExpect, TurnLabel, TurnRelevantExpect,
 };
 
 use crate::error::{Error, Result};
+use crate::io::{parse_json, read_bytes, sha256_hex};
 use crate::profile::Profile;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// One input file of a suite, as recorded in report manifests.
@@ -70,11 +69,6 @@ pub enum SuiteSource {
         /// Pipeline profile; HEAD unless asked.
         profile: Profile,
     },
-}
-
-/// Hex sha256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    format!("{:x}", Sha256::digest(bytes))
 }
 
 impl Suite {

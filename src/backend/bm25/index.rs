@@ -52,7 +52,8 @@ pub struct DocVersion {
 }
 
 /// What happens to a replaced version (spec §C.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ReplacedVersions {
     /// Atlas and Lucene without a merge: replaced versions stay in the statistics. The published
     /// session scores need this (turn 10 `allkeys-lru` 13.96).

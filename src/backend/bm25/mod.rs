@@ -17,13 +17,70 @@ pub mod similarity;
 
 pub use index::{BeliefIndex, DocVersion, IndexedField, ReplacedVersions};
 
-use super::{Backend, Contribution, FieldPath, Hit, SearchRequest};
+use super::{
+    Backend, BackendError, BackendInfo, Explanation, Hit, Reader, ScoreScale, SearchRequest,
+    TermMatch,
+};
 use crate::error::{Error, Result};
 use crate::suite::Belief;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use similarity::TermScorer;
 use std::borrow::Cow;
 use std::collections::HashMap;
+
+/// The minimum score Tenure's `ContextBuilder` asks for (Lucene scale).
+pub const DEFAULT_MIN_SCORE: f32 = 3.0;
+
+/// What a BM25 backend is built with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Bm25Config {
+    /// Hits scoring below this are dropped (3 in the eval, spec §D).
+    #[serde(default = "default_min_score")]
+    pub min_score: f32,
+    /// What happens to a replaced version's statistics (spec §C.6).
+    #[serde(default)]
+    pub replaced: ReplacedVersions,
+}
+
+fn default_min_score() -> f32 {
+    DEFAULT_MIN_SCORE
+}
+
+impl Default for Bm25Config {
+    fn default() -> Bm25Config {
+        Bm25Config {
+            min_score: DEFAULT_MIN_SCORE,
+            replaced: ReplacedVersions::default(),
+        }
+    }
+}
+
+/// Which query clause produced a contribution; the path names Atlas reports use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FieldPath {
+    /// C1: fuzzy over canonical names, boost 14.
+    CanonicalName,
+    /// C2: canonical-name bigrams, boost 14.
+    CanonicalNamePhrase,
+    /// C3: fuzzy over aliases, boost 5.
+    Aliases,
+    /// C4: alias bigrams, boost 14.
+    AliasesShingle,
+}
+
+impl FieldPath {
+    /// The path as reports spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldPath::CanonicalName => "canonical_name",
+            FieldPath::CanonicalNamePhrase => "canonical_name.phrase",
+            FieldPath::Aliases => "aliases",
+            FieldPath::AliasesShingle => "aliases.shingle",
+        }
+    }
+}
 
 /// The query analysed once; each clause takes its tokens from here.
 struct QueryTokens {
@@ -109,18 +166,35 @@ pub struct PlannedClause {
 /// The alias-BM25 backend.
 pub struct Bm25Backend {
     index: BeliefIndex,
+    config: Bm25Config,
+    info: BackendInfo,
 }
 
 impl Bm25Backend {
-    /// Index `corpus` as Atlas does (replaced versions kept until a merge).
+    /// Index `corpus` as Atlas does (replaced versions kept until a merge, minimum score 3).
     pub fn build(corpus: &[Belief]) -> Result<Bm25Backend> {
-        Bm25Backend::build_with(corpus, ReplacedVersions::default())
+        Bm25Backend::with_config(corpus, Bm25Config::default())
     }
 
-    /// Index `corpus` with an explicit rule for replaced versions.
-    pub fn build_with(corpus: &[Belief], replaced: ReplacedVersions) -> Result<Bm25Backend> {
-        let index = BeliefIndex::build(corpus, replaced).map_err(|e| Error::backend("bm25", e))?;
-        Ok(Bm25Backend { index })
+    /// Index `corpus` with `config`.
+    pub fn with_config(corpus: &[Belief], config: Bm25Config) -> Result<Bm25Backend> {
+        let index =
+            BeliefIndex::build(corpus, config.replaced).map_err(|e| Error::backend("bm25", e))?;
+        Ok(Bm25Backend {
+            index,
+            config,
+            info: BackendInfo {
+                id: "bm25".into(),
+                provider: "tenure".into(),
+                label: "bm25".into(),
+                model: None,
+                text_policy: None,
+                file_prefix: None,
+                paper_primary: true,
+                reader: Reader::Text,
+                score_scale: ScoreScale::LuceneBm25,
+            },
+        })
     }
 
     /// The underlying index (statistics, versions).
@@ -194,20 +268,46 @@ impl Bm25Backend {
     }
 }
 
+/// One term's share of a document's score while scoring.
+struct TermScore {
+    path: FieldPath,
+    term: String,
+    score: f32,
+    collapsed: bool,
+}
+
 /// Per-document accumulator.
 #[derive(Default)]
 struct Scored {
     clause_sums: [f64; 4],
-    contributions: Vec<Contribution>,
+    terms: Vec<TermScore>,
+}
+
+/// `sum of` the matched terms, each a leaf.
+fn explanation(score: f32, terms: Vec<TermScore>) -> Explanation {
+    let leaves = terms
+        .into_iter()
+        .map(|t| {
+            Explanation::term(
+                t.score,
+                TermMatch {
+                    path: t.path.as_str().to_string(),
+                    term: t.term,
+                    collapsed: t.collapsed,
+                },
+            )
+        })
+        .collect();
+    Explanation::node(score, "sum of", leaves)
 }
 
 impl Backend for Bm25Backend {
-    fn id(&self) -> &'static str {
-        "bm25"
+    fn info(&self) -> &BackendInfo {
+        &self.info
     }
 
     fn settings(&self) -> serde_json::Value {
-        json!({
+        let mut settings = json!({
             "similarity": {"name": "Lucene BM25", "k1": 1.2, "b": 0.75},
             "clauses": CLAUSES.iter().map(|c| json!({
                 "path": c.path.as_str(),
@@ -216,10 +316,18 @@ impl Backend for Bm25Backend {
             })).collect::<Vec<_>>(),
             "statistics": "per-field docCount over every indexed version (replaced versions kept until a merge)",
             "tieBreak": "score descending, then index document order",
-        })
+        });
+        // Recorded only where it differs from Atlas, so default reports keep their bytes.
+        if self.config.min_score != DEFAULT_MIN_SCORE {
+            settings["minScore"] = json!(self.config.min_score);
+        }
+        if self.config.replaced != ReplacedVersions::default() {
+            settings["replacedVersions"] = json!(self.config.replaced);
+        }
+        settings
     }
 
-    fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>> {
+    fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError> {
         let plan = self.plan(request.text);
         let mut scored: HashMap<u32, Scored> = HashMap::new();
         for (c, (clause, spec)) in plan.iter().zip(CLAUSES.iter()).enumerate() {
@@ -235,46 +343,46 @@ impl Backend for Bm25Backend {
                         let score = scorer.score(term_freq, version.lengths[spec.field as usize]);
                         let entry = scored.entry(ordinal).or_default();
                         entry.clause_sums[c] += f64::from(score);
-                        entry.contributions.push(Contribution {
+                        entry.terms.push(TermScore {
                             path: clause.path,
                             term: term.term.clone(),
                             score,
                             collapsed: clause.collapsed,
                         });
                     })
-                    .map_err(|e| Error::backend("bm25", e))?;
+                    .map_err(|e| BackendError::caused_by("reading postings", e))?;
             }
         }
         // Lucene sums each BooleanQuery level in double and casts to float.
-        let mut hits: Vec<(u32, f32, Vec<Contribution>)> = scored
+        let mut hits: Vec<(u32, f32, Vec<TermScore>)> = scored
             .into_iter()
             .map(|(ordinal, s)| {
                 let total: f64 = s.clause_sums.iter().map(|&sum| f64::from(sum as f32)).sum();
-                (ordinal, total as f32, s.contributions)
+                (ordinal, total as f32, s.terms)
             })
-            .filter(|(_, score, _)| *score >= request.min_score)
+            .filter(|(_, score, _)| *score >= self.config.min_score)
             .collect();
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         hits.truncate(request.limit);
         Ok(hits
             .into_iter()
-            .map(|(ordinal, score, contributions)| Hit {
+            .map(|(ordinal, score, terms)| Hit {
                 id: self.index.version(ordinal).belief.id.clone(),
-                score,
-                contributions,
+                score: Some(score),
+                explanation: Some(explanation(score, terms)),
             })
             .collect())
     }
 
-    fn insert(&mut self, belief: &Belief) -> Result<()> {
+    fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {
         self.index
             .write(belief)
-            .map_err(|e| Error::backend("bm25", e))
+            .map_err(|e| BackendError::caused_by("indexing", e))
     }
 
-    fn replace(&mut self, belief: &Belief) -> Result<()> {
+    fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
         self.index
             .write(belief)
-            .map_err(|e| Error::backend("bm25", e))
+            .map_err(|e| BackendError::caused_by("re-indexing", e))
     }
 }

@@ -7,7 +7,8 @@ use hnsw_rs::hnsw::Hnsw;
 
 /// HNSW construction and search parameters (`--hnsw-m`, `--hnsw-ef-construction`,
 /// `--hnsw-ef-search`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct HnswParams {
     /// Neighbours kept per node and layer (M).
     pub max_connections: usize,

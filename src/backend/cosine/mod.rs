@@ -13,50 +13,22 @@
 //! Ties (equal float32 scores) are broken by natural order, the belief's position in the
 //! collection, so reports are byte-stable.
 
+mod config;
 pub mod exact;
 pub mod hnsw;
 
+pub use config::{CosineConfig, IndexKind};
 pub use hnsw::HnswParams;
 
-use super::{Backend, Hit, Reader, SearchRequest};
-use crate::embed::{normalised, EmbeddingStore, QueryText, Role, TextPolicy};
-use crate::error::{Error, Result};
+use super::{Backend, BackendError, BackendInfo, Hit, Reader, ScoreScale, SearchRequest};
+use crate::embed::{normalised, QueryText, Role, TextPolicy};
+use crate::error::Result;
 use crate::suite::Belief;
+use config::Prepared;
 use serde_json::json;
-use std::sync::Arc;
 
 /// Candidates fetched before the post-filter, as a multiple of the limit (upstream: 4).
 pub const CANDIDATE_FACTOR: usize = 4;
-
-/// Which nearest-neighbour search.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum IndexKind {
-    /// Every vector scored (ndarray).
-    Exact,
-    /// An HNSW graph (hnsw_rs).
-    Hnsw(HnswParams),
-}
-
-impl IndexKind {
-    /// `exact` or `hnsw`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            IndexKind::Exact => "exact",
-            IndexKind::Hnsw(_) => "hnsw",
-        }
-    }
-}
-
-/// Everything a cosine backend is made from.
-#[derive(Debug, Clone)]
-pub struct CosineSetup {
-    /// Vectors of every text the run embeds (see [`crate::embed::needed_texts`]).
-    pub store: Arc<EmbeddingStore>,
-    /// Which texts are embedded.
-    pub policy: TextPolicy,
-    /// Search structure.
-    pub index: IndexKind,
-}
 
 /// One indexed belief version.
 #[derive(Debug, Clone)]
@@ -69,7 +41,9 @@ struct Version {
 
 /// The cosine backend.
 pub struct CosineBackend {
-    setup: CosineSetup,
+    setup: Prepared,
+    index: IndexKind,
+    info: BackendInfo,
     versions: Vec<Version>,
     /// Unit vectors, row i for version i (exact search reads this).
     vectors: exact::Matrix,
@@ -79,44 +53,60 @@ pub struct CosineBackend {
 }
 
 impl CosineBackend {
-    /// Index `corpus`.
-    pub fn build(corpus: &[Belief], setup: CosineSetup) -> Result<CosineBackend> {
-        let dims = setup.store.model.dimensions;
+    /// Index `corpus` with a prepared `config` (see [`CosineConfig::prepare`]).
+    pub fn build(corpus: &[Belief], config: &CosineConfig) -> Result<CosineBackend> {
+        let setup = config.prepared()?.clone();
+        let model = setup.vectors.model();
+        let dims = model.dimensions;
+        // The profile's own policy keeps the upstream file name; another adds its label.
+        let file_prefix = if setup.policy == TextPolicy::of(setup.profile) {
+            model.name.clone()
+        } else {
+            format!("{}.{}", model.name, setup.policy.label())
+        };
         let mut backend = CosineBackend {
-            graph: match setup.index {
+            graph: match config.index {
                 IndexKind::Hnsw(params) => Some(hnsw::Graph::new(params, corpus.len())),
                 IndexKind::Exact => None,
             },
+            info: BackendInfo {
+                id: "cosine".into(),
+                // PrecisionMemBench's name for its embedding baseline.
+                provider: "vector".into(),
+                label: format!("cosine/{}", model.name),
+                model: Some(model.name.clone()),
+                text_policy: Some(setup.policy.label()),
+                file_prefix: Some(file_prefix),
+                paper_primary: false,
+                reader: Reader::Vector,
+                score_scale: ScoreScale::VectorSimilarity,
+            },
+            index: config.index,
             setup,
             versions: Vec::with_capacity(corpus.len()),
             vectors: exact::Matrix::new(dims),
             beliefs: 0,
         };
         for belief in corpus {
-            backend.add_version(belief.clone(), None)?;
+            backend
+                .add_version(belief.clone(), None)
+                .map_err(|e| crate::Error::backend("cosine", e))?;
         }
         Ok(backend)
     }
 
-    fn unit_vector(&self, role: Role, policy: &str, text: &str) -> Result<Vec<f32>> {
-        let store = &self.setup.store;
-        let raw = store.get(role, policy, text).ok_or_else(|| {
-            Error::backend(
-                "cosine",
-                format!(
-                    "store {} has no {} vector for {text:?} (policy {policy}); run `tenure-eval \
-                     embed` with the model, or pass --model DIR",
-                    store.model.name,
-                    role.name()
-                ),
-            )
-        })?;
-        normalised(raw).ok_or_else(|| {
-            Error::backend("cosine", format!("zero or non-finite vector for {text:?}"))
+    fn unit_vector(&self, role: Role, policy: &str, text: &str) -> Result<Vec<f32>, BackendError> {
+        let raw = self
+            .setup
+            .vectors
+            .vector(role, policy, text)
+            .map_err(BackendError::permanent)?;
+        normalised(&raw).ok_or_else(|| {
+            BackendError::permanent(format!("zero or non-finite vector for {text:?}"))
         })
     }
 
-    fn add_version(&mut self, belief: Belief, replaces: Option<usize>) -> Result<()> {
+    fn add_version(&mut self, belief: Belief, replaces: Option<usize>) -> Result<(), BackendError> {
         let text = self.setup.policy.belief.of(&belief);
         let vector = self.unit_vector(Role::Belief, self.setup.policy.belief.name(), &text)?;
         let slot = match replaces {
@@ -150,21 +140,18 @@ impl CosineBackend {
 }
 
 impl Backend for CosineBackend {
-    fn id(&self) -> &'static str {
-        "cosine"
-    }
-
-    fn reader(&self) -> Reader {
-        Reader::Vector
+    fn info(&self) -> &BackendInfo {
+        &self.info
     }
 
     fn settings(&self) -> serde_json::Value {
-        let model = &self.setup.store.model;
+        let model = self.setup.vectors.model();
+        let store = self.setup.vectors.summary();
         let mut settings = json!({
             "model": model.name,
-            "store": self.setup.store.origin,
-            "storeSha256": self.setup.store.fingerprint(),
-            "storeVectors": self.setup.store.len(),
+            "store": store.origin,
+            "storeSha256": store.fingerprint,
+            "storeVectors": store.vectors,
             "modelSha256": model.sha256,
             "tokenizerSha256": model.tokenizer_sha256,
             "dimensions": model.dimensions,
@@ -172,12 +159,12 @@ impl Backend for CosineBackend {
             "normalize": model.normalize,
             "beliefText": self.setup.policy.belief.name(),
             "queryText": self.setup.policy.query.name(),
-            "index": self.setup.index.name(),
+            "index": self.index.name(),
             "candidates": format!("{CANDIDATE_FACTOR} x limit"),
             "score": "(1 + cosine) / 2, 3 decimals",
             "ties": "natural order",
         });
-        if let IndexKind::Hnsw(p) = self.setup.index {
+        if let IndexKind::Hnsw(p) = self.index {
             settings["hnsw"] = json!({
                 "maxConnections": p.max_connections,
                 "efConstruction": p.ef_construction,
@@ -188,7 +175,7 @@ impl Backend for CosineBackend {
         settings
     }
 
-    fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>> {
+    fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError> {
         let text = match self.setup.policy.query {
             QueryText::Expanded => request.text,
             QueryText::Raw => request.message,
@@ -216,26 +203,23 @@ impl Backend for CosineBackend {
             .take(request.limit)
             .map(|(cos, id)| Hit {
                 id: self.versions[id].belief.id.clone(),
-                score: (1.0 + cos) / 2.0,
-                contributions: Vec::new(),
+                score: Some((1.0 + cos) / 2.0),
+                explanation: None,
             })
             .collect())
     }
 
-    fn insert(&mut self, belief: &Belief) -> Result<()> {
+    fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {
         self.add_version(belief.clone(), None)
     }
 
-    fn replace(&mut self, belief: &Belief) -> Result<()> {
+    fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
         let old = self
             .versions
             .iter()
             .position(|v| v.live && v.belief.id == belief.id)
             .ok_or_else(|| {
-                Error::backend(
-                    "cosine",
-                    format!("replace of unknown belief {:?}", belief.id),
-                )
+                BackendError::permanent(format!("replace of unknown belief {:?}", belief.id))
             })?;
         self.add_version(belief.clone(), Some(old))
     }

@@ -2,6 +2,7 @@
 //! the paper tag's bare array, static or session. Third-party reports lack some fields
 //! (expandedQuery, searchScores, latency): only what the tables need is required.
 
+use crate::backend::{BackendInfo, Reader, ScoreScale};
 use crate::error::{Error, Result};
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
 use crate::run::SESSION_CATEGORY;
@@ -43,6 +44,8 @@ pub struct Row {
     pub failures: Vec<String>,
     /// `searchScores` as (belief id, score), when the report has them.
     pub scores: Vec<(String, f64)>,
+    /// The backend failed on it (an `error` field): neither passed nor an assertion failure.
+    pub errored: bool,
 }
 
 impl Row {
@@ -60,8 +63,12 @@ impl Row {
 pub struct LoadedReport {
     /// Where it was read from.
     pub path: PathBuf,
-    /// `provider`, or the manifest's backend for paper-shaped reports, or the file stem.
+    /// What names the run in tables: the backend's model when it has one, else its provider
+    /// (`provider` of upstream files, or the file stem).
     pub provider: String,
+    /// Who the backend was: from the manifest, or inferred for files without one (see
+    /// [`upstream_info`]).
+    pub backend: BackendInfo,
     /// Static or session.
     pub kind: ReportKind,
     /// Per-case (per-turn) rows.
@@ -97,18 +104,27 @@ fn opt_f64(path: &Path, at: &str, v: &Value, key: &str) -> Result<Option<f64>> {
 impl LoadedReport {
     /// Read and interpret `path`.
     pub fn load(path: &Path) -> Result<LoadedReport> {
-        let bytes = crate::suite::read_bytes(path)?;
-        let value: Value = crate::suite::parse_json(path, &bytes)?;
+        let bytes = crate::io::read_bytes(path)?;
+        let value: Value = crate::io::parse_json(path, &bytes)?;
         LoadedReport::from_value(path, &value)
     }
 
-    /// Interpret a report already in memory; `path` names it in messages.
+    /// Interpret a report already in memory; `path` names it in messages (and, for the paper
+    /// layout, locates its sidecar manifest).
     pub fn from_value(path: &Path, value: &Value) -> Result<LoadedReport> {
-        let manifest = report_manifest(path, value);
+        LoadedReport::from_parts(path, value, report_manifest(path, value))
+    }
+
+    /// Interpret a report and its manifest, both in memory.
+    pub fn from_parts(path: &Path, value: &Value, manifest: Option<Value>) -> Result<LoadedReport> {
+        let manifest = value.get("manifest").cloned().or(manifest);
         let (entries, provider, summary, ingestion) = match value {
             Value::Array(entries) => (
                 entries.clone(),
-                manifest.as_ref().and_then(manifest_provider),
+                manifest
+                    .as_ref()
+                    .and_then(manifest_info)
+                    .map(|info| info.provider),
                 None,
                 None,
             ),
@@ -186,6 +202,7 @@ impl LoadedReport {
                             .collect()
                     })
                     .unwrap_or_default(),
+                errored: e.get("error").is_some_and(|x| !x.is_null()),
                 failures: e
                     .get("failures")
                     .and_then(Value::as_array)
@@ -207,18 +224,23 @@ impl LoadedReport {
                 ids.len()
             }
         };
-        // tenure-eval's cosine reports say `vector` like PrecisionMemBench's; the model tells
-        // them apart.
-        let provider = manifest.as_ref().and_then(cosine_model).or(provider);
         let provider = provider.unwrap_or_else(|| {
             path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
+        let backend = manifest
+            .as_ref()
+            .and_then(manifest_info)
+            .unwrap_or_else(|| upstream_info(&provider));
+        // tenure-eval's cosine reports say `vector` like PrecisionMemBench's; the model tells
+        // them apart.
+        let provider = backend.model.clone().unwrap_or(backend.provider.clone());
         Ok(LoadedReport {
             path: path.to_path_buf(),
             provider,
             kind,
+            backend,
             rows,
             published_summary: summary,
             ingestion_ms: ingestion,
@@ -231,15 +253,15 @@ impl LoadedReport {
     /// "cosine / all-minilm-l6-v2 (Atlas vector score, (1 + cos) / 2)"; the provider when the
     /// report has no manifest.
     pub fn score_label(&self) -> String {
-        let backend = self.manifest.as_ref().and_then(|m| m["backend"].as_str());
-        match (backend, self.manifest.as_ref().and_then(cosine_model)) {
-            (Some("cosine"), model) => format!(
-                "cosine / {} (Atlas vector score, (1 + cos) / 2)",
-                model.as_deref().unwrap_or("?")
-            ),
-            (Some(b), _) => format!("{b} (Lucene BM25 score)"),
-            (None, _) => self.provider.clone(),
+        if self.manifest.is_none() {
+            return self.provider.clone();
         }
+        let b = &self.backend;
+        let name = match &b.model {
+            Some(model) => format!("{} / {model}", b.id),
+            None => b.id.clone(),
+        };
+        format!("{name} ({})", b.score_scale.describe())
     }
 
     /// The file name.
@@ -261,6 +283,7 @@ impl LoadedReport {
                 precision: r.precision,
                 recall: r.recall,
                 latency_ms: r.latency_ms.unwrap_or(0.0),
+                errored: r.errored,
             })
             .collect();
         let turns = (self.kind == ReportKind::Session).then_some(self.rows.len());
@@ -383,24 +406,46 @@ fn report_manifest(path: &Path, value: &Value) -> Option<Value> {
     })
 }
 
-/// The model of a tenure-eval cosine report.
-fn cosine_model(manifest: &Value) -> Option<String> {
-    (manifest.get("backend")?.as_str()? == "cosine")
-        .then(|| {
-            manifest["backendSettings"]["model"]
-                .as_str()
-                .map(str::to_string)
-        })
-        .flatten()
+/// The backend of a tenure-eval report: its manifest's `backendInfo`, or (reports written
+/// before manifests carried it) the built-in backend its `backend` id names.
+fn manifest_info(manifest: &Value) -> Option<BackendInfo> {
+    if let Some(info) = manifest.get("backendInfo") {
+        return serde_json::from_value(info.clone()).ok();
+    }
+    let model = manifest["backendSettings"]["model"]
+        .as_str()
+        .map(str::to_string);
+    match manifest.get("backend")?.as_str()? {
+        "bm25" => Some(upstream_info("tenure")),
+        "cosine" => Some(BackendInfo {
+            id: "cosine".into(),
+            label: format!("cosine/{}", model.as_deref().unwrap_or("?")),
+            model,
+            ..upstream_info("vector")
+        }),
+        _ => None,
+    }
 }
 
-/// Provider of a paper-shaped report: the backend its manifest names.
-fn manifest_provider(manifest: &Value) -> Option<String> {
-    manifest
-        .get("backend")
-        .and_then(Value::as_str)
-        .map(|b| match b {
-            "bm25" => "tenure".to_string(),
-            other => other.to_string(),
-        })
+/// What a report without a manifest tells of its backend: only the provider name. The one
+/// place names are read as kinds: `tenure` is Atlas BM25 (Tenure's reader), `vector`
+/// PrecisionMemBench's embedding baseline; any other provider is an external system whose
+/// scores have no known scale.
+pub fn upstream_info(provider: &str) -> BackendInfo {
+    let (id, reader, score_scale) = match provider {
+        "tenure" => ("bm25", Reader::Text, ScoreScale::LuceneBm25),
+        "vector" => ("cosine", Reader::Vector, ScoreScale::VectorSimilarity),
+        _ => ("http", Reader::Text, ScoreScale::None),
+    };
+    BackendInfo {
+        id: id.into(),
+        provider: provider.into(),
+        label: id.into(),
+        model: None,
+        text_policy: None,
+        file_prefix: None,
+        paper_primary: provider == "tenure",
+        reader,
+        score_scale,
+    }
 }

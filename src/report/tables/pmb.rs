@@ -2,6 +2,7 @@
 //! model invariance. Row order and number formats follow the published README.
 
 use super::{LoadedReport, ReportKind, Table};
+use crate::backend::ScoreScale;
 use crate::eval::summary::Summary;
 use std::cmp::Ordering;
 
@@ -49,7 +50,8 @@ fn model_label(r: &LoadedReport) -> Option<String> {
     if let Some((_, label)) = PUBLISHED_MODELS.iter().find(|(file, _)| *file == name) {
         return Some(label.to_string());
     }
-    (r.provider == "vector" || is_model_variant(r)).then(|| r.provider.clone())
+    (r.backend.score_scale == ScoreScale::VectorSimilarity || is_model_variant(r))
+        .then(|| r.provider.clone())
 }
 
 /// Every PrecisionMemBench table the given reports support.

@@ -1,7 +1,6 @@
 //! Same inputs, byte-identical reports apart from measured fields.
 
-mod common;
-use common::repo;
+use crate::common::repo;
 use serde_json::Value;
 use std::process::Command;
 

@@ -5,37 +5,34 @@
 //! relevant tier, which beliefs come back is fixed by the filters alone, whatever the model:
 //! those sets must equal the published nomic-embed-text report's exactly.
 
-mod common;
-use common::{builtin, read_json, repo, sorted, tenure_eval};
+use crate::common::{builtin, read_json, repo, sorted, tenure_eval};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
-use tenure_eval::backend::cosine::{CosineSetup, HnswParams, IndexKind};
-use tenure_eval::backend::BackendKind;
+use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
+use tenure_eval::backend::BackendConfig;
 use tenure_eval::embed::{normalised, EmbeddingStore, Role, TextPolicy};
 use tenure_eval::run::{run_sessions, run_static, Silent};
 use tenure_eval::suite::Suite;
 
-fn cosine(suite: &Suite, index: IndexKind) -> BackendKind {
+fn cosine(suite: &Suite, index: IndexKind) -> BackendConfig {
     let store = EmbeddingStore::open(&repo("embeddings"), "all-minilm-l6-v2")
         .unwrap()
         .unwrap();
-    BackendKind::Cosine(CosineSetup {
-        store: Arc::new(store),
-        policy: TextPolicy::of(suite.profile),
-        index,
-    })
+    let mut config = CosineConfig::new("all-minilm-l6-v2");
+    config.index = index;
+    BackendConfig::Cosine(config.with_vectors(Arc::new(store), suite.profile))
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    sorted(common::ids(v))
+    sorted(crate::common::ids(v))
 }
 
 #[test]
 fn pmb_static_sets_equal_the_published_vector_report_wherever_the_budget_does_not_choose() {
     let suite = builtin("pmb");
-    let run = run_static(&suite, cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
+    let run = run_static(&suite, &cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
     let published = read_json("tests/golden/pmb-baseline/nomic-retrieval-report-vector.json");
     let published = published["cases"].as_array().unwrap();
     assert_eq!(run.results.len(), 77);
@@ -93,7 +90,7 @@ fn pmb_static_sets_equal_the_published_vector_report_wherever_the_budget_does_no
 #[test]
 fn pmb_session_turns_equal_the_published_vector_report() {
     let suite = builtin("pmb");
-    let run = run_sessions(&suite, cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
+    let run = run_sessions(&suite, &cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
     let published = read_json("tests/golden/pmb-baseline/session-retrieval-report-vector.json");
     let published = published["cases"].as_array().unwrap();
     assert_eq!(run.turns.len(), published.len());
@@ -131,13 +128,13 @@ fn exact_and_hnsw_give_identical_results_on_every_case_and_turn_of_both_suites()
     let hnsw = IndexKind::Hnsw(HnswParams::default());
     for name in ["paper", "pmb"] {
         let suite = builtin(name);
-        let a = run_static(&suite, cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
-        let b = run_static(&suite, cosine(&suite, hnsw), &mut Silent).unwrap();
+        let a = run_static(&suite, &cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
+        let b = run_static(&suite, &cosine(&suite, hnsw), &mut Silent).unwrap();
         for (x, y) in a.results.iter().zip(&b.results) {
             assert_eq!(x.context, y.context, "{name} {}", x.case_id);
         }
-        let a = run_sessions(&suite, cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
-        let b = run_sessions(&suite, cosine(&suite, hnsw), &mut Silent).unwrap();
+        let a = run_sessions(&suite, &cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
+        let b = run_sessions(&suite, &cosine(&suite, hnsw), &mut Silent).unwrap();
         for (x, y) in a.turns.iter().zip(&b.turns) {
             assert_eq!(
                 x.context, y.context,
@@ -155,7 +152,7 @@ fn scores_are_atlas_vector_scores_in_descending_order_with_ties_in_natural_order
         .unwrap()
         .unwrap();
     let policy = TextPolicy::of(suite.profile);
-    let run = run_static(&suite, cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
+    let run = run_static(&suite, &cosine(&suite, IndexKind::Exact), &mut Silent).unwrap();
     let position = |id: &str| suite.corpus.iter().position(|b| b.id == id).unwrap();
     let mut checked = 0;
     for (case, result) in suite.cases.iter().zip(&run.results) {
@@ -397,12 +394,12 @@ fn a_missing_runtime_and_missing_model_files_fail_clearly() {
 #[test]
 fn the_session_table_gives_the_published_vector_row_and_the_invariance_table_names_the_model() {
     let dir = tempfile::tempdir().unwrap();
-    common::tenure_eval_into(
+    crate::common::tenure_eval_into(
         &["run", "--suite", "pmb", "--backend", "cosine"],
         dir.path(),
     );
     let pmb = dir.path().join("pmb");
-    let out = common::tenure_eval_ok(
+    let out = crate::common::tenure_eval_ok(
         &["tables", "--format", "json"],
         &[
             &pmb.join("all-minilm-l6-v2-retrieval-report-vector.json"),

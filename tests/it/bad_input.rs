@@ -1,8 +1,7 @@
 //! Bad input: exit code 2, a message naming the file and the JSON path (or line), what was
 //! expected, no panic and no report written.
 
-mod common;
-use common::{read_json, repo};
+use crate::common::{read_json, repo};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

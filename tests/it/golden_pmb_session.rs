@@ -2,18 +2,17 @@
 //! published session report, the paper's 12/12 claim, and the statistics rule for replaced
 //! document versions that the published turn-10 score depends on.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::collections::HashMap;
-use tenure_eval::backend::bm25::{Bm25Backend, ReplacedVersions};
-use tenure_eval::backend::BackendKind;
+use tenure_eval::backend::bm25::{Bm25Config, ReplacedVersions};
+use tenure_eval::backend::BackendConfig;
 use tenure_eval::report::{json, Manifest, Shape};
-use tenure_eval::run::{run_sessions, run_sessions_on, Ingestion, SessionRun, Silent};
+use tenure_eval::run::{run_sessions, SessionRun, Silent};
 
 fn sessions(name: &str) -> (tenure_eval::suite::Suite, SessionRun) {
     let suite = builtin(name);
-    let run = run_sessions(&suite, BackendKind::Bm25, &mut Silent).unwrap();
+    let run = run_sessions(&suite, &BackendConfig::bm25(), &mut Silent).unwrap();
     (suite, run)
 }
 
@@ -176,7 +175,7 @@ fn mutations_are_visible_from_the_next_turn_and_persist_across_cases() {
             .iter()
             .find(|s| s.id == "b-redis-code")
             .map(|s| {
-                s.contributions
+                s.contributions()
                     .iter()
                     .map(|c| c.term.clone())
                     .collect::<Vec<_>>()
@@ -203,33 +202,24 @@ fn replaced_versions_in_the_statistics_give_the_published_scores() {
     assert_eq!(score_of(&kept, "session-drift", 10, "b-redis-code"), 13.96);
     assert_eq!(score_of(&kept, "cross-session", 0, "b-redis-code"), 9.60);
     let cross = kept.turns.last().unwrap().context.search_scores[0]
-        .contributions
+        .contributions()
         .iter()
         .map(|c| tenure_eval::js::round2(f64::from(c.score)))
         .collect::<Vec<_>>();
     assert_eq!(cross, [4.80, 4.80]);
 
     // Without the rule (statistics over live documents only) the scores move.
-    let backend = Bm25Backend::build_with(&suite.corpus, ReplacedVersions::Expunged).unwrap();
-    let ingestion = Ingestion {
-        belief_count: suite.corpus.len(),
-        total_ms: 0.0,
-    };
-    let expunged = run_sessions_on(
-        &suite,
-        BackendKind::Bm25,
-        Box::new(backend),
-        ingestion,
-        String::new(),
-        &mut Silent,
-    )
-    .unwrap();
+    let expunged_config = BackendConfig::Bm25(Bm25Config {
+        replaced: ReplacedVersions::Expunged,
+        ..Bm25Config::default()
+    });
+    let expunged = run_sessions(&suite, &expunged_config, &mut Silent).unwrap();
     assert_eq!(
         score_of(&expunged, "session-drift", 10, "b-redis-code"),
         13.99
     );
     let cross = expunged.turns.last().unwrap().context.search_scores[0]
-        .contributions
+        .contributions()
         .iter()
         .map(|c| tenure_eval::js::round2(f64::from(c.score)))
         .collect::<Vec<_>>();

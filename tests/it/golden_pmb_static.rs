@@ -1,8 +1,7 @@
 //! The `pmb` suite through the BM25 backend against PrecisionMemBench's published Atlas Search
 //! report (`tests/golden/pmb-baseline/retrieval-report-tenure.json`).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::collections::HashMap;
 

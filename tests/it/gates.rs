@@ -1,8 +1,7 @@
 //! CI gates: each fails when it should (exit 1) and passes when it should (exit 0); JUnit parses
 //! with the right counts; a gate without its baseline is a usage error before any work.
 
-mod common;
-use common::read_json;
+use crate::common::read_json;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

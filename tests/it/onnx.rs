@@ -6,11 +6,10 @@
 //! `ORT_DYLIB_PATH`, which `scripts/test.sh` sets. Without them these tests fail, unless
 //! `TENURE_EVAL_SKIP_ONNX=1` says on purpose that this machine has no runtime.
 
-mod common;
-use common::{builtin, repo, tenure_eval};
+use crate::common::{builtin, repo, tenure_eval};
 use std::path::{Path, PathBuf};
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
-use tenure_eval::embed::{needed_texts, EmbeddingStore, Role, TextPolicy};
+use tenure_eval::embed::{needed_texts, Embedder, EmbeddingStore, Role, TextPolicy};
 
 const FP32: &str = "all-minilm-l6-v2";
 const INT8: &str = "all-minilm-l6-v2-int8";
@@ -81,7 +80,7 @@ fn fp32_minilm_gives_the_sentence_transformers_readme_cosines() {
 
 /// Embed `texts` with the reference script on the venv's Python onnxruntime.
 fn python_vectors(model: &Path, texts: &[&str]) -> Vec<Vec<f32>> {
-    let value = common::python_reference::run(model, &[], texts);
+    let value = crate::common::python_reference::run(model, &[], texts);
     serde_json::from_value(value["vectors"].clone()).unwrap()
 }
 

@@ -1,8 +1,7 @@
 //! `verify` passes untouched reports and catches a tampered aggregate, a tampered row and a
 //! tampered input file, naming each (exit 1).
 
-mod common;
-use common::read_json;
+use crate::common::read_json;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output};

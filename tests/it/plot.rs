@@ -1,8 +1,7 @@
 //! Figure 2 renders: well-formed SVG with one 12-point line per session report, markers and a
 //! legend naming each backend.
 
-mod common;
-use common::{repo, tenure_eval_into, tenure_eval_ok};
+use crate::common::{repo, tenure_eval_into, tenure_eval_ok};
 use quick_xml::events::Event;
 use std::process::Command;
 

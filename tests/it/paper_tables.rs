@@ -1,8 +1,7 @@
 //! The paper's tables (`tables --style paper`) from a paper-suite run, beside PrecisionMemBench's
 //! published cosine session report.
 
-mod common;
-use common::{repo, tenure_eval_into, tenure_eval_ok};
+use crate::common::{repo, tenure_eval_into, tenure_eval_ok};
 
 #[test]
 fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {

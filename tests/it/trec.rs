@@ -1,8 +1,7 @@
 //! TREC export: precision recomputed from the run and qrels files alone equals the report's own
 //! mean precision, for our BM25 report and for PrecisionMemBench's published cosine report.
 
-mod common;
-use common::{read_json, repo};
+use crate::common::{read_json, repo};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Command;
@@ -87,7 +86,7 @@ fn published_cosine_report_round_trips_through_trec() {
 #[test]
 fn our_bm25_report_round_trips_through_trec() {
     let dir = tempfile::tempdir().unwrap();
-    common::tenure_eval_into(&["static", "--suite", "pmb"], dir.path());
+    crate::common::tenure_eval_into(&["static", "--suite", "pmb"], dir.path());
     let (run, qrels) = check(&dir.path().join("pmb/retrieval-report-tenure.json"), 1.0);
     // Scores in the run file are the report's search scores, in rank order.
     assert!(run.contains("alias-kube-resolves Q0 b-ci-gha-entity 1 18.33 tenure\nalias-kube-resolves Q0 b-kubernetes-entity 2 7.67 tenure\n"), "{run}");

@@ -2,10 +2,8 @@
 //! machine cannot get, and the six quoted scores come out as spec §J.3's independent
 //! re-implementation of the tag predicts (7.01, 5.29, 30.22, 13.04, 8.97, 7.08), not as quoted.
 
-mod common;
-
 fn claims_json(args: &[&std::path::Path]) -> Vec<serde_json::Value> {
-    let out = common::tenure_eval_ok(&["claims", "--format", "json"], args);
+    let out = crate::common::tenure_eval_ok(&["claims", "--format", "json"], args);
     let tables: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     tables[0]["rows"].as_array().unwrap().clone()
 }
@@ -70,7 +68,7 @@ fn claims_from_an_in_memory_paper_run() {
 #[test]
 fn claims_from_written_paper_reports() {
     let dir = tempfile::tempdir().unwrap();
-    common::tenure_eval_into(&["run", "--suite", "paper"], dir.path());
+    crate::common::tenure_eval_into(&["run", "--suite", "paper"], dir.path());
     let paper = dir.path().join("paper");
     check(&claims_json(&[
         &paper.join("retrieval-report.json"),
@@ -81,7 +79,7 @@ fn claims_from_written_paper_reports() {
 #[test]
 fn cosine_claims_measured_with_minilm_reproduce_the_counts_and_the_drift_range() {
     let dir = tempfile::tempdir().unwrap();
-    common::tenure_eval_into(
+    crate::common::tenure_eval_into(
         &["run", "--suite", "paper", "--backend", "bm25,cosine"],
         dir.path(),
     );

@@ -1,9 +1,17 @@
-//! Reading suite files: bytes → UTF-8 → typed JSON, with errors that name the file and the
-//! JSON path (or line and column) and say what was expected.
+//! File I/O every layer shares: reading input files, parsing JSON with errors that name the
+//! file and the JSON path (or line and column), atomic writes, sha256. A leaf: it imports
+//! nothing of the crate but its error type.
 
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
+use std::io::Write;
 use std::path::Path;
+
+/// Hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    format!("{:x}", Sha256::digest(bytes))
+}
 
 /// Read a whole input file; a missing or unreadable file is an input error.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
@@ -83,4 +91,34 @@ fn line_column(prefix: &[u8]) -> (usize, usize) {
     let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
     let column = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
     (line, column)
+}
+
+/// Write `bytes` to `path` through a temporary file in the same folder, then rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let fail = |source| Error::Output {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tenure-eval-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    // tempfile creates 0600; a report is an ordinary file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(fail)?;
+    }
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
 }

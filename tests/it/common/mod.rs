@@ -5,7 +5,7 @@ pub mod python_reference;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use tenure_eval::backend::BackendKind;
+use tenure_eval::backend::BackendConfig;
 use tenure_eval::report::{json, Manifest, Shape};
 use tenure_eval::run::{run_static, Silent, StaticRun};
 use tenure_eval::suite::{Suite, SuiteSource};
@@ -24,7 +24,7 @@ pub fn builtin(name: &str) -> Suite {
 
 pub fn static_run(name: &str) -> (Suite, StaticRun) {
     let suite = builtin(name);
-    let run = run_static(&suite, BackendKind::Bm25, &mut Silent).unwrap();
+    let run = run_static(&suite, &BackendConfig::bm25(), &mut Silent).unwrap();
     (suite, run)
 }
 

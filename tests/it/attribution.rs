@@ -1,8 +1,7 @@
 //! Score attribution: every scored belief carries the contributions the scorer itself computed,
 //! and they add up to its score.
 
-mod common;
-use common::*;
+use crate::common::*;
 use tenure_eval::backend::bm25::{Bm25Backend, IndexedField};
 
 #[test]
@@ -13,12 +12,12 @@ fn contributions_sum_to_the_score_on_every_case_of_both_suites() {
         for r in &run.results {
             for s in r.context.search_scores.iter().filter(|s| s.score > 0.0) {
                 assert!(
-                    !s.contributions.is_empty(),
+                    !s.contributions().is_empty(),
                     "{name}/{}: {} has no attribution",
                     r.case_id,
                     s.id
                 );
-                let sum: f64 = s.contributions.iter().map(|c| f64::from(c.score)).sum();
+                let sum: f64 = s.contributions().iter().map(|c| f64::from(c.score)).sum();
                 assert!(
                     (sum - f64::from(s.score)).abs() <= 0.01,
                     "{name}/{}: {}: {sum} vs {}",
@@ -71,11 +70,11 @@ fn collapsed_clauses_are_scored_but_hidden_from_static_clause_lists() {
     let hit = &r.context.search_scores[0];
     assert_eq!(hit.id, "b-kubernetes-entity");
     assert_eq!(tenure_eval::js::round2(f64::from(hit.score)), 7.67);
-    assert_eq!(hit.contributions.len(), 1);
+    assert_eq!(hit.contributions().len(), 1);
     assert_eq!(
         (
-            hit.contributions[0].term.as_str(),
-            hit.contributions[0].collapsed
+            hit.contributions()[0].term.as_str(),
+            hit.contributions()[0].collapsed
         ),
         ("k8s", true)
     );

@@ -1,8 +1,7 @@
 //! `compare` on real reports: the published cosine baseline against the published BM25 report,
 //! and a report against itself.
 
-mod common;
-use common::{repo, tenure_eval_ok};
+use crate::common::{repo, tenure_eval_ok};
 use std::process::Command;
 
 fn compare_json(base: &str, new: &str, seed: &str) -> serde_json::Value {

@@ -1,9 +1,9 @@
 //! The built-in suites are the upstream files: their sha256 agree with PROVENANCE.md and the
 //! files on disk, and a loaded suite records them in its inputs.
 
-mod common;
-use common::*;
-use tenure_eval::suite::{sha256_hex, BUILTIN_SUITES};
+use crate::common::*;
+use tenure_eval::io::sha256_hex;
+use tenure_eval::suite::BUILTIN_SUITES;
 
 #[test]
 fn builtin_hashes_agree_with_provenance_and_disk() {

@@ -1,7 +1,6 @@
 //! The `paper` suite through the BM25 backend: the paper's 60/60 static claim.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn paper_passes_all_60_with_mean_precision_one() {

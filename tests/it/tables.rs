@@ -2,8 +2,7 @@
 //! (`tests/golden/pmb-readme-tables.md`, copied from the README at commit 18c7955), in every
 //! output format; and disagreements between a summary block and its rows are reported.
 
-mod common;
-use common::repo;
+use crate::common::repo;
 use std::process::Command;
 use tenure_eval::report::tables::{pmb_tables, render, LoadedReport, TableFormat};
 
@@ -183,12 +182,12 @@ fn summary_blocks_that_contradict_their_rows_are_reported() {
 fn cli_tables_on_our_own_reports_and_a_bad_file() {
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_tenure-eval");
-    common::tenure_eval_into(&["run", "--suite", "pmb"], dir.path());
+    crate::common::tenure_eval_into(&["run", "--suite", "pmb"], dir.path());
     let (static_report, session_report) = (
         dir.path().join("pmb/retrieval-report-tenure.json"),
         dir.path().join("pmb/session-retrieval-report-tenure.json"),
     );
-    let out = common::tenure_eval_ok(&["tables"], &[&static_report, &session_report]);
+    let out = crate::common::tenure_eval_ok(&["tables"], &[&static_report, &session_report]);
     assert!(
         out.stderr.is_empty(),
         "our own summary blocks agree with their rows: {}",

@@ -1,0 +1,53 @@
+//! One configuration type for every built-in backend, and the one place that matches on the
+//! kind. A configuration is data (serde, tagged by `kind`); `prepare` resolves what it needs
+//! from the suite (a cosine model's vectors), `build` indexes a corpus.
+
+use super::bm25::{Bm25Backend, Bm25Config};
+use super::cosine::{CosineBackend, CosineConfig};
+use super::Backend;
+use crate::embed::source::EmbedProgress;
+use crate::error::Result;
+use crate::suite::{Belief, Suite};
+use serde::{Deserialize, Serialize};
+
+/// Something that builds a backend over a corpus: every [`BackendConfig`], and any backend a
+/// library user writes (see `examples/custom_backend.rs`).
+pub trait BackendFactory {
+    /// Index `corpus` (the seed beliefs, in natural order).
+    fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>>;
+}
+
+/// A built-in backend and its settings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum BackendConfig {
+    /// Alias-weighted BM25 over tantivy.
+    Bm25(Bm25Config),
+    /// Cosine similarity over the embeddings of one model.
+    Cosine(CosineConfig),
+}
+
+impl BackendConfig {
+    /// BM25 as Atlas runs it.
+    pub fn bm25() -> BackendConfig {
+        BackendConfig::Bm25(Bm25Config::default())
+    }
+
+    /// Resolve what the backend needs from `suite` before any work (a cosine model's vectors,
+    /// embedded now or checked present); `progress` hears embedding progress.
+    pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
+        match self {
+            BackendConfig::Bm25(_) => Ok(()),
+            BackendConfig::Cosine(c) => c.prepare(suite, progress),
+        }
+    }
+}
+
+impl BackendFactory for BackendConfig {
+    fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
+        Ok(match self {
+            BackendConfig::Bm25(c) => Box::new(Bm25Backend::with_config(corpus, *c)?),
+            BackendConfig::Cosine(c) => Box::new(CosineBackend::build(corpus, c)?),
+        })
+    }
+}

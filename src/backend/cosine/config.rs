@@ -1,0 +1,168 @@
+//! What a cosine backend is built from: the model, the text policy, the search structure;
+//! `prepare` resolves the model into the vectors a suite needs.
+
+use super::hnsw::HnswParams;
+use crate::embed::onnx::EmbedOptions;
+use crate::embed::source::{EmbedProgress, ModelSource, DEFAULT_MODEL};
+use crate::embed::{BeliefText, QueryText, TextPolicy, VectorSource};
+use crate::error::{Error, Result};
+use crate::profile::Profile;
+use crate::suite::Suite;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Which nearest-neighbour search.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum IndexKind {
+    /// Every vector scored (ndarray).
+    #[default]
+    Exact,
+    /// An HNSW graph (hnsw_rs).
+    Hnsw(HnswParams),
+}
+
+impl IndexKind {
+    /// `exact` or `hnsw`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            IndexKind::Exact => "exact",
+            IndexKind::Hnsw(_) => "hnsw",
+        }
+    }
+}
+
+/// A cosine backend's configuration.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CosineConfig {
+    /// A store name (`all-minilm-l6-v2`) or an ONNX model folder.
+    #[serde(default = "default_model")]
+    pub model: String,
+    /// Search structure.
+    #[serde(default)]
+    pub index: IndexKind,
+    /// Belief text (default: the suite profile's, spec §E).
+    #[serde(default)]
+    pub belief_text: Option<BeliefText>,
+    /// Query text (default: the suite profile's).
+    #[serde(default)]
+    pub query_text: Option<QueryText>,
+    /// Folder of embedding stores; built-in stores are used for names not found there.
+    #[serde(default = "default_store_dir")]
+    pub store_dir: PathBuf,
+    /// ONNX Runtime library (else `ORT_DYLIB_PATH`); only for model folders.
+    #[serde(default)]
+    pub ort_lib: Option<PathBuf>,
+    /// Batching and threads of the ONNX embedder.
+    #[serde(default)]
+    pub embed: EmbedOptions,
+    /// Set by [`CosineConfig::prepare`].
+    #[serde(skip)]
+    pub(super) prepared: Option<Prepared>,
+}
+
+/// A configuration resolved against a suite.
+#[derive(Clone)]
+pub(super) struct Prepared {
+    pub(super) vectors: Arc<dyn VectorSource>,
+    pub(super) policy: TextPolicy,
+    pub(super) profile: Profile,
+}
+
+fn default_model() -> String {
+    DEFAULT_MODEL.to_string()
+}
+
+fn default_store_dir() -> PathBuf {
+    PathBuf::from("embeddings")
+}
+
+impl std::fmt::Debug for CosineConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CosineConfig")
+            .field("model", &self.model)
+            .field("index", &self.index)
+            .field("belief_text", &self.belief_text)
+            .field("query_text", &self.query_text)
+            .field("store_dir", &self.store_dir)
+            .field("prepared", &self.prepared.is_some())
+            .finish()
+    }
+}
+
+impl CosineConfig {
+    /// The default model, exact search, the profile's text policy.
+    pub fn new(model: impl Into<String>) -> CosineConfig {
+        CosineConfig {
+            model: model.into(),
+            index: IndexKind::Exact,
+            belief_text: None,
+            query_text: None,
+            store_dir: default_store_dir(),
+            ort_lib: None,
+            embed: EmbedOptions::default(),
+            prepared: None,
+        }
+    }
+
+    /// The text policy under `profile`: the profile's, with the overrides applied.
+    pub fn policy(&self, profile: Profile) -> TextPolicy {
+        let mut policy = TextPolicy::of(profile);
+        if let Some(b) = self.belief_text {
+            policy.belief = b;
+        }
+        if let Some(q) = self.query_text {
+            policy.query = q;
+        }
+        policy
+    }
+
+    /// Where the vectors come from.
+    pub fn source(&self) -> ModelSource {
+        ModelSource {
+            spec: self.model.clone(),
+            store_dir: self.store_dir.clone(),
+            ort_lib: self.ort_lib.clone(),
+            options: EmbedOptions {
+                batch_size: self.embed.batch_size.max(1),
+                threads: self.embed.threads.max(1),
+            },
+        }
+    }
+
+    /// Resolve the model into the vectors of every text `suite` needs (embedding the missing
+    /// ones now if the model is a folder; failing with their count if it is a store).
+    pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
+        let policy = self.policy(suite.profile);
+        let store = self.source().vectors_for(suite, policy, progress)?;
+        self.prepared = Some(Prepared {
+            vectors: Arc::new(store),
+            policy,
+            profile: suite.profile,
+        });
+        Ok(())
+    }
+
+    /// Use `vectors` as they are (a store, or a source that embeds on demand) under
+    /// `profile`'s policy.
+    pub fn with_vectors(mut self, vectors: Arc<dyn VectorSource>, profile: Profile) -> Self {
+        self.prepared = Some(Prepared {
+            policy: self.policy(profile),
+            vectors,
+            profile,
+        });
+        self
+    }
+
+    pub(super) fn prepared(&self) -> Result<&Prepared> {
+        self.prepared.as_ref().ok_or_else(|| {
+            Error::Usage(format!(
+                "cosine backend {}: prepare it against a suite (or give it vectors) before \
+                 building",
+                self.model
+            ))
+        })
+    }
+}

@@ -1,0 +1,139 @@
+//! `tenure-eval embed`: fill an embedding store from an ONNX model, or import upstream vectors.
+
+use crate::cli::args::{load, CosineArgs, CustomSuiteArgs, SuiteArgs};
+use crate::cli::progress::Progress;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::embed::Embedder;
+use tenure_eval::suite::Suite;
+use tenure_eval::{Error, Result};
+
+/// `tenure-eval embed`.
+#[derive(Debug, Args)]
+pub struct EmbedArgs {
+    /// Suites to embed for: built-in names (default: paper and pmb, each under its own policy).
+    #[arg(long)]
+    pub suite: Vec<String>,
+    /// Custom suite instead.
+    #[command(flatten)]
+    pub custom: CustomSuiteArgs,
+    /// Model and policy.
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Import the `embedding` arrays of an upstream beliefs.seed.embedded.json instead of running
+    /// a model (store named by --model, keyed under the suite's belief text).
+    #[arg(long)]
+    pub import_upstream: Option<PathBuf>,
+    /// Recompute every vector the suites need instead of only the missing ones (and drop
+    /// vectors they no longer need).
+    #[arg(long)]
+    pub refresh: bool,
+    /// With --import-upstream: where the vectors came from.
+    #[arg(
+        long,
+        default_value = "imported from an upstream beliefs.seed.embedded.json"
+    )]
+    pub source: String,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Fill stores.
+pub fn run(args: EmbedArgs) -> Result<ExitCode> {
+    use tenure_eval::embed::source::{fill, import_upstream};
+    use tenure_eval::embed::{needed_texts, EmbeddingStore};
+    let suites: Vec<Suite> = if args.custom.corpus.is_some() {
+        vec![load(&SuiteArgs {
+            suite: None,
+            custom: args.custom,
+        })?]
+    } else if args.suite.is_empty() {
+        vec![builtin("paper")?, builtin("pmb")?]
+    } else {
+        args.suite
+            .iter()
+            .map(|s| builtin(s))
+            .collect::<Result<_>>()?
+    };
+    let store_dir = &args.cosine.store_dir;
+    if let Some(file) = &args.import_upstream {
+        let [suite] = suites.as_slice() else {
+            return Err(Error::Usage(
+                "--import-upstream needs exactly one --suite".into(),
+            ));
+        };
+        let [name] = args.cosine.model.as_slice() else {
+            return Err(Error::Usage(
+                "--import-upstream needs one --model NAME (the store to fill)".into(),
+            ));
+        };
+        let policy = args.cosine.configs()[0].policy(suite.profile);
+        let existing = EmbeddingStore::open(store_dir, name)?;
+        let before = existing.as_ref().map_or(0, EmbeddingStore::len);
+        let store = import_upstream(file, name, &args.source, policy, existing)?;
+        store.save(&store_dir.join(name))?;
+        eprintln!(
+            "imported {} into {}: {} belief vectors new, {} in all ({} dimensions)",
+            file.display(),
+            store_dir.join(name).display(),
+            store.len() - before,
+            store.len(),
+            store.model.dimensions
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.cosine.model.is_empty() {
+        return Err(Error::Usage(
+            "embed needs --model DIR (an ONNX model folder)".into(),
+        ));
+    }
+    for config in args.cosine.configs() {
+        let source = config.source();
+        if !source.is_model_dir() {
+            return Err(Error::Usage(format!(
+                "embed needs a model folder (model.onnx + tokenizer.json); {} is not one",
+                source.spec
+            )));
+        }
+        let (mut embedder, mut store) = source.open_model()?;
+        if args.refresh {
+            store = EmbeddingStore::empty(embedder.info().clone(), store.origin.clone());
+        }
+        let name = embedder.info().name.clone();
+        for suite in &suites {
+            let policy = config.policy(suite.profile);
+            let needed = needed_texts(suite, policy);
+            let progress = Progress::new(args.quiet, &format!("{name} {}", suite.name));
+            let start = std::time::Instant::now();
+            let embedded = fill(
+                &mut embedder,
+                &mut store,
+                policy,
+                &needed,
+                &mut |done, total| progress.update(done, total, "texts"),
+            )?;
+            progress.finish();
+            let seconds = start.elapsed().as_secs_f64();
+            eprintln!(
+                "{name} · suite {} · {}: {} texts needed, {embedded} embedded in {seconds:.2} s, {} already stored",
+                suite.name,
+                policy.label(),
+                needed.len(),
+                needed.len() - embedded
+            );
+        }
+        store.save(&store_dir.join(&name))?;
+        eprintln!(
+            "wrote {} ({} vectors)",
+            store_dir.join(&name).display(),
+            store.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn builtin(name: &str) -> Result<Suite> {
+    Suite::load(&tenure_eval::suite::SuiteSource::Builtin(name.to_string()))
+}

@@ -1,0 +1,12 @@
+//! One file per command: its arguments and `run(args) -> Result<ExitCode>`.
+
+pub mod claims;
+pub mod compare;
+pub mod embed;
+pub mod models;
+pub mod plot;
+pub mod run;
+pub mod tables;
+pub mod trec;
+pub mod validate;
+pub mod verify;

@@ -1,0 +1,81 @@
+//! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
+
+use crate::cli::args::{
+    backend_configs, load, BackendArg, CompareFormatArg, CosineArgs, SuiteArgs,
+};
+use crate::cli::progress::Progress;
+use crate::cli::{json_text, write_stdout};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::job::{execute, RunPlan};
+use tenure_eval::report::table::{models_table, ModelRow};
+use tenure_eval::report::RunKind;
+use tenure_eval::Result;
+
+/// `tenure-eval models`.
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Suite selection.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Models (and search settings).
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Report folder.
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: CompareFormatArg,
+    /// No progress bar and no messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The invariance table.
+pub fn run(args: ModelsArgs) -> Result<ExitCode> {
+    let suite = load(&args.suite)?;
+    let (name, profile) = (suite.name.clone(), suite.profile);
+    let backends = backend_configs(&[BackendArg::Bm25, BackendArg::Cosine], &args.cosine);
+    let kinds = [RunKind::Static, RunKind::Session];
+    let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
+    let mut progress = Progress::new(args.quiet, &name);
+    let outcome = execute(&mut plan, &mut progress)?;
+    progress.finish();
+    let mut rows = Vec::new();
+    for passes in outcome.passes.chunks(plan.kinds.len()) {
+        if !args.quiet {
+            for p in passes.iter().flat_map(|p| &p.reports) {
+                eprintln!("wrote {}", p.display());
+            }
+        }
+        let info = &passes[0].backend;
+        let session = passes.get(1).map(|p| &p.row);
+        rows.push(ModelRow {
+            backend: info.id.clone(),
+            model: info.model.clone().unwrap_or_else(|| "–".into()),
+            text_policy: info.text_policy.clone().unwrap_or_else(|| "–".into()),
+            static_summary: passes[0].row.summary.clone(),
+            mean_drift: session.and_then(|s| s.mean_drift),
+            session_summary: session.map(|s| s.summary.clone()),
+        });
+    }
+    let text = match args.format {
+        CompareFormatArg::Markdown => format!(
+            "### Embedding model invariance · suite {name} ({profile} profile, index {})\n\n{}",
+            args.cosine.index().name(),
+            models_table(&rows)
+        ),
+        CompareFormatArg::Json => json_text(&rows),
+    };
+    write_stdout(&text)?;
+    if outcome.errored() > 0 {
+        eprintln!(
+            "error: the backend failed on {} cases or turns",
+            outcome.errored()
+        );
+        return Ok(ExitCode::from(3));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,169 @@
+//! `tenure-eval run|static|session`: a plan from flags, carried out by the library; the table,
+//! the gate files and the exit code here.
+
+use crate::cli::args::{
+    backend_configs, load, BackendArg, CosineArgs, FormatArg, GateArgs, OutputArgs, SuiteArgs,
+};
+use crate::cli::progress::Progress;
+use crate::cli::{json_text, write_stdout};
+use clap::Args;
+use serde_json::json;
+use std::process::ExitCode;
+use tenure_eval::job::{execute, JobOutcome, RunPlan};
+use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::report::{gates, table, write_atomic, RunKind};
+use tenure_eval::suite::Suite;
+use tenure_eval::Result;
+
+/// `tenure-eval run|static|session`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Suite selection.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Retrieval backends, comma-separated (default: bm25, or cosine when --model is given).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub backend: Vec<BackendArg>,
+    /// Cosine backend settings.
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// CI gates.
+    #[command(flatten)]
+    pub gates: GateArgs,
+}
+
+impl RunArgs {
+    /// Chosen backends, in order, without repeats.
+    pub fn backend_args(&self) -> Vec<BackendArg> {
+        let mut chosen: Vec<BackendArg> = Vec::new();
+        if self.backend.is_empty() {
+            chosen.push(if self.cosine.model.is_empty() {
+                BackendArg::Bm25
+            } else {
+                BackendArg::Cosine
+            });
+        }
+        for b in &self.backend {
+            if !chosen.contains(b) {
+                chosen.push(*b);
+            }
+        }
+        chosen
+    }
+}
+
+/// Run `kinds` of the suite through each backend.
+pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
+    let suite = load(&args.suite)?;
+    // Gate inputs are checked before any work.
+    let baselines = args
+        .gates
+        .baseline
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect::<Result<Vec<_>>>()?;
+    let backends = backend_configs(&args.backend_args(), &args.cosine);
+    let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
+        .with_gates(args.gates.gates(), baselines)?;
+    let quiet = args.output.quiet;
+    if !quiet {
+        for note in &plan.notes {
+            eprintln!("note: {note}");
+        }
+    }
+    let mut progress = Progress::new(quiet, &plan.suite.name);
+    let outcome = execute(&mut plan, &mut progress)?;
+    progress.finish();
+    print_outcome(&plan.suite, &outcome, &args.output)?;
+    write_gate_files(&outcome, &args.gates)?;
+    for c in &outcome.checks {
+        if !quiet || !c.passed {
+            eprintln!(
+                "gate {} {} on {}: {}",
+                c.gate,
+                if c.passed { "passed" } else { "FAILED" },
+                c.report,
+                c.detail
+            );
+        }
+    }
+    let errored = outcome.errored();
+    if errored > 0 {
+        eprintln!(
+            "error: the backend failed on {errored} case{} or turn{} (each recorded in its report with its error)",
+            if errored == 1 { "" } else { "s" },
+            if errored == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(3));
+    }
+    Ok(if outcome.gates_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// JUnit and the markdown step summary, when asked for.
+fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
+    let reports: Vec<LoadedReport> = outcome.passes.iter().map(|p| p.report.clone()).collect();
+    if let Some(path) = &args.junit {
+        write_atomic(path, gates::junit(&reports, &outcome.checks)?.as_bytes())?;
+    }
+    if let Some(path) = &args.summary_md {
+        let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
+        let text = gates::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
+        write_atomic(path, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Result<()> {
+    let passes = &outcome.passes;
+    let text = match out.format {
+        FormatArg::Table if passes.len() == 1 => {
+            let row = &passes[0].row;
+            let title = format!(
+                "{} · {} · {} ({} profile)",
+                suite.name,
+                row.kind.label(),
+                row.backend,
+                suite.profile
+            );
+            let mut text = table::summary_table(&title, &row.summary, None);
+            if let (Some(d), Some(p)) = (row.mean_drift, row.mean_precision_drift) {
+                text.push_str(&format!("mean drift {d:.2} (paper: noise / surfaced) · {p:.2} (PrecisionMemBench: 1 − precision)\n"));
+            }
+            text
+        }
+        FormatArg::Table => {
+            table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>())
+        }
+        FormatArg::Json => {
+            let rows: Vec<_> = passes
+                .iter()
+                .map(|p| {
+                    json!({
+                        "suite": p.row.suite,
+                        "backend": p.row.backend,
+                        "kind": p.row.kind.label(),
+                        "reports": p.reports.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+                        "retrieval": p.row.summary,
+                        "meanDriftScore": p.row.mean_drift,
+                        "meanPrecisionDriftScore": p.row.mean_precision_drift,
+                    })
+                })
+                .collect();
+            json_text(&rows)
+        }
+    };
+    write_stdout(&text)?;
+    if !out.quiet {
+        for p in passes.iter().flat_map(|p| &p.reports) {
+            eprintln!("wrote {}", p.display());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,48 @@
+//! `tenure-eval tables`: PrecisionMemBench's and the paper's tables from report files.
+
+use crate::cli::args::{TableFormatArg, TableStyleArg};
+use crate::cli::write_stdout;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::Result;
+
+/// `tenure-eval tables`.
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    /// Report files (static and session, any provider).
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: TableFormatArg,
+    /// Which tables: PrecisionMemBench's README tables, the paper's, or both.
+    #[arg(long, value_enum, default_value = "pmb")]
+    pub style: TableStyleArg,
+    /// No warnings on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Tables from report files.
+pub fn run(args: TablesArgs) -> Result<ExitCode> {
+    use tenure_eval::report::tables::{paper_tables, pmb_tables, render};
+    let reports = args
+        .reports
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect::<Result<Vec<_>>>()?;
+    if !args.quiet {
+        for warning in reports.iter().flat_map(LoadedReport::disagreements) {
+            eprintln!("warning: {warning}; the table uses the rows");
+        }
+    }
+    let tables = match args.style {
+        TableStyleArg::Pmb => pmb_tables(&reports),
+        TableStyleArg::Paper => paper_tables(&reports),
+        TableStyleArg::All => [pmb_tables(&reports), paper_tables(&reports)].concat(),
+    };
+    write_stdout(&render(&tables, args.format.into()))?;
+    Ok(ExitCode::SUCCESS)
+}

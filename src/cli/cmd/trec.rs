@@ -1,0 +1,53 @@
+//! `tenure-eval trec`: a report as a TREC run file, with qrels from the suite.
+
+use crate::cli::args::{load, SuiteArgs};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::report::trec::{qrels_file, run_file};
+use tenure_eval::report::write_atomic;
+use tenure_eval::Result;
+
+/// `tenure-eval trec`.
+#[derive(Debug, Args)]
+pub struct TrecArgs {
+    /// The report to export.
+    pub report: PathBuf,
+    /// The suite whose cases hold the gold sets.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Folder for `<report>.run` and `<report>.qrels` (default: beside the report).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Export a report.
+pub fn run(args: TrecArgs) -> Result<ExitCode> {
+    let suite = load(&args.suite)?;
+    let value: serde_json::Value =
+        tenure_eval::io::parse_json(&args.report, &tenure_eval::io::read_bytes(&args.report)?)?;
+    let report = LoadedReport::from_value(&args.report, &value)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.report.parent().map(PathBuf::from).unwrap_or_default());
+    let stem = args
+        .report
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report".into());
+    let run_path = dir.join(format!("{stem}.run"));
+    let qrels_path = dir.join(format!("{stem}.qrels"));
+    write_atomic(
+        &run_path,
+        run_file(&report, &value, &report.provider).as_bytes(),
+    )?;
+    write_atomic(&qrels_path, qrels_file(&report, &suite).as_bytes())?;
+    eprintln!(
+        "wrote {}\nwrote {}",
+        run_path.display(),
+        qrels_path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

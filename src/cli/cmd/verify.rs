@@ -1,0 +1,34 @@
+//! `tenure-eval verify`: a report is what its rows and inputs say it is.
+
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::Result;
+
+/// `tenure-eval verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Report files.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+}
+
+/// Verify each report.
+pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    let mut failed = false;
+    for path in &args.reports {
+        let problems = tenure_eval::report::verify::verify(path)?;
+        if problems.is_empty() {
+            println!("{}: verified", path.display());
+        }
+        for problem in &problems {
+            println!("mismatch: {problem}");
+        }
+        failed |= !problems.is_empty();
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,135 @@
+//! Embedders and vector sources: what the cosine backend asks for a text's vector.
+//!
+//! An [`Embedder`] turns texts into vectors (the ONNX embedder today; a service client next).
+//! A [`VectorSource`] answers "the vector of this text": an [`EmbeddingStore`] looks it up and
+//! fails if it is missing (batch runs embed everything first, see [`super::needed_texts`]);
+//! a [`CachedSource`] embeds a text nobody embedded in advance and keeps it.
+
+use super::store::{EmbeddingStore, ModelInfo};
+use super::Role;
+use crate::error::{Error, Result};
+use std::sync::{Mutex, RwLock};
+
+/// Something that embeds texts.
+pub trait Embedder: Send {
+    /// The model's identity, as stores record it.
+    fn info(&self) -> &ModelInfo;
+    /// Embed `texts` (the model's prefixes applied for `role`); `on_batch` hears each batch's
+    /// size as it finishes.
+    fn embed(
+        &mut self,
+        texts: &[&str],
+        role: Role,
+        on_batch: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Vec<f32>>>;
+}
+
+/// What a cosine backend records about where its vectors came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceSummary {
+    /// Store folder (or built-in name).
+    pub origin: String,
+    /// sha256 over every stored (key, vector).
+    pub fingerprint: String,
+    /// Vectors stored.
+    pub vectors: usize,
+}
+
+/// The vector of a text, from wherever it comes.
+pub trait VectorSource: Send + Sync {
+    /// The model the vectors are of.
+    fn model(&self) -> ModelInfo;
+    /// The raw (not normalised) vector of `text` under `role` and `policy`.
+    fn vector(&self, role: Role, policy: &str, text: &str) -> Result<Vec<f32>>;
+    /// Origin, fingerprint and size, for manifests.
+    fn summary(&self) -> SourceSummary;
+}
+
+fn store_summary(store: &EmbeddingStore) -> SourceSummary {
+    SourceSummary {
+        origin: store.origin.clone(),
+        fingerprint: store.fingerprint(),
+        vectors: store.len(),
+    }
+}
+
+impl VectorSource for EmbeddingStore {
+    fn model(&self) -> ModelInfo {
+        self.model.clone()
+    }
+
+    fn vector(&self, role: Role, policy: &str, text: &str) -> Result<Vec<f32>> {
+        self.get(role, policy, text)
+            .map(<[f32]>::to_vec)
+            .ok_or_else(|| {
+                Error::backend(
+                    "cosine",
+                    format!(
+                        "store {} has no {} vector for {text:?} (policy {policy}); run \
+                         `tenure-eval embed` with the model, or pass --model DIR",
+                        self.model.name,
+                        role.name()
+                    ),
+                )
+            })
+    }
+
+    fn summary(&self) -> SourceSummary {
+        store_summary(self)
+    }
+}
+
+/// A store that embeds what it lacks on demand and keeps it (for servers and interactive
+/// use, where queries are not known in advance).
+pub struct CachedSource {
+    store: RwLock<EmbeddingStore>,
+    embedder: Mutex<Box<dyn Embedder>>,
+}
+
+impl CachedSource {
+    /// Serve from `store`, embedding misses with `embedder` (which must be the store's model).
+    pub fn new(store: EmbeddingStore, embedder: Box<dyn Embedder>) -> CachedSource {
+        CachedSource {
+            store: RwLock::new(store),
+            embedder: Mutex::new(embedder),
+        }
+    }
+
+    /// The store as it is now (with everything embedded so far).
+    pub fn into_store(self) -> EmbeddingStore {
+        self.store.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl VectorSource for CachedSource {
+    fn model(&self) -> ModelInfo {
+        self.store
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .model
+            .clone()
+    }
+
+    fn vector(&self, role: Role, policy: &str, text: &str) -> Result<Vec<f32>> {
+        {
+            let store = self.store.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(v) = store.get(role, policy, text) {
+                return Ok(v.to_vec());
+            }
+        }
+        let vector = {
+            let mut embedder = self.embedder.lock().unwrap_or_else(|e| e.into_inner());
+            embedder
+                .embed(&[text], role, &mut |_| {})?
+                .pop()
+                .ok_or_else(|| Error::backend("cosine", "the embedder returned no vector"))?
+        };
+        let mut store = self.store.write().unwrap_or_else(|e| e.into_inner());
+        store.insert(role, policy, text, vector.clone())?;
+        Ok(vector)
+    }
+
+    fn summary(&self) -> SourceSummary {
+        store_summary(&self.store.read().unwrap_or_else(|e| e.into_inner()))
+    }
+}

@@ -1,0 +1,124 @@
+//! Carrying out a [`RunPlan`].
+
+use super::RunPlan;
+use crate::backend::{BackendFactory, BackendInfo};
+use crate::error::Result;
+use crate::report::gates::{self, GateCheck};
+use crate::report::table::RunRow;
+use crate::report::tables::LoadedReport;
+use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
+use crate::run::{run_sessions, run_static, Observer};
+use crate::suite::Suite;
+use std::path::{Path, PathBuf};
+
+/// What one (backend, kind) pass produced.
+#[derive(Debug)]
+pub struct PassOutcome {
+    /// Who the backend was.
+    pub backend: BackendInfo,
+    /// The row of the run table.
+    pub row: RunRow,
+    /// Files written (the report, and the paper layout's sidecar manifest).
+    pub reports: Vec<PathBuf>,
+    /// The report as written, read back from memory (what gates judge).
+    pub report: LoadedReport,
+    /// Cases or turns the backend failed on.
+    pub errored: usize,
+}
+
+/// What a whole plan produced.
+#[derive(Debug)]
+pub struct JobOutcome {
+    /// One per backend and kind, in plan order.
+    pub passes: Vec<PassOutcome>,
+    /// Gate results (empty without gates).
+    pub checks: Vec<GateCheck>,
+}
+
+impl JobOutcome {
+    /// Cases and turns the backends failed on, over every pass.
+    pub fn errored(&self) -> usize {
+        self.passes.iter().map(|p| p.errored).sum()
+    }
+
+    /// Did every gate hold?
+    pub fn gates_passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+}
+
+/// Prepare every backend (embedding what is missing, or failing before any work), run every
+/// kind through each, write the reports, evaluate the gates.
+pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOutcome> {
+    for backend in &mut plan.backends {
+        observer.preparing(&plan.suite.name);
+        backend.prepare(&plan.suite, &mut |done, total| {
+            observer.embedding(done, total)
+        })?;
+    }
+    let mut passes = Vec::new();
+    for backend in &plan.backends {
+        for &kind in &plan.kinds {
+            passes.push(pass(&plan.suite, backend, kind, &plan.out_dir, observer)?);
+        }
+    }
+    let reports: Vec<LoadedReport> = passes.iter().map(|p| p.report.clone()).collect();
+    let checks = gates::evaluate(&reports, &plan.baselines, &plan.gates)?;
+    Ok(JobOutcome { passes, checks })
+}
+
+/// One (backend, kind) pass: run, write the report, summarise.
+pub fn pass(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    kind: RunKind,
+    dir: &Path,
+    observer: &mut dyn Observer,
+) -> Result<PassOutcome> {
+    let shape = Shape::of(suite.profile);
+    observer.pass_started(&format!("{} {}", suite.name, kind.label()));
+    let (report, summary, drift, backend, errored) = match kind {
+        RunKind::Static => {
+            let run = run_static(suite, factory, observer)?;
+            let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
+            (
+                report,
+                run.summary(),
+                None,
+                run.backend.clone(),
+                run.errored(),
+            )
+        }
+        RunKind::Session => {
+            let run = run_sessions(suite, factory, observer)?;
+            let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
+            let drift = Some(run.mean_drift_scores());
+            (
+                report,
+                run.summary(),
+                drift,
+                run.backend.clone(),
+                run.errored(),
+            )
+        }
+    };
+    observer.pass_finished();
+    let path = dir.join(file_name(kind, suite.profile, &backend));
+    let reports = write_report(&path, &report)?;
+    let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
+    let row = RunRow {
+        suite: suite.name.clone(),
+        backend: backend.label.clone(),
+        kind,
+        summary,
+        mean_drift: drift.map(|d| d.0),
+        mean_precision_drift: drift.map(|d| d.1),
+    };
+    Ok(PassOutcome {
+        backend,
+        row,
+        reports,
+        report: loaded,
+        errored,
+    })
+}

@@ -1,0 +1,21 @@
+//! The integration tests, one binary (each test file used to link its own copy of the
+//! library). Modules by concern; `common` holds shared helpers.
+
+mod attribution;
+mod bad_input;
+mod claims;
+mod common;
+mod compare;
+mod cosine;
+mod determinism;
+mod gates;
+mod golden_pmb_session;
+mod golden_pmb_static;
+mod onnx;
+mod paper_static;
+mod paper_tables;
+mod plot;
+mod provenance;
+mod tables;
+mod trec;
+mod verify;
