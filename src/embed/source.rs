@@ -38,8 +38,7 @@ impl ModelSource {
     /// Open the model folder and its store (empty if none), refusing a store made by another
     /// model or of another width.
     pub fn open_model(&self) -> Result<(OnnxEmbedder, EmbeddingStore)> {
-        let embedder =
-            OnnxEmbedder::open(Path::new(&self.spec), self.ort_lib.as_deref(), self.options)?;
+        let embedder = self.open_embedder()?;
         let info = embedder.info().clone();
         let store = match EmbeddingStore::open(&self.store_dir, &info.name)? {
             Some(store) => {
@@ -52,6 +51,19 @@ impl ModelSource {
             ),
         };
         Ok((embedder, store))
+    }
+
+    /// The model folder's embedder, with an empty store of its own (what `--refresh` starts
+    /// from, whatever model made the stored vectors).
+    pub fn open_fresh(&self) -> Result<(OnnxEmbedder, EmbeddingStore)> {
+        let embedder = self.open_embedder()?;
+        let info = embedder.info().clone();
+        let origin = self.store_dir.join(&info.name).display().to_string();
+        Ok((embedder, EmbeddingStore::empty(info, origin)))
+    }
+
+    fn open_embedder(&self) -> Result<OnnxEmbedder> {
+        OnnxEmbedder::open(Path::new(&self.spec), self.ort_lib.as_deref(), self.options)
     }
 
     /// The vectors of every text `suite` needs under `policy`.

@@ -45,6 +45,18 @@ impl JobOutcome {
     pub fn gates_passed(&self) -> bool {
         self.checks.iter().all(|c| c.passed)
     }
+
+    /// The process exit code this outcome calls for: 3 if the backend failed on any case or
+    /// turn (whatever the gates say), else 1 if a gate failed, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.errored() > 0 {
+            3
+        } else if !self.gates_passed() {
+            1
+        } else {
+            0
+        }
+    }
 }
 
 /// Prepare every backend (embedding what is missing, or failing before any work), run every

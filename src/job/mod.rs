@@ -5,7 +5,7 @@
 
 mod execute;
 
-pub use execute::{execute, JobOutcome, PassOutcome};
+pub use execute::{execute, pass, JobOutcome, PassOutcome};
 
 use crate::backend::BackendConfig;
 use crate::error::{Error, Result};

@@ -2,10 +2,12 @@
 //! library). Modules by concern; `common` holds shared helpers.
 
 mod attribution;
+mod backend_errors;
 mod bad_input;
 mod claims;
 mod common;
 mod compare;
+mod conformance;
 mod cosine;
 mod determinism;
 mod gates;

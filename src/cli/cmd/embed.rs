@@ -74,13 +74,16 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         let before = existing.as_ref().map_or(0, EmbeddingStore::len);
         let store = import_upstream(file, name, &args.source, policy, existing)?;
         store.save(&store_dir.join(name))?;
-        eprintln!(
-            "imported {} into {}: {} belief vectors new, {} in all ({} dimensions)",
-            file.display(),
-            store_dir.join(name).display(),
-            store.len() - before,
-            store.len(),
-            store.model.dimensions
+        note(
+            args.quiet,
+            format!(
+                "imported {} into {}: {} belief vectors new, {} in all ({} dimensions)",
+                file.display(),
+                store_dir.join(name).display(),
+                store.len() - before,
+                store.len(),
+                store.model.dimensions
+            ),
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -97,10 +100,12 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
                 source.spec
             )));
         }
-        let (mut embedder, mut store) = source.open_model()?;
-        if args.refresh {
-            store = EmbeddingStore::empty(embedder.info().clone(), store.origin.clone());
-        }
+        // --refresh starts from nothing, so it also replaces a store another model made.
+        let (mut embedder, mut store) = if args.refresh {
+            source.open_fresh()?
+        } else {
+            source.open_model()?
+        };
         let name = embedder.info().name.clone();
         for suite in &suites {
             let policy = config.policy(suite.profile);
@@ -116,19 +121,22 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             )?;
             progress.finish();
             let seconds = start.elapsed().as_secs_f64();
-            eprintln!(
+            note(args.quiet, format!(
                 "{name} · suite {} · {}: {} texts needed, {embedded} embedded in {seconds:.2} s, {} already stored",
                 suite.name,
                 policy.label(),
                 needed.len(),
                 needed.len() - embedded
-            );
+            ));
         }
         store.save(&store_dir.join(&name))?;
-        eprintln!(
-            "wrote {} ({} vectors)",
-            store_dir.join(&name).display(),
-            store.len()
+        note(
+            args.quiet,
+            format!(
+                "wrote {} ({} vectors)",
+                store_dir.join(&name).display(),
+                store.len()
+            ),
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -136,4 +144,11 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
 
 fn builtin(name: &str) -> Result<Suite> {
     Suite::load(&tenure_eval::suite::SuiteSource::Builtin(name.to_string()))
+}
+
+/// A message on stderr, unless `--quiet`.
+fn note(quiet: bool, message: String) {
+    if !quiet {
+        eprintln!("{message}");
+    }
 }

@@ -90,20 +90,8 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
             );
         }
     }
-    let errored = outcome.errored();
-    if errored > 0 {
-        eprintln!(
-            "error: the backend failed on {errored} case{} or turn{} (each recorded in its report with its error)",
-            if errored == 1 { "" } else { "s" },
-            if errored == 1 { "" } else { "s" }
-        );
-        return Ok(ExitCode::from(3));
-    }
-    Ok(if outcome.gates_passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    report_errored(&outcome);
+    Ok(ExitCode::from(outcome.exit_code()))
 }
 
 /// JUnit and the markdown step summary, when asked for.
@@ -166,4 +154,15 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
         }
     }
     Ok(())
+}
+
+/// Say on stderr (always: it decides the exit code) how many entries the backend failed on.
+pub fn report_errored(outcome: &JobOutcome) {
+    let errored = outcome.errored();
+    if errored > 0 {
+        eprintln!(
+            "error: the backend failed on {errored} case(s) or turn(s); each is recorded in its \
+             report with its error"
+        );
+    }
 }
