@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// Whether a failure may go away by itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ErrorKind {
     /// May succeed if tried again (a timeout, a 503): the runner retries, boundedly.

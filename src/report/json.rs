@@ -1,29 +1,28 @@
-//! Upstream-shaped JSON reports (spec §H), keys in upstream order.
+//! Upstream-shaped JSON reports (spec §H), written through the typed schema
+//! ([`super::schema`]), keys in upstream order.
 //!
-//! Three additions, all documented in the README: a `manifest` (a sidecar file for the paper
+//! Four additions, all documented in the README: a `manifest` (a sidecar file for the paper
 //! shape, which is a bare array), `precisionDriftScore` on session turns (PrecisionMemBench's
-//! 1 − precision, beside the paper's `driftScore`), and an `attribution` list on every BM25 search score — each
-//! matching term's unrounded float32 contribution, summing to the score. The upstream `clauses`
-//! field keeps Atlas's own view, where collapsed clauses vanish from static reports (§C.5).
+//! 1 − precision, beside the paper's `driftScore`), an `attribution` list on every BM25 search
+//! score — each matching term's unrounded float32 contribution, summing to the score — and an
+//! `error` on a case or turn the backend failed on (with `errored` in the summary), present
+//! only then. The upstream `clauses` field keeps Atlas's own view, where collapsed clauses
+//! vanish from static reports (§C.5).
 
+use super::schema::{CaseEntry, IngestionBlock, PmbReport, ScoreEntry, TermEntry, TurnEntry};
 use super::{Manifest, Shape};
 use crate::backend::{BackendInfo, ScoreScale};
 use crate::context::ScoredBelief;
 use crate::eval::summary::Summary;
 use crate::js::{round2, round3};
 use crate::run::{CaseResult, Ingestion, SessionRun, StaticRun, TurnResult, SESSION_CATEGORY};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
-/// A float32 as its shortest decimal form (what a reader of the report expects to see).
-pub fn f32_value(x: f32) -> Value {
-    format!("{x}")
-        .parse::<f64>()
-        .map(Value::from)
-        .unwrap_or(Value::Null)
-}
-
-fn opt(x: Option<f64>) -> Value {
-    x.map(Value::from).unwrap_or(Value::Null)
+/// A float32 as the f64 of its shortest decimal form (what a reader of the report expects to
+/// see: `4.8`, not `4.800000190734863`).
+pub fn f32_decimal(x: f32) -> f64 {
+    format!("{x}").parse::<f64>().unwrap_or(f64::NAN)
 }
 
 /// How a backend's `searchScores` are written.
@@ -51,81 +50,107 @@ impl ScoreStyle {
 }
 
 /// `searchScores` entries.
-pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Value {
-    let all_clauses = match style {
-        ScoreStyle::Vector => {
-            return Value::Array(
-                scores
-                    .iter()
-                    .map(|s| json!({"id": s.id, "score": round3(f64::from(s.score))}))
-                    .collect(),
-            )
-        }
-        ScoreStyle::Lucene { all_clauses } => all_clauses,
-    };
-    Value::Array(
-        scores
-            .iter()
-            .map(|s| {
+pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEntry> {
+    scores
+        .iter()
+        .map(|s| match style {
+            ScoreStyle::Vector => ScoreEntry {
+                id: s.id.clone(),
+                score: round3(f64::from(s.score)),
+                clauses: None,
+                attribution: None,
+            },
+            ScoreStyle::Lucene { all_clauses } => {
                 let contributions = s.contributions();
-                let clauses: Vec<Value> = contributions
-                    .iter()
-                    .filter(|c| all_clauses || !c.collapsed)
-                    .map(|c| json!({"path": c.path, "term": c.term, "score": round2(f64::from(c.score))}))
-                    .collect();
-                let attribution: Vec<Value> = contributions
-                    .iter()
-                    .map(|c| json!({"path": c.path, "term": c.term, "score": f32_value(c.score)}))
-                    .collect();
-                json!({"id": s.id, "score": round2(f64::from(s.score)), "clauses": clauses, "attribution": attribution})
-            })
-            .collect(),
-    )
+                let term = |c: &crate::backend::Contribution, score: f64| TermEntry {
+                    path: c.path.clone(),
+                    term: c.term.clone(),
+                    score,
+                };
+                ScoreEntry {
+                    id: s.id.clone(),
+                    score: round2(f64::from(s.score)),
+                    clauses: Some(
+                        contributions
+                            .iter()
+                            .filter(|c| all_clauses || !c.collapsed)
+                            .map(|c| term(c, round2(f64::from(c.score))))
+                            .collect(),
+                    ),
+                    attribution: Some(
+                        contributions
+                            .iter()
+                            .map(|c| term(c, f32_decimal(c.score)))
+                            .collect(),
+                    ),
+                }
+            }
+        })
+        .collect()
 }
 
-fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> Value {
-    let mut e = Map::new();
-    e.insert("caseId".into(), json!(r.case_id));
-    if let (Shape::Pmb, Some(category)) = (shape, &r.category) {
-        e.insert("category".into(), json!(category));
-    }
-    e.insert("description".into(), json!(r.description));
-    e.insert("expandedQuery".into(), json!(r.context.expanded_query));
-    e.insert("pinnedBeliefs".into(), json!(r.context.pinned));
-    e.insert("relevantBeliefs".into(), json!(r.context.relevant));
-    e.insert("retrievedQuestions".into(), json!(r.context.questions));
-    e.insert(
-        "searchScores".into(),
-        search_scores(&r.context.search_scores, style),
-    );
+fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
+    let pmb = shape == Shape::Pmb;
     let m = &r.metrics;
-    e.insert("retrievalPrecision".into(), opt(m.retrieval_precision));
-    e.insert("retrievalRecall".into(), opt(m.retrieval_recall));
-    e.insert("pinnedCoverage".into(), opt(m.pinned_coverage));
-    e.insert("questionPrecision".into(), opt(m.question_precision));
-    e.insert("questionRecall".into(), opt(m.question_recall));
-    e.insert("passed".into(), json!(r.passed()));
-    e.insert("failures".into(), json!(r.failures));
-    if let Some(error) = &r.error {
-        e.insert("error".into(), json!(error));
+    CaseEntry {
+        case_id: r.case_id.clone(),
+        category: r.category.clone().filter(|_| pmb),
+        description: r.description.clone(),
+        expanded_query: Some(r.context.expanded_query.clone()),
+        pinned_beliefs: r.context.pinned.clone(),
+        relevant_beliefs: r.context.relevant.clone(),
+        retrieved_questions: r.context.questions.clone(),
+        search_scores: Some(search_scores(&r.context.search_scores, style)),
+        retrieval_precision: m.retrieval_precision,
+        retrieval_recall: m.retrieval_recall,
+        pinned_coverage: m.pinned_coverage,
+        question_precision: m.question_precision,
+        question_recall: m.question_recall,
+        passed: r.passed(),
+        failures: r.failures.clone(),
+        error: r.error.clone(),
+        retrieval_latency_ms: pmb.then_some(r.latency_ms),
     }
-    if shape == Shape::Pmb {
-        e.insert("retrievalLatencyMs".into(), json!(r.latency_ms));
+}
+
+fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
+    let pmb = shape == Shape::Pmb;
+    TurnEntry {
+        case_id: t.case_id.clone(),
+        category: pmb.then(|| SESSION_CATEGORY.to_string()),
+        turn_index: t.turn_index,
+        label: serde_json::to_value(t.label)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        expanded_query: Some(t.context.expanded_query.clone()),
+        retrieved_belief_ids: t.context.relevant.clone(),
+        pinned_belief_ids: t.context.pinned.clone(),
+        noise_belief_ids: t.noise.clone(),
+        drift_score: Some(t.metrics.drift_score),
+        precision_drift_score: Some(t.metrics.precision_drift_score),
+        passed: t.passed(),
+        failures: t.failures.clone(),
+        error: t.error.clone(),
+        search_scores: Some(search_scores(&t.context.search_scores, style)),
+        retrieval_precision: pmb.then_some(t.metrics.retrieval_precision),
+        retrieval_recall: pmb.then_some(t.metrics.retrieval_recall),
+        retrieval_latency_ms: pmb.then_some(t.latency_ms),
     }
-    Value::Object(e)
 }
 
 /// The static report as upstream wrote it for `shape`, with the manifest (inline for the PMB
 /// shape). Returns the report and, for the paper shape, the sidecar manifest.
 pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Value, Option<Value>) {
-    let cases: Vec<Value> = run
+    let style = ScoreStyle::of(&run.backend, false);
+    let cases: Vec<CaseEntry> = run
         .results
         .iter()
-        .map(|r| case_entry(r, shape, ScoreStyle::of(&run.backend, false)))
+        .map(|r| case_entry(r, shape, style))
         .collect();
     wrap(
         shape,
-        &run.backend.provider,
+        &run.backend,
         &run.summary(),
         cases,
         &run.ingestion,
@@ -139,14 +164,15 @@ pub fn session_report(
     manifest: &Manifest,
     shape: Shape,
 ) -> (Value, Option<Value>) {
-    let turns: Vec<Value> = run
+    let style = ScoreStyle::of(&run.backend, true);
+    let turns: Vec<TurnEntry> = run
         .turns
         .iter()
-        .map(|t| turn_entry(t, shape, ScoreStyle::of(&run.backend, true)))
+        .map(|t| turn_entry(t, shape, style))
         .collect();
     wrap(
         shape,
-        &run.backend.provider,
+        &run.backend,
         &run.summary(),
         turns,
         &run.ingestion,
@@ -154,68 +180,37 @@ pub fn session_report(
     )
 }
 
-fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> Value {
-    let mut e = Map::new();
-    e.insert("caseId".into(), json!(t.case_id));
-    if shape == Shape::Pmb {
-        e.insert("category".into(), json!(SESSION_CATEGORY));
-    }
-    e.insert("turnIndex".into(), json!(t.turn_index));
-    e.insert("label".into(), json!(t.label));
-    e.insert("expandedQuery".into(), json!(t.context.expanded_query));
-    e.insert("retrievedBeliefIds".into(), json!(t.context.relevant));
-    e.insert("pinnedBeliefIds".into(), json!(t.context.pinned));
-    e.insert("noiseBeliefIds".into(), json!(t.noise));
-    e.insert("driftScore".into(), json!(t.metrics.drift_score));
-    e.insert(
-        "precisionDriftScore".into(),
-        json!(t.metrics.precision_drift_score),
-    );
-    e.insert("passed".into(), json!(t.passed()));
-    e.insert("failures".into(), json!(t.failures));
-    if let Some(error) = &t.error {
-        e.insert("error".into(), json!(error));
-    }
-    e.insert(
-        "searchScores".into(),
-        search_scores(&t.context.search_scores, style),
-    );
-    if shape == Shape::Pmb {
-        e.insert(
-            "retrievalPrecision".into(),
-            opt(t.metrics.retrieval_precision),
-        );
-        e.insert("retrievalRecall".into(), opt(t.metrics.retrieval_recall));
-        e.insert("retrievalLatencyMs".into(), json!(t.latency_ms));
-    }
-    Value::Object(e)
+fn to_value(x: &impl Serialize) -> Value {
+    serde_json::to_value(x).unwrap_or(Value::Null)
 }
 
-fn wrap(
+fn wrap<E: Serialize>(
     shape: Shape,
-    provider: &str,
+    backend: &BackendInfo,
     summary: &Summary,
-    entries: Vec<Value>,
+    entries: Vec<E>,
     ingestion: &Ingestion,
     manifest: &Manifest,
 ) -> (Value, Option<Value>) {
-    let manifest = serde_json::to_value(manifest).unwrap_or(Value::Null);
+    let manifest = to_value(manifest);
     match shape {
-        Shape::Paper => (Value::Array(entries), Some(manifest)),
+        Shape::Paper => (to_value(&entries), Some(manifest)),
         Shape::Pmb => {
-            let report = json!({
-                "provider": provider,
-                "retrieval": summary,
-                "cases": entries,
-                "ingestion": {
-                    "beliefCount": ingestion.belief_count,
-                    "totalMs": round2(ingestion.total_ms),
-                    "meanPerBeliefMs": round2(ingestion.total_ms / ingestion.belief_count.max(1) as f64),
-                    "perBelief": [],
-                },
-                "manifest": manifest,
-            });
-            (report, None)
+            let report = PmbReport {
+                provider: Some(backend.provider.clone()),
+                retrieval: Some(to_value(summary)),
+                cases: entries,
+                ingestion: Some(IngestionBlock {
+                    belief_count: ingestion.belief_count,
+                    total_ms: Some(round2(ingestion.total_ms)),
+                    mean_per_belief_ms: Some(round2(
+                        ingestion.total_ms / ingestion.belief_count.max(1) as f64,
+                    )),
+                    per_belief: Vec::new(),
+                }),
+                manifest: Some(manifest),
+            };
+            (to_value(&report), None)
         }
     }
 }

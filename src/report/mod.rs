@@ -5,6 +5,8 @@ pub mod compare;
 pub mod gates;
 pub mod json;
 pub mod plot;
+pub mod read;
+pub mod schema;
 pub mod table;
 pub mod tables;
 pub mod trec;

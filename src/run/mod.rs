@@ -28,7 +28,7 @@ pub struct Ingestion {
 }
 
 /// Why a case or turn has no result: the backend's error after the attempts made.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct CaseError {
     /// Transient (retried until the attempts ran out), permanent or unsupported.
     pub kind: ErrorKind,

@@ -3,12 +3,11 @@
 //! Where a report's own summary block disagrees with its rows, the rows win and the
 //! disagreement is returned as a warning.
 
-mod loaded;
 mod paper;
 mod pmb;
 mod render;
 
-pub use loaded::{same_json, LoadedReport, ReportKind, Row};
+pub use crate::report::read::{same_json, LoadedReport, ReportKind, Row};
 pub use paper::paper_tables;
 pub use pmb::pmb_tables;
 pub use render::{render, TableFormat};

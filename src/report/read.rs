@@ -1,7 +1,9 @@
 //! Reading any report file this tool or upstream writes: PrecisionMemBench's wrapper object,
-//! the paper tag's bare array, static or session. Third-party reports lack some fields
-//! (expandedQuery, searchScores, latency): only what the tables need is required.
+//! the paper tag's bare array, static or session, through the same typed schema the writer
+//! uses ([`super::schema`]). Third-party reports lack some fields (expandedQuery,
+//! searchScores, latency): only what the tables need is required.
 
+use super::schema::{CaseEntry, PmbReport, ScoreEntry, TurnEntry};
 use crate::backend::{BackendInfo, Reader, ScoreScale};
 use crate::error::{Error, Result};
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
@@ -83,24 +85,6 @@ pub struct LoadedReport {
     pub manifest: Option<Value>,
 }
 
-fn field<'a>(path: &Path, at: &str, v: &'a Value, key: &str) -> Result<&'a Value> {
-    v.get(key)
-        .ok_or_else(|| Error::input(path, at, format!("missing field `{key}`")))
-}
-
-fn opt_f64(path: &Path, at: &str, v: &Value, key: &str) -> Result<Option<f64>> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => x.as_f64().map(Some).ok_or_else(|| {
-            Error::input(
-                path,
-                format!("{at}.{key}"),
-                format!("expected a number or null, found {x}"),
-            )
-        }),
-    }
-}
-
 impl LoadedReport {
     /// Read and interpret `path`.
     pub fn load(path: &Path) -> Result<LoadedReport> {
@@ -117,35 +101,18 @@ impl LoadedReport {
 
     /// Interpret a report and its manifest, both in memory.
     pub fn from_parts(path: &Path, value: &Value, manifest: Option<Value>) -> Result<LoadedReport> {
-        let manifest = value.get("manifest").cloned().or(manifest);
-        let (entries, provider, summary, ingestion) = match value {
-            Value::Array(entries) => (
-                entries.clone(),
-                manifest
-                    .as_ref()
-                    .and_then(manifest_info)
-                    .map(|info| info.provider),
-                None,
-                None,
-            ),
-            Value::Object(map) => {
-                let cases = field(path, "$", value, "cases")?;
-                let entries = cases.as_array().ok_or_else(|| {
-                    Error::input(path, "$.cases", "expected an array of case entries")
-                })?;
-                let provider = map
-                    .get("provider")
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                let ingestion = map
-                    .get("ingestion")
-                    .and_then(|i| i.get("totalMs"))
-                    .and_then(Value::as_f64);
+        let (entries, provider, summary, ingestion, manifest) = match value {
+            Value::Array(entries) => (entries.clone(), None, None, None, manifest),
+            Value::Object(_) => {
+                let report: PmbReport<Value> = typed(path, "$", value.clone())?;
+                let ingestion = report.ingestion.and_then(|i| i.total_ms);
+                let manifest = report.manifest.or(manifest);
                 (
-                    entries.clone(),
-                    provider,
-                    map.get("retrieval").cloned(),
+                    report.cases,
+                    report.provider,
+                    report.retrieval,
                     ingestion,
+                    manifest,
                 )
             }
             _ => {
@@ -164,55 +131,15 @@ impl LoadedReport {
         } else {
             ReportKind::Static
         };
+        let at = |i: usize| match value {
+            Value::Array(_) => format!("$[{i}]"),
+            _ => format!("$.cases[{i}]"),
+        };
         let mut rows = Vec::with_capacity(entries.len());
-        for (i, e) in entries.iter().enumerate() {
-            let at = format!("$.cases[{i}]");
-            let case_id = field(path, &at, e, "caseId")?
-                .as_str()
-                .ok_or_else(|| Error::input(path, format!("{at}.caseId"), "expected a string"))?;
-            let passed = field(path, &at, e, "passed")?
-                .as_bool()
-                .ok_or_else(|| Error::input(path, format!("{at}.passed"), "expected a boolean"))?;
-            let category = match (kind, e.get("category").and_then(Value::as_str)) {
-                (_, Some(c)) => c.to_string(),
-                (ReportKind::Session, None) => SESSION_CATEGORY.to_string(),
-                (ReportKind::Static, None) => UNCATEGORISED.to_string(),
-            };
-            rows.push(Row {
-                case_id: case_id.to_string(),
-                turn_index: e.get("turnIndex").and_then(Value::as_i64),
-                category,
-                passed,
-                precision: opt_f64(path, &at, e, "retrievalPrecision")?,
-                recall: opt_f64(path, &at, e, "retrievalRecall")?,
-                latency_ms: opt_f64(path, &at, e, "retrievalLatencyMs")?,
-                drift: opt_f64(path, &at, e, "driftScore")?,
-                precision_drift: opt_f64(path, &at, e, "precisionDriftScore")?,
-                scores: e
-                    .get("searchScores")
-                    .and_then(Value::as_array)
-                    .map(|s| {
-                        s.iter()
-                            .filter_map(|h| {
-                                Some((
-                                    h.get("id")?.as_str()?.to_string(),
-                                    h.get("score")?.as_f64()?,
-                                ))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                errored: e.get("error").is_some_and(|x| !x.is_null()),
-                failures: e
-                    .get("failures")
-                    .and_then(Value::as_array)
-                    .map(|f| {
-                        f.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+        for (i, e) in entries.into_iter().enumerate() {
+            rows.push(match kind {
+                ReportKind::Static => case_row(typed(path, &at(i), e)?),
+                ReportKind::Session => turn_row(typed(path, &at(i), e)?),
             });
         }
         let case_count = match kind {
@@ -239,8 +166,8 @@ impl LoadedReport {
         Ok(LoadedReport {
             path: path.to_path_buf(),
             provider,
-            kind,
             backend,
+            kind,
             rows,
             published_summary: summary,
             ingestion_ms: ingestion,
@@ -447,5 +374,59 @@ pub fn upstream_info(provider: &str) -> BackendInfo {
         paper_primary: provider == "tenure",
         reader,
         score_scale,
+    }
+}
+
+/// Deserialize part of a report, naming the JSON path of what does not fit.
+fn typed<T: serde::de::DeserializeOwned>(path: &Path, at: &str, value: Value) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = crate::io::json_path(&e.path().to_string());
+        let location = match inner.strip_prefix('$') {
+            Some(rest) if at != "$" => format!("{at}{rest}"),
+            _ => inner.clone(),
+        };
+        Error::input(path, location, e.into_inner().to_string())
+    })
+}
+
+fn scores(entries: Option<Vec<ScoreEntry>>) -> Vec<(String, f64)> {
+    entries
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| (s.id, s.score))
+        .collect()
+}
+
+fn case_row(e: CaseEntry) -> Row {
+    Row {
+        case_id: e.case_id,
+        turn_index: None,
+        category: e.category.unwrap_or_else(|| UNCATEGORISED.to_string()),
+        passed: e.passed,
+        precision: e.retrieval_precision,
+        recall: e.retrieval_recall,
+        latency_ms: e.retrieval_latency_ms,
+        drift: None,
+        precision_drift: None,
+        scores: scores(e.search_scores),
+        errored: e.error.is_some(),
+        failures: e.failures,
+    }
+}
+
+fn turn_row(e: TurnEntry) -> Row {
+    Row {
+        case_id: e.case_id,
+        turn_index: Some(e.turn_index),
+        category: e.category.unwrap_or_else(|| SESSION_CATEGORY.to_string()),
+        passed: e.passed,
+        precision: e.retrieval_precision.flatten(),
+        recall: e.retrieval_recall.flatten(),
+        latency_ms: e.retrieval_latency_ms,
+        drift: e.drift_score,
+        precision_drift: e.precision_drift_score,
+        scores: scores(e.search_scores),
+        errored: e.error.is_some(),
+        failures: e.failures,
     }
 }

@@ -1,0 +1,197 @@
+//! The report files, typed: one schema for the writer ([`super::json`]) and the reader
+//! ([`super::read`]). Field order is upstream's key order (spec §H), so serde writes the
+//! same bytes upstream's `JSON.stringify` did. Fields a third-party report may lack default
+//! when read; fields only one layout has are skipped when absent.
+
+use crate::run::CaseError;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+/// The PrecisionMemBench layout: `{provider, retrieval, cases, ingestion}` plus our manifest.
+/// The paper layout is a bare array of entries (its manifest is a sidecar file).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PmbReport<E> {
+    /// Provider name (`tenure`, `vector`, `mem0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// The summary block; kept as JSON when read, so a hand-edited block can be compared
+    /// with the rows field by field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieval: Option<Value>,
+    /// Case or turn entries.
+    pub cases: Vec<E>,
+    /// Index build measurements, when the run seeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ingestion: Option<IngestionBlock>,
+    /// What produced the report (tenure-eval's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<Value>,
+}
+
+/// `ingestion`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IngestionBlock {
+    /// Seed beliefs.
+    #[serde(default)]
+    pub belief_count: usize,
+    /// Build time (ms, 2 decimals). Measured.
+    #[serde(default)]
+    pub total_ms: Option<f64>,
+    /// Per belief (ms, 2 decimals). Measured.
+    #[serde(default)]
+    pub mean_per_belief_ms: Option<f64>,
+    /// Per-belief timings (upstream writes `[]`).
+    #[serde(default)]
+    pub per_belief: Vec<Value>,
+}
+
+/// One `searchScores` entry: `{id, score}` for vector scales; BM25 adds Atlas's `clauses`
+/// and tenure-eval's `attribution`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreEntry {
+    /// Belief id.
+    pub id: String,
+    /// Score, rounded as the backend's scale is written.
+    pub score: f64,
+    /// Atlas's clause view (2 decimals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clauses: Option<Vec<TermEntry>>,
+    /// Every matched term's unrounded float32 contribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Vec<TermEntry>>,
+}
+
+/// One term of a score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TermEntry {
+    /// Field path (`aliases.shingle`).
+    pub path: String,
+    /// Indexed term.
+    pub term: String,
+    /// Its share of the score.
+    pub score: f64,
+}
+
+/// One static case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseEntry {
+    /// Case id.
+    pub case_id: String,
+    /// Category (PrecisionMemBench layout).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Description.
+    #[serde(default)]
+    pub description: String,
+    /// The prepared query (Tenure's reports; not external providers').
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expanded_query: Option<String>,
+    /// Pinned tier.
+    #[serde(default)]
+    pub pinned_beliefs: Vec<String>,
+    /// Relevant tier.
+    #[serde(default)]
+    pub relevant_beliefs: Vec<String>,
+    /// Open questions.
+    #[serde(default)]
+    pub retrieved_questions: Vec<String>,
+    /// Search hits with scores (Tenure's reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_scores: Option<Vec<ScoreEntry>>,
+    /// Precision (null when nothing relevant was retrieved).
+    #[serde(default)]
+    pub retrieval_precision: Option<f64>,
+    /// Recall (null without gold).
+    #[serde(default)]
+    pub retrieval_recall: Option<f64>,
+    /// Pinned coverage.
+    #[serde(default)]
+    pub pinned_coverage: Option<f64>,
+    /// Question precision.
+    #[serde(default)]
+    pub question_precision: Option<f64>,
+    /// Question recall.
+    #[serde(default)]
+    pub question_recall: Option<f64>,
+    /// Passed.
+    pub passed: bool,
+    /// Failures in check order.
+    #[serde(default)]
+    pub failures: Vec<String>,
+    /// The backend failed on this case (tenure-eval's addition; absent when it did not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<CaseError>,
+    /// Context build time (PrecisionMemBench layout). Measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieval_latency_ms: Option<f64>,
+}
+
+/// One session turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnEntry {
+    /// Session case id.
+    pub case_id: String,
+    /// Category (PrecisionMemBench layout).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Turn index.
+    pub turn_index: i64,
+    /// Turn label.
+    #[serde(default)]
+    pub label: String,
+    /// The prepared query (Tenure's reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expanded_query: Option<String>,
+    /// Relevant tier.
+    #[serde(default)]
+    pub retrieved_belief_ids: Vec<String>,
+    /// Pinned tier.
+    #[serde(default)]
+    pub pinned_belief_ids: Vec<String>,
+    /// Noise that surfaced.
+    #[serde(default)]
+    pub noise_belief_ids: Vec<String>,
+    /// Drift as the report's harness defines it.
+    #[serde(default)]
+    pub drift_score: Option<f64>,
+    /// PrecisionMemBench's drift, 1 − precision (tenure-eval's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_drift_score: Option<f64>,
+    /// Passed.
+    pub passed: bool,
+    /// Failures in check order.
+    #[serde(default)]
+    pub failures: Vec<String>,
+    /// The backend failed on this turn (tenure-eval's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<CaseError>,
+    /// Search hits with scores (Tenure's reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_scores: Option<Vec<ScoreEntry>>,
+    /// Precision (PrecisionMemBench layout: present, possibly null).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub retrieval_precision: Option<Option<f64>>,
+    /// Recall (PrecisionMemBench layout: present, possibly null).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub retrieval_recall: Option<Option<f64>>,
+    /// Context build time (PrecisionMemBench layout). Measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieval_latency_ms: Option<f64>,
+}
+
+/// A key that is present, null or not: `Some(None)` for null, `None` (by default) when absent.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+    Option::<f64>::deserialize(d).map(Some)
+}
