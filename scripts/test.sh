@@ -22,3 +22,5 @@ else
 fi
 cargo test --locked --all-targets
 cargo test --locked --doc
+# The tutorial example: a backend written against the public API, run on the pmb suite.
+cargo run --locked --quiet --example custom_backend
