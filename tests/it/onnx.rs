@@ -266,3 +266,60 @@ fn a_model_folder_run_embeds_what_its_store_lacks_and_matches_the_committed_stor
         }
     }
 }
+
+#[test]
+fn an_on_demand_source_embeds_a_query_nobody_embedded_and_a_store_alone_refuses_it() {
+    use std::sync::Arc;
+    use tenure_eval::backend::cosine::{CosineBackend, CosineConfig};
+    use tenure_eval::backend::{Backend, ErrorKind, SearchFilter, SearchRequest};
+    let Some(models) = models() else { return };
+    let suite = builtin("pmb");
+    let message = "Which eviction policy did we settle on for the Redis cache?";
+    let request = SearchRequest {
+        text: message,
+        message,
+        filter: SearchFilter {
+            user_id: "test-user",
+            scope: &[],
+            exclude_ids: &[],
+        },
+        limit: 5,
+    };
+    // The committed store has every suite text but not this message.
+    let store = EmbeddingStore::open(&repo("embeddings"), FP32).unwrap().unwrap();
+    let lookup = CosineConfig::new(FP32).with_vectors(Arc::new(store), suite.profile);
+    let backend = CosineBackend::build(&suite.corpus, &lookup).unwrap();
+    let err = backend.search(&request).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Permanent);
+    assert!(err.message.contains("has no query vector"), "{}", err.message);
+
+    // The model folder with its store: the store answers the beliefs, the model the query.
+    let mut config = CosineConfig::new(models.join(FP32).to_str().unwrap());
+    config.store_dir = repo("embeddings");
+    let source = config.source().on_demand().unwrap();
+    let config = config.with_vectors(source.clone(), suite.profile);
+    let backend = CosineBackend::build(&suite.corpus, &config).unwrap();
+    let before = source.summary().vectors;
+    let hits = backend.search(&request).unwrap();
+    assert_eq!(hits.len(), 5);
+    assert_eq!(source.summary().vectors, before + 1, "one vector embedded, and kept");
+    // Its score is (1 + cos) / 2 with the vector the model gives that text.
+    let query = open(&models.join(FP32), 1)
+        .embed(&[message], Role::Query, &mut |_| {})
+        .unwrap()
+        .remove(0);
+    let top = suite.corpus.iter().find(|b| b.id == hits[0].id).unwrap();
+    let belief_text = TextPolicy::of(suite.profile).belief.of(top);
+    let belief = source
+        .vector(Role::Belief, "names-content", &belief_text)
+        .unwrap();
+    let expected = (1.0 + cosine(&query, &belief)) / 2.0;
+    assert!(
+        (f64::from(hits[0].score.unwrap()) - expected).abs() < 1e-6,
+        "{:?} vs {expected}",
+        hits[0].score
+    );
+    // Asked again, the same answer without embedding again.
+    assert_eq!(backend.search(&request).unwrap(), hits);
+    assert_eq!(source.summary().vectors, before + 1);
+}
