@@ -100,7 +100,7 @@ impl Backend for WordOverlap {
             .collect();
         // Ties: more words first, then write order. A stable sort keeps write order for equal
         // scores, so the same request always gives the same list.
-        hits.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+        hits.sort_by_key(|h| std::cmp::Reverse(h.1.len()));
         hits.truncate(request.limit);
         Ok(hits
             .into_iter()

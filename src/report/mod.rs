@@ -4,6 +4,7 @@ pub mod claims;
 pub mod compare;
 pub mod gates;
 pub mod json;
+mod origin;
 pub mod plot;
 pub mod read;
 pub mod schema;

@@ -3,8 +3,9 @@
 //! uses ([`super::schema`]). Third-party reports lack some fields (expandedQuery,
 //! searchScores, latency): only what the tables need is required.
 
+use super::origin::{manifest_info, report_manifest, upstream_info};
 use super::schema::{CaseEntry, PmbReport, ScoreEntry, TurnEntry};
-use crate::backend::{BackendInfo, Reader, ScoreScale};
+use crate::backend::BackendInfo;
 use crate::error::{Error, Result};
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
 use crate::run::SESSION_CATEGORY;
@@ -324,57 +325,6 @@ fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: O
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let values: Vec<f64> = values.collect();
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-}
-
-/// A report's manifest: its `manifest` key, or the paper shape's `.manifest.json` sidecar.
-fn report_manifest(path: &Path, value: &Value) -> Option<Value> {
-    value.get("manifest").cloned().or_else(|| {
-        serde_json::from_slice(&std::fs::read(path.with_extension("manifest.json")).ok()?).ok()
-    })
-}
-
-/// The backend of a tenure-eval report: its manifest's `backendInfo`, or (reports written
-/// before manifests carried it) the built-in backend its `backend` id names.
-fn manifest_info(manifest: &Value) -> Option<BackendInfo> {
-    if let Some(info) = manifest.get("backendInfo") {
-        return serde_json::from_value(info.clone()).ok();
-    }
-    let model = manifest["backendSettings"]["model"]
-        .as_str()
-        .map(str::to_string);
-    match manifest.get("backend")?.as_str()? {
-        "bm25" => Some(upstream_info("tenure")),
-        "cosine" => Some(BackendInfo {
-            id: "cosine".into(),
-            label: format!("cosine/{}", model.as_deref().unwrap_or("?")),
-            model,
-            ..upstream_info("vector")
-        }),
-        _ => None,
-    }
-}
-
-/// What a report without a manifest tells of its backend: only the provider name. The one
-/// place names are read as kinds: `tenure` is Atlas BM25 (Tenure's reader), `vector`
-/// PrecisionMemBench's embedding baseline; any other provider is an external system whose
-/// scores have no known scale.
-pub fn upstream_info(provider: &str) -> BackendInfo {
-    let (id, reader, score_scale) = match provider {
-        "tenure" => ("bm25", Reader::Text, ScoreScale::LuceneBm25),
-        "vector" => ("cosine", Reader::Vector, ScoreScale::VectorSimilarity),
-        _ => ("http", Reader::Text, ScoreScale::None),
-    };
-    BackendInfo {
-        id: id.into(),
-        provider: provider.into(),
-        label: id.into(),
-        model: None,
-        text_policy: None,
-        file_prefix: None,
-        paper_primary: provider == "tenure",
-        reader,
-        score_scale,
-    }
 }
 
 /// Deserialize part of a report, naming the JSON path of what does not fit.

@@ -286,12 +286,18 @@ fn an_on_demand_source_embeds_a_query_nobody_embedded_and_a_store_alone_refuses_
         limit: 5,
     };
     // The committed store has every suite text but not this message.
-    let store = EmbeddingStore::open(&repo("embeddings"), FP32).unwrap().unwrap();
+    let store = EmbeddingStore::open(&repo("embeddings"), FP32)
+        .unwrap()
+        .unwrap();
     let lookup = CosineConfig::new(FP32).with_vectors(Arc::new(store), suite.profile);
     let backend = CosineBackend::build(&suite.corpus, &lookup).unwrap();
     let err = backend.search(&request).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Permanent);
-    assert!(err.message.contains("has no query vector"), "{}", err.message);
+    assert!(
+        err.message.contains("has no query vector"),
+        "{}",
+        err.message
+    );
 
     // The model folder with its store: the store answers the beliefs, the model the query.
     let mut config = CosineConfig::new(models.join(FP32).to_str().unwrap());
@@ -302,7 +308,11 @@ fn an_on_demand_source_embeds_a_query_nobody_embedded_and_a_store_alone_refuses_
     let before = source.summary().vectors;
     let hits = backend.search(&request).unwrap();
     assert_eq!(hits.len(), 5);
-    assert_eq!(source.summary().vectors, before + 1, "one vector embedded, and kept");
+    assert_eq!(
+        source.summary().vectors,
+        before + 1,
+        "one vector embedded, and kept"
+    );
     // Its score is (1 + cos) / 2 with the vector the model gives that text.
     let query = open(&models.join(FP32), 1)
         .embed(&[message], Role::Query, &mut |_| {})
