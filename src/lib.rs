@@ -1,19 +1,21 @@
 //! tenure-eval: measure how precisely LLM memory systems retrieve what a user told them.
 //!
 //! Data flows one way: [`suite`] → [`backend`] → [`context`] → [`eval`] → [`report`], driven
-//! by [`run`].
+//! by [`run`]; [`job`] carries out a whole command's plan.
 //!
 //! ```
-//! use tenure_eval::backend::BackendKind;
+//! use tenure_eval::backend::BackendConfig;
 //! use tenure_eval::run::{run_sessions, run_static, Silent};
 //! use tenure_eval::suite::{Suite, SuiteSource};
 //!
 //! let suite = Suite::load(&SuiteSource::Builtin("pmb".into()))?;
-//! let static_run = run_static(&suite, BackendKind::Bm25, &mut Silent)?;
+//! let bm25 = BackendConfig::bm25();
+//! let static_run = run_static(&suite, &bm25, &mut Silent)?;
 //! let summary = static_run.summary();
 //! assert_eq!((summary.total_passed, summary.active_retrieval_passes), (77, 43));
+//! assert_eq!(static_run.backend.provider, "tenure");
 //!
-//! let sessions = run_sessions(&suite, BackendKind::Bm25, &mut Silent)?;
+//! let sessions = run_sessions(&suite, &bm25, &mut Silent)?;
 //! assert_eq!(sessions.summary().total_passed, 12);
 //! # Ok::<(), tenure_eval::Error>(())
 //! ```
