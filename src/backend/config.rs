@@ -23,14 +23,19 @@ pub trait BackendFactory {
 pub enum BackendConfig {
     /// Alias-weighted BM25 over tantivy.
     Bm25(Bm25Config),
-    /// Cosine similarity over the embeddings of one model.
-    Cosine(CosineConfig),
+    /// Cosine similarity over the embeddings of one model (boxed: it is the large one).
+    Cosine(Box<CosineConfig>),
 }
 
 impl BackendConfig {
     /// BM25 as Atlas runs it.
     pub fn bm25() -> BackendConfig {
         BackendConfig::Bm25(Bm25Config::default())
+    }
+
+    /// Cosine with `config`.
+    pub fn cosine(config: CosineConfig) -> BackendConfig {
+        BackendConfig::Cosine(Box::new(config))
     }
 
     /// Resolve what the backend needs from `suite` before any work (a cosine model's vectors,

@@ -7,6 +7,7 @@ use tenure_eval::backend::bm25::Bm25Config;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::embed::onnx::EmbedOptions;
+use tenure_eval::embed::service::ServiceOptions;
 use tenure_eval::embed::source::DEFAULT_MODEL;
 use tenure_eval::embed::{BeliefText, QueryText};
 use tenure_eval::report::gates::{FailOn, Gates};
@@ -95,9 +96,10 @@ pub enum QueryTextArg {
 /// Embedding models and vector search (the cosine backend).
 #[derive(Debug, Args)]
 pub struct CosineArgs {
-    /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text)
-    /// or an ONNX model folder (model.onnx + tokenizer.json). Repeat for several. Default:
-    /// all-minilm-l6-v2.
+    /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text),
+    /// an ONNX model folder (model.onnx + tokenizer.json), or a served model,
+    /// `ollama:NAME[@URL]` (default http://localhost:11434) or `openai:NAME[@URL]`. Repeat for
+    /// several. Default: all-minilm-l6-v2.
     #[arg(long)]
     pub model: Vec<String>,
     /// Nearest-neighbour search.
@@ -130,6 +132,37 @@ pub struct CosineArgs {
     /// Texts per model call.
     #[arg(long, default_value_t = 32)]
     pub batch_size: usize,
+    /// Served models: Ollama's API, `embed` (/api/embed) or `legacy` (/api/embeddings, one text
+    /// per call, not normalised: what the paper and PrecisionMemBench used).
+    #[arg(long, value_enum, default_value = "embed")]
+    pub ollama_api: OllamaApiArg,
+    /// Served models: the environment variable holding the API key (OpenAI: OPENAI_API_KEY).
+    #[arg(long)]
+    pub api_key_env: Option<String>,
+    /// Served models: calls in flight at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Served models: per-call timeout in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+    /// Served models: extra attempts after a transient failure (timeout, 429, 5xx).
+    #[arg(long, default_value_t = 3)]
+    pub retries: u32,
+    /// Served models: prepended to every query text (none by default, as upstream).
+    #[arg(long, default_value = "")]
+    pub query_prefix: String,
+    /// Served models: prepended to every belief text (none by default, as upstream).
+    #[arg(long, default_value = "")]
+    pub document_prefix: String,
+}
+
+/// `--ollama-api` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OllamaApiArg {
+    /// `POST /api/embed`: batched, L2-normalised.
+    Embed,
+    /// `POST /api/embeddings`: one text per call, not normalised.
+    Legacy,
 }
 
 impl CosineArgs {
@@ -159,6 +192,16 @@ impl CosineArgs {
                     batch_size: self.batch_size.max(1),
                     threads: self.threads.max(1),
                 };
+                config.service = ServiceOptions {
+                    batch_size: self.batch_size.max(1),
+                    concurrency: self.concurrency.max(1),
+                    timeout_secs: self.timeout.max(1),
+                    retries: self.retries,
+                    query_prefix: self.query_prefix.clone(),
+                    document_prefix: self.document_prefix.clone(),
+                    api_key_env: self.api_key_env.clone(),
+                };
+                config.ollama_legacy = self.ollama_api == OllamaApiArg::Legacy;
                 config
             })
             .collect()
@@ -185,7 +228,7 @@ pub fn backend_configs(chosen: &[BackendArg], cosine: &CosineArgs) -> Vec<Backen
         match b {
             BackendArg::Bm25 => configs.push(BackendConfig::Bm25(Bm25Config::default())),
             BackendArg::Cosine => {
-                configs.extend(cosine.configs().into_iter().map(BackendConfig::Cosine))
+                configs.extend(cosine.configs().into_iter().map(BackendConfig::cosine))
             }
         }
     }

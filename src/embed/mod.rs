@@ -4,6 +4,7 @@
 
 pub mod needed;
 pub mod onnx;
+pub mod service;
 pub mod source;
 pub mod store;
 pub mod vectors;

@@ -250,6 +250,7 @@ impl OnnxEmbedder {
                 max_tokens: config
                     .max_tokens
                     .or_else(|| tokenizer.get_truncation().map(|t| t.max_length)),
+                service: None,
             },
             folder: folder.to_path_buf(),
             tokenizer,

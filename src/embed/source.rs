@@ -1,8 +1,11 @@
-//! Where a run's vectors come from: `--model NAME` (a store, no runtime needed) or
-//! `--model DIR` (an ONNX model folder: its store, plus whatever is missing embedded now).
+//! Where a run's vectors come from: `--model NAME` (a store, no runtime needed),
+//! `--model DIR` (an ONNX model folder: its store, plus whatever is missing embedded now, in
+//! memory), or `--model ollama:NAME[@URL]` / `openai:NAME[@URL]` (a served model: its store,
+//! plus whatever is missing embedded now and saved, so a rerun needs no server).
 
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
-use super::store::{builtin_names, EmbeddingStore, ModelInfo, Pooling};
+use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
+use super::store::{builtin_names, EmbeddingStore, ModelInfo, Pooling, ServiceIdentity};
 use super::vectors::{CachedSource, Embedder};
 use super::{needed_texts, NeededText, Role, TextPolicy};
 use crate::error::{Error, Result};
@@ -24,25 +27,51 @@ pub struct ModelSource {
     pub ort_lib: Option<PathBuf>,
     /// Batching and threads.
     pub options: EmbedOptions,
+    /// How a served model is called.
+    pub service: ServiceOptions,
+    /// Ollama's legacy `/api/embeddings` instead of `/api/embed`.
+    pub ollama_legacy: bool,
 }
 
 /// Progress of embedding: `done` of `total` texts.
 pub type EmbedProgress<'a> = &'a mut dyn FnMut(usize, usize);
 
 impl ModelSource {
+    /// A source with the given spec and default options.
+    pub fn new(spec: impl Into<String>, store_dir: impl Into<PathBuf>) -> ModelSource {
+        ModelSource {
+            spec: spec.into(),
+            store_dir: store_dir.into(),
+            ort_lib: None,
+            options: EmbedOptions::default(),
+            service: ServiceOptions::default(),
+            ollama_legacy: false,
+        }
+    }
+
     /// Is the spec a model folder (rather than a store name)?
     pub fn is_model_dir(&self) -> bool {
         is_model_dir(Path::new(&self.spec))
     }
 
-    /// Open the model folder and its store (empty if none), refusing a store made by another
-    /// model or of another width.
-    pub fn open_model(&self) -> Result<(OnnxEmbedder, EmbeddingStore)> {
+    /// The served model the spec names, if it names one.
+    pub fn service_spec(&self) -> Option<Result<ServiceSpec>> {
+        ServiceSpec::parse(&self.spec, self.ollama_legacy)
+    }
+
+    /// Can this spec embed (a model folder or a served model), rather than only look up?
+    pub fn is_embedder(&self) -> bool {
+        self.is_model_dir() || self.service_spec().is_some()
+    }
+
+    /// Open the model and its store (empty if none), refusing a store made by another model
+    /// or of another width.
+    pub fn open_model(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
         let embedder = self.open_embedder()?;
         let info = embedder.info().clone();
         let store = match EmbeddingStore::open(&self.store_dir, &info.name)? {
             Some(store) => {
-                check_same_model(&store, &info, embedder.folder())?;
+                check_same_model(&store, &info, &self.spec)?;
                 store
             }
             None => EmbeddingStore::empty(
@@ -55,15 +84,25 @@ impl ModelSource {
 
     /// The model folder's embedder, with an empty store of its own (what `--refresh` starts
     /// from, whatever model made the stored vectors).
-    pub fn open_fresh(&self) -> Result<(OnnxEmbedder, EmbeddingStore)> {
+    pub fn open_fresh(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
         let embedder = self.open_embedder()?;
         let info = embedder.info().clone();
         let origin = self.store_dir.join(&info.name).display().to_string();
         Ok((embedder, EmbeddingStore::empty(info, origin)))
     }
 
-    fn open_embedder(&self) -> Result<OnnxEmbedder> {
-        OnnxEmbedder::open(Path::new(&self.spec), self.ort_lib.as_deref(), self.options)
+    fn open_embedder(&self) -> Result<Box<dyn Embedder>> {
+        if let Some(spec) = self.service_spec() {
+            return Ok(Box::new(ServiceEmbedder::connect(
+                spec?,
+                self.service.clone(),
+            )?));
+        }
+        Ok(Box::new(OnnxEmbedder::open(
+            Path::new(&self.spec),
+            self.ort_lib.as_deref(),
+            self.options,
+        )?))
     }
 
     /// The vectors of every text `suite` needs under `policy`.
@@ -76,7 +115,27 @@ impl ModelSource {
         let needed = needed_texts(suite, policy);
         if self.is_model_dir() {
             let (mut embedder, mut store) = self.open_model()?;
-            fill(&mut embedder, &mut store, policy, &needed, progress)?;
+            fill(embedder.as_mut(), &mut store, policy, &needed, progress)?;
+            return Ok(store);
+        }
+        if let Some(spec) = self.service_spec() {
+            // A complete store needs no server; otherwise embed what is missing and keep it.
+            let spec = spec?;
+            let name = spec.store_name();
+            if let Some(store) = EmbeddingStore::open(&self.store_dir, &name)? {
+                let identity = ServiceIdentity {
+                    api: spec.api,
+                    model: spec.model.clone(),
+                    digest: None,
+                };
+                check_service(&store, Some(&identity), false, &self.spec)?;
+                if missing(&store, policy, &needed).is_empty() {
+                    return Ok(store);
+                }
+            }
+            let (mut embedder, mut store) = self.open_model()?;
+            fill(embedder.as_mut(), &mut store, policy, &needed, progress)?;
+            store.save(&self.store_dir.join(&name))?;
             return Ok(store);
         }
         let store = self.open_store()?;
@@ -90,12 +149,9 @@ impl ModelSource {
     /// A source that looks vectors up in the model's store and embeds what it lacks on
     /// demand: a model folder's store plus its embedder, or (a store name) the store alone.
     pub fn on_demand(&self) -> Result<std::sync::Arc<dyn super::VectorSource>> {
-        if self.is_model_dir() {
+        if self.is_embedder() {
             let (embedder, store) = self.open_model()?;
-            return Ok(std::sync::Arc::new(CachedSource::new(
-                store,
-                Box::new(embedder),
-            )));
+            return Ok(std::sync::Arc::new(CachedSource::new(store, embedder)));
         }
         Ok(std::sync::Arc::new(self.open_store()?))
     }
@@ -167,7 +223,7 @@ fn missing<'a>(
         .collect()
 }
 
-fn check_same_model(store: &EmbeddingStore, info: &ModelInfo, folder: &Path) -> Result<()> {
+fn check_same_model(store: &EmbeddingStore, info: &ModelInfo, spec: &str) -> Result<()> {
     let manifest = PathBuf::from(&store.origin).join("manifest.json");
     if store.model.dimensions != info.dimensions {
         return Err(Error::input(
@@ -177,7 +233,7 @@ fn check_same_model(store: &EmbeddingStore, info: &ModelInfo, folder: &Path) -> 
                 "the store holds {}-dimensional vectors but {} returns {}; use another --store-dir \
                  or name the model differently in its embedder.json",
                 store.model.dimensions,
-                folder.display(),
+                spec,
                 info.dimensions
             ),
         ));
@@ -201,13 +257,59 @@ fn check_same_model(store: &EmbeddingStore, info: &ModelInfo, folder: &Path) -> 
                          Its vectors would not be comparable: use another --store-dir, or name \
                          this model differently in its embedder.json",
                         store.model.name,
-                        folder.display()
+                        spec
                     ),
                 ));
             }
         }
     }
-    Ok(())
+    check_service(store, info.service.as_ref(), info.sha256.is_some(), spec)
+}
+
+/// Served models: the same API and model, and the same digest where both are known. An
+/// imported store (no identity) may be extended by any model of its name and width.
+fn check_service(
+    store: &EmbeddingStore,
+    service: Option<&ServiceIdentity>,
+    onnx: bool,
+    spec: &str,
+) -> Result<()> {
+    let manifest = PathBuf::from(&store.origin).join("manifest.json");
+    let refuse = |field: &str, what: String| {
+        Err(Error::input(
+            &manifest,
+            format!("$.model.{field}"),
+            format!(
+                "store {} {what}; its vectors would not be comparable with {spec}'s: use \
+                 another --store-dir, or embed --refresh to replace them",
+                store.model.name
+            ),
+        ))
+    };
+    match (&store.model.service, service) {
+        (Some(a), Some(b)) if a.api != b.api || a.model != b.model => refuse(
+            "service",
+            format!("was made by {} {}", a.api.name(), a.model),
+        ),
+        (Some(a), Some(b)) => match (&a.digest, &b.digest) {
+            (Some(x), Some(y)) if x != y => refuse(
+                "service.digest",
+                format!(
+                    "was made by {} digest {x}, the service now has {y}",
+                    a.model
+                ),
+            ),
+            _ => Ok(()),
+        },
+        (Some(a), None) if onnx => refuse(
+            "service",
+            format!("was made by {} {}", a.api.name(), a.model),
+        ),
+        (None, Some(_)) if store.model.sha256.is_some() => {
+            refuse("sha256", "was made by an ONNX model file".to_string())
+        }
+        _ => Ok(()),
+    }
 }
 
 fn missing_error(
@@ -277,6 +379,7 @@ pub fn import_upstream(
                     query_prefix: String::new(),
                     document_prefix: String::new(),
                     max_tokens: None,
+                    service: None,
                 },
                 format!("embeddings/{name}"),
             )

@@ -58,6 +58,21 @@ pub struct ModelInfo {
     pub document_prefix: String,
     /// Token limit (longer inputs are truncated); null when unknown.
     pub max_tokens: Option<usize>,
+    /// The service that computed the vectors, for models served over HTTP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<ServiceIdentity>,
+}
+
+/// Which served model made a store's vectors.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceIdentity {
+    /// `ollama`, `ollama-legacy` or `openai`.
+    pub api: super::service::Api,
+    /// The model as the service names it.
+    pub model: String,
+    /// What the service says identifies the model's weights (Ollama's digest), when it says.
+    pub digest: Option<String>,
 }
 
 /// One stored vector's description.

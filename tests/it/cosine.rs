@@ -22,7 +22,7 @@ fn cosine(suite: &Suite, index: IndexKind) -> BackendConfig {
         .unwrap();
     let mut config = CosineConfig::new("all-minilm-l6-v2");
     config.index = index;
-    BackendConfig::Cosine(config.with_vectors(Arc::new(store), suite.profile))
+    BackendConfig::cosine(config.with_vectors(Arc::new(store), suite.profile))
 }
 
 fn strings(v: &Value) -> Vec<String> {

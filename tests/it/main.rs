@@ -18,6 +18,7 @@ mod paper_static;
 mod paper_tables;
 mod plot;
 mod provenance;
+mod service;
 mod tables;
 mod trec;
 mod verify;

@@ -3,6 +3,7 @@
 
 use super::hnsw::HnswParams;
 use crate::embed::onnx::EmbedOptions;
+use crate::embed::service::ServiceOptions;
 use crate::embed::source::{EmbedProgress, ModelSource, DEFAULT_MODEL};
 use crate::embed::{BeliefText, QueryText, TextPolicy, VectorSource};
 use crate::error::{Error, Result};
@@ -58,6 +59,13 @@ pub struct CosineConfig {
     /// Batching and threads of the ONNX embedder.
     #[serde(default)]
     pub embed: EmbedOptions,
+    /// How a served model (`ollama:NAME`, `openai:NAME`) is called.
+    #[serde(default)]
+    pub service: ServiceOptions,
+    /// Ollama's legacy `/api/embeddings` (one text per call, not normalised: what the paper and
+    /// PrecisionMemBench used) instead of `/api/embed`.
+    #[serde(default)]
+    pub ollama_legacy: bool,
     /// Set by [`CosineConfig::prepare`].
     #[serde(skip)]
     pub(super) prepared: Option<Prepared>,
@@ -103,6 +111,8 @@ impl CosineConfig {
             store_dir: default_store_dir(),
             ort_lib: None,
             embed: EmbedOptions::default(),
+            service: ServiceOptions::default(),
+            ollama_legacy: false,
             prepared: None,
         }
     }
@@ -129,6 +139,8 @@ impl CosineConfig {
                 batch_size: self.embed.batch_size.max(1),
                 threads: self.embed.threads.max(1),
             },
+            service: self.service.clone(),
+            ollama_legacy: self.ollama_legacy,
         }
     }
 

@@ -5,7 +5,6 @@ use crate::cli::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::embed::Embedder;
 use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
@@ -89,14 +88,15 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
     }
     if args.cosine.model.is_empty() {
         return Err(Error::Usage(
-            "embed needs --model DIR (an ONNX model folder)".into(),
+            "embed needs --model DIR (an ONNX model folder) or a served model (ollama:NAME, openai:NAME)".into(),
         ));
     }
     for config in args.cosine.configs() {
         let source = config.source();
-        if !source.is_model_dir() {
+        if !source.is_embedder() {
             return Err(Error::Usage(format!(
-                "embed needs a model folder (model.onnx + tokenizer.json); {} is not one",
+                "embed needs a model folder (model.onnx + tokenizer.json) or a served model \
+                 (ollama:NAME[@URL], openai:NAME[@URL]); {} is neither",
                 source.spec
             )));
         }
@@ -113,7 +113,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             let progress = Progress::new(args.quiet, &format!("{name} {}", suite.name));
             let start = std::time::Instant::now();
             let embedded = fill(
-                &mut embedder,
+                embedder.as_mut(),
                 &mut store,
                 policy,
                 &needed,

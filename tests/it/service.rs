@@ -1,0 +1,488 @@
+//! Embedding services: a real server (`scripts/embed_server.py`: MiniLM through Python
+//! onnxruntime, speaking Ollama's and OpenAI's APIs on 127.0.0.1) against the in-process ONNX
+//! embedder, cosine runs through a service against runs through the model folder, the legacy
+//! API's unnormalised vectors, caching, and every failure a service can show, through the real
+//! binary. Needs what `tests/it/onnx.rs` needs (see there); `TENURE_EVAL_SKIP_ONNX=1` skips.
+
+use crate::common::{repo, tenure_eval};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
+use tenure_eval::embed::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
+use tenure_eval::embed::{needed_texts, normalised, Embedder, Role, TextPolicy};
+
+const FP32: &str = "all-minilm-l6-v2";
+/// What the test server calls the model: not a built-in store's name, so its store is new.
+const SERVED: &str = "minilm";
+
+/// The model folder and the venv's python, or `None` when skipping was asked for.
+fn setup() -> Option<(PathBuf, PathBuf)> {
+    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
+        return None;
+    }
+    let abs = |var: &str| {
+        let p = PathBuf::from(std::env::var_os(var).unwrap_or_else(|| {
+            panic!("{var} is not set: run scripts/test.sh, or set TENURE_EVAL_SKIP_ONNX=1")
+        }));
+        if p.is_absolute() {
+            p
+        } else {
+            repo("").join(p)
+        }
+    };
+    Some((
+        abs("TENURE_EVAL_MODELS").join(FP32),
+        abs("TENURE_EVAL_PYTHON"),
+    ))
+}
+
+/// A running `embed_server.py`, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(model: &Path, python: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(python)
+            .arg(repo("scripts/embed_server.py"))
+            .arg(model)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().strip_prefix("listening ").unwrap().to_string();
+        Server {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    fn requests(&self) -> u64 {
+        let body = ureq::get(format!("{}/stats", self.url))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_to_string()
+            .unwrap();
+        serde_json::from_str::<Value>(&body).unwrap()["requests"]
+            .as_u64()
+            .unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn texts() -> Vec<String> {
+    let suite = crate::common::builtin("pmb");
+    needed_texts(&suite, TextPolicy::of(suite.profile))
+        .into_iter()
+        .map(|t| t.text)
+        .take(40)
+        .collect()
+}
+
+fn worst(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .flatten()
+        .zip(b.iter().flatten())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn every_api_gives_the_in_process_onnx_vectors() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    let server = Server::start(&model, &python, &["--name", SERVED]);
+    let texts = texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    // The same batches on both sides (padding moves float sums by ~1e-7): 8 texts a call,
+    // and one a call for the legacy API.
+    let onnx = |batch_size| {
+        OnnxEmbedder::open(
+            &model,
+            None,
+            EmbedOptions {
+                batch_size,
+                threads: 1,
+            },
+        )
+        .unwrap()
+        .embed(&refs, Role::Belief, &mut |_| {})
+        .unwrap()
+    };
+    let (batched, single) = (onnx(8), onnx(1));
+    for (prefix, legacy) in [("ollama", false), ("ollama", true), ("openai", false)] {
+        let spec = ServiceSpec::parse(&format!("{prefix}:{SERVED}@{}", server.url), legacy)
+            .unwrap()
+            .unwrap();
+        let options = ServiceOptions {
+            batch_size: 8,
+            concurrency: 3,
+            ..ServiceOptions::default()
+        };
+        let mut service = ServiceEmbedder::connect(spec, options).unwrap();
+        assert_eq!(service.info().dimensions, 384);
+        let mut theirs = service.embed(&refs, Role::Belief, &mut |_| {}).unwrap();
+        if legacy {
+            // The legacy API returns the pooled vector unnormalised, as Ollama does.
+            let norm: f32 = theirs[0].iter().map(|x| x * x).sum::<f32>().sqrt();
+            assert!((norm - 1.0).abs() > 0.01, "legacy norm {norm}");
+            theirs = theirs.iter().map(|v| normalised(v).unwrap()).collect();
+            assert!(!service.info().normalize);
+        }
+        let w = worst(if legacy { &single } else { &batched }, &theirs);
+        assert!(
+            w <= 1e-6,
+            "{prefix} legacy={legacy}: largest difference {w}"
+        );
+    }
+}
+
+/// Run `tenure-eval run --suite S --backend cosine` with `model` and extra flags.
+fn run(
+    suite: &str,
+    model: &str,
+    store_dir: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
+        "run",
+        "--suite",
+        suite,
+        "--backend",
+        "cosine",
+        "--quiet",
+        "--model",
+        model,
+        "--store-dir",
+        store_dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    tenure_eval(&args)
+}
+
+/// A report with its measured fields and the store's identity (which differs by design) nulled.
+fn comparable(path: &Path) -> Value {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if [
+                        "retrievalLatencyMs",
+                        "meanLatencyMs",
+                        "p50LatencyMs",
+                        "p95LatencyMs",
+                        "totalMs",
+                        "meanPerBeliefMs",
+                        "startedAt",
+                        "backendSettings",
+                    ]
+                    .contains(&k.as_str())
+                    {
+                        *x = Value::Null;
+                    } else {
+                        walk(x);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut v);
+    v
+}
+
+fn report_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_string_lossy().ends_with(".manifest.json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_run_through_a_service_equals_the_run_through_the_model_folder_and_is_cached() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    let server = Server::start(&model, &python, &["--name", SERVED]);
+    for suite in ["paper", "pmb"] {
+        let (stores, folder_stores) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (a, b, c) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
+        let spec = format!("ollama:{SERVED}@{}", server.url);
+        let out = run(suite, &spec, stores.path(), a.path(), &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = run(
+            suite,
+            model.to_str().unwrap(),
+            folder_stores.path(),
+            b.path(),
+            &[],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (ours, theirs) = (
+            report_files(&a.path().join(suite)),
+            report_files(&b.path().join(suite)),
+        );
+        assert_eq!(ours.len(), 2);
+        for (x, y) in ours.iter().zip(&theirs) {
+            let name = y
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .replace(FP32, SERVED);
+            assert_eq!(x.file_name().unwrap().to_string_lossy(), name);
+            let (x, y) = (comparable(x), comparable(y));
+            for key in ["cases", "retrieval"] {
+                assert_eq!(x.get(key), y.get(key), "{suite}: {name} {key}");
+            }
+            assert_eq!(x.as_array().map(Vec::len), y.as_array().map(Vec::len));
+            if let (Some(x), Some(y)) = (x.as_array(), y.as_array()) {
+                assert_eq!(x, y, "{suite}: {name}");
+            }
+        }
+        // The service's vectors were kept: a rerun asks the server for nothing.
+        assert!(stores.path().join(SERVED).join("manifest.json").is_file());
+        let before = server.requests();
+        let out = run(suite, &spec, stores.path(), c.path(), &[]);
+        assert!(out.status.success());
+        assert_eq!(
+            server.requests(),
+            before,
+            "{suite}: the rerun called the server"
+        );
+        for (x, y) in ours.iter().zip(report_files(&c.path().join(suite))) {
+            assert_eq!(comparable(x), comparable(&y));
+        }
+    }
+}
+
+#[test]
+fn the_legacy_api_ranks_as_the_normalised_one() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    let server = Server::start(&model, &python, &["--name", SERVED]);
+    let spec = format!("ollama:{SERVED}@{}", server.url);
+    let (s1, s2, a, b) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    assert!(run("pmb", &spec, s1.path(), a.path(), &[]).status.success());
+    let legacy = run(
+        "pmb",
+        &spec,
+        s2.path(),
+        b.path(),
+        &["--ollama-api", "legacy"],
+    );
+    assert!(
+        legacy.status.success(),
+        "{}",
+        String::from_utf8_lossy(&legacy.stderr)
+    );
+    let stored: Value = serde_json::from_slice(
+        &std::fs::read(s2.path().join(SERVED).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(stored["model"]["service"]["api"], "ollama-legacy");
+    assert_eq!(stored["model"]["normalize"], false);
+    for (x, y) in report_files(&a.path().join("pmb"))
+        .iter()
+        .zip(report_files(&b.path().join("pmb")))
+    {
+        assert_eq!(
+            comparable(x)["cases"],
+            comparable(&y)["cases"],
+            "{}",
+            x.display()
+        );
+    }
+}
+
+/// What the binary says and does when the service misbehaves in `fault`.
+fn faulty(model: &Path, python: &Path, fault: &str, api: &str) -> (i32, String, bool) {
+    let server = Server::start(model, python, &["--fault", fault, "--name", SERVED]);
+    let stores = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let spec = format!("{api}:{SERVED}@{}", server.url);
+    let run = run(
+        "paper",
+        &spec,
+        stores.path(),
+        out.path(),
+        &["--retries", "2", "--timeout", "2"],
+    );
+    let stored = stores.path().join(SERVED).exists();
+    (
+        run.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&run.stderr).into_owned(),
+        stored,
+    )
+}
+
+#[test]
+fn service_failures_are_clear_exit_3_and_leave_no_store() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    for (fault, api, expect) in [
+        (
+            "500",
+            "ollama",
+            "HTTP 500: Internal Server Error (after 3 attempts)",
+        ),
+        ("not-json", "ollama", "the answer is not JSON"),
+        ("truncated", "openai", "the answer is not JSON"),
+        ("wrong-count", "ollama", "vectors for"),
+        (
+            "wrong-dim",
+            "openai",
+            "a 383-dimensional vector, expected 384",
+        ),
+        ("zero", "ollama", "a zero or non-finite vector"),
+        ("slow", "ollama", "timed out"),
+    ] {
+        let (code, stderr, stored) = faulty(&model, &python, fault, api);
+        assert_eq!(code, 3, "{fault}: {stderr}");
+        assert!(stderr.contains(expect), "{fault}: {stderr}");
+        assert!(
+            stderr.contains(SERVED),
+            "{fault}: names the model: {stderr}"
+        );
+        assert!(!stored, "{fault}: a store was written");
+    }
+    // A transient 503 is retried and the run succeeds.
+    let (code, stderr, stored) = faulty(&model, &python, "503-once", "ollama");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stored);
+}
+
+#[test]
+fn configuration_errors_are_exit_2() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    let server = Server::start(
+        &model,
+        &python,
+        &["--api-key", "sk-right", "--name", SERVED],
+    );
+    let stores = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    // A malformed spec, an API key variable that is not set.
+    let bad = run("paper", "ollama:", stores.path(), out.path(), &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    let spec = format!("openai:{SERVED}@{}", server.url);
+    let unset = run(
+        "paper",
+        &spec,
+        stores.path(),
+        out.path(),
+        &["--api-key-env", "TENURE_EVAL_TEST_NO_SUCH_KEY"],
+    );
+    assert_eq!(unset.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unset.stderr).contains("TENURE_EVAL_TEST_NO_SUCH_KEY"));
+    // A wrong key is the service's refusal: exit 3, with its message.
+    let wrong = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args([
+            "run",
+            "--suite",
+            "paper",
+            "--backend",
+            "cosine",
+            "--quiet",
+            "--model",
+            &spec,
+        ])
+        .args(["--store-dir", stores.path().to_str().unwrap()])
+        .args([
+            "--out",
+            out.path().to_str().unwrap(),
+            "--api-key-env",
+            "TEST_KEY",
+        ])
+        .env("TEST_KEY", "sk-wrong")
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("HTTP 401"));
+    // A store made by another served model is refused unless --refresh.
+    let made = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(["embed", "--suite", "paper", "--quiet", "--model", &spec])
+        .args([
+            "--store-dir",
+            stores.path().to_str().unwrap(),
+            "--api-key-env",
+            "TEST_KEY",
+        ])
+        .env("TEST_KEY", "sk-right")
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let other = Server::start(
+        &model,
+        &python,
+        &["--digest", "sha256:another", "--name", SERVED],
+    );
+    let again = format!("ollama:{SERVED}@{}", other.url);
+    let refused = run("pmb", &again, stores.path(), out.path(), &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("was made by openai"));
+    let refresh = tenure_eval(&[
+        "embed",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--refresh",
+        "--model",
+        &again,
+        "--store-dir",
+        stores.path().to_str().unwrap(),
+    ]);
+    assert!(
+        refresh.status.success(),
+        "{}",
+        String::from_utf8_lossy(&refresh.stderr)
+    );
+}
