@@ -24,16 +24,22 @@ pub struct EmbedArgs {
     /// a model (store named by --model, keyed under the suite's belief text).
     #[arg(long)]
     pub import_upstream: Option<PathBuf>,
+    /// Import vectors computed elsewhere into the store named by --model: JSON Lines of
+    /// {"text", "role", "vector"[, "policy"]}, or a float32 .npy matrix with --texts. A record
+    /// without a policy gets the suite's for its role.
+    #[arg(long, conflicts_with = "import_upstream")]
+    pub import_vectors: Option<PathBuf>,
+    /// With --import-vectors FILE.npy: a JSON list of {"text", "role"[, "policy"]}, one per row.
+    #[arg(long, requires = "import_vectors")]
+    pub texts: Option<PathBuf>,
     /// Recompute every vector the suites need instead of only the missing ones (and drop
     /// vectors they no longer need).
     #[arg(long)]
     pub refresh: bool,
-    /// With --import-upstream: where the vectors came from.
-    #[arg(
-        long,
-        default_value = "imported from an upstream beliefs.seed.embedded.json"
-    )]
-    pub source: String,
+    /// With --import-upstream or --import-vectors: where the vectors came from (recorded in the
+    /// store's manifest).
+    #[arg(long)]
+    pub source: Option<String>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -57,6 +63,34 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             .collect::<Result<_>>()?
     };
     let store_dir = &args.cosine.store_dir;
+    if let Some(file) = &args.import_vectors {
+        use tenure_eval::embed::import::{import, read};
+        let [name] = args.cosine.model.as_slice() else {
+            return Err(Error::Usage(
+                "--import-vectors needs one --model NAME (the store to fill)".into(),
+            ));
+        };
+        let policy = args.cosine.configs()[0].policy(suites[suites.len() - 1].profile);
+        let records = read(file, args.texts.as_deref())?;
+        let existing = EmbeddingStore::open(store_dir, name)?;
+        let before = existing.as_ref().map_or(0, EmbeddingStore::len);
+        let source =
+            (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
+        let store = import(records, name, &source, policy, existing)?;
+        store.save(&store_dir.join(name))?;
+        note(
+            args.quiet,
+            format!(
+                "imported {} into {}: {} vectors new, {} in all ({} dimensions)",
+                file.display(),
+                store_dir.join(name).display(),
+                store.len() - before,
+                store.len(),
+                store.model.dimensions
+            ),
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(file) = &args.import_upstream {
         let [suite] = suites.as_slice() else {
             return Err(Error::Usage(
@@ -71,7 +105,15 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         let policy = args.cosine.configs()[0].policy(suite.profile);
         let existing = EmbeddingStore::open(store_dir, name)?;
         let before = existing.as_ref().map_or(0, EmbeddingStore::len);
-        let store = import_upstream(file, name, &args.source, policy, existing)?;
+        let store = import_upstream(
+            file,
+            name,
+            args.source
+                .as_deref()
+                .unwrap_or("imported from an upstream beliefs.seed.embedded.json"),
+            policy,
+            existing,
+        )?;
         store.save(&store_dir.join(name))?;
         note(
             args.quiet,

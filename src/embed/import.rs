@@ -1,0 +1,126 @@
+//! Vectors computed elsewhere (an MTEB or BEIR cache, a notebook, another harness), imported
+//! into a store: JSON Lines of `{"text", "role", "vector"}`, or a float32 `.npy` matrix with a
+//! JSON list of `{"text", "role"}` naming its rows in order. A record may name its `policy`
+//! (`names`, `names-content`, `expanded`, `raw`); otherwise the suite's policy for its role
+//! applies. Every vector is checked (width, finite, non-zero) before anything is written.
+
+use super::store::{EmbeddingStore, ModelInfo, Pooling};
+use super::{Role, TextPolicy};
+use crate::error::{Error, Result};
+use crate::io::{parse_json, read_bytes};
+use ndarray::Array2;
+use ndarray_npy::ReadNpyExt;
+use serde::Deserialize;
+use std::path::Path;
+
+/// One imported text's description.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportedText {
+    /// The exact text that was embedded (without any model prefix).
+    pub text: String,
+    /// `belief` or `query`.
+    pub role: Role,
+    /// Text policy; the suite's for the role when absent.
+    #[serde(default)]
+    pub policy: Option<String>,
+    /// The vector (JSON Lines only).
+    #[serde(default)]
+    pub vector: Option<Vec<f32>>,
+}
+
+/// Read `path`: JSON Lines with vectors, or (with `texts`) a `.npy` matrix and its row texts.
+/// Each record comes back with its vector and where it was read (for messages).
+pub fn read(path: &Path, texts: Option<&Path>) -> Result<Vec<(ImportedText, Vec<f32>, String)>> {
+    let Some(texts_path) = texts else {
+        let bytes = read_bytes(path)?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| Error::input(path, "file", "invalid UTF-8; expected JSON Lines"))?;
+        let mut out = Vec::new();
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let at = format!("line {}", i + 1);
+            let record: ImportedText = serde_json::from_str(line).map_err(|e| {
+                Error::input(
+                    path,
+                    &at,
+                    format!("expected {{\"text\", \"role\", \"vector\"}}: {e}"),
+                )
+            })?;
+            let vector = record
+                .vector
+                .clone()
+                .ok_or_else(|| Error::input(path, &at, "no `vector`"))?;
+            out.push((record, vector, format!("{} {at}", path.display())));
+        }
+        return Ok(out);
+    };
+    let records: Vec<ImportedText> = parse_json(texts_path, &read_bytes(texts_path)?)?;
+    let array = Array2::<f32>::read_npy(std::io::Cursor::new(read_bytes(path)?))
+        .map_err(|e| Error::input(path, "file", format!("not a float32 2-D .npy array: {e}")))?;
+    if array.nrows() != records.len() {
+        return Err(Error::input(
+            texts_path,
+            "$",
+            format!(
+                "{} texts for the {} rows of {}",
+                records.len(),
+                array.nrows(),
+                path.display()
+            ),
+        ));
+    }
+    Ok(records
+        .into_iter()
+        .zip(array.rows())
+        .enumerate()
+        .map(|(i, (record, row))| (record, row.to_vec(), format!("{} row {i}", path.display())))
+        .collect())
+}
+
+/// Add `records` to the store of model `name` (made if `into` is `None`), keyed under each
+/// record's policy or `policy`'s for its role. Nothing is kept unless every record is valid.
+pub fn import(
+    records: Vec<(ImportedText, Vec<f32>, String)>,
+    name: &str,
+    source: &str,
+    policy: TextPolicy,
+    into: Option<EmbeddingStore>,
+) -> Result<EmbeddingStore> {
+    let first = records
+        .first()
+        .ok_or_else(|| Error::Usage("nothing to import".into()))?;
+    let mut store = into.unwrap_or_else(|| {
+        EmbeddingStore::empty(
+            ModelInfo {
+                name: name.to_string(),
+                source: source.to_string(),
+                sha256: None,
+                tokenizer_sha256: None,
+                dimensions: first.1.len(),
+                pooling: Pooling::Mean,
+                normalize: false,
+                query_prefix: String::new(),
+                document_prefix: String::new(),
+                max_tokens: None,
+                service: None,
+            },
+            format!("embeddings/{name}"),
+        )
+    });
+    for (record, vector, at) in records {
+        let policy_name = record.policy.as_deref().unwrap_or(policy.name(record.role));
+        if !["names", "names-content", "expanded", "raw"].contains(&policy_name) {
+            return Err(Error::Usage(format!(
+                "{at}: unknown policy {policy_name:?}"
+            )));
+        }
+        store
+            .insert(record.role, policy_name, &record.text, vector)
+            .map_err(|e| Error::Usage(format!("{at}: {e}")))?;
+    }
+    Ok(store)
+}
