@@ -4,11 +4,11 @@
 //! API's unnormalised vectors, caching, and every failure a service can show, through the real
 //! binary. Needs what `tests/it/onnx.rs` needs (see there); `TENURE_EVAL_SKIP_ONNX=1` skips.
 
+use crate::common::embed_server::Server;
 use crate::common::{repo, tenure_eval};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
 use tenure_eval::embed::{needed_texts, normalised, Embedder, Role, TextPolicy};
@@ -36,52 +36,6 @@ fn setup() -> Option<(PathBuf, PathBuf)> {
         abs("TENURE_EVAL_MODELS").join(FP32),
         abs("TENURE_EVAL_PYTHON"),
     ))
-}
-
-/// A running `embed_server.py`, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(model: &Path, python: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(python)
-            .arg(repo("scripts/embed_server.py"))
-            .arg(model)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line.trim().strip_prefix("listening ").unwrap().to_string();
-        Server {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        }
-    }
-
-    fn requests(&self) -> u64 {
-        let body = ureq::get(format!("{}/stats", self.url))
-            .call()
-            .unwrap()
-            .body_mut()
-            .read_to_string()
-            .unwrap();
-        serde_json::from_str::<Value>(&body).unwrap()["requests"]
-            .as_u64()
-            .unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn texts() -> Vec<String> {

@@ -1,6 +1,7 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+pub mod embed_server;
 pub mod python_reference;
 
 use serde_json::Value;
