@@ -12,6 +12,7 @@ embedding requests it answered. --fault makes it misbehave the way real services
   wrong-count  one vector fewer than texts
   wrong-dim    vectors one number short, from the second request on
   zero         the last vector of each answer is all zeros
+  nan          a NaN in the first vector, written as null (what JavaScript's JSON.stringify does)
   slow         sleeps 5 s before answering
 
 Usage: python embed_server.py MODEL_DIR [--port P] [--name NAME] [--digest D] [--api-key K] [--fault F]
@@ -107,6 +108,8 @@ def main():
                 out = [v[:-1] for v in out]
             if fault == "zero":
                 out[-1] = [0.0] * len(out[-1])
+            if fault == "nan":
+                out[0][3] = None
             if self.path == "/api/embed":
                 self.send(200, {"model": args.name, "embeddings": out})
             elif self.path == "/api/embeddings":

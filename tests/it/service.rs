@@ -331,6 +331,7 @@ fn service_failures_are_clear_exit_3_and_leave_no_store() {
             "a 383-dimensional vector, expected 384",
         ),
         ("zero", "ollama", "a zero or non-finite vector"),
+        ("nan", "openai", "expected an array of numbers"),
         ("slow", "ollama", "timed out"),
     ] {
         let (code, stderr, stored) = faulty(&model, &python, fault, api);
