@@ -4,7 +4,7 @@
 //! (`names`, `names-content`, `expanded`, `raw`); otherwise the suite's policy for its role
 //! applies. Every vector is checked (width, finite, non-zero) before anything is written.
 
-use super::store::{EmbeddingStore, ModelInfo, Pooling};
+use super::store::{EmbeddingStore, ModelInfo};
 use super::{Role, TextPolicy};
 use crate::error::{Error, Result};
 use crate::io::{parse_json, read_bytes};
@@ -95,19 +95,7 @@ pub fn import(
         .ok_or_else(|| Error::Usage("nothing to import".into()))?;
     let mut store = into.unwrap_or_else(|| {
         EmbeddingStore::empty(
-            ModelInfo {
-                name: name.to_string(),
-                source: source.to_string(),
-                sha256: None,
-                tokenizer_sha256: None,
-                dimensions: first.1.len(),
-                pooling: Pooling::Mean,
-                normalize: false,
-                query_prefix: String::new(),
-                document_prefix: String::new(),
-                max_tokens: None,
-                service: None,
-            },
+            ModelInfo::imported(name, source, first.1.len()),
             format!("embeddings/{name}"),
         )
     });

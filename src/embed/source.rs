@@ -5,7 +5,7 @@
 
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
-use super::store::{builtin_names, EmbeddingStore, ModelInfo, Pooling, ServiceIdentity};
+use super::store::{builtin_names, EmbeddingStore, ModelInfo, ServiceIdentity};
 use super::vectors::{CachedSource, Embedder};
 use super::{needed_texts, NeededText, Role, TextPolicy};
 use crate::error::{Error, Result};
@@ -368,19 +368,7 @@ pub fn import_upstream(
             .map_err(|e| Error::input(path, at(""), format!("not a belief: {e}")))?;
         let store = store.get_or_insert_with(|| {
             EmbeddingStore::empty(
-                ModelInfo {
-                    name: name.to_string(),
-                    source: source.to_string(),
-                    sha256: None,
-                    tokenizer_sha256: None,
-                    dimensions: vector.len(),
-                    pooling: Pooling::Mean,
-                    normalize: false,
-                    query_prefix: String::new(),
-                    document_prefix: String::new(),
-                    max_tokens: None,
-                    service: None,
-                },
+                ModelInfo::imported(name, source, vector.len()),
                 format!("embeddings/{name}"),
             )
         });

@@ -63,6 +63,26 @@ pub struct ModelInfo {
     pub service: Option<ServiceIdentity>,
 }
 
+impl ModelInfo {
+    /// The identity of vectors computed elsewhere and imported: a name, where they came from,
+    /// their width; nothing that could be checked.
+    pub fn imported(name: &str, source: &str, dimensions: usize) -> ModelInfo {
+        ModelInfo {
+            name: name.to_string(),
+            source: source.to_string(),
+            sha256: None,
+            tokenizer_sha256: None,
+            dimensions,
+            pooling: Pooling::Mean,
+            normalize: false,
+            query_prefix: String::new(),
+            document_prefix: String::new(),
+            max_tokens: None,
+            service: None,
+        }
+    }
+}
+
 /// Which served model made a store's vectors.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

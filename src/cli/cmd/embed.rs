@@ -77,19 +77,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         let source =
             (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
         let store = import(records, name, &source, policy, existing)?;
-        store.save(&store_dir.join(name))?;
-        note(
-            args.quiet,
-            format!(
-                "imported {} into {}: {} vectors new, {} in all ({} dimensions)",
-                file.display(),
-                store_dir.join(name).display(),
-                store.len() - before,
-                store.len(),
-                store.model.dimensions
-            ),
-        );
-        return Ok(ExitCode::SUCCESS);
+        return save_imported(&store, file, &store_dir.join(name), before, args.quiet);
     }
     if let Some(file) = &args.import_upstream {
         let [suite] = suites.as_slice() else {
@@ -114,19 +102,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             policy,
             existing,
         )?;
-        store.save(&store_dir.join(name))?;
-        note(
-            args.quiet,
-            format!(
-                "imported {} into {}: {} belief vectors new, {} in all ({} dimensions)",
-                file.display(),
-                store_dir.join(name).display(),
-                store.len() - before,
-                store.len(),
-                store.model.dimensions
-            ),
-        );
-        return Ok(ExitCode::SUCCESS);
+        return save_imported(&store, file, &store_dir.join(name), before, args.quiet);
     }
     if args.cosine.model.is_empty() {
         return Err(Error::Usage(
@@ -193,4 +169,27 @@ fn note(quiet: bool, message: String) {
     if !quiet {
         eprintln!("{message}");
     }
+}
+
+/// Write an import's store and say what it added.
+fn save_imported(
+    store: &tenure_eval::embed::EmbeddingStore,
+    file: &std::path::Path,
+    folder: &std::path::Path,
+    before: usize,
+    quiet: bool,
+) -> Result<ExitCode> {
+    store.save(folder)?;
+    note(
+        quiet,
+        format!(
+            "imported {} into {}: {} vectors new, {} in all ({} dimensions)",
+            file.display(),
+            folder.display(),
+            store.len() - before,
+            store.len(),
+            store.model.dimensions
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
 }
