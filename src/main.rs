@@ -17,8 +17,15 @@ fn main() -> ExitCode {
     };
     match cli::dispatch(parsed) {
         Ok(code) => code,
+        // The reader went away (`| head`): nothing is wrong, and nothing more to say.
+        Err(tenure_eval::Error::Output { source, .. })
+            if source.kind() == std::io::ErrorKind::BrokenPipe =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
-            eprintln!("error: {e}");
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             ExitCode::from(e.exit_code())
         }
     }

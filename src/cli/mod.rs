@@ -2,6 +2,15 @@
 //! Each command turns its flags into library calls and returns an exit code; `main` maps
 //! errors to exit codes.
 
+/// A line on stderr that can never panic: a closed or full stderr loses the message, which is
+/// all that can happen to it (`eprintln!` would abort the run instead).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub mod args;
 mod cmd;
 pub mod progress;
@@ -72,14 +81,26 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// Print to stdout; a closed pipe (`| head`) is not an error.
+/// Print to stdout. A closed pipe (`| head`) ends the command quietly with exit 0, as ripgrep
+/// does; any other failure (a full disk) is an output error, exit 3 (see `main`).
 pub fn write_stdout(text: &str) -> Result<()> {
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Output {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|source| Error::Output {
             path: PathBuf::from("<stdout>"),
-            source: e,
-        }),
-        _ => Ok(()),
+            source,
+        })
+}
+
+/// Print to stdout where more work follows (`run` writes gate files and decides its exit code
+/// after its table): a closed pipe only drops the table; other failures are errors.
+pub fn write_stdout_then_go_on(text: &str) -> Result<()> {
+    match write_stdout(text) {
+        Err(Error::Output { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            Ok(())
+        }
+        other => other,
     }
 }
 

@@ -54,7 +54,7 @@ impl Progress {
 
     fn warn(&self, line: String) {
         if !self.quiet {
-            self.bar.suspend(|| eprintln!("{line}"));
+            self.bar.suspend(|| say!("{line}"));
         }
     }
 }

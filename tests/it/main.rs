@@ -14,6 +14,7 @@ mod gates;
 mod golden_pmb_session;
 mod golden_pmb_static;
 mod onnx;
+mod output;
 mod paper_static;
 mod paper_tables;
 mod plot;

@@ -167,7 +167,7 @@ fn builtin(name: &str) -> Result<Suite> {
 /// A message on stderr, unless `--quiet`.
 fn note(quiet: bool, message: String) {
     if !quiet {
-        eprintln!("{message}");
+        say!("{message}");
     }
 }
 

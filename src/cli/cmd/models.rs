@@ -4,7 +4,7 @@ use crate::cli::args::{
     backend_configs, load, BackendArg, CompareFormatArg, CosineArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
-use crate::cli::{json_text, write_stdout};
+use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,7 +47,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     for passes in outcome.passes.chunks(plan.kinds.len()) {
         if !args.quiet {
             for p in passes.iter().flat_map(|p| &p.reports) {
-                eprintln!("wrote {}", p.display());
+                say!("wrote {}", p.display());
             }
         }
         let info = &passes[0].backend;
@@ -69,9 +69,9 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         ),
         CompareFormatArg::Json => json_text(&rows),
     };
-    write_stdout(&text)?;
+    write_stdout_then_go_on(&text)?;
     if outcome.errored() > 0 {
-        eprintln!(
+        say!(
             "error: the backend failed on {} cases or turns",
             outcome.errored()
         );

@@ -54,7 +54,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
             },
         )?;
         write_atomic(&args.out, svg.as_bytes())?;
-        eprintln!("wrote {}", args.out.display());
+        say!("wrote {}", args.out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let reports = args
@@ -64,7 +64,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<_>>>()?;
     let svg = tenure_eval::report::plot::drift_figure(&reports)?;
     write_atomic(&args.out, svg.as_bytes())?;
-    eprintln!("wrote {}", args.out.display());
+    say!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
 

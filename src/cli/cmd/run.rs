@@ -5,7 +5,7 @@ use crate::cli::args::{
     backend_configs, load, BackendArg, CosineArgs, FormatArg, GateArgs, OutputArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
-use crate::cli::{json_text, write_stdout};
+use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
@@ -71,7 +71,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let quiet = args.output.quiet;
     if !quiet {
         for note in &plan.notes {
-            eprintln!("note: {note}");
+            say!("note: {note}");
         }
     }
     let mut progress = Progress::new(quiet, &plan.suite.name);
@@ -81,7 +81,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     write_gate_files(&outcome, &args.gates)?;
     for c in &outcome.checks {
         if !quiet || !c.passed {
-            eprintln!(
+            say!(
                 "gate {} {} on {}: {}",
                 c.gate,
                 if c.passed { "passed" } else { "FAILED" },
@@ -147,10 +147,10 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
             json_text(&rows)
         }
     };
-    write_stdout(&text)?;
+    write_stdout_then_go_on(&text)?;
     if !out.quiet {
         for p in passes.iter().flat_map(|p| &p.reports) {
-            eprintln!("wrote {}", p.display());
+            say!("wrote {}", p.display());
         }
     }
     Ok(())
@@ -160,7 +160,7 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
 pub fn report_errored(outcome: &JobOutcome) {
     let errored = outcome.errored();
     if errored > 0 {
-        eprintln!(
+        say!(
             "error: the backend failed on {errored} case(s) or turn(s); each is recorded in its \
              report with its error"
         );

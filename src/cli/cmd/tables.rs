@@ -35,7 +35,7 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<_>>>()?;
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {
-            eprintln!("warning: {warning}; the table uses the rows");
+            say!("warning: {warning}; the table uses the rows");
         }
     }
     let tables = match args.style {

@@ -44,7 +44,7 @@ pub fn run(args: TrecArgs) -> Result<ExitCode> {
         run_file(&report, &value, &report.provider).as_bytes(),
     )?;
     write_atomic(&qrels_path, qrels_file(&report, &suite).as_bytes())?;
-    eprintln!(
+    say!(
         "wrote {}\nwrote {}",
         run_path.display(),
         qrels_path.display()

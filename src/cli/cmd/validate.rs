@@ -8,11 +8,11 @@ use tenure_eval::Result;
 pub fn run(args: SuiteArgs) -> Result<ExitCode> {
     let suite = load(&args)?;
     for warning in &suite.warnings {
-        eprintln!("warning: {warning}");
+        say!("warning: {warning}");
     }
     let turns: usize = suite.sessions.iter().map(|s| s.turns.len()).sum();
-    println!(
-        "{}: ok ({} profile) — {} beliefs, {} static cases, {} session cases ({} turns), {} warnings",
+    crate::cli::write_stdout(&format!(
+        "{}: ok ({} profile) — {} beliefs, {} static cases, {} session cases ({} turns), {} warnings\n",
         suite.name,
         suite.profile,
         suite.corpus.len(),
@@ -20,6 +20,6 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode> {
         suite.sessions.len(),
         turns,
         suite.warnings.len()
-    );
+    ))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -19,10 +19,10 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     for path in &args.reports {
         let problems = tenure_eval::report::verify::verify(path)?;
         if problems.is_empty() {
-            println!("{}: verified", path.display());
+            crate::cli::write_stdout(&format!("{}: verified\n", path.display()))?;
         }
         for problem in &problems {
-            println!("mismatch: {problem}");
+            crate::cli::write_stdout(&format!("mismatch: {problem}\n"))?;
         }
         failed |= !problems.is_empty();
     }
