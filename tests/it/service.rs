@@ -296,12 +296,15 @@ fn faulty(model: &Path, python: &Path, fault: &str, api: &str) -> (i32, String, 
     let stores = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let spec = format!("{api}:{SERVED}@{}", server.url);
+    // A short timeout only where the fault is slowness: real batches take seconds on a busy
+    // machine.
+    let timeout = if fault == "slow" { "2" } else { "120" };
     let run = run(
         "paper",
         &spec,
         stores.path(),
         out.path(),
-        &["--retries", "2", "--timeout", "2"],
+        &["--retries", "2", "--timeout", timeout],
     );
     let stored = stores.path().join(SERVED).exists();
     (
