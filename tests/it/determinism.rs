@@ -1,32 +1,8 @@
 //! Same inputs, byte-identical reports apart from measured fields.
 
-use crate::common::repo;
+use crate::common::{repo, strip_measurements};
 use serde_json::Value;
 use std::process::Command;
-
-/// Measured fields: latencies, index build time, start time.
-fn strip_measurements(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            for key in [
-                "retrievalLatencyMs",
-                "meanLatencyMs",
-                "p50LatencyMs",
-                "p95LatencyMs",
-                "totalMs",
-                "meanPerBeliefMs",
-                "startedAt",
-            ] {
-                if map.contains_key(key) {
-                    map.insert(key.into(), Value::Null);
-                }
-            }
-            map.values_mut().for_each(strip_measurements);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_measurements),
-        _ => {}
-    }
-}
 
 fn run_cli(suite: &str, out: &std::path::Path) {
     let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))

@@ -5,7 +5,7 @@
 //! binary. Needs what `tests/it/onnx.rs` needs (see there); `TENURE_EVAL_SKIP_ONNX=1` skips.
 
 use crate::common::embed_server::Server;
-use crate::common::{repo, tenure_eval};
+use crate::common::{repo, strip_measurements, tenure_eval};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -136,33 +136,10 @@ fn run(
 /// A report with its measured fields and the store's identity (which differs by design) nulled.
 fn comparable(path: &Path) -> Value {
     let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    fn walk(v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                for (k, x) in m.iter_mut() {
-                    if [
-                        "retrievalLatencyMs",
-                        "meanLatencyMs",
-                        "p50LatencyMs",
-                        "p95LatencyMs",
-                        "totalMs",
-                        "meanPerBeliefMs",
-                        "startedAt",
-                        "backendSettings",
-                    ]
-                    .contains(&k.as_str())
-                    {
-                        *x = Value::Null;
-                    } else {
-                        walk(x);
-                    }
-                }
-            }
-            Value::Array(a) => a.iter_mut().for_each(walk),
-            _ => {}
-        }
+    strip_measurements(&mut v);
+    if let Some(manifest) = v.get_mut("manifest") {
+        manifest["backendSettings"] = Value::Null;
     }
-    walk(&mut v);
     v
 }
 

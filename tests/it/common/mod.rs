@@ -106,3 +106,27 @@ pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
 pub fn tenure_eval_into(args: &[&str], out: &Path) {
     tenure_eval_ok(&[args, &["--quiet", "--out"]].concat(), &[out]);
 }
+
+/// Measured fields: latencies, index build time, start time.
+pub fn strip_measurements(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            for key in [
+                "retrievalLatencyMs",
+                "meanLatencyMs",
+                "p50LatencyMs",
+                "p95LatencyMs",
+                "totalMs",
+                "meanPerBeliefMs",
+                "startedAt",
+            ] {
+                if map.contains_key(key) {
+                    map.insert(key.into(), Value::Null);
+                }
+            }
+            map.values_mut().for_each(strip_measurements);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_measurements),
+        _ => {}
+    }
+}
