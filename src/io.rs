@@ -122,3 +122,79 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }
+
+/// The shape a float32 `.npy` file declares, checked against the file's length before anyone
+/// allocates for it: a header claiming (2^40, 8) must be an input error, not an abort.
+/// Written here because ndarray-npy allocates what the header says before reading the data.
+pub fn npy_shape(path: &Path, bytes: &[u8]) -> Result<(usize, usize)> {
+    let bad = |message: String| Error::input(path, "header", message);
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err(bad("not a .npy file (no \\x93NUMPY magic)".into()));
+    }
+    let (header_len, start): (usize, usize) = match bytes[6] {
+        1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
+        2 | 3 if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        v => return Err(bad(format!("unsupported .npy version {v}"))),
+    };
+    let header = bytes
+        .get(start..start.saturating_add(header_len))
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .ok_or_else(|| bad(format!("header of {header_len} bytes runs past the end")))?;
+    if !header.contains("'<f4'") {
+        return Err(bad(format!(
+            "expected little-endian float32 ('<f4'): {}",
+            header.trim()
+        )));
+    }
+    let shape = header
+        .split("'shape':")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .map(|s| s.trim().trim_start_matches('('))
+        .ok_or_else(|| bad(format!("no shape in the header: {}", header.trim())))?;
+    let dims: Vec<usize> = shape
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            d.parse()
+                .map_err(|_| bad(format!("shape ({shape}) is not numbers")))
+        })
+        .collect::<Result<_>>()?;
+    let [rows, cols] = dims[..] else {
+        return Err(bad(format!("shape ({shape}), expected 2 dimensions")));
+    };
+    let data = bytes.len() - start - header_len;
+    let needed = rows.checked_mul(cols).and_then(|n| n.checked_mul(4));
+    if needed != Some(data) {
+        return Err(bad(format!(
+            "shape ({rows}, {cols}) needs {} bytes of float32 data; the file has {data}",
+            needed.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+        )));
+    }
+    Ok((rows, cols))
+}
+
+/// A name read from a file that will become part of a path (a store's model name, an
+/// embedder's name): one plain path component, so it can never place a file elsewhere.
+pub fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
+    let bad = name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\'])
+        || name.chars().any(char::is_control);
+    if bad {
+        return Err(Error::input(
+            file,
+            json_path,
+            format!(
+                "{name:?} is not a usable name: it becomes a file or folder name, so it must be \
+                 one plain path component (no '/', '\\\\', '..' or control characters)"
+            ),
+        ));
+    }
+    Ok(())
+}

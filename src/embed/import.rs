@@ -59,7 +59,9 @@ pub fn read(path: &Path, texts: Option<&Path>) -> Result<Vec<(ImportedText, Vec<
         return Ok(out);
     };
     let records: Vec<ImportedText> = parse_json(texts_path, &read_bytes(texts_path)?)?;
-    let array = Array2::<f32>::read_npy(std::io::Cursor::new(read_bytes(path)?))
+    let bytes = read_bytes(path)?;
+    crate::io::npy_shape(path, &bytes)?;
+    let array = Array2::<f32>::read_npy(std::io::Cursor::new(bytes))
         .map_err(|e| Error::input(path, "file", format!("not a float32 2-D .npy array: {e}")))?;
     if array.nrows() != records.len() {
         return Err(Error::input(

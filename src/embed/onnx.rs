@@ -234,6 +234,7 @@ impl OnnxEmbedder {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "model".to_string())
         });
+        crate::io::check_file_name(&config_path, "$.name", &name)?;
         let mut embedder = OnnxEmbedder {
             info: ModelInfo {
                 name,

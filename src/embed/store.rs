@@ -208,6 +208,7 @@ impl EmbeddingStore {
         let manifest_path = folder.join("manifest.json");
         let npy_path = folder.join("vectors.npy");
         let m: Manifest = parse_json(&manifest_path, manifest)?;
+        crate::io::check_file_name(&manifest_path, "$.model.name", &m.model.name)?;
         let bad = |at: String, message: String| Error::input(&manifest_path, at, message);
         if m.format != FORMAT {
             return Err(bad(
@@ -227,6 +228,7 @@ impl EmbeddingStore {
                 format!("count {} but {} entries", m.count, m.entries.len()),
             ));
         }
+        crate::io::npy_shape(&npy_path, npy)?;
         let array = Array2::<f32>::read_npy(npy).map_err(|e| {
             Error::input(
                 &npy_path,

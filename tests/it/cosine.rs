@@ -350,6 +350,31 @@ fn nan_and_zero_vectors_dimension_mismatches_and_tampered_keys_are_input_errors(
 
     let count = broken_store(|_, manifest| manifest["count"] = 3.into());
     fails_on_store(count.path(), &["manifest.json", "$.count"]);
+
+    // A model name that would place report files outside --out.
+    let escape = broken_store(|_, manifest| manifest["model"]["name"] = "../../escaped".into());
+    fails_on_store(
+        escape.path(),
+        &["manifest.json", "$.model.name", "one plain path component"],
+    );
+
+    // A header declaring far more data than the file holds: refused before any allocation
+    // (it used to abort with "memory allocation of 35184372088832 bytes failed").
+    let huge = broken_store(|npy, _| {
+        let header_len = u16::from_le_bytes([npy[8], npy[9]]) as usize;
+        let header = String::from_utf8(npy[10..10 + header_len].to_vec()).unwrap();
+        let claimed = header.replace("(219, 384)", "(1099511627776, 8)");
+        let padded = format!("{:<width$}\n", claimed.trim_end(), width = header_len - 1);
+        npy[10..10 + header_len].copy_from_slice(padded.as_bytes());
+    });
+    fails_on_store(
+        huge.path(),
+        &[
+            "vectors.npy",
+            "shape (1099511627776, 8) needs 35184372088832 bytes",
+            "the file has 336384",
+        ],
+    );
 }
 
 #[test]

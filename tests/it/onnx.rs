@@ -157,6 +157,28 @@ fn renamed_model(model: &Path, name: &str) -> tempfile::TempDir {
 }
 
 #[test]
+fn an_embedder_name_that_is_not_a_plain_file_name_is_refused() {
+    let Some(models) = models() else { return };
+    let escaping = renamed_model(&models.join(FP32), "../escaped");
+    let stores = tempfile::tempdir().unwrap();
+    let inner = stores.path().join("inner");
+    let run = tenure_eval(&[
+        "embed",
+        "--suite",
+        "paper",
+        "--quiet",
+        "--model",
+        escaping.path().to_str().unwrap(),
+        "--store-dir",
+        inner.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("embedder.json: $.name"), "{stderr}");
+    assert!(!stores.path().join("escaped").exists());
+}
+
+#[test]
 fn a_store_of_another_width_or_another_model_is_refused() {
     let Some(models) = models() else { return };
     let out = tempfile::tempdir().unwrap();
