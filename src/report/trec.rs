@@ -5,9 +5,13 @@
 //! - qrels: `qid 0 docno 1` for each gold belief (`shouldOnlyInclude`, else `mustInclude` less
 //!   the seed's pinned beliefs for static cases), the same gold the metrics use.
 //!
-//! Query ids are case ids, with `:turnIndex` appended for session turns.
+//! Query ids are case ids, with `:turnIndex` appended for session turns. TREC fields are
+//! separated by whitespace, so an id, case id or run name that is empty or holds whitespace
+//! cannot be written: the export refuses it (exit 2) rather than write lines trec_eval would
+//! split wrongly.
 
 use super::tables::LoadedReport;
+use crate::error::{Error, Result};
 use crate::eval::assertions::dedup;
 use crate::suite::{Suite, DEFAULT_USER};
 use serde_json::Value;
@@ -20,8 +24,24 @@ fn qid(case: &str, turn: Option<i64>) -> String {
     }
 }
 
+/// `field` as one TREC field, or an error naming what it is and where.
+fn field<'a>(report: &LoadedReport, what: &str, at: &str, field: &'a str) -> Result<&'a str> {
+    if field.is_empty() || field.contains(char::is_whitespace) {
+        return Err(Error::input(
+            &report.path,
+            at,
+            format!(
+                "{what} {field:?} is empty or holds whitespace; TREC files separate fields by \
+                 whitespace, so it cannot be exported"
+            ),
+        ));
+    }
+    Ok(field)
+}
+
 /// The run file of `report` (its raw JSON `value`), named `run_name`.
-pub fn run_file(report: &LoadedReport, value: &Value, run_name: &str) -> String {
+pub fn run_file(report: &LoadedReport, value: &Value, run_name: &str) -> Result<String> {
+    let run_name = field(report, "the run name", "$.provider", run_name)?;
     let entries = value
         .get("cases")
         .unwrap_or(value)
@@ -37,24 +57,24 @@ pub fn run_file(report: &LoadedReport, value: &Value, run_name: &str) -> String 
             .cloned()
             .unwrap_or_default();
         let n = retrieved.len();
+        let q = qid(&row.case_id, row.turn_index);
+        let at = format!("case {q}");
+        field(report, "the case id", &at, &q)?;
         for (rank, id) in retrieved.iter().filter_map(Value::as_str).enumerate() {
+            let id = field(report, "the belief id", &at, id)?;
             let score = row
                 .scores
                 .iter()
                 .find(|(b, _)| b == id)
                 .map_or((n - rank) as f64, |s| s.1);
-            out.push_str(&format!(
-                "{} Q0 {id} {} {score} {run_name}\n",
-                qid(&row.case_id, row.turn_index),
-                rank + 1
-            ));
+            out.push_str(&format!("{q} Q0 {id} {} {score} {run_name}\n", rank + 1));
         }
     }
-    out
+    Ok(out)
 }
 
 /// The qrels of `report`'s cases, with gold taken from `suite`.
-pub fn qrels_file(report: &LoadedReport, suite: &Suite) -> String {
+pub fn qrels_file(report: &LoadedReport, suite: &Suite) -> Result<String> {
     let pinned_in_seed: Vec<String> = suite
         .corpus
         .iter()
@@ -91,9 +111,13 @@ pub fn qrels_file(report: &LoadedReport, suite: &Suite) -> String {
                 })
                 .unwrap_or_default(),
         };
+        let q = qid(&row.case_id, row.turn_index);
+        let at = format!("case {q}");
+        field(report, "the case id", &at, &q)?;
         for id in gold {
-            out.push_str(&format!("{} 0 {id} 1\n", qid(&row.case_id, row.turn_index)));
+            let id = field(report, "the gold belief id", &at, &id)?;
+            out.push_str(&format!("{q} 0 {id} 1\n"));
         }
     }
-    out
+    Ok(out)
 }

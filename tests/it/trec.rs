@@ -101,3 +101,31 @@ fn our_bm25_report_round_trips_through_trec() {
         .sum();
     assert_eq!(qrels.lines().count(), gold);
 }
+
+#[test]
+fn ids_that_trec_would_split_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // The published tenure report with one belief id given a blank, and one with a newline.
+    let mut report =
+        crate::common::read_json("tests/golden/pmb-baseline/retrieval-report-tenure.json");
+    for (i, bad) in [(0, "b redis code"), (1, "b-redis\ncode")] {
+        let case = &mut report["cases"].as_array_mut().unwrap()[i];
+        if case["relevantBeliefs"].as_array().unwrap().is_empty() {
+            case["relevantBeliefs"] = serde_json::json!([bad]);
+        } else {
+            case["relevantBeliefs"][0] = bad.into();
+        }
+        let path = dir.path().join(format!("odd-{i}.json"));
+        std::fs::write(&path, report.to_string()).unwrap();
+        let out = crate::common::tenure_eval(&["trec", path.to_str().unwrap(), "--suite", "pmb"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("odd-{i}.json: case ")) && stderr.contains("whitespace"),
+            "{stderr}"
+        );
+        assert!(!dir.path().join(format!("odd-{i}.run")).exists());
+        assert!(!dir.path().join(format!("odd-{i}.qrels")).exists());
+        report = crate::common::read_json("tests/golden/pmb-baseline/retrieval-report-tenure.json");
+    }
+}

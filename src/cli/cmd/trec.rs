@@ -39,11 +39,11 @@ pub fn run(args: TrecArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| "report".into());
     let run_path = dir.join(format!("{stem}.run"));
     let qrels_path = dir.join(format!("{stem}.qrels"));
-    write_atomic(
-        &run_path,
-        run_file(&report, &value, &report.provider).as_bytes(),
-    )?;
-    write_atomic(&qrels_path, qrels_file(&report, &suite).as_bytes())?;
+    // Both files are made before either is written: no run file without its qrels.
+    let run = run_file(&report, &value, &report.provider)?;
+    let qrels = qrels_file(&report, &suite)?;
+    write_atomic(&run_path, run.as_bytes())?;
+    write_atomic(&qrels_path, qrels.as_bytes())?;
     say!(
         "wrote {}\nwrote {}",
         run_path.display(),
