@@ -13,8 +13,23 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     format!("{:x}", Sha256::digest(bytes))
 }
 
-/// Read a whole input file; a missing or unreadable file is an input error.
+/// Read a whole input file; a missing or unreadable file is an input error, and so is
+/// anything that is not a regular file (a FIFO would block forever, a device never end).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            let what = if meta.is_dir() {
+                "a folder"
+            } else {
+                "not a regular file"
+            };
+            return Err(Error::input(
+                path,
+                "file",
+                format!("{what}; expected a readable JSON file"),
+            ));
+        }
+    }
     std::fs::read(path).map_err(|e| {
         let what = match e.kind() {
             std::io::ErrorKind::NotFound => "file not found".to_string(),
@@ -93,12 +108,33 @@ fn line_column(prefix: &[u8]) -> (usize, usize) {
     (line, column)
 }
 
-/// Write `bytes` to `path` through a temporary file in the same folder, then rename.
+/// Write `bytes` to `path` through a temporary file in the same folder, then rename. A path
+/// that is a device, a FIFO or a link (`/dev/null`, `/dev/stdout`) is written through instead:
+/// renaming onto it would replace the device node (as root) or the link with a plain file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let fail = |source| Error::Output {
         path: path.to_path_buf(),
         source,
     };
+    if let Ok(link) = std::fs::symlink_metadata(path) {
+        if link.is_dir() {
+            return Err(fail(std::io::Error::other(
+                "it is a folder; expected a file path",
+            )));
+        }
+        if !link.is_file() {
+            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .truncate(regular)
+                .open(path)
+                .map_err(fail)?;
+            return file
+                .write_all(bytes)
+                .and_then(|()| file.flush())
+                .map_err(fail);
+        }
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -8,7 +8,8 @@ use std::path::Path;
 /// A report's manifest: its `manifest` key, or the paper shape's `.manifest.json` sidecar.
 pub(super) fn report_manifest(path: &Path, value: &Value) -> Option<Value> {
     value.get("manifest").cloned().or_else(|| {
-        serde_json::from_slice(&std::fs::read(path.with_extension("manifest.json")).ok()?).ok()
+        serde_json::from_slice(&crate::io::read_bytes(&path.with_extension("manifest.json")).ok()?)
+            .ok()
     })
 }
 

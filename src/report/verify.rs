@@ -85,11 +85,13 @@ pub fn verify(path: &Path) -> Result<Vec<String>> {
 
 /// An input file's bytes: on disk, or compiled in for a built-in suite path.
 fn input_bytes(file: &str) -> Option<Vec<u8>> {
-    std::fs::read(file).ok().or_else(|| {
-        BUILTIN_SUITES
-            .iter()
-            .flat_map(|s| [s.corpus, s.cases, s.sessions])
-            .find(|f| f.path == file)
-            .map(|f| f.bytes.to_vec())
-    })
+    crate::io::read_bytes(std::path::Path::new(file))
+        .ok()
+        .or_else(|| {
+            BUILTIN_SUITES
+                .iter()
+                .flat_map(|s| [s.corpus, s.cases, s.sessions])
+                .find(|f| f.path == file)
+                .map(|f| f.bytes.to_vec())
+        })
 }

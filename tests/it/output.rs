@@ -77,3 +77,87 @@ fn a_full_stderr_does_not_abort_a_run() {
         .is_file());
     assert!(String::from_utf8_lossy(&out.stdout).contains("| pmb "));
 }
+
+#[test]
+fn special_files_are_written_through_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("summary.md");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.path().join("summary-link.md");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = command(&[
+        "run",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--junit",
+        "/dev/null",
+        "--summary-md",
+        link.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // /dev/null is still the device (as root, a rename would have replaced it), the link is
+    // still a link, and its target holds the summary.
+    let null = std::fs::symlink_metadata("/dev/null").unwrap();
+    assert!(null.file_type().is_char_device());
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target).unwrap().contains("| pmb "));
+}
+
+#[test]
+fn verify_does_not_hang_on_an_input_that_is_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = command(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success());
+    let fifo = dir.path().join("corpus.fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let path = dir.path().join("pmb/retrieval-report-tenure.json");
+    let mut report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    report["manifest"]["inputs"][0]["path"] = fifo.to_str().unwrap().into();
+    std::fs::write(&path, report.to_string()).unwrap();
+    let mut child = command(&["verify", path.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("verify still running after 30 s on a FIFO input");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let stdout = std::io::read_to_string(child.stdout.take().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("cannot be read"), "{stdout}");
+}
