@@ -19,9 +19,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     if let Ok(meta) = std::fs::metadata(path) {
         if !meta.is_file() {
             let what = if meta.is_dir() {
-                "a folder"
+                "cannot read file: it is a folder"
             } else {
-                "not a regular file"
+                "cannot read file: not a regular file (a FIFO or a device)"
             };
             return Err(Error::input(
                 path,
@@ -56,17 +56,29 @@ pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
         )
     })?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(path, e))?;
+    let value: T =
+        serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(path, text, e))?;
     de.end().map_err(|e| json_error_plain(path, e))?;
     Ok(value)
 }
 
-fn json_error(path: &Path, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
+fn json_error(path: &Path, text: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
     let json_path = json_path(&e.path().to_string());
     let inner = e.into_inner();
-    if inner.is_syntax() || inner.is_eof() {
+    let well_formed = || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    // serde_json reports some type mismatches (a number where a string enum belongs) as
+    // syntax errors; in a well-formed file they are wrong types, and the path says where.
+    let message = if !(inner.is_syntax() || inner.is_eof()) {
+        strip_position(&inner)
+    } else if well_formed() {
+        format!(
+            "a value of the wrong type ({}): the JSON is well-formed, but this is not what \
+             belongs here",
+            strip_position(&inner)
+        )
+    } else {
         return json_error_plain(path, inner);
-    }
+    };
     Error::input(
         path,
         format!(
@@ -74,7 +86,7 @@ fn json_error(path: &Path, e: serde_path_to_error::Error<serde_json::Error>) -> 
             inner.line(),
             inner.column()
         ),
-        strip_position(&inner),
+        message,
     )
 }
 

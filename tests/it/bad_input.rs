@@ -115,6 +115,18 @@ fn wrong_type_names_the_json_path() {
 }
 
 #[test]
+fn a_number_where_a_type_name_belongs_names_the_json_path_not_malformed_json() {
+    // serde_json calls this a syntax error ("expected value"); the file is well-formed.
+    let f = Files::new();
+    let mut b = corpus();
+    b[3]["type"] = json!(3);
+    let bad = f.json("corpus.json", &b);
+    let out = validate(&bad, &f.json("cases.json", &cases()), None);
+    assert_input_error(&out, &bad, &["$[3].type", "a value of the wrong type"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("malformed JSON"));
+}
+
+#[test]
 fn unknown_assertion_key_is_rejected() {
     let f = Files::new();
     let mut c = cases();
