@@ -18,7 +18,7 @@ use tenure_eval::{Error, Profile, Result};
 #[derive(Debug, Args)]
 pub struct SuiteArgs {
     /// Built-in suite: `paper` (paper tag, 60 cases) or `pmb` (PrecisionMemBench, 77 cases).
-    #[arg(long, conflicts_with_all = ["corpus", "cases"])]
+    #[arg(long, conflicts_with_all = ["corpus", "cases", "sessions", "profile"])]
     pub suite: Option<String>,
     /// Or a custom suite.
     #[command(flatten)]
@@ -285,7 +285,7 @@ pub struct GateArgs {
     #[arg(long)]
     pub min_active_passes: Option<usize>,
     /// Largest allowed drop of mean precision below the baseline (needs --baseline).
-    #[arg(long)]
+    #[arg(long, value_parser = non_negative)]
     pub max_precision_drop: Option<f64>,
     /// Write a JUnit XML file: one test case per case or turn, plus one per gate.
     #[arg(long)]
@@ -368,5 +368,13 @@ impl From<TableFormatArg> for tenure_eval::report::tables::TableFormat {
             TableFormatArg::Latex => TableFormat::Latex,
             TableFormatArg::Json => TableFormat::Json,
         }
+    }
+}
+
+/// A finite number ≥ 0 (`NaN` would make every comparison false, so a gate could never fail).
+fn non_negative(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a finite number ≥ 0")),
     }
 }

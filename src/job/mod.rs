@@ -79,6 +79,13 @@ impl RunPlan {
                 "--fail-on new-failures and --max-precision-drop need --baseline FILE".into(),
             ));
         }
+        if gates.min_active_passes.is_some() && !self.kinds.contains(&RunKind::Static) {
+            return Err(Error::Usage(
+                "--min-active-passes judges static reports, and this command runs none (use \
+                 `run` or `static`)"
+                    .into(),
+            ));
+        }
         self.gates = gates;
         self.baselines = baselines;
         Ok(self)

@@ -2,7 +2,7 @@
 //! markdown renderings. Gates judge the reports exactly as written (the same JSON values, read
 //! back from memory).
 
-use super::tables::{LoadedReport, ReportKind};
+use super::tables::{LoadedReport, ReportKind, Row};
 use crate::error::{Error, Result};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
@@ -141,6 +141,30 @@ pub fn check(
             );
         }
         None => {}
+    }
+    // A baseline compared with a run that lacks some of its cases would pass on what is not
+    // there: every case the baseline has must be in the run.
+    if let (Some(baseline), true) = (baseline, gates.need_baseline()) {
+        let missing: Vec<String> = baseline
+            .rows
+            .iter()
+            .map(Row::key)
+            .filter(|k| !report.rows.iter().any(|r| &r.key() == k))
+            .collect();
+        add(
+            "baseline coverage",
+            missing.is_empty(),
+            if missing.is_empty() {
+                format!("every case of {} is in the run", baseline.file_name())
+            } else {
+                format!(
+                    "{} case(s) of {} are missing from the run: {}",
+                    missing.len(),
+                    baseline.file_name(),
+                    missing.join(", ")
+                )
+            },
+        );
     }
     if let (Some(min), ReportKind::Static) = (gates.min_active_passes, report.kind) {
         let active = report.summary().active_retrieval_passes;

@@ -213,3 +213,58 @@ fn junit_and_step_summary() {
     );
     assert!(md.contains("happy-alias-match-kubernetes: unexpected belief in relevantBeliefs: b-kubernetes-entity"), "{md}");
 }
+
+#[test]
+fn a_baseline_with_cases_the_run_lacks_fails_the_gate() {
+    let f = fixture();
+    let (_, baseline) = f.run(&f.good, "full", &[]);
+    // The run keeps 10 of the 77 cases: nothing in it newly fails, but 67 baseline cases
+    // were never checked.
+    let mut cases = read_json("cases/pmb/retrieval.cases.json");
+    cases.as_array_mut().unwrap().truncate(10);
+    let few = f.dir.path().join("few.json");
+    std::fs::write(&few, serde_json::to_vec(&cases).unwrap()).unwrap();
+    let baseline = baseline.display().to_string();
+    let (o, _) = f.run(
+        &few,
+        "few",
+        &["--fail-on", "new-failures", "--baseline", &baseline],
+    );
+    assert_eq!(code(&o), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("gate baseline coverage FAILED")
+            && stderr(&o).contains("67 case(s) of retrieval-report-tenure.json are missing"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn gate_values_that_could_never_fail_are_usage_errors() {
+    let f = fixture();
+    let (o, _) = f.run(&f.good, "nan", &["--max-precision-drop=NaN"]);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a finite number"), "{}", stderr(&o));
+    let sessions = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args([
+            "session",
+            "--suite",
+            "pmb",
+            "--quiet",
+            "--min-active-passes",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&sessions), Some(2));
+    assert!(stderr(&sessions).contains("judges static reports"));
+    let ignored = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(["validate", "--suite", "pmb", "--profile", "paper"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        code(&ignored),
+        Some(2),
+        "--profile with --suite was silently ignored"
+    );
+}
