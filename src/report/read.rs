@@ -295,6 +295,12 @@ impl LoadedReport {
     }
 }
 
+/// Is `value` a paper-layout report's sidecar manifest (`*.manifest.json`) rather than a
+/// report? A shell glob over a report folder picks those up too.
+pub fn is_manifest(value: &Value) -> bool {
+    value.get("tool").and_then(Value::as_str) == Some("tenure-eval") && value.get("cases").is_none()
+}
+
 /// Structural JSON equality where numbers compare by value (`1` equals `1.0`).
 pub fn same_json(a: &Value, b: &Value) -> bool {
     match (a, b) {

@@ -97,6 +97,11 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
     assert_eq!(cases.iter().filter(|c| c.get("error").is_some()).count(), 1);
     // Readers see it too, and no temp file is left behind.
     let loaded = LoadedReport::load(path).unwrap();
+    assert_eq!(
+        tenure_eval::report::verify::verify(path, true).unwrap(),
+        Vec::<String>::new(),
+        "an errored entry (not passed, no failures) is consistent"
+    );
     assert_eq!(loaded.rows.iter().filter(|r| r.errored).count(), 1);
     assert!(
         loaded.disagreements().is_empty(),

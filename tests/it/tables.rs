@@ -214,3 +214,22 @@ fn cli_tables_on_our_own_reports_and_a_bad_file() {
         "{stderr}"
     );
 }
+
+#[test]
+fn tables_over_a_paper_folder_glob_skip_the_sidecar_manifests() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::tenure_eval_into(&["run", "--suite", "paper"], dir.path());
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path().join("paper"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files
+        .iter()
+        .any(|f| f.to_string_lossy().ends_with(".manifest.json")));
+    let paths: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+    let out = crate::common::tenure_eval_ok(&["tables", "--style", "paper"], &paths);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("is a report's manifest, not a report; skipped"));
+    assert!(!String::from_utf8_lossy(&out.stdout).is_empty());
+}

@@ -134,3 +134,24 @@ fn verify_of_builtin_suite_reports_checks_the_compiled_in_inputs() {
     assert!(String::from_utf8_lossy(&out.stdout)
         .contains("input seeds/paper/beliefs.seed.json has sha256"));
 }
+
+#[test]
+fn no_inputs_checks_a_published_report_without_a_manifest() {
+    let published = "tests/golden/pmb-baseline/retrieval-report-tenure.json";
+    let with_inputs = crate::common::tenure_eval(&["verify", published]);
+    assert_eq!(with_inputs.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&with_inputs.stdout).contains("no manifest"));
+    let out = crate::common::tenure_eval(&["verify", "--no-inputs", published]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified"));
+    // Its aggregates are still checked: mem0's hand-edited categories are found.
+    let mem0 = "tests/golden/pmb-baseline/retrieval-report-mem0.json";
+    let out = crate::common::tenure_eval(&["verify", "--no-inputs", mem0]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("retrieval.categories"));
+}
