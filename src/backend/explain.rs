@@ -81,24 +81,4 @@ impl Explanation {
             d.collect(out);
         }
     }
-
-    /// An indented text rendering, one node a line.
-    pub fn to_pretty_string(&self) -> String {
-        let mut out = String::new();
-        self.pretty(0, &mut out);
-        out
-    }
-
-    fn pretty(&self, depth: usize, out: &mut String) {
-        out.push_str(&format!(
-            "{:indent$}{} = {}\n",
-            "",
-            self.value,
-            self.description,
-            indent = depth * 2
-        ));
-        for d in &self.details {
-            d.pretty(depth + 1, out);
-        }
-    }
 }

@@ -3,7 +3,6 @@
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::backend::bm25::Bm25Config;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::embed::onnx::EmbedOptions;
@@ -226,7 +225,7 @@ pub fn backend_configs(chosen: &[BackendArg], cosine: &CosineArgs) -> Vec<Backen
     let mut configs = Vec::new();
     for b in chosen {
         match b {
-            BackendArg::Bm25 => configs.push(BackendConfig::Bm25(Bm25Config::default())),
+            BackendArg::Bm25 => configs.push(BackendConfig::bm25()),
             BackendArg::Cosine => {
                 configs.extend(cosine.configs().into_iter().map(BackendConfig::cosine))
             }

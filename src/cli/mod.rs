@@ -104,6 +104,24 @@ pub fn write_stdout_then_go_on(text: &str) -> Result<()> {
     }
 }
 
+/// Read report files for a command that takes many (`tables`, `claims`, `plot`), skipping the
+/// sidecar manifests a glob picks up, with a note unless `quiet`.
+pub fn load_reports(
+    paths: &[PathBuf],
+    quiet: bool,
+) -> Result<Vec<tenure_eval::report::tables::LoadedReport>> {
+    let (reports, skipped) = tenure_eval::report::tables::LoadedReport::load_all(paths)?;
+    if !quiet {
+        for path in skipped {
+            say!(
+                "note: {} is a report's manifest, not a report; skipped",
+                path.display()
+            );
+        }
+    }
+    Ok(reports)
+}
+
 /// Pretty JSON of `value` as text (what `--format json` prints).
 pub fn json_text(value: &impl serde::Serialize) -> String {
     let value = serde_json::to_value(value).unwrap_or_default();

@@ -37,18 +37,6 @@ pub struct ModelSource {
 pub type EmbedProgress<'a> = &'a mut dyn FnMut(usize, usize);
 
 impl ModelSource {
-    /// A source with the given spec and default options.
-    pub fn new(spec: impl Into<String>, store_dir: impl Into<PathBuf>) -> ModelSource {
-        ModelSource {
-            spec: spec.into(),
-            store_dir: store_dir.into(),
-            ort_lib: None,
-            options: EmbedOptions::default(),
-            service: ServiceOptions::default(),
-            ollama_legacy: false,
-        }
-    }
-
     /// Is the spec a model folder (rather than a store name)?
     pub fn is_model_dir(&self) -> bool {
         is_model_dir(Path::new(&self.spec))

@@ -94,11 +94,6 @@ impl CachedSource {
             embedder: Mutex::new(embedder),
         }
     }
-
-    /// The store as it is now (with everything embedded so far).
-    pub fn into_store(self) -> EmbeddingStore {
-        self.store.into_inner().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 impl VectorSource for CachedSource {

@@ -74,7 +74,7 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
             passes.push(pass(&plan.suite, backend, kind, &plan.out_dir, observer)?);
         }
     }
-    let reports: Vec<LoadedReport> = passes.iter().map(|p| p.report.clone()).collect();
+    let reports: Vec<&LoadedReport> = passes.iter().map(|p| &p.report).collect();
     let checks = gates::evaluate(&reports, &plan.baselines, &plan.gates)?;
     Ok(JobOutcome { passes, checks })
 }

@@ -70,7 +70,7 @@ pub fn pick_baseline<'a>(
 
 /// Check `gates` on every report, each against its baseline (see [`pick_baseline`]).
 pub fn evaluate(
-    reports: &[LoadedReport],
+    reports: &[&LoadedReport],
     baselines: &[LoadedReport],
     gates: &Gates,
 ) -> Result<Vec<GateCheck>> {
@@ -188,7 +188,7 @@ pub fn check(
 
 /// JUnit XML: one test suite per report with one test case per case or turn, and a `gates`
 /// suite with one test case per gate.
-pub fn junit(reports: &[LoadedReport], checks: &[GateCheck]) -> Result<String> {
+pub fn junit(reports: &[&LoadedReport], checks: &[GateCheck]) -> Result<String> {
     let mut junit = Report::new("tenure-eval");
     for report in reports {
         let mut suite = TestSuite::new(format!("{} ({})", report.file_name(), report.provider));
@@ -231,7 +231,11 @@ pub fn junit(reports: &[LoadedReport], checks: &[GateCheck]) -> Result<String> {
 }
 
 /// A markdown step summary: the run table, the gates, and the failing cases.
-pub fn summary_markdown(run_table: &str, reports: &[LoadedReport], checks: &[GateCheck]) -> String {
+pub fn summary_markdown(
+    run_table: &str,
+    reports: &[&LoadedReport],
+    checks: &[GateCheck],
+) -> String {
     let mut out = format!("## tenure-eval\n\n{run_table}\n");
     if !checks.is_empty() {
         out.push_str("### Gates\n\n");

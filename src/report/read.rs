@@ -94,6 +94,21 @@ impl LoadedReport {
         LoadedReport::from_value(path, &value)
     }
 
+    /// Read every report in `paths`, skipping the paper layout's sidecar manifests that a
+    /// shell glob over a report folder picks up too; returns the reports and the skipped paths.
+    pub fn load_all(paths: &[PathBuf]) -> Result<(Vec<LoadedReport>, Vec<PathBuf>)> {
+        let (mut reports, mut skipped) = (Vec::new(), Vec::new());
+        for path in paths {
+            let value: Value = crate::io::parse_json(path, &crate::io::read_bytes(path)?)?;
+            if is_manifest(&value) {
+                skipped.push(path.clone());
+            } else {
+                reports.push(LoadedReport::from_value(path, &value)?);
+            }
+        }
+        Ok((reports, skipped))
+    }
+
     /// Interpret a report already in memory; `path` names it in messages (and, for the paper
     /// layout, locates its sidecar manifest).
     pub fn from_value(path: &Path, value: &Value) -> Result<LoadedReport> {
@@ -296,8 +311,8 @@ impl LoadedReport {
 }
 
 /// Is `value` a paper-layout report's sidecar manifest (`*.manifest.json`) rather than a
-/// report? A shell glob over a report folder picks those up too.
-pub fn is_manifest(value: &Value) -> bool {
+/// report?
+fn is_manifest(value: &Value) -> bool {
     value.get("tool").and_then(Value::as_str) == Some("tenure-eval") && value.get("cases").is_none()
 }
 

@@ -112,3 +112,32 @@ fn cosine_claims_measured_with_minilm_reproduce_the_counts_and_the_drift_range()
     }
     assert_eq!(cell("BM25 total", 3), "reproduced");
 }
+
+#[test]
+fn claims_and_plot_over_a_paper_folder_glob_skip_the_sidecar_manifests() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::tenure_eval_into(&["run", "--suite", "paper"], dir.path());
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path().join("paper"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        4,
+        "two reports and their two sidecars: {files:?}"
+    );
+    let paths: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+    let out = crate::common::tenure_eval_ok(&["claims", "--format", "json"], &paths);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("60/60"));
+    let sessions: Vec<&std::path::Path> = paths
+        .iter()
+        .copied()
+        .filter(|p| p.to_string_lossy().contains("session-"))
+        .collect();
+    let svg = dir.path().join("drift.svg");
+    let mut args = vec!["plot", "--out", svg.to_str().unwrap()];
+    args.extend(sessions.iter().map(|p| p.to_str().unwrap()));
+    crate::common::tenure_eval_ok(&args, &[]);
+    assert!(svg.is_file());
+}

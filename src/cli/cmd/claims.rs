@@ -6,7 +6,7 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::report::claims::{claims, claims_table, measure_paper_bm25, ClaimSources};
-use tenure_eval::report::tables::{render, LoadedReport};
+use tenure_eval::report::tables::render;
 use tenure_eval::Result;
 
 /// `tenure-eval claims`.
@@ -24,10 +24,7 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
     let reports = if args.reports.is_empty() {
         measure_paper_bm25()?
     } else {
-        args.reports
-            .iter()
-            .map(|p| LoadedReport::load(p))
-            .collect::<Result<Vec<_>>>()?
+        crate::cli::load_reports(&args.reports, false)?
     };
     let table = claims_table(&claims(&ClaimSources::from_reports(&reports)));
     write_stdout(&render(&[table], args.format.into()))?;

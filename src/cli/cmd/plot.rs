@@ -57,11 +57,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
         say!("wrote {}", args.out.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let reports = args
-        .reports
-        .iter()
-        .map(|p| LoadedReport::load(p))
-        .collect::<Result<Vec<_>>>()?;
+    let reports = crate::cli::load_reports(&args.reports, false)?;
     let svg = tenure_eval::report::plot::drift_figure(&reports)?;
     write_atomic(&args.out, svg.as_bytes())?;
     say!("wrote {}", args.out.display());

@@ -96,7 +96,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
 
 /// JUnit and the markdown step summary, when asked for.
 fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
-    let reports: Vec<LoadedReport> = outcome.passes.iter().map(|p| p.report.clone()).collect();
+    let reports: Vec<&LoadedReport> = outcome.passes.iter().map(|p| &p.report).collect();
     if let Some(path) = &args.junit {
         write_atomic(path, gates::junit(&reports, &outcome.checks)?.as_bytes())?;
     }

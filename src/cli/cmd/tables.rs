@@ -1,12 +1,10 @@
 //! `tenure-eval tables`: PrecisionMemBench's and the paper's tables from report files.
 
 use crate::cli::args::{TableFormatArg, TableStyleArg};
-use crate::cli::write_stdout;
+use crate::cli::{load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::io::{parse_json, read_bytes};
-use tenure_eval::report::read::is_manifest;
 use tenure_eval::report::tables::LoadedReport;
 use tenure_eval::Result;
 
@@ -30,20 +28,7 @@ pub struct TablesArgs {
 /// Tables from report files.
 pub fn run(args: TablesArgs) -> Result<ExitCode> {
     use tenure_eval::report::tables::{paper_tables, pmb_tables, render};
-    let mut reports = Vec::new();
-    for path in &args.reports {
-        let value: serde_json::Value = parse_json(path, &read_bytes(path)?)?;
-        if is_manifest(&value) {
-            if !args.quiet {
-                say!(
-                    "note: {} is a report's manifest, not a report; skipped",
-                    path.display()
-                );
-            }
-            continue;
-        }
-        reports.push(LoadedReport::from_value(path, &value)?);
-    }
+    let reports = load_reports(&args.reports, args.quiet)?;
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {
             say!("warning: {warning}; the table uses the rows");
