@@ -168,6 +168,7 @@ impl BackendFactory for WordOverlapFactory {
                 paper_primary: false,
                 reader: Reader::Text,
                 score_scale: ScoreScale::None,
+                upstream_exact: false,
             },
         }))
     }

@@ -33,6 +33,7 @@ pub mod profile;
 pub mod query;
 pub mod report;
 pub mod run;
+pub mod serve;
 pub mod store;
 pub mod suite;
 

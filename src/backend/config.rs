@@ -4,7 +4,8 @@
 
 use super::bm25::{Bm25Backend, Bm25Config};
 use super::cosine::{CosineBackend, CosineConfig};
-use super::Backend;
+use super::http::{HttpBackend, HttpConfig};
+use super::{Backend, Workload};
 use crate::embed::source::EmbedProgress;
 use crate::error::Result;
 use crate::suite::{Belief, Suite};
@@ -15,6 +16,12 @@ use serde::{Deserialize, Serialize};
 pub trait BackendFactory {
     /// Index `corpus` (the seed beliefs, in natural order).
     fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>>;
+    /// Index `corpus` for `workload`; backends that index the same way for both need not
+    /// say anything (a remote store is seeded with more metadata for sessions).
+    fn build_for(&self, corpus: &[Belief], workload: Workload) -> Result<Box<dyn Backend>> {
+        let _ = workload;
+        self.build(corpus)
+    }
 }
 
 /// A built-in backend and its settings.
@@ -25,6 +32,8 @@ pub enum BackendConfig {
     Bm25(Bm25Config),
     /// Cosine similarity over the embeddings of one model (boxed: it is the large one).
     Cosine(Box<CosineConfig>),
+    /// A memory system behind PrecisionMemBench's HTTP provider contract.
+    Http(Box<HttpConfig>),
 }
 
 impl BackendConfig {
@@ -42,7 +51,7 @@ impl BackendConfig {
     /// embedded now or checked present); `progress` hears embedding progress.
     pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
         match self {
-            BackendConfig::Bm25(_) => Ok(()),
+            BackendConfig::Bm25(_) | BackendConfig::Http(_) => Ok(()),
             BackendConfig::Cosine(c) => c.prepare(suite, progress),
         }
     }
@@ -50,9 +59,14 @@ impl BackendConfig {
 
 impl BackendFactory for BackendConfig {
     fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
+        self.build_for(corpus, Workload::Static)
+    }
+
+    fn build_for(&self, corpus: &[Belief], workload: Workload) -> Result<Box<dyn Backend>> {
         Ok(match self {
             BackendConfig::Bm25(c) => Box::new(Bm25Backend::with_config(corpus, *c)?),
             BackendConfig::Cosine(c) => Box::new(CosineBackend::build(corpus, c)?),
+            BackendConfig::Http(c) => Box::new(HttpBackend::connect(corpus, c, workload)?),
         })
     }
 }

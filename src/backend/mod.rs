@@ -11,6 +11,7 @@ mod config;
 pub mod cosine;
 mod error;
 mod explain;
+pub mod http;
 
 pub use config::{BackendConfig, BackendFactory};
 pub use error::{BackendError, ErrorKind};
@@ -77,6 +78,58 @@ pub enum Reader {
     /// A vector reader: at the paper tag it shares the text reader's context rules; at HEAD it
     /// is PrecisionMemBench's adapter.
     Vector,
+    /// PrecisionMemBench's external client (provider-http spec §5.2): the system answers the
+    /// search, the client keeps the seed corpus and builds the rest (pinned facts in seed
+    /// order, relation expansion, cap), and checks and reports as its external harness does.
+    External,
+}
+
+/// What a backend is built for: static cases, or session cases (which share one store across
+/// turns and send more metadata with each belief, provider-http spec §6.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workload {
+    /// `retrieval.cases.json`.
+    Static,
+    /// `session-retrieval.cases.json`.
+    Sessions,
+}
+
+/// How often, and how patiently, a transient failure is tried again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included (1: never retried).
+    pub attempts: u32,
+    /// Wait before the second attempt, in ms; doubled for each further one (at most 30 s).
+    pub backoff_ms: u64,
+}
+
+impl Default for RetryPolicy {
+    /// Three attempts at once: in-process backends fail transiently only in tests.
+    fn default() -> RetryPolicy {
+        RetryPolicy {
+            attempts: 3,
+            backoff_ms: 0,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The wait after failed attempt `attempt` (1-based).
+    pub fn delay(&self, attempt: u32) -> std::time::Duration {
+        let ms = self.backoff_ms.saturating_mul(1 << (attempt.saturating_sub(1)).min(16));
+        std::time::Duration::from_millis(ms.min(30_000))
+    }
+}
+
+/// How a remote backend loaded its store, for the report's `ingestion` block.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Seeding {
+    /// The store was reset and seeded by this run (false with `--no-reseed`).
+    pub reseeded: bool,
+    /// Each seed belief's `/add` time in ms (2 decimals), in seed order. Measured.
+    pub per_belief: Vec<(String, f64)>,
+    /// Wall-clock seeding time in ms, delays and `/wait` included. Measured.
+    pub wall_ms: f64,
 }
 
 /// What a backend's scores mean, and so how reports write them and figures label them.
@@ -133,6 +186,10 @@ pub struct BackendInfo {
     pub reader: Reader,
     /// What its scores mean.
     pub score_scale: ScoreScale,
+    /// Reproduces an upstream client exactly: reports hold upstream's fields only, and an
+    /// entry upstream would have lost (a failed search) is left out rather than recorded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub upstream_exact: bool,
 }
 
 /// A retrieval backend.
@@ -151,5 +208,17 @@ pub trait Backend: Send + Sync {
     fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
         let _ = belief;
         Err(BackendError::unsupported("replace"))
+    }
+    /// How the runner retries this backend's transient failures.
+    fn retry_policy(&self) -> RetryPolicy {
+        RetryPolicy::default()
+    }
+    /// How a remote store was seeded; `None` for an index built in process.
+    fn seeding(&self) -> Option<&Seeding> {
+        None
+    }
+    /// Counters for the report manifest (requests, retries, errors); measured, not settings.
+    fn stats(&self) -> Option<serde_json::Value> {
+        None
     }
 }

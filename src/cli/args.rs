@@ -1,6 +1,7 @@
 //! Arguments shared by several commands, and the one place clap's values become library
 //! types. Nothing of clap crosses into the library.
 
+pub use super::remote::{HttpArgs, RemoteArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
@@ -63,6 +64,19 @@ pub enum BackendArg {
     Bm25,
     /// Cosine similarity over dense embeddings (see --model).
     Cosine,
+    /// A memory system behind PrecisionMemBench's HTTP contract (see --url, --provider).
+    Http,
+}
+
+impl BackendArg {
+    /// The backend's id.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendArg::Bm25 => "bm25",
+            BackendArg::Cosine => "cosine",
+            BackendArg::Http => "http",
+        }
+    }
 }
 
 /// `--index` values.
@@ -138,15 +152,6 @@ pub struct CosineArgs {
     /// Served models: the environment variable holding the API key (OpenAI: OPENAI_API_KEY).
     #[arg(long)]
     pub api_key_env: Option<String>,
-    /// Served models: calls in flight at once.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
-    /// Served models: per-call timeout in seconds.
-    #[arg(long, default_value_t = 120)]
-    pub timeout: u64,
-    /// Served models: extra attempts after a transient failure (timeout, 429, 5xx).
-    #[arg(long, default_value_t = 3)]
-    pub retries: u32,
     /// Served models: prepended to every query text (none by default, as upstream).
     #[arg(long, default_value = "")]
     pub query_prefix: String,
@@ -166,7 +171,7 @@ pub enum OllamaApiArg {
 
 impl CosineArgs {
     /// One cosine configuration per `--model` (the default model when none is given).
-    pub fn configs(&self) -> Vec<CosineConfig> {
+    pub fn configs(&self, remote: &RemoteArgs) -> Vec<CosineConfig> {
         let specs = if self.model.is_empty() {
             vec![DEFAULT_MODEL.to_string()]
         } else {
@@ -193,9 +198,9 @@ impl CosineArgs {
                 };
                 config.service = ServiceOptions {
                     batch_size: self.batch_size.max(1),
-                    concurrency: self.concurrency.max(1),
-                    timeout_secs: self.timeout.max(1),
-                    retries: self.retries,
+                    concurrency: remote.concurrency.max(1),
+                    timeout_secs: remote.timeout.unwrap_or(120).max(1),
+                    retries: remote.retries,
                     query_prefix: self.query_prefix.clone(),
                     document_prefix: self.document_prefix.clone(),
                     api_key_env: self.api_key_env.clone(),
@@ -220,18 +225,27 @@ impl CosineArgs {
     }
 }
 
-/// The backends `chosen`, in order: BM25, and cosine once per model.
-pub fn backend_configs(chosen: &[BackendArg], cosine: &CosineArgs) -> Vec<BackendConfig> {
+/// The backends `chosen`, in order: BM25, cosine once per model, the memory system.
+pub fn backend_configs(
+    chosen: &[BackendArg],
+    cosine: &CosineArgs,
+    remote: &RemoteArgs,
+    http: &HttpArgs,
+) -> Result<Vec<BackendConfig>> {
     let mut configs = Vec::new();
     for b in chosen {
         match b {
             BackendArg::Bm25 => configs.push(BackendConfig::bm25()),
-            BackendArg::Cosine => {
-                configs.extend(cosine.configs().into_iter().map(BackendConfig::cosine))
-            }
+            BackendArg::Cosine => configs.extend(
+                cosine
+                    .configs(remote)
+                    .into_iter()
+                    .map(BackendConfig::cosine),
+            ),
+            BackendArg::Http => configs.push(BackendConfig::Http(Box::new(http.config(remote)?))),
         }
     }
-    configs
+    Ok(configs)
 }
 
 /// Load the suite these flags name.

@@ -14,6 +14,7 @@ macro_rules! say {
 pub mod args;
 mod cmd;
 pub mod progress;
+mod remote;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -61,6 +62,9 @@ pub enum Command {
     Embed(cmd::embed::EmbedArgs),
     /// Embedding model invariance: each --model under cosine, plus BM25 as the reference row.
     Models(cmd::models::ModelsArgs),
+    /// Serve a built-in backend over PrecisionMemBench's HTTP provider contract, for its
+    /// harness or anyone's.
+    Serve(cmd::serve::ServeArgs),
 }
 
 /// Run the command.
@@ -78,6 +82,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Plot(a) => cmd::plot::run(a),
         Command::Embed(a) => cmd::embed::run(a),
         Command::Models(a) => cmd::models::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::report::gates::{self, GateCheck};
 use crate::report::table::RunRow;
 use crate::report::tables::LoadedReport;
 use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
-use crate::run::{run_sessions, run_static, Observer};
+use crate::run::{run_sessions, run_static_with, Observer};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +24,9 @@ pub struct PassOutcome {
     pub report: LoadedReport,
     /// Cases or turns the backend failed on.
     pub errored: usize,
+    /// What a remote backend did that a careful client would not accept (compat mode), with
+    /// counts: for stderr.
+    pub warnings: Vec<String>,
 }
 
 /// What a whole plan produced.
@@ -71,7 +74,14 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
     let mut passes = Vec::new();
     for backend in &plan.backends {
         for &kind in &plan.kinds {
-            passes.push(pass(&plan.suite, backend, kind, &plan.out_dir, observer)?);
+            passes.push(pass(
+                &plan.suite,
+                backend,
+                kind,
+                &plan.out_dir,
+                plan.concurrency,
+                observer,
+            )?);
         }
     }
     let reports: Vec<&LoadedReport> = passes.iter().map(|p| &p.report).collect();
@@ -79,19 +89,21 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
     Ok(JobOutcome { passes, checks })
 }
 
-/// One (backend, kind) pass: run, write the report, summarise.
+/// One (backend, kind) pass: run (static cases `concurrency` at a time), write the report,
+/// summarise.
 pub fn pass(
     suite: &Suite,
     factory: &dyn BackendFactory,
     kind: RunKind,
     dir: &Path,
+    concurrency: usize,
     observer: &mut dyn Observer,
 ) -> Result<PassOutcome> {
     let shape = Shape::of(suite.profile);
     observer.pass_started(&format!("{} {}", suite.name, kind.label()));
-    let (report, summary, drift, backend, errored) = match kind {
+    let (report, summary, drift, backend, errored, stats) = match kind {
         RunKind::Static => {
-            let run = run_static(suite, factory, observer)?;
+            let run = run_static_with(suite, factory, observer, concurrency)?;
             let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
             (
                 report,
@@ -99,6 +111,7 @@ pub fn pass(
                 None,
                 run.backend.clone(),
                 run.errored(),
+                run.backend_stats,
             )
         }
         RunKind::Session => {
@@ -111,9 +124,17 @@ pub fn pass(
                 drift,
                 run.backend.clone(),
                 run.errored(),
+                run.backend_stats,
             )
         }
     };
+    let warnings = stats
+        .as_ref()
+        .and_then(|s| s["warnings"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .map(|w| format!("{} ({}x)", w["warning"].as_str().unwrap_or("?"), w["count"]))
+        .collect();
     observer.pass_finished();
     let path = dir.join(file_name(kind, suite.profile, &backend));
     let reports = write_report(&path, &report)?;
@@ -132,5 +153,6 @@ pub fn pass(
         reports,
         report: loaded,
         errored,
+        warnings,
     })
 }

@@ -32,6 +32,8 @@ pub struct RunPlan {
     pub baselines: Vec<LoadedReport>,
     /// Notes for the user about how the plan was read (printed unless quiet).
     pub notes: Vec<String>,
+    /// Static cases in flight at once (1: one after another, as upstream).
+    pub concurrency: usize,
 }
 
 impl RunPlan {
@@ -69,6 +71,7 @@ impl RunPlan {
             gates: Gates::default(),
             baselines: Vec::new(),
             notes,
+            concurrency: 1,
         })
     }
 

@@ -9,9 +9,12 @@
 //! only then. The upstream `clauses` field keeps Atlas's own view, where collapsed clauses
 //! vanish from static reports (§C.5).
 
-use super::schema::{CaseEntry, IngestionBlock, PmbReport, ScoreEntry, TermEntry, TurnEntry};
+use super::external;
+use super::schema::{
+    CaseEntry, ExternalTurnEntry, IngestionBlock, PmbReport, ScoreEntry, TermEntry, TurnEntry,
+};
 use super::{Manifest, Shape};
-use crate::backend::{BackendInfo, ScoreScale};
+use crate::backend::{BackendInfo, Reader, ScoreScale};
 use crate::context::ScoredBelief;
 use crate::eval::summary::Summary;
 use crate::js::{round2, round3};
@@ -89,7 +92,7 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
         .collect()
 }
 
-fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
+fn case_entry(r: &&CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
     let pmb = shape == Shape::Pmb;
     let m = &r.metrics;
     CaseEntry {
@@ -104,25 +107,23 @@ fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
         retrieval_precision: m.retrieval_precision,
         retrieval_recall: m.retrieval_recall,
         pinned_coverage: m.pinned_coverage,
-        question_precision: m.question_precision,
-        question_recall: m.question_recall,
+        question_precision: Some(m.question_precision),
+        question_recall: Some(m.question_recall),
         passed: r.passed(),
         failures: r.failures.clone(),
         error: r.error.clone(),
         retrieval_latency_ms: pmb.then_some(r.latency_ms),
+        diagnostics: None,
     }
 }
 
-fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
+fn turn_entry(t: &&TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
     let pmb = shape == Shape::Pmb;
     TurnEntry {
         case_id: t.case_id.clone(),
         category: pmb.then(|| SESSION_CATEGORY.to_string()),
         turn_index: t.turn_index,
-        label: serde_json::to_value(t.label)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
+        label: t.label.name().to_string(),
         expanded_query: Some(t.context.expanded_query.clone()),
         retrieved_belief_ids: t.context.relevant.clone(),
         pinned_belief_ids: t.context.pinned.clone(),
@@ -142,20 +143,23 @@ fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
 /// The static report as upstream wrote it for `shape`, with the manifest (inline for the PMB
 /// shape). Returns the report and, for the paper shape, the sidecar manifest.
 pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Value, Option<Value>) {
+    let reported = run.reported();
+    if run.backend.reader == Reader::External {
+        let exact = run.backend.upstream_exact;
+        let cases: Vec<CaseEntry> = reported
+            .iter()
+            .map(|r| external::case_entry(r, exact))
+            .collect();
+        let ingestion = external::ingestion(&run.ingestion, false);
+        return wrap(Shape::Pmb, &run.backend, &run.summary(), cases, ingestion, manifest);
+    }
     let style = ScoreStyle::of(&run.backend, false);
-    let cases: Vec<CaseEntry> = run
-        .results
+    let cases: Vec<CaseEntry> = reported
         .iter()
         .map(|r| case_entry(r, shape, style))
         .collect();
-    wrap(
-        shape,
-        &run.backend,
-        &run.summary(),
-        cases,
-        &run.ingestion,
-        manifest,
-    )
+    let ingestion = tenure_ingestion(&run.ingestion);
+    wrap(shape, &run.backend, &run.summary(), cases, ingestion, manifest)
 }
 
 /// The session report as upstream wrote it for `shape` (spec §H); same conventions.
@@ -164,20 +168,35 @@ pub fn session_report(
     manifest: &Manifest,
     shape: Shape,
 ) -> (Value, Option<Value>) {
+    let reported = run.reported();
+    if run.backend.reader == Reader::External {
+        let exact = run.backend.upstream_exact;
+        let turns: Vec<ExternalTurnEntry> = reported
+            .iter()
+            .map(|t| external::turn_entry(t, exact))
+            .collect();
+        let ingestion = external::ingestion(&run.ingestion, true);
+        return wrap(Shape::Pmb, &run.backend, &run.summary(), turns, ingestion, manifest);
+    }
     let style = ScoreStyle::of(&run.backend, true);
-    let turns: Vec<TurnEntry> = run
-        .turns
+    let turns: Vec<TurnEntry> = reported
         .iter()
         .map(|t| turn_entry(t, shape, style))
         .collect();
-    wrap(
-        shape,
-        &run.backend,
-        &run.summary(),
-        turns,
-        &run.ingestion,
-        manifest,
-    )
+    let ingestion = tenure_ingestion(&run.ingestion);
+    wrap(shape, &run.backend, &run.summary(), turns, ingestion, manifest)
+}
+
+/// `ingestion` of an in-process index: its build time.
+fn tenure_ingestion(ingestion: &Ingestion) -> Option<IngestionBlock> {
+    Some(IngestionBlock {
+        belief_count: ingestion.belief_count,
+        total_ms: Some(round2(ingestion.total_ms)),
+        mean_per_belief_ms: Some(round2(
+            ingestion.total_ms / ingestion.belief_count.max(1) as f64,
+        )),
+        per_belief: Vec::new(),
+    })
 }
 
 fn to_value(x: &impl Serialize) -> Value {
@@ -189,7 +208,7 @@ fn wrap<E: Serialize>(
     backend: &BackendInfo,
     summary: &Summary,
     entries: Vec<E>,
-    ingestion: &Ingestion,
+    ingestion: Option<IngestionBlock>,
     manifest: &Manifest,
 ) -> (Value, Option<Value>) {
     let manifest = to_value(manifest);
@@ -200,14 +219,7 @@ fn wrap<E: Serialize>(
                 provider: Some(backend.provider.clone()),
                 retrieval: Some(to_value(summary)),
                 cases: entries,
-                ingestion: Some(IngestionBlock {
-                    belief_count: ingestion.belief_count,
-                    total_ms: Some(round2(ingestion.total_ms)),
-                    mean_per_belief_ms: Some(round2(
-                        ingestion.total_ms / ingestion.belief_count.max(1) as f64,
-                    )),
-                    per_belief: Vec::new(),
-                }),
+                ingestion,
                 manifest: Some(manifest),
             };
             (to_value(&report), None)

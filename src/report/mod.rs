@@ -2,6 +2,7 @@
 
 pub mod claims;
 pub mod compare;
+mod external;
 pub mod gates;
 pub mod json;
 mod origin;
@@ -63,6 +64,21 @@ pub struct Manifest {
     pub inputs: Vec<InputFile>,
     /// Run start (RFC 3339). Measured.
     pub started_at: String,
+    /// A remote backend's counters: requests per endpoint, failed requests, warnings.
+    /// Measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend_stats: Option<serde_json::Value>,
+    /// Extra attempts after transient failures. Measured.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retries: u32,
+    /// Search-only latency of an external system (entries without a search left out).
+    /// Measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_latency: Option<serde_json::Value>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Manifest {
@@ -83,17 +99,45 @@ impl Manifest {
             backend_settings: backend_settings.clone(),
             inputs: suite.inputs.clone(),
             started_at: started_at.to_string(),
+            backend_stats: None,
+            retries: 0,
+            search_latency: None,
         }
+    }
+
+    fn measured<'a>(
+        mut self,
+        run_backend: &BackendInfo,
+        stats: &Option<serde_json::Value>,
+        retries: u32,
+        contexts: impl Iterator<Item = &'a crate::context::Context>,
+    ) -> Manifest {
+        self.backend_stats = stats.clone();
+        self.retries = retries;
+        if run_backend.reader == crate::backend::Reader::External {
+            self.search_latency = Some(external::search_latency(contexts));
+        }
+        self
     }
 
     /// Manifest of a static run of `suite`.
     pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
-        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at).measured(
+            &run.backend,
+            &run.backend_stats,
+            run.retries,
+            run.results.iter().map(|r| &r.context),
+        )
     }
 
     /// Manifest of a session run of `suite`.
     pub fn for_sessions(suite: &Suite, run: &SessionRun) -> Manifest {
-        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at).measured(
+            &run.backend,
+            &run.backend_stats,
+            run.retries,
+            run.turns.iter().map(|t| &t.context),
+        )
     }
 }
 

@@ -42,7 +42,7 @@ pub fn upstream_info(provider: &str) -> BackendInfo {
     let (id, reader, score_scale) = match provider {
         "tenure" => ("bm25", Reader::Text, ScoreScale::LuceneBm25),
         "vector" => ("cosine", Reader::Vector, ScoreScale::VectorSimilarity),
-        _ => ("http", Reader::Text, ScoreScale::None),
+        _ => ("http", Reader::External, ScoreScale::None),
     };
     BackendInfo {
         id: id.into(),
@@ -54,5 +54,6 @@ pub fn upstream_info(provider: &str) -> BackendInfo {
         paper_primary: provider == "tenure",
         reader,
         score_scale,
+        upstream_exact: !matches!(provider, "tenure" | "vector"),
     }
 }

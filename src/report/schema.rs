@@ -110,12 +110,20 @@ pub struct CaseEntry {
     /// Pinned coverage.
     #[serde(default)]
     pub pinned_coverage: Option<f64>,
-    /// Question precision.
-    #[serde(default)]
-    pub question_precision: Option<f64>,
-    /// Question recall.
-    #[serde(default)]
-    pub question_recall: Option<f64>,
+    /// Question precision (present, possibly null, except in external providers' reports).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub question_precision: Option<Option<f64>>,
+    /// Question recall (as `questionPrecision`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub question_recall: Option<Option<f64>>,
     /// Passed.
     pub passed: bool,
     /// Failures in check order.
@@ -127,6 +135,48 @@ pub struct CaseEntry {
     /// Context build time (PrecisionMemBench layout). Measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retrieval_latency_ms: Option<f64>,
+    /// What an external system returned beyond the context (careful HTTP client only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Value>,
+}
+
+/// One session turn of an external provider, in the key order of PrecisionMemBench's
+/// external session harness (SS:342-356); read back as a [`TurnEntry`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalTurnEntry {
+    /// Session case id.
+    pub case_id: String,
+    /// Always the session category.
+    pub category: String,
+    /// Turn index.
+    pub turn_index: i64,
+    /// Turn label.
+    pub label: String,
+    /// Relevant tier.
+    pub retrieved_belief_ids: Vec<String>,
+    /// Pinned tier.
+    pub pinned_belief_ids: Vec<String>,
+    /// Noise that surfaced.
+    pub noise_belief_ids: Vec<String>,
+    /// 1 − precision, 0 when precision is null.
+    pub drift_score: f64,
+    /// Passed.
+    pub passed: bool,
+    /// Failures in check order.
+    pub failures: Vec<String>,
+    /// The system failed on this turn (careful mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<CaseError>,
+    /// Context build time. Measured.
+    pub retrieval_latency_ms: f64,
+    /// Precision.
+    pub retrieval_precision: Option<f64>,
+    /// Recall.
+    pub retrieval_recall: Option<f64>,
+    /// What the system returned beyond the context (careful mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Value>,
 }
 
 /// One session turn.

@@ -3,28 +3,29 @@
 //! their error, after bounded retries of transient failures). Only input failures and a
 //! backend that cannot be built stop a run.
 
+mod recorder;
 mod sessions;
 mod static_cases;
 
 pub use sessions::{run_sessions, SessionRun, TurnResult, SESSION_CATEGORY};
-pub use static_cases::{run_static, CaseResult, StaticRun};
+pub use static_cases::{run_static, run_static_with, CaseResult, StaticRun};
 
-use crate::backend::{Backend, BackendError, BackendFactory, ErrorKind};
+use crate::backend::{Backend, BackendError, BackendFactory, ErrorKind, RetryPolicy, Seeding, Workload};
+use crate::eval::assertions::Harness;
 use crate::error::Result;
 use crate::suite::Belief;
 use serde::Serialize;
 use std::time::Instant;
 
-/// Attempts at one backend call whose failures are transient (the first one included).
-pub const MAX_ATTEMPTS: u32 = 3;
-
 /// Index build measurements (`ingestion`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Ingestion {
     /// Seed beliefs indexed.
     pub belief_count: usize,
     /// Index build time in ms. Measured.
     pub total_ms: f64,
+    /// How a remote store was seeded (remote backends only).
+    pub seeding: Option<Seeding>,
 }
 
 /// Why a case or turn has no result: the backend's error after the attempts made.
@@ -71,28 +72,42 @@ pub(crate) fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// Build a backend over `corpus`, timing it as upstream times ingestion.
+/// Build a backend over `corpus` for `workload`, timing it as upstream times ingestion.
 pub(crate) fn ingest(
     factory: &dyn BackendFactory,
     corpus: &[Belief],
+    workload: Workload,
     observer: &mut dyn Observer,
 ) -> Result<(Box<dyn Backend>, Ingestion)> {
     observer.indexing(corpus.len());
     let start = Instant::now();
-    let backend = factory.build(corpus)?;
+    let backend = factory.build_for(corpus, workload)?;
+    let seeding = backend.seeding().cloned();
     Ok((
         backend,
         Ingestion {
             belief_count: corpus.len(),
             total_ms: elapsed_ms(start),
+            seeding,
         },
     ))
 }
 
-/// Call `f` until it succeeds, fails for good, or has failed transiently [`MAX_ATTEMPTS`]
-/// times. In-process backends never fail transiently; remote ones pace their own retries.
+/// Whose checks a backend's results go through: an external system's are judged as
+/// PrecisionMemBench's external harness judges them.
+pub(crate) fn harness(backend: &dyn Backend) -> Harness {
+    match backend.info().reader {
+        crate::backend::Reader::External => Harness::External,
+        _ => Harness::Tenure,
+    }
+}
+
+/// Call `f` until it succeeds, fails for good, or has failed transiently as often as
+/// `policy` allows, waiting its backoff between attempts. `retries` counts the extra attempts.
 pub(crate) fn attempt<T>(
     label: &str,
+    policy: RetryPolicy,
+    retries: &mut u32,
     observer: &mut dyn Observer,
     mut f: impl FnMut() -> std::result::Result<T, BackendError>,
 ) -> std::result::Result<T, CaseError> {
@@ -101,8 +116,10 @@ pub(crate) fn attempt<T>(
         attempts += 1;
         match f() {
             Ok(value) => return Ok(value),
-            Err(e) if e.kind == ErrorKind::Transient && attempts < MAX_ATTEMPTS => {
+            Err(e) if e.kind == ErrorKind::Transient && attempts < policy.attempts => {
                 observer.retrying(label, attempts + 1, &e);
+                *retries += 1;
+                std::thread::sleep(policy.delay(attempts));
             }
             Err(e) => {
                 let error = CaseError {

@@ -2,8 +2,12 @@
 //! retrieves first, then applies its mutations, which the next turn sees.
 
 use super::static_cases::empty_context;
-use super::{attempt, elapsed_ms, ingest, now_rfc3339, CaseError, Ingestion, Observer};
-use crate::backend::{Backend, BackendError, BackendFactory, BackendInfo, ErrorKind};
+use super::{
+    attempt, elapsed_ms, harness, ingest, now_rfc3339, CaseError, Ingestion, Observer,
+};
+use crate::backend::{
+    Backend, BackendError, BackendFactory, BackendInfo, ErrorKind, Reader, Workload,
+};
 use crate::context::{self, Budget, Context, ContextRequest};
 use crate::error::{Error, Result};
 use crate::eval::assertions::check_turn;
@@ -61,16 +65,30 @@ pub struct SessionRun {
     pub case_count: usize,
     /// Seed index build.
     pub ingestion: Ingestion,
+    /// The backend's counters at the end of the run (remote backends). Measured.
+    pub backend_stats: Option<serde_json::Value>,
+    /// Extra attempts after transient failures. Measured.
+    pub retries: u32,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
 }
 
 impl SessionRun {
-    /// The summary block over every turn (`caseCount` = session cases, plus `turnCount`).
+    /// The turns a report lists: all of them, except for a backend reproducing an upstream
+    /// client exactly, whose failed turns upstream lost.
+    pub fn reported(&self) -> Vec<&TurnResult> {
+        self.turns
+            .iter()
+            .filter(|t| !(self.backend.upstream_exact && t.error.is_some()))
+            .collect()
+    }
+
+    /// The summary block over the reported turns (`caseCount` = session cases, plus
+    /// `turnCount`).
     pub fn summary(&self) -> Summary {
         let outcomes: Vec<Outcome<'_>> = self
-            .turns
-            .iter()
+            .reported()
+            .into_iter()
             .map(|t| Outcome {
                 category: SESSION_CATEGORY,
                 passed: t.passed(),
@@ -80,7 +98,7 @@ impl SessionRun {
                 errored: t.error.is_some(),
             })
             .collect();
-        summarise(&outcomes, self.case_count, Some(self.turns.len()))
+        summarise(&outcomes, self.case_count, Some(outcomes.len()))
     }
 
     /// Mean drift over every turn: (paper `driftScore`, PrecisionMemBench 1 − precision).
@@ -127,7 +145,8 @@ pub fn run_sessions(
     observer: &mut dyn Observer,
 ) -> Result<SessionRun> {
     let started_at = now_rfc3339();
-    let (mut backend, ingestion) = ingest(factory, &suite.corpus, observer)?;
+    let (mut backend, ingestion) = ingest(factory, &suite.corpus, Workload::Sessions, observer)?;
+    let mut retries = 0;
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();
     let mut turns = Vec::with_capacity(total);
@@ -141,13 +160,19 @@ pub fn run_sessions(
             };
             let label = format!("{} turn {}", case.case_id, turn.turn_index);
             let start = Instant::now();
-            let built = attempt(&label, observer, || {
+            let policy = backend.retry_policy();
+            let built = attempt(&label, policy, &mut retries, observer, || {
                 context::build(&store, backend.as_ref(), suite.profile, &request)
             });
             let latency_ms = round2(elapsed_ms(start));
             let (context, failures, noise, metrics, mut error) = match built {
                 Ok(ctx) => {
-                    let (failures, noise) = check_turn(turn.turn_index, &turn.expect, &ctx);
+                    let (failures, noise) = check_turn(
+                        turn.turn_index,
+                        &turn.expect,
+                        &ctx,
+                        harness(backend.as_ref()),
+                    );
                     let metrics = turn_metrics(&turn.expect, &ctx, &noise);
                     (ctx, failures, noise, metrics, None)
                 }
@@ -161,7 +186,7 @@ pub fn run_sessions(
             };
 
             // Mutations are visible from the next turn on.
-            let mutated = mutate(&mut store, backend.as_mut(), turn, &label, observer)?;
+            let mutated = mutate(&mut store, backend.as_mut(), turn, &label, observer, &mut retries)?;
             if let (Err(e), None) = (mutated, &error) {
                 error = Some(e);
             }
@@ -182,6 +207,8 @@ pub fn run_sessions(
     Ok(SessionRun {
         backend: backend.info().clone(),
         backend_settings: backend.settings(),
+        backend_stats: backend.stats(),
+        retries,
         turns,
         case_count: suite.sessions.len(),
         ingestion,
@@ -197,11 +224,15 @@ fn mutate(
     turn: &crate::suite::Turn,
     label: &str,
     observer: &mut dyn Observer,
+    retries: &mut u32,
 ) -> Result<std::result::Result<(), CaseError>> {
+    let policy = backend.retry_policy();
     let mut outcome = Ok(());
     if let Some(created) = &turn.create_belief_at_turn {
         store.insert(created.clone());
-        outcome = outcome.and(attempt(label, observer, || backend.insert(created)));
+        outcome = outcome.and(attempt(label, policy, retries, observer, || {
+            backend.insert(created)
+        }));
     }
     if let Some(update) = &turn.update_belief_at_turn {
         if store.get(&update.belief_id).is_none() {
@@ -210,6 +241,18 @@ fn mutate(
                 format!("update of unknown belief {:?}", update.belief_id),
             ));
         }
+        if backend.info().reader == Reader::External {
+            // PrecisionMemBench's session adapter uses only `addAliases`: merged locally
+            // (trimmed, lower-cased, no repeats) and sent whether or not anything was added
+            // (provider-http spec §6.2).
+            store.add_aliases(update);
+            if let Some(version) = store.get(&update.belief_id).cloned() {
+                outcome = outcome.and(attempt(label, policy, retries, observer, || {
+                    replace(backend, &version)
+                }));
+            }
+            return Ok(outcome);
+        }
         // Upstream issues the `$set` and the `$addToSet` as two MongoDB updates; each one that
         // writes re-indexes the document, leaving a replaced version behind.
         let versions = [
@@ -217,7 +260,9 @@ fn mutate(
             store.add_aliases(update).cloned(),
         ];
         for version in versions.into_iter().flatten() {
-            outcome = outcome.and(attempt(label, observer, || replace(backend, &version)));
+            outcome = outcome.and(attempt(label, policy, retries, observer, || {
+                replace(backend, &version)
+            }));
         }
     }
     Ok(outcome)

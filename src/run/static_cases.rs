@@ -1,7 +1,8 @@
 //! The static cases of a suite, each against the seed corpus.
 
-use super::{attempt, elapsed_ms, ingest, now_rfc3339, CaseError, Ingestion, Observer};
-use crate::backend::{BackendFactory, BackendInfo};
+use super::recorder::Recorder;
+use super::{attempt, elapsed_ms, harness, ingest, now_rfc3339, CaseError, Ingestion, Observer};
+use crate::backend::{Backend, BackendFactory, BackendInfo, Workload};
 use crate::context::{self, Budget, Context, ContextRequest};
 use crate::error::Result;
 use crate::eval::assertions::check_static;
@@ -11,7 +12,9 @@ use crate::js::round2;
 use crate::profile::Profile;
 use crate::query;
 use crate::store::BeliefStore;
-use crate::suite::{Suite, DEFAULT_USER};
+use crate::suite::{StaticCase as Case, Suite, DEFAULT_USER};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// Result of one static case.
@@ -51,6 +54,8 @@ pub(crate) fn empty_context(message: &str, profile: Profile) -> Context {
         relevant: Vec::new(),
         questions: Vec::new(),
         search_scores: Vec::new(),
+        diagnostics: None,
+        search_ms: None,
     }
 }
 
@@ -65,16 +70,29 @@ pub struct StaticRun {
     pub results: Vec<CaseResult>,
     /// Index build.
     pub ingestion: Ingestion,
+    /// The backend's counters at the end of the run (remote backends). Measured.
+    pub backend_stats: Option<serde_json::Value>,
+    /// Extra attempts after transient failures. Measured.
+    pub retries: u32,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
 }
 
 impl StaticRun {
-    /// The summary block over every case.
+    /// The results a report lists: all of them, except for a backend reproducing an upstream
+    /// client exactly, whose failed cases upstream lost (provider-http spec §2.4).
+    pub fn reported(&self) -> Vec<&CaseResult> {
+        self.results
+            .iter()
+            .filter(|r| !(self.backend.upstream_exact && r.error.is_some()))
+            .collect()
+    }
+
+    /// The summary block over the reported cases (`caseCount` counts every case).
     pub fn summary(&self) -> Summary {
         let outcomes: Vec<Outcome<'_>> = self
-            .results
-            .iter()
+            .reported()
+            .into_iter()
             .map(|r| Outcome {
                 category: r.category.as_deref().unwrap_or(UNCATEGORISED),
                 passed: r.passed(),
@@ -103,63 +121,114 @@ fn pinned_in_seed(suite: &Suite) -> Vec<String> {
         .collect()
 }
 
-/// Run every static case of `suite` against a fresh index built by `factory`.
+/// Run every static case of `suite` against a fresh index built by `factory`, one at a time.
 pub fn run_static(
     suite: &Suite,
     factory: &dyn BackendFactory,
     observer: &mut dyn Observer,
 ) -> Result<StaticRun> {
+    run_static_with(suite, factory, observer, 1)
+}
+
+/// Run every static case of `suite` with up to `concurrency` cases in flight (cases are
+/// independent reads of one index). Results, and so reports, are in file order whatever the
+/// concurrency; the observer hears of each case as it finishes, from this thread.
+pub fn run_static_with(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    observer: &mut dyn Observer,
+    concurrency: usize,
+) -> Result<StaticRun> {
     let started_at = now_rfc3339();
-    let (index, ingestion) = ingest(factory, &suite.corpus, observer)?;
+    let (index, ingestion) = ingest(factory, &suite.corpus, Workload::Static, observer)?;
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
-    let profile: Profile = suite.profile;
-
-    let mut results = Vec::with_capacity(suite.cases.len());
-    for case in &suite.cases {
-        let request = ContextRequest {
-            user_id: case.user(),
-            scope: &case.scope,
-            message: &case.query,
-            budget: Budget::with(case.budget.as_ref()),
-        };
-        let start = Instant::now();
-        let built = attempt(&case.case_id, observer, || {
-            context::build(&store, index.as_ref(), profile, &request)
-        });
-        let latency_ms = round2(elapsed_ms(start));
-        let (failures, metrics, context, error) = match built {
-            Ok(ctx) => (
-                check_static(&case.expect, &ctx, profile),
-                static_metrics(&case.expect, &ctx, profile, &pinned),
-                ctx,
-                None,
-            ),
-            Err(e) => (
-                Vec::new(),
-                CaseMetrics::default(),
-                empty_context(&case.query, profile),
-                Some(e),
-            ),
-        };
-        let result = CaseResult {
-            case_id: case.case_id.clone(),
-            description: case.description.clone(),
-            category: case.category.clone(),
-            failures,
-            metrics,
-            context,
-            error,
-            latency_ms,
-        };
-        observer.finished(results.len() + 1, suite.cases.len(), &result.case_id);
-        results.push(result);
-    }
+    let total = suite.cases.len();
+    let next = AtomicUsize::new(0);
+    let (send, receive) = mpsc::channel::<(usize, CaseResult, Recorder)>();
+    let mut slots: Vec<Option<CaseResult>> = vec![None; total];
+    let mut retries = 0;
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.clamp(1, total.max(1)) {
+            let send = send.clone();
+            let (next, index, store, pinned) = (&next, index.as_ref(), &store, &pinned);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = suite.cases.get(i) else { break };
+                let mut recorder = Recorder::default();
+                let result = run_case(suite, case, index, store, pinned, &mut recorder);
+                if send.send((i, result, recorder)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        for (done, (i, result, recorder)) in receive.iter().enumerate() {
+            retries += recorder.replay(observer);
+            observer.finished(done + 1, total, &result.case_id);
+            slots[i] = Some(result);
+        }
+    });
     Ok(StaticRun {
         backend: index.info().clone(),
         backend_settings: index.settings(),
-        results,
+        backend_stats: index.stats(),
+        results: slots.into_iter().flatten().collect(),
         ingestion,
+        retries,
         started_at,
     })
+}
+
+/// One case: build its context (retrying as the backend's policy says), check, measure.
+fn run_case(
+    suite: &Suite,
+    case: &Case,
+    index: &dyn Backend,
+    store: &BeliefStore,
+    pinned: &[String],
+    recorder: &mut Recorder,
+) -> CaseResult {
+    let profile = suite.profile;
+    let request = ContextRequest {
+        user_id: case.user(),
+        scope: &case.scope,
+        message: &case.query,
+        budget: Budget::with(case.budget.as_ref()),
+    };
+    let start = Instant::now();
+    let mut retries = 0;
+    let built = attempt(
+        &case.case_id,
+        index.retry_policy(),
+        &mut retries,
+        recorder,
+        || context::build(store, index, profile, &request),
+    );
+    recorder.retries += retries;
+    let latency_ms = round2(elapsed_ms(start));
+    let (failures, metrics, context, error) = match built {
+        Ok(ctx) => (
+            check_static(&case.expect, &ctx, profile, harness(index)),
+            static_metrics(&case.expect, &ctx, profile, pinned),
+            ctx,
+            None,
+        ),
+        Err(e) => (
+            Vec::new(),
+            CaseMetrics::default(),
+            empty_context(&case.query, profile),
+            Some(e),
+        ),
+    };
+    CaseResult {
+        case_id: case.case_id.clone(),
+        description: case.description.clone(),
+        category: case.category.clone(),
+        failures,
+        metrics,
+        context,
+        error,
+        latency_ms,
+    }
 }

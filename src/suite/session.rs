@@ -39,6 +39,18 @@ pub enum TurnLabel {
     ReEntry,
 }
 
+impl TurnLabel {
+    /// The label as the case files and reports spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnLabel::EstablishesTopic => "establishes_topic",
+            TurnLabel::Drift => "drift",
+            TurnLabel::ImplicitContinuation => "implicit_continuation",
+            TurnLabel::ReEntry => "re_entry",
+        }
+    }
+}
+
 /// One user turn.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -69,6 +69,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
         &FlakyFactory(failing.query.clone()),
         RunKind::Static,
         dir.path(),
+        1,
         &mut Silent,
     )
     .unwrap();
@@ -130,6 +131,7 @@ fn a_clean_report_has_no_error_keys() {
         &FlakyFactory("no case asks this".into()),
         RunKind::Static,
         dir.path(),
+        1,
         &mut Silent,
     )
     .unwrap();

@@ -193,6 +193,7 @@ impl Bm25Backend {
                 paper_primary: true,
                 reader: Reader::Text,
                 score_scale: ScoreScale::LuceneBm25,
+                upstream_exact: false,
             },
         })
     }

@@ -80,6 +80,7 @@ impl CosineBackend {
                 paper_primary: false,
                 reader: Reader::Vector,
                 score_scale: ScoreScale::VectorSimilarity,
+                upstream_exact: false,
             },
             index: config.index,
             setup,

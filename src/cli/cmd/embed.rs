@@ -1,6 +1,6 @@
 //! `tenure-eval embed`: fill an embedding store from an ONNX model, or import upstream vectors.
 
-use crate::cli::args::{load, CosineArgs, CustomSuiteArgs, SuiteArgs};
+use crate::cli::args::{load, CosineArgs, CustomSuiteArgs, RemoteArgs, SuiteArgs};
 use crate::cli::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
@@ -20,6 +20,9 @@ pub struct EmbedArgs {
     /// Model and policy.
     #[command(flatten)]
     pub cosine: CosineArgs,
+    /// Served models: calls in flight, timeout, retries.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// Import the `embedding` arrays of an upstream beliefs.seed.embedded.json instead of running
     /// a model (store named by --model, keyed under the suite's belief text).
     #[arg(long)]
@@ -70,7 +73,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
                 "--import-vectors needs one --model NAME (the store to fill)".into(),
             ));
         };
-        let policy = args.cosine.configs()[0].policy(suites[suites.len() - 1].profile);
+        let policy = args.cosine.configs(&args.remote)[0].policy(suites[suites.len() - 1].profile);
         let records = read(file, args.texts.as_deref())?;
         let existing = EmbeddingStore::open(store_dir, name)?;
         let before = existing.as_ref().map_or(0, EmbeddingStore::len);
@@ -90,7 +93,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
                 "--import-upstream needs one --model NAME (the store to fill)".into(),
             ));
         };
-        let policy = args.cosine.configs()[0].policy(suite.profile);
+        let policy = args.cosine.configs(&args.remote)[0].policy(suite.profile);
         let existing = EmbeddingStore::open(store_dir, name)?;
         let before = existing.as_ref().map_or(0, EmbeddingStore::len);
         let store = import_upstream(
@@ -109,7 +112,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             "embed needs --model DIR (an ONNX model folder) or a served model (ollama:NAME, openai:NAME)".into(),
         ));
     }
-    for config in args.cosine.configs() {
+    for config in args.cosine.configs(&args.remote) {
         let source = config.source();
         if !source.is_embedder() {
             return Err(Error::Usage(format!(

@@ -6,6 +6,7 @@ pub mod embed;
 pub mod models;
 pub mod plot;
 pub mod run;
+pub mod serve;
 pub mod tables;
 pub mod trec;
 pub mod validate;

@@ -1,8 +1,9 @@
 //! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
 
 use crate::cli::args::{
-    backend_configs, load, BackendArg, CompareFormatArg, CosineArgs, SuiteArgs,
+    load, CompareFormatArg, CosineArgs, RemoteArgs, SuiteArgs,
 };
+use tenure_eval::backend::BackendConfig;
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
@@ -22,6 +23,9 @@ pub struct ModelsArgs {
     /// Models (and search settings).
     #[command(flatten)]
     pub cosine: CosineArgs,
+    /// Served models: calls in flight, timeout, retries.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// Report folder.
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -37,7 +41,9 @@ pub struct ModelsArgs {
 pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let (name, profile) = (suite.name.clone(), suite.profile);
-    let backends = backend_configs(&[BackendArg::Bm25, BackendArg::Cosine], &args.cosine);
+    let backends: Vec<BackendConfig> = std::iter::once(BackendConfig::bm25())
+        .chain(args.cosine.configs(&args.remote).into_iter().map(BackendConfig::cosine))
+        .collect();
     let kinds = [RunKind::Static, RunKind::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
     let mut progress = Progress::new(args.quiet, &name);

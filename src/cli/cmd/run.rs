@@ -2,7 +2,8 @@
 //! the gate files and the exit code here.
 
 use crate::cli::args::{
-    backend_configs, load, BackendArg, CosineArgs, FormatArg, GateArgs, OutputArgs, SuiteArgs,
+    backend_configs, load, BackendArg, CosineArgs, FormatArg, GateArgs, HttpArgs, OutputArgs,
+    RemoteArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -27,6 +28,12 @@ pub struct RunArgs {
     /// Cosine backend settings.
     #[command(flatten)]
     pub cosine: CosineArgs,
+    /// Remote calls: concurrency, timeout, retries.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// A memory system over HTTP.
+    #[command(flatten)]
+    pub http: HttpArgs,
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -40,7 +47,9 @@ impl RunArgs {
     pub fn backend_args(&self) -> Vec<BackendArg> {
         let mut chosen: Vec<BackendArg> = Vec::new();
         if self.backend.is_empty() {
-            chosen.push(if self.cosine.model.is_empty() {
+            chosen.push(if self.http.url.is_some() || self.http.provider.is_some() {
+                BackendArg::Http
+            } else if self.cosine.model.is_empty() {
                 BackendArg::Bm25
             } else {
                 BackendArg::Cosine
@@ -65,9 +74,10 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
         .iter()
         .map(|p| LoadedReport::load(p))
         .collect::<Result<Vec<_>>>()?;
-    let backends = backend_configs(&args.backend_args(), &args.cosine);
+    let backends = backend_configs(&args.backend_args(), &args.cosine, &args.remote, &args.http)?;
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?;
+    plan.concurrency = args.remote.concurrency.max(1);
     let quiet = args.output.quiet;
     if !quiet {
         for note in &plan.notes {
@@ -88,6 +98,13 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
                 c.report,
                 c.detail
             );
+        }
+    }
+    if !quiet {
+        for pass in &outcome.passes {
+            for w in &pass.warnings {
+                say!("warning: {}: {w}", pass.backend.label);
+            }
         }
     }
     report_errored(&outcome);

@@ -1,6 +1,10 @@
 //! Context building (`ContextBuilder.build`, spec §D): the tiers a memory system hands the
 //! model — persona prelude, pinned facts, relevant beliefs, open questions — under a budget.
 
+mod external;
+
+pub use external::Diagnostics;
+
 use crate::backend::{
     Backend, BackendError, Contribution, Explanation, Reader, SearchFilter, SearchRequest,
 };
@@ -102,6 +106,11 @@ pub struct Context {
     pub questions: Vec<String>,
     /// Every search hit (and HEAD expansion) before the cap.
     pub search_scores: Vec<ScoredBelief>,
+    /// What an external system returned that the client dropped or should not have got
+    /// (external reader only).
+    pub diagnostics: Option<Diagnostics>,
+    /// Time spent in the backend's search, in ms; `None` when no search ran. Measured.
+    pub search_ms: Option<f64>,
 }
 
 /// Universal persona clipped to `max` characters (`…` appended when clipped); empty for a
@@ -127,6 +136,7 @@ pub fn build(
 ) -> Result<Context, BackendError> {
     match (profile, backend.info().reader) {
         (Profile::Head, Reader::Vector) => build_vector_adapter(store, backend, request),
+        (_, Reader::External) => external::build(store, backend, profile, request),
         // The paper's vector harness builds its context with the BM25 reader's rules.
         _ => build_tenure(store, backend, profile, request),
     }
@@ -252,6 +262,8 @@ fn build_tenure(
         relevant,
         questions,
         search_scores,
+        diagnostics: None,
+        search_ms: None,
     })
 }
 
@@ -294,6 +306,8 @@ fn build_vector_adapter(
         persona_prelude,
         questions,
         search_scores,
+        diagnostics: None,
+        search_ms: None,
     })
 }
 

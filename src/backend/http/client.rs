@@ -1,0 +1,203 @@
+//! HTTP calls to a memory system, counted. ureq (blocking) rather than an async client: the
+//! harness sends one call per case from a few threads, and ureq is small, has timeouts per
+//! call and no runtime to start.
+
+use super::super::{BackendError, ErrorKind};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The endpoints of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Endpoint {
+    /// `DELETE /reset`.
+    Reset,
+    /// `POST /add`.
+    Add,
+    /// `POST /wait`.
+    Wait,
+    /// `POST /search`.
+    Search,
+    /// `PUT /update`.
+    Update,
+    /// `GET /health` (doctor only).
+    Health,
+}
+
+impl Endpoint {
+    /// Method and path.
+    pub fn route(self) -> (&'static str, &'static str) {
+        match self {
+            Endpoint::Reset => ("DELETE", "/reset"),
+            Endpoint::Add => ("POST", "/add"),
+            Endpoint::Wait => ("POST", "/wait"),
+            Endpoint::Search => ("POST", "/search"),
+            Endpoint::Update => ("PUT", "/update"),
+            Endpoint::Health => ("GET", "/health"),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        &self.route().1[1..]
+    }
+}
+
+/// What came back: status and body text.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// Body text.
+    pub text: String,
+}
+
+impl Reply {
+    /// 2xx.
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The body as JSON, if it is.
+    pub fn json(&self) -> Option<Value> {
+        serde_json::from_str(&self.text).ok()
+    }
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    requests: BTreeMap<&'static str, u64>,
+    failures: BTreeMap<&'static str, u64>,
+    warnings: BTreeMap<String, u64>,
+    from_metadata: u64,
+}
+
+/// A base URL and an agent, with counters for the manifest.
+pub struct Client {
+    base: String,
+    agent: ureq::Agent,
+    timeout_secs: u64,
+    counters: Mutex<Counters>,
+}
+
+/// The first 200 characters of a body, for messages.
+pub fn excerpt(text: &str) -> String {
+    let t: String = text.chars().take(200).collect();
+    if t.len() < text.len() {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+impl Client {
+    /// A client for `base` (trailing slashes dropped) with a per-call timeout.
+    pub fn new(base: &str, timeout_secs: u64) -> Client {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(timeout_secs.max(1))))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        Client {
+            base: base.trim_end_matches('/').to_string(),
+            agent,
+            timeout_secs,
+            counters: Mutex::new(Counters::default()),
+        }
+    }
+
+    /// The base URL.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// One call. A transport failure (refused, reset, timed out, body cut short) is an error;
+    /// any status is a reply, judged by the caller.
+    pub fn call(&self, endpoint: Endpoint, body: Option<&[u8]>) -> Result<Reply, BackendError> {
+        let (method, path) = endpoint.route();
+        self.count(|c| *c.requests.entry(endpoint.name()).or_default() += 1);
+        let url = format!("{}{path}", self.base);
+        let sent = match (endpoint, body) {
+            (Endpoint::Reset, _) => self.agent.delete(&url).call(),
+            (Endpoint::Health, _) => self.agent.get(&url).call(),
+            (Endpoint::Update, Some(b)) => self
+                .agent
+                .put(&url)
+                .header("Content-Type", "application/json")
+                .send(b),
+            (_, Some(b)) => self
+                .agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(b),
+            (_, None) => self.agent.post(&url).send_empty(),
+        };
+        let fail = |e: ureq::Error| {
+            self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
+            let message = match e {
+                ureq::Error::Timeout(_) => format!("timed out after {} s", self.timeout_secs),
+                e => e.to_string(),
+            };
+            BackendError::transient(format!("{method} {path}: {message}"))
+        };
+        let mut response = sent.map_err(fail)?;
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().map_err(fail)?;
+        if !(200..300).contains(&status) {
+            self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
+        }
+        Ok(Reply { status, text })
+    }
+
+    /// The careful reading of a reply: a non-2xx status is an error (transient for 408, 429
+    /// and 5xx), and so is a body that is not JSON.
+    pub fn checked(&self, endpoint: Endpoint, reply: Reply) -> Result<Value, BackendError> {
+        let (method, path) = endpoint.route();
+        if !reply.ok() {
+            let kind = if matches!(reply.status, 408 | 429) || reply.status >= 500 {
+                ErrorKind::Transient
+            } else {
+                ErrorKind::Permanent
+            };
+            return Err(BackendError::new(
+                kind,
+                format!("{method} {path}: HTTP {}: {}", reply.status, excerpt(&reply.text)),
+            ));
+        }
+        reply.json().ok_or_else(|| {
+            BackendError::permanent(format!(
+                "{method} {path}: the answer is not JSON: {:?}",
+                excerpt(&reply.text)
+            ))
+        })
+    }
+
+    /// Note something a careful client would not accept, for the manifest and stderr.
+    pub fn warn(&self, warning: String) {
+        self.count(|c| *c.warnings.entry(warning).or_default() += 1);
+    }
+
+    /// Count a result whose id came from `metadata.beliefId`.
+    pub fn from_metadata(&self, n: u64) {
+        self.count(|c| c.from_metadata += n);
+    }
+
+    fn count(&self, f: impl FnOnce(&mut Counters)) {
+        if let Ok(mut c) = self.counters.lock() {
+            f(&mut c);
+        }
+    }
+
+    /// Counters as manifest JSON.
+    pub fn stats(&self) -> Value {
+        let Ok(c) = self.counters.lock() else {
+            return Value::Null;
+        };
+        json!({
+            "requests": c.requests,
+            "failedRequests": c.failures,
+            "idsFromMetadata": c.from_metadata,
+            "warnings": c.warnings.iter().map(|(w, n)| json!({"warning": w, "count": n})).collect::<Vec<_>>(),
+        })
+    }
+}

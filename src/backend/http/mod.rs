@@ -1,0 +1,332 @@
+//! Any memory system behind PrecisionMemBench's HTTP provider contract (provider-http spec):
+//! `DELETE /reset`, `POST /add`, `POST /wait`, `POST /search`, `PUT /update`.
+//!
+//! Two modes. `Compat` is upstream's client: bodies byte for byte, no status check (an error
+//! body reads as no results, a non-JSON body loses the case), no retries. `Careful` (the
+//! default) fixes the defects of spec §9: statuses checked, retries with backoff for
+//! idempotent calls (the runner's, see [`Backend::retry_policy`]), `metadata.beliefId`
+//! accepted, the whole scope list sent, failures recorded per case. Both seed the same way
+//! and leave context building to the external reader ([`Reader::External`]).
+
+mod client;
+pub mod providers;
+pub mod wire;
+
+pub use client::{excerpt, Client, Endpoint, Reply};
+
+use super::{
+    Backend, BackendError, BackendInfo, ErrorKind, Hit, Reader, RetryPolicy, ScoreScale,
+    SearchRequest, Seeding, Workload,
+};
+use crate::error::Result;
+use crate::suite::Belief;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Upstream's client, or the careful one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Statuses checked, retries, failures recorded, ids from metadata accepted.
+    #[default]
+    Careful,
+    /// PrecisionMemBench's client at 18c7955, quirks included.
+    Compat,
+}
+
+/// Where the memory system is and how to talk to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HttpConfig {
+    /// Base URL (`http://127.0.0.1:8080`).
+    pub url: String,
+    /// Provider name in reports (`retrieval-report-NAME.json`).
+    pub name: String,
+    /// Upstream's client or the careful one.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Reset and seed the store before the cases (else reuse what it holds).
+    #[serde(default = "yes")]
+    pub reseed: bool,
+    /// Sleep after every seeded `/add`, in ms.
+    #[serde(default)]
+    pub seed_delay_ms: u64,
+    /// Session alias updates go to `PUT /update` (else a second `/add`, as upstream).
+    #[serde(default)]
+    pub supports_update: bool,
+    /// `POST /wait` after seeding.
+    #[serde(default)]
+    pub wait_after_seed: bool,
+    /// Per-request timeout in seconds (undici's 300 s by default).
+    #[serde(default = "default_timeout")]
+    pub timeout_secs: u64,
+    /// Careful mode: extra attempts at `/search` and `/reset` after a transient failure.
+    #[serde(default = "default_retries")]
+    pub retries: u32,
+    /// Careful mode: sleep after each session mutation, in ms, so an indexing store sees it.
+    #[serde(default)]
+    pub settle_ms: u64,
+}
+
+fn yes() -> bool {
+    true
+}
+fn default_timeout() -> u64 {
+    300
+}
+fn default_retries() -> u32 {
+    3
+}
+
+impl HttpConfig {
+    /// A careful client of `url`, reported as `name`, with upstream's defaults otherwise.
+    pub fn new(url: &str, name: &str) -> HttpConfig {
+        HttpConfig {
+            url: url.to_string(),
+            name: name.to_string(),
+            mode: Mode::Careful,
+            reseed: true,
+            seed_delay_ms: 0,
+            supports_update: false,
+            wait_after_seed: false,
+            timeout_secs: default_timeout(),
+            retries: default_retries(),
+            settle_ms: 0,
+        }
+    }
+
+    fn careful(&self) -> bool {
+        self.mode == Mode::Careful
+    }
+}
+
+/// A connected, seeded memory system.
+pub struct HttpBackend {
+    config: HttpConfig,
+    info: BackendInfo,
+    client: Client,
+    workload: Workload,
+    known: HashSet<String>,
+    seeding: Seeding,
+    /// Why seeding failed; every search then fails with it (upstream runs no case at all).
+    seed_error: Option<String>,
+}
+
+impl HttpBackend {
+    /// Connect to `config.url` and, unless told not to, reset the store and seed `corpus` in
+    /// order (spec §5.1). A seeding failure does not stop the run: every case then records it.
+    pub fn connect(corpus: &[Belief], config: &HttpConfig, workload: Workload) -> Result<HttpBackend> {
+        let mut backend = HttpBackend {
+            info: BackendInfo {
+                id: "http".into(),
+                provider: config.name.clone(),
+                label: config.name.clone(),
+                model: None,
+                text_policy: None,
+                file_prefix: None,
+                paper_primary: false,
+                reader: Reader::External,
+                score_scale: ScoreScale::None,
+                upstream_exact: !config.careful(),
+            },
+            client: Client::new(&config.url, config.timeout_secs),
+            config: config.clone(),
+            workload,
+            known: corpus.iter().map(|b| b.id.clone()).collect(),
+            seeding: Seeding::default(),
+            seed_error: None,
+        };
+        if config.reseed {
+            let start = Instant::now();
+            if let Err(e) = backend.seed(corpus) {
+                backend.seed_error = Some(e.message);
+            }
+            backend.seeding.reseeded = true;
+            backend.seeding.wall_ms = start.elapsed().as_secs_f64() * 1000.0;
+        }
+        Ok(backend)
+    }
+
+    /// The client, for `doctor`.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// E1, E2 for every belief, E3 when configured.
+    fn seed(&mut self, corpus: &[Belief]) -> std::result::Result<(), BackendError> {
+        self.reset()?;
+        let sessions = self.workload == Workload::Sessions;
+        for belief in corpus {
+            let start = Instant::now();
+            let reply = self
+                .client
+                .call(Endpoint::Add, Some(&wire::seed_body(belief, sessions)))?;
+            let body = self.read(Endpoint::Add, reply)?;
+            let overhead = body.get("db_overhead_ms").and_then(Value::as_f64).unwrap_or(0.0);
+            let ms = start.elapsed().as_secs_f64() * 1000.0 - overhead;
+            self.seeding
+                .per_belief
+                .push((belief.id.clone(), crate::js::round2(ms)));
+            std::thread::sleep(Duration::from_millis(self.config.seed_delay_ms));
+        }
+        if self.config.wait_after_seed {
+            let reply = self.client.call(Endpoint::Wait, None)?;
+            if self.config.careful() && !reply.ok() {
+                self.client.checked(Endpoint::Wait, reply)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// E1. Careful: retried with backoff like a search, status checked.
+    fn reset(&self) -> std::result::Result<(), BackendError> {
+        let policy = self.retry_policy();
+        let mut attempt = 1;
+        loop {
+            let outcome = self.client.call(Endpoint::Reset, None).and_then(|reply| {
+                if self.config.careful() && !reply.ok() {
+                    self.client.checked(Endpoint::Reset, reply).map(drop)
+                } else {
+                    Ok(())
+                }
+            });
+            match outcome {
+                Err(e) if e.kind == ErrorKind::Transient && attempt < policy.attempts => {
+                    std::thread::sleep(policy.delay(attempt));
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// A reply's JSON body as the mode reads it. Compat: any status, but the body must be
+    /// JSON (upstream's `res.json()` throws otherwise). Careful: 2xx and JSON.
+    fn read(&self, endpoint: Endpoint, reply: Reply) -> std::result::Result<Value, BackendError> {
+        if self.config.careful() {
+            return self.client.checked(endpoint, reply);
+        }
+        let (method, path) = endpoint.route();
+        if !reply.ok() {
+            self.client.warn(format!(
+                "{method} {path} answered HTTP {}; upstream does not check statuses and reads the body as a normal answer",
+                reply.status
+            ));
+        }
+        reply.json().ok_or_else(|| {
+            self.client.warn(format!(
+                "{method} {path} answered with a body that is not JSON; upstream's client throws and the entry is lost"
+            ));
+            BackendError::permanent(format!(
+                "{method} {path}: HTTP {}: the answer is not JSON: {:?}",
+                reply.status,
+                excerpt(&reply.text)
+            ))
+        })
+    }
+
+    /// E5/E7 or E6: a session mutation. Not idempotent, so never retried; a transport error
+    /// is permanent here.
+    fn mutate(&self, endpoint: Endpoint, body: Vec<u8>) -> std::result::Result<(), BackendError> {
+        let outcome = self.client.call(endpoint, Some(&body)).and_then(|reply| {
+            if self.config.careful() {
+                self.client.checked(endpoint, reply).map(drop)
+            } else {
+                if !reply.ok() {
+                    self.read(endpoint, reply).map(drop).ok();
+                }
+                Ok(())
+            }
+        });
+        if self.config.careful() && self.config.settle_ms > 0 {
+            std::thread::sleep(Duration::from_millis(self.config.settle_ms));
+        }
+        outcome.map_err(|e| BackendError::permanent(format!("{} (not retried: not idempotent)", e.message)))
+    }
+}
+
+impl Backend for HttpBackend {
+    fn info(&self) -> &BackendInfo {
+        &self.info
+    }
+
+    fn settings(&self) -> Value {
+        serde_json::to_value(&self.config).unwrap_or(Value::Null)
+    }
+
+    fn search(&self, request: &SearchRequest<'_>) -> std::result::Result<Vec<Hit>, BackendError> {
+        if let Some(e) = &self.seed_error {
+            return Err(BackendError::permanent(format!("seeding failed: {e}")));
+        }
+        let f = &request.filter;
+        let body = wire::search_body(
+            request.message,
+            f.user_id,
+            request.limit,
+            f.scope,
+            self.config.careful(),
+        );
+        let reply = self.client.call(Endpoint::Search, Some(&body)).inspect_err(|_| {
+            if !self.config.careful() {
+                self.client.warn(
+                    "POST /search failed in transport; upstream's client throws and the entry is lost".into(),
+                );
+            }
+        })?;
+        let answer = self.read(Endpoint::Search, reply)?;
+        let results = wire::search_results(&answer, self.config.careful(), |id| self.known.contains(id))
+            .map_err(|wire::AnswerError::NullElement(i)| {
+                BackendError::permanent(format!("POST /search: results[{i}] is null"))
+            })?;
+        self.client
+            .from_metadata(results.iter().filter(|r| r.from_metadata).count() as u64);
+        Ok(results
+            .into_iter()
+            .map(|r| Hit {
+                id: r.id,
+                score: r.score,
+                explanation: None,
+            })
+            .collect())
+    }
+
+    fn insert(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
+        self.known.insert(belief.id.clone());
+        self.mutate(Endpoint::Add, wire::session_add_body(belief))
+    }
+
+    fn replace(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
+        if !self.config.supports_update {
+            return Err(BackendError::unsupported("PUT /update (supportsUpdate is false)"));
+        }
+        self.mutate(Endpoint::Update, wire::update_body(belief))
+    }
+
+    fn retry_policy(&self) -> RetryPolicy {
+        match self.config.mode {
+            Mode::Careful => RetryPolicy {
+                attempts: self.config.retries + 1,
+                backoff_ms: 200,
+            },
+            Mode::Compat => RetryPolicy {
+                attempts: 1,
+                backoff_ms: 0,
+            },
+        }
+    }
+
+    fn seeding(&self) -> Option<&Seeding> {
+        Some(&self.seeding)
+    }
+
+    fn stats(&self) -> Option<Value> {
+        let mut stats = self.client.stats();
+        if let Some(e) = &self.seed_error {
+            stats["seedingError"] = json!(e);
+        }
+        stats["seedingWallMs"] = json!(crate::js::round2(self.seeding.wall_ms));
+        Some(stats)
+    }
+}

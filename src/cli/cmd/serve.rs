@@ -1,0 +1,67 @@
+//! `tenure-eval serve`: a built-in backend behind PrecisionMemBench's HTTP provider contract.
+
+use crate::cli::args::{backend_configs, load, BackendArg, CosineArgs, HttpArgs, RemoteArgs, SuiteArgs};
+use crate::cli::progress::Progress;
+use clap::Args;
+use std::process::ExitCode;
+use tenure_eval::serve::Server;
+use tenure_eval::{Error, Result};
+
+/// `tenure-eval serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The suite whose ids `/add` resolves (its corpus and session beliefs).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// The backend to serve: bm25 or cosine.
+    #[arg(long, value_enum, default_value = "bm25")]
+    pub backend: BackendArg,
+    /// Cosine backend settings.
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Served models (for cosine): calls in flight, timeout, retries.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Address to listen on; 127.0.0.1 keeps it to this machine.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Port (0: any free port; the URL is printed on stdout).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Threads answering requests.
+    #[arg(long, default_value_t = 4)]
+    pub workers: usize,
+    /// No messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Serve until killed.
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    if args.backend == BackendArg::Http {
+        return Err(Error::Usage(
+            "serve exposes a built-in backend (bm25 or cosine), not another server".into(),
+        ));
+    }
+    let suite = load(&args.suite)?;
+    let http = HttpArgs::none();
+    let mut configs = backend_configs(&[args.backend], &args.cosine, &args.remote, &http)?;
+    let mut config = configs.remove(0);
+    let mut progress = Progress::new(args.quiet, &suite.name);
+    config.prepare(&suite, &mut |done, total| {
+        tenure_eval::run::Observer::embedding(&mut progress, done, total)
+    })?;
+    progress.finish();
+    let server = Server::bind(&format!("{}:{}", args.bind, args.port), &suite, Box::new(config))?;
+    crate::cli::write_stdout(&format!("{}\n", server.url()))?;
+    if !args.quiet {
+        say!(
+            "serving {} over suite {} at {} (DELETE /reset, POST /add, POST /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
+            args.backend.name(),
+            suite.name,
+            server.url()
+        );
+    }
+    server.run(args.workers);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,219 @@
+//! `tenure-eval serve`: a built-in backend behind PrecisionMemBench's provider contract
+//! (`/reset`, `/add`, `/search`, `/update`, `/wait`, and `/health`), so that PrecisionMemBench's
+//! own harness, or anyone's, can evaluate it.
+//!
+//! tiny_http rather than axum: the backends are synchronous, a request is microseconds of
+//! work, and a blocking server with a few worker threads needs no async runtime. Searches
+//! share a read lock; writes (reset, add, update) take the write lock.
+//!
+//! Ids: `/add` resolves `metadata.beliefId` against the suite (its corpus and the beliefs its
+//! sessions create), so BM25 indexes the real canonical name and aliases; an update or a
+//! second add of an id replaces it, applying the suite's own alias updates when they make the
+//! text that was sent. An unknown id is indexed from the text it came with (canonical name =
+//! text, aliases as sent).
+
+mod resolve;
+
+use crate::backend::{Backend, BackendFactory, SearchFilter, SearchRequest};
+use crate::error::{Error, Result};
+use crate::profile::Profile;
+use crate::query;
+use crate::suite::Suite;
+use resolve::Catalogue;
+use serde_json::{json, Value};
+use std::sync::{Arc, RwLock};
+
+/// What the server holds: the catalogue of suite beliefs and the live index.
+struct State {
+    catalogue: Catalogue,
+    backend: Box<dyn Backend>,
+}
+
+/// A built-in backend, served.
+pub struct Server {
+    http: tiny_http::Server,
+    state: Arc<RwLock<State>>,
+    factory: Box<dyn BackendFactory + Send + Sync>,
+    profile: Profile,
+}
+
+/// An answer: status and JSON body.
+type Answer = (u16, Value);
+
+fn detail(status: u16, message: impl std::fmt::Display) -> Answer {
+    (status, json!({"detail": message.to_string()}))
+}
+
+impl Server {
+    /// Bind `addr` (`127.0.0.1:0` picks a free port) and start with an empty store.
+    pub fn bind(
+        addr: &str,
+        suite: &Suite,
+        factory: Box<dyn BackendFactory + Send + Sync>,
+    ) -> Result<Server> {
+        let http = tiny_http::Server::http(addr)
+            .map_err(|e| Error::Usage(format!("cannot listen on {addr}: {e}")))?;
+        let backend = factory.build(&[])?;
+        Ok(Server {
+            http,
+            state: Arc::new(RwLock::new(State {
+                catalogue: Catalogue::new(suite),
+                backend,
+            })),
+            factory,
+            profile: suite.profile,
+        })
+    }
+
+    /// The address it listens on (`http://127.0.0.1:PORT`).
+    pub fn url(&self) -> String {
+        match self.http.server_addr().to_ip() {
+            Some(addr) => format!("http://{addr}"),
+            None => "http://?".into(),
+        }
+    }
+
+    /// Answer requests on `threads` threads until the process ends.
+    pub fn run(&self, threads: usize) {
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    while let Ok(request) = self.http.recv() {
+                        self.answer(request);
+                    }
+                });
+            }
+        });
+    }
+
+    fn answer(&self, mut request: tiny_http::Request) {
+        let mut body = String::new();
+        let (status, value) = match request.as_reader().read_to_string(&mut body) {
+            Err(e) => detail(400, format!("unreadable body: {e}")),
+            Ok(_) => self.route(request.method().as_str(), request.url(), &body),
+        };
+        let header = tiny_http::Header::from_bytes("Content-Type", "application/json")
+            .expect("a static header is valid");
+        let response = tiny_http::Response::from_string(value.to_string())
+            .with_status_code(status)
+            .with_header(header);
+        // A client that hung up gets nothing; the server goes on.
+        let _ = request.respond(response);
+    }
+
+    /// One request, answered.
+    pub fn route(&self, method: &str, url: &str, body: &str) -> Answer {
+        let path = url.split('?').next().unwrap_or(url);
+        let parsed = || -> std::result::Result<Value, Answer> {
+            serde_json::from_str(body).map_err(|e| detail(400, format!("body is not JSON: {e}")))
+        };
+        let result = match (method, path) {
+            ("GET", "/health") => Ok(self.health()),
+            ("DELETE", "/reset") => Ok(self.reset()),
+            ("POST", "/wait") => Ok((200, json!({"status": "ok"}))),
+            ("POST", "/add") => parsed().map(|b| self.add(&b, false)),
+            ("PUT", "/update") => parsed().map(|b| self.add(&b, true)),
+            ("POST", "/search") => parsed().map(|b| self.search(&b)),
+            (_, "/health" | "/reset" | "/wait" | "/add" | "/update" | "/search") => {
+                Err(detail(405, format!("{method} is not allowed on {path}")))
+            }
+            _ => Err(detail(404, format!("no endpoint {path}"))),
+        };
+        result.unwrap_or_else(|e| e)
+    }
+
+    fn health(&self) -> Answer {
+        let Ok(state) = self.state.read() else {
+            return detail(500, "state lock poisoned");
+        };
+        (
+            200,
+            json!({
+                "status": "ok",
+                "backend": state.backend.info(),
+                "beliefs": state.catalogue.live(),
+            }),
+        )
+    }
+
+    fn reset(&self) -> Answer {
+        let Ok(mut state) = self.state.write() else {
+            return detail(500, "state lock poisoned");
+        };
+        match self.factory.build(&[]) {
+            Ok(backend) => {
+                state.backend = backend;
+                state.catalogue.clear();
+                (200, json!({"status": "ok"}))
+            }
+            Err(e) => detail(500, e),
+        }
+    }
+
+    /// `/add` (and `/update`, whose body names the id at the top level).
+    fn add(&self, body: &Value, update: bool) -> Answer {
+        let Ok(mut state) = self.state.write() else {
+            return detail(500, "state lock poisoned");
+        };
+        let belief = match state.catalogue.resolve(body, update) {
+            Ok(b) => b,
+            Err(message) => return detail(422, message),
+        };
+        let State { catalogue, backend } = &mut *state;
+        let outcome = if catalogue.is_live(&belief.id) {
+            backend.replace(&belief)
+        } else {
+            backend.insert(&belief)
+        };
+        match outcome {
+            Ok(()) => {
+                catalogue.record(belief.clone());
+                (200, json!({"id": belief.id, "status": "ok"}))
+            }
+            Err(e) => detail(500, e),
+        }
+    }
+
+    fn search(&self, body: &Value) -> Answer {
+        let Some(message) = body["query"].as_str() else {
+            return detail(422, "expected {\"query\": string, ...}");
+        };
+        let user_id = body["user_id"].as_str().unwrap_or(crate::suite::DEFAULT_USER);
+        let limit = body["limit"].as_u64().unwrap_or(20) as usize;
+        let scope = resolve::scopes(body);
+        let Ok(state) = self.state.read() else {
+            return detail(500, "state lock poisoned");
+        };
+        let text = query::prepare(message, self.profile).query;
+        if text.is_empty() || limit == 0 {
+            return (200, json!({"results": []}));
+        }
+        let hits = state.backend.search(&SearchRequest {
+            text: &text,
+            message,
+            filter: SearchFilter {
+                user_id,
+                scope: &scope,
+                exclude_ids: &[],
+            },
+            limit,
+        });
+        match hits {
+            Ok(hits) => {
+                let results: Vec<Value> = hits
+                    .iter()
+                    .map(|h| {
+                        json!({
+                            "id": h.id,
+                            "memory": state.catalogue.text(&h.id),
+                            "score": h.score,
+                            "metadata": {"beliefId": h.id},
+                        })
+                    })
+                    .collect();
+                (200, json!({"results": results}))
+            }
+            Err(e) => detail(500, e),
+        }
+    }
+}
