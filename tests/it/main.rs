@@ -13,6 +13,7 @@ mod determinism;
 mod gates;
 mod golden_pmb_session;
 mod golden_pmb_static;
+mod http_provider;
 mod onnx;
 mod output;
 mod paper_static;

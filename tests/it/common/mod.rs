@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod embed_server;
+pub mod memory_server;
 pub mod python_reference;
 
 use serde_json::Value;
