@@ -20,6 +20,7 @@ mod paper_static;
 mod paper_tables;
 mod plot;
 mod provenance;
+mod serve;
 mod service;
 mod tables;
 mod trec;

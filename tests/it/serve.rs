@@ -1,0 +1,125 @@
+//! `tenure-eval serve` over real HTTP: PrecisionMemBench's contract around the in-process
+//! backends, evaluated by tenure-eval's own HTTP client in both modes (the loopback).
+
+use crate::common::{builtin, tenure_eval};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use tenure_eval::backend::bm25::Bm25Backend;
+use tenure_eval::backend::{Backend, SearchFilter, SearchRequest};
+
+/// A `serve` child process, killed when dropped.
+pub struct Served {
+    child: Child,
+    pub url: String,
+}
+
+impl Served {
+    pub fn start(suite: &str) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+            .args(["serve", "--suite", suite, "--port", "0", "--quiet"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        Served {
+            child,
+            url: line.trim().to_string(),
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn post(url: &str, body: &Value) -> Value {
+    let mut response = ureq::post(url)
+        .header("Content-Type", "application/json")
+        .send(body.to_string().as_bytes())
+        .unwrap();
+    serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap()
+}
+
+fn run(kind: &str, suite: &str, url: &str, name: &str, compat: bool) -> Value {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().display().to_string();
+    let mut args = vec![kind, "--suite", suite, "--backend", "http", "--url", url, "--name", name, "--quiet", "--out", &o];
+    if compat {
+        args.extend(["--compat", "pmb"]);
+    }
+    let output = tenure_eval(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stem = if kind == "static" { "" } else { "session-" };
+    let path = out.path().join(suite).join(format!("{stem}retrieval-report-{name}.json"));
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn served_bm25_answers_as_in_process_bm25_and_runs_both_suites_in_both_modes() {
+    for name in ["pmb", "paper"] {
+        let suite = builtin(name);
+        let served = Served::start(name);
+        let health: Value = serde_json::from_str(
+            &ureq::get(format!("{}/health", served.url)).call().unwrap().body_mut().read_to_string().unwrap(),
+        )
+        .unwrap();
+        assert_eq!(health["backend"]["id"], "bm25");
+
+        // A static run seeds all 35 beliefs (/reset, then /add in seed order).
+        let careful = run("static", name, &served.url, "loop", false);
+        assert_eq!(careful["cases"].as_array().unwrap().len(), suite.cases.len());
+        assert!(careful["cases"].as_array().unwrap().iter().all(|c| c.get("error").is_none()));
+
+        // Every case's query, asked over HTTP and in process, with the same filters.
+        let local = Bm25Backend::build(&suite.corpus).unwrap();
+        let mut compared = 0;
+        for case in &suite.cases {
+            let text = tenure_eval::query::prepare(&case.query, suite.profile).query;
+            if text.is_empty() {
+                continue;
+            }
+            let body = json!({"query": case.query, "user_id": case.user(), "limit": 20, "scopes": case.scope});
+            let remote = post(&format!("{}/search", served.url), &body);
+            let hits = local
+                .search(&SearchRequest {
+                    text: &text,
+                    message: &case.query,
+                    filter: SearchFilter { user_id: case.user(), scope: &case.scope, exclude_ids: &[] },
+                    limit: 20,
+                })
+                .unwrap();
+            // Scores travel as float32's shortest decimal: read back, the same float32.
+            let remote: Vec<(String, f32)> = remote["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| (r["id"].as_str().unwrap().to_string(), r["score"].as_f64().unwrap() as f32))
+                .collect();
+            let local: Vec<(String, f32)> = hits.iter().map(|h| (h.id.clone(), h.score.unwrap())).collect();
+            assert_eq!(remote, local, "{name} {}", case.case_id);
+            compared += 1;
+        }
+        assert!(compared > 40, "{compared}");
+
+        let compat = run("static", name, &served.url, "loop", true);
+        assert_eq!(compat["cases"].as_array().unwrap().len(), suite.cases.len());
+        if !suite.sessions.is_empty() {
+            for compat in [false, true] {
+                let sessions = run("session", name, &served.url, "loop", compat);
+                assert_eq!(sessions["cases"].as_array().unwrap().len(), 12);
+            }
+        }
+        eprintln!(
+            "{name}: careful {} passed, compat {} passed",
+            careful["retrieval"]["totalPassed"], compat["retrieval"]["totalPassed"]
+        );
+    }
+}
