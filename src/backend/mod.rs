@@ -130,6 +130,8 @@ pub struct Seeding {
     pub per_belief: Vec<(String, f64)>,
     /// Wall-clock seeding time in ms, delays and `/wait` included. Measured.
     pub wall_ms: f64,
+    /// Why seeding failed: every case then fails with it (upstream runs none).
+    pub failed: Option<String>,
 }
 
 /// What a backend's scores mean, and so how reports write them and figures label them.

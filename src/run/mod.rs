@@ -93,6 +93,16 @@ pub(crate) fn ingest(
     ))
 }
 
+/// The error every case of a run on a store that could not be seeded gets.
+pub(crate) fn seeding_failed(backend: &dyn Backend) -> Option<CaseError> {
+    let failed = backend.seeding()?.failed.as_ref()?;
+    Some(CaseError {
+        kind: ErrorKind::Permanent,
+        message: format!("seeding failed: {failed}"),
+        attempts: 1,
+    })
+}
+
 /// Whose checks a backend's results go through: an external system's are judged as
 /// PrecisionMemBench's external harness judges them.
 pub(crate) fn harness(backend: &dyn Backend) -> Harness {

@@ -3,7 +3,8 @@
 
 use super::static_cases::empty_context;
 use super::{
-    attempt, elapsed_ms, harness, ingest, now_rfc3339, CaseError, Ingestion, Observer,
+    attempt, elapsed_ms, harness, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion,
+    Observer,
 };
 use crate::backend::{
     Backend, BackendError, BackendFactory, BackendInfo, ErrorKind, Reader, Workload,
@@ -161,9 +162,12 @@ pub fn run_sessions(
             let label = format!("{} turn {}", case.case_id, turn.turn_index);
             let start = Instant::now();
             let policy = backend.retry_policy();
-            let built = attempt(&label, policy, &mut retries, observer, || {
-                context::build(&store, backend.as_ref(), suite.profile, &request)
-            });
+            let built = match seeding_failed(backend.as_ref()) {
+                Some(e) => Err(e),
+                None => attempt(&label, policy, &mut retries, observer, || {
+                    context::build(&store, backend.as_ref(), suite.profile, &request)
+                }),
+            };
             let latency_ms = round2(elapsed_ms(start));
             let (context, failures, noise, metrics, mut error) = match built {
                 Ok(ctx) => {

@@ -1,7 +1,10 @@
 //! The static cases of a suite, each against the seed corpus.
 
 use super::recorder::Recorder;
-use super::{attempt, elapsed_ms, harness, ingest, now_rfc3339, CaseError, Ingestion, Observer};
+use super::{
+    attempt, elapsed_ms, harness, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion,
+    Observer,
+};
 use crate::backend::{Backend, BackendFactory, BackendInfo, Workload};
 use crate::context::{self, Budget, Context, ContextRequest};
 use crate::error::Result;
@@ -198,13 +201,16 @@ fn run_case(
     };
     let start = Instant::now();
     let mut retries = 0;
-    let built = attempt(
-        &case.case_id,
-        index.retry_policy(),
-        &mut retries,
-        recorder,
-        || context::build(store, index, profile, &request),
-    );
+    let built = match seeding_failed(index) {
+        Some(e) => Err(e),
+        None => attempt(
+            &case.case_id,
+            index.retry_policy(),
+            &mut retries,
+            recorder,
+            || context::build(store, index, profile, &request),
+        ),
+    };
     recorder.retries += retries;
     let latency_ms = round2(elapsed_ms(start));
     let (failures, metrics, context, error) = match built {

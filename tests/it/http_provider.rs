@@ -3,8 +3,6 @@
 //! careful client's reading of the same answers.
 
 use crate::common::memory_server::{json, MemoryServer, Received, Reply};
-#[allow(unused_imports)]
-use Reply as _;
 use crate::common::{read_json, repo, strip_measurements, tenure_eval};
 use serde_json::{json as j, Value};
 use std::path::Path;
@@ -312,4 +310,119 @@ fn the_careful_client_reads_ids_from_metadata_and_says_what_it_dropped() {
     // Two elements of every answer were read by metadata; both runs searched as often.
     let searches = server.to("/search").len() as u64;
     assert_eq!(careful["manifest"]["backendStats"]["idsFromMetadata"], j!(searches));
+}
+
+/// The case the faults below hit, and its query.
+const FAULTY: &str = "alias-kube-resolves";
+const FAULTY_QUERY: &str = "how does kube schedule pods";
+
+/// A server that answers like a good memory system (the case's gold) except on the faulty
+/// case's search, where `fault(n)` answers (`n` counts the faulty searches so far).
+fn faulty_server(fault: std::sync::Arc<dyn Fn(usize) -> Reply + Send + Sync>) -> MemoryServer {
+    let faulty = std::sync::atomic::AtomicUsize::new(0);
+    MemoryServer::start(move |r: &Received, _| match r.path.as_str() {
+        "/search" if r.body.contains(FAULTY_QUERY) => {
+            fault(faulty.fetch_add(1, std::sync::atomic::Ordering::SeqCst))
+        }
+        "/search" => json(j!({"results": []})),
+        _ => json(j!({"status": "ok"})),
+    })
+}
+
+struct Outcome {
+    code: i32,
+    stderr: String,
+    report: Value,
+}
+
+fn run_faulty(url: &str, compat: bool, extra: &[&str]) -> Outcome {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().display().to_string();
+    let mut args = vec!["static", "--suite", "pmb", "--backend", "http", "--url", url, "--name", "f", "--out", &o, "--format", "json"];
+    if compat {
+        args.extend(["--compat", "pmb"]);
+    }
+    args.extend_from_slice(extra);
+    let output = tenure_eval(&args);
+    let path = out.path().join("pmb/retrieval-report-f.json");
+    Outcome {
+        code: output.status.code().unwrap(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        report: serde_json::from_slice(&std::fs::read(&path).expect("the report is written")).unwrap(),
+    }
+}
+
+fn entry<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
+    report["cases"].as_array().unwrap().iter().find(|c| c["caseId"] == id)
+}
+
+#[test]
+fn faults_are_recorded_per_case_and_the_run_completes() {
+    let plain = |status: u16, text: &str| Reply::Body(status, text.to_string());
+    // (name, fault, careful error kind or None when the careful run recovers, compat keeps the entry)
+    type Fault = std::sync::Arc<dyn Fn(usize) -> Reply + Send + Sync>;
+    let faults: Vec<(&str, Fault, Option<&str>, bool)> = vec![
+        ("503 once", std::sync::Arc::new(move |n| if n == 0 { plain(503, "Service Unavailable") } else { json(j!({"results": [{"id": "b-ci-gha-entity"}]})) }), None, false),
+        ("404 JSON", std::sync::Arc::new(move |_| plain(404, r#"{"detail":"Not Found"}"#)), Some("permanent"), true),
+        ("500 text", std::sync::Arc::new(move |_| plain(500, "Internal Server Error")), Some("transient"), false),
+        ("not JSON", std::sync::Arc::new(move |_| plain(200, "<html>oops</html>")), Some("permanent"), false),
+        ("truncated", std::sync::Arc::new(move |_| Reply::Truncated(400, r#"{"results": [{"id": "b-ci"#.into())), Some("transient"), false),
+        ("null element", std::sync::Arc::new(move |_| json(j!({"results": [null]}))), Some("permanent"), false),
+        ("wrong shape", std::sync::Arc::new(move |_| json(j!({"results": "b-ci-gha-entity"}))), Some("permanent"), true),
+        ("hang-up", std::sync::Arc::new(move |_| Reply::Hangup), Some("transient"), false),
+        ("slow", std::sync::Arc::new(move |_| Reply::Slow(std::time::Duration::from_secs(3), 200, "{}".into())), Some("transient"), false),
+    ];
+    for (name, fault, careful_kind, compat_keeps) in faults {
+        let extra = ["--timeout", "1", "--retries", "1"];
+        let server = faulty_server(fault.clone());
+        let careful = run_faulty(&server.url, false, &extra);
+        assert_eq!(careful.report["cases"].as_array().unwrap().len(), 77, "{name}");
+        let e = entry(&careful.report, FAULTY).unwrap();
+        match careful_kind {
+            None => {
+                assert_eq!(careful.code, 0, "{name}: {}", careful.stderr);
+                assert!(e.get("error").is_none());
+                assert_eq!(careful.report["manifest"]["retries"], 1, "{name}: the retry is counted");
+            }
+            Some(kind) => {
+                assert_eq!(careful.code, 3, "{name}: {}", careful.stderr);
+                assert_eq!(e["error"]["kind"], kind, "{name}: {}", e["error"]);
+                assert_eq!(e["error"]["attempts"], if kind == "transient" { 2 } else { 1 }, "{name}");
+                assert_eq!(e["passed"], false);
+                assert_eq!(careful.report["retrieval"]["errored"], 1, "{name}");
+                assert!(careful.stderr.contains(FAULTY), "{name}: {}", careful.stderr);
+            }
+        }
+        // Only the faulty case is touched.
+        let errored: Vec<&Value> = careful.report["cases"].as_array().unwrap().iter().filter(|c| c.get("error").is_some()).collect();
+        assert!(errored.len() <= 1, "{name}");
+
+        let server = faulty_server(fault);
+        let compat = run_faulty(&server.url, true, &extra);
+        let kept = entry(&compat.report, FAULTY).is_some();
+        assert_eq!(kept, compat_keeps, "{name}: upstream keeps the entry iff the body is JSON");
+        assert_eq!(compat.report["retrieval"]["caseCount"], 77);
+        assert_eq!(compat.report["retrieval"]["totalCases"], if kept { 77 } else { 76 }, "{name}");
+        assert!(compat.stderr.contains("warning"), "{name}: compat warns: {}", compat.stderr);
+        assert_eq!(compat.code, if kept { 0 } else { 3 }, "{name}: {}", compat.stderr);
+    }
+}
+
+#[test]
+fn a_system_that_is_not_there_fails_every_case_and_still_writes_the_reports() {
+    // A port nobody listens on: taken, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}");
+    let careful = run_faulty(&url, false, &["--retries", "0"]);
+    assert_eq!(careful.code, 3);
+    let cases = careful.report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 77);
+    let searched = cases.iter().filter(|c| c.get("error").is_some()).count();
+    assert!(searched >= 70, "{searched}");
+    assert!(cases.iter().filter_map(|c| c.get("error")).all(|e| e["message"].as_str().unwrap().contains("seeding failed: DELETE /reset")));
+    // Upstream's run ends in its before hook: a report with no entries.
+    let compat = run_faulty(&url, true, &[]);
+    assert_eq!(compat.code, 3);
+    assert_eq!(compat.report["cases"], j!([]));
+    assert_eq!(compat.report["retrieval"]["caseCount"], 77);
 }

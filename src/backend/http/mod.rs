@@ -110,8 +110,6 @@ pub struct HttpBackend {
     workload: Workload,
     known: HashSet<String>,
     seeding: Seeding,
-    /// Why seeding failed; every search then fails with it (upstream runs no case at all).
-    seed_error: Option<String>,
 }
 
 impl HttpBackend {
@@ -136,12 +134,11 @@ impl HttpBackend {
             workload,
             known: corpus.iter().map(|b| b.id.clone()).collect(),
             seeding: Seeding::default(),
-            seed_error: None,
         };
         if config.reseed {
             let start = Instant::now();
             if let Err(e) = backend.seed(corpus) {
-                backend.seed_error = Some(e.message);
+                backend.seeding.failed = Some(e.message);
             }
             backend.seeding.reseeded = true;
             backend.seeding.wall_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -257,9 +254,6 @@ impl Backend for HttpBackend {
     }
 
     fn search(&self, request: &SearchRequest<'_>) -> std::result::Result<Vec<Hit>, BackendError> {
-        if let Some(e) = &self.seed_error {
-            return Err(BackendError::permanent(format!("seeding failed: {e}")));
-        }
         let f = &request.filter;
         let body = wire::search_body(
             request.message,
@@ -276,6 +270,17 @@ impl Backend for HttpBackend {
             }
         })?;
         let answer = self.read(Endpoint::Search, reply)?;
+        if !(answer.is_array() || answer["results"].is_array()) {
+            let shape = format!(
+                "POST /search: expected {{\"results\": [...]}} or an array, got {}",
+                excerpt(&answer.to_string())
+            );
+            if self.config.careful() {
+                return Err(BackendError::permanent(shape));
+            }
+            self.client
+                .warn(format!("{shape}; upstream reads it as no results"));
+        }
         let results = wire::search_results(&answer, self.config.careful(), |id| self.known.contains(id))
             .map_err(|wire::AnswerError::NullElement(i)| {
                 BackendError::permanent(format!("POST /search: results[{i}] is null"))
@@ -323,7 +328,7 @@ impl Backend for HttpBackend {
 
     fn stats(&self) -> Option<Value> {
         let mut stats = self.client.stats();
-        if let Some(e) = &self.seed_error {
+        if let Some(e) = &self.seeding.failed {
             stats["seedingError"] = json!(e);
         }
         stats["seedingWallMs"] = json!(crate::js::round2(self.seeding.wall_ms));
