@@ -116,7 +116,9 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// The wait after failed attempt `attempt` (1-based).
     pub fn delay(&self, attempt: u32) -> std::time::Duration {
-        let ms = self.backoff_ms.saturating_mul(1 << (attempt.saturating_sub(1)).min(16));
+        let ms = self
+            .backoff_ms
+            .saturating_mul(1 << (attempt.saturating_sub(1)).min(16));
         std::time::Duration::from_millis(ms.min(30_000))
     }
 }

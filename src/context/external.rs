@@ -186,8 +186,14 @@ pub(super) fn build(
             (b.user_id != user, &mut diagnostics.other_user),
             (b.superseded_by.is_some(), &mut diagnostics.superseded),
             (b.resolved_at.is_some(), &mut diagnostics.resolved),
-            (b.kind == BeliefType::OpenQuestion, &mut diagnostics.open_question),
-            (!scope.is_empty() && !overlaps(b, scope), &mut diagnostics.out_of_scope),
+            (
+                b.kind == BeliefType::OpenQuestion,
+                &mut diagnostics.open_question,
+            ),
+            (
+                !scope.is_empty() && !overlaps(b, scope),
+                &mut diagnostics.out_of_scope,
+            ),
         ];
         for (applies, list) in lists {
             if applies {

@@ -291,16 +291,10 @@ pub fn check_turn(
             }
         }
         for id in &rb.must_include {
-            check(
-                surfaced(id),
-                format!("turn {t}: {}: {id}", w.missing),
-            );
+            check(surfaced(id), format!("turn {t}: {}: {id}", w.missing));
         }
         for id in &rb.must_exclude {
-            check(
-                !surfaced(id),
-                format!("turn {t}: {}: {id}", w.forbidden),
-            );
+            check(!surfaced(id), format!("turn {t}: {}: {id}", w.forbidden));
         }
     }
     if let Some(pf) = &expect.pinned_facts {

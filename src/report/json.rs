@@ -151,7 +151,14 @@ pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Val
             .map(|r| external::case_entry(r, exact))
             .collect();
         let ingestion = external::ingestion(&run.ingestion, false);
-        return wrap(Shape::Pmb, &run.backend, &run.summary(), cases, ingestion, manifest);
+        return wrap(
+            Shape::Pmb,
+            &run.backend,
+            &run.summary(),
+            cases,
+            ingestion,
+            manifest,
+        );
     }
     let style = ScoreStyle::of(&run.backend, false);
     let cases: Vec<CaseEntry> = reported
@@ -159,7 +166,14 @@ pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Val
         .map(|r| case_entry(r, shape, style))
         .collect();
     let ingestion = tenure_ingestion(&run.ingestion);
-    wrap(shape, &run.backend, &run.summary(), cases, ingestion, manifest)
+    wrap(
+        shape,
+        &run.backend,
+        &run.summary(),
+        cases,
+        ingestion,
+        manifest,
+    )
 }
 
 /// The session report as upstream wrote it for `shape` (spec §H); same conventions.
@@ -176,7 +190,14 @@ pub fn session_report(
             .map(|t| external::turn_entry(t, exact))
             .collect();
         let ingestion = external::ingestion(&run.ingestion, true);
-        return wrap(Shape::Pmb, &run.backend, &run.summary(), turns, ingestion, manifest);
+        return wrap(
+            Shape::Pmb,
+            &run.backend,
+            &run.summary(),
+            turns,
+            ingestion,
+            manifest,
+        );
     }
     let style = ScoreStyle::of(&run.backend, true);
     let turns: Vec<TurnEntry> = reported
@@ -184,7 +205,14 @@ pub fn session_report(
         .map(|t| turn_entry(t, shape, style))
         .collect();
     let ingestion = tenure_ingestion(&run.ingestion);
-    wrap(shape, &run.backend, &run.summary(), turns, ingestion, manifest)
+    wrap(
+        shape,
+        &run.backend,
+        &run.summary(),
+        turns,
+        ingestion,
+        manifest,
+    )
 }
 
 /// `ingestion` of an in-process index: its build time.

@@ -10,9 +10,11 @@ mod static_cases;
 pub use sessions::{run_sessions, SessionRun, TurnResult, SESSION_CATEGORY};
 pub use static_cases::{run_static, run_static_with, CaseResult, StaticRun};
 
-use crate::backend::{Backend, BackendError, BackendFactory, ErrorKind, RetryPolicy, Seeding, Workload};
-use crate::eval::assertions::Harness;
+use crate::backend::{
+    Backend, BackendError, BackendFactory, ErrorKind, RetryPolicy, Seeding, Workload,
+};
 use crate::error::Result;
+use crate::eval::assertions::Harness;
 use crate::suite::Belief;
 use serde::Serialize;
 use std::time::Instant;

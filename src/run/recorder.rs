@@ -35,7 +35,9 @@ impl Recorder {
     pub fn replay(self, observer: &mut dyn Observer) -> u32 {
         for event in self.events {
             match event {
-                Event::Retrying(label, attempt, error) => observer.retrying(&label, attempt, &error),
+                Event::Retrying(label, attempt, error) => {
+                    observer.retrying(&label, attempt, &error)
+                }
                 Event::Errored(label, error) => observer.errored(&label, &error),
             }
         }

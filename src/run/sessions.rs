@@ -190,7 +190,14 @@ pub fn run_sessions(
             };
 
             // Mutations are visible from the next turn on.
-            let mutated = mutate(&mut store, backend.as_mut(), turn, &label, observer, &mut retries)?;
+            let mutated = mutate(
+                &mut store,
+                backend.as_mut(),
+                turn,
+                &label,
+                observer,
+                &mut retries,
+            )?;
             if let (Err(e), None) = (mutated, &error) {
                 error = Some(e);
             }

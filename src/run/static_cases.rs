@@ -157,7 +157,9 @@ pub fn run_static_with(
             let (next, index, store, pinned) = (&next, index.as_ref(), &store, &pinned);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(case) = suite.cases.get(i) else { break };
+                let Some(case) = suite.cases.get(i) else {
+                    break;
+                };
                 let mut recorder = Recorder::default();
                 let result = run_case(suite, case, index, store, pinned, &mut recorder);
                 if send.send((i, result, recorder)).is_err() {

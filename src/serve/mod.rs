@@ -35,6 +35,7 @@ pub struct Server {
     state: Arc<RwLock<State>>,
     factory: Box<dyn BackendFactory + Send + Sync>,
     profile: Profile,
+    latency: std::time::Duration,
 }
 
 /// An answer: status and JSON body.
@@ -62,7 +63,15 @@ impl Server {
             })),
             factory,
             profile: suite.profile,
+            latency: std::time::Duration::ZERO,
         })
+    }
+
+    /// Add `latency` to every search, as a remote system would (to try `--concurrency` and
+    /// `--timeout` against something real).
+    pub fn with_latency(mut self, latency: std::time::Duration) -> Server {
+        self.latency = latency;
+        self
     }
 
     /// The address it listens on (`http://127.0.0.1:PORT`).
@@ -175,10 +184,13 @@ impl Server {
     }
 
     fn search(&self, body: &Value) -> Answer {
+        std::thread::sleep(self.latency);
         let Some(message) = body["query"].as_str() else {
             return detail(422, "expected {\"query\": string, ...}");
         };
-        let user_id = body["user_id"].as_str().unwrap_or(crate::suite::DEFAULT_USER);
+        let user_id = body["user_id"]
+            .as_str()
+            .unwrap_or(crate::suite::DEFAULT_USER);
         let limit = body["limit"].as_u64().unwrap_or(20) as usize;
         let scope = resolve::scopes(body);
         let Ok(state) = self.state.read() else {

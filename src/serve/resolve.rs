@@ -19,7 +19,11 @@ pub(super) fn scopes(body: &Value) -> Vec<String> {
     let list = |v: &Value| -> Option<Vec<String>> {
         match v {
             Value::String(s) => Some(vec![s.clone()]),
-            Value::Array(a) => Some(a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()),
+            Value::Array(a) => Some(
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect(),
+            ),
             _ => None,
         }
     };
@@ -79,9 +83,15 @@ impl Catalogue {
         let text = body["text"]
             .as_str()
             .ok_or("expected {\"text\": string, \"user_id\": string, \"metadata\": {...}}")?;
-        let user_id = body["user_id"].as_str().ok_or("expected a string user_id")?;
+        let user_id = body["user_id"]
+            .as_str()
+            .ok_or("expected a string user_id")?;
         let metadata = &body["metadata"];
-        let id = if update { &body["beliefId"] } else { &metadata["beliefId"] };
+        let id = if update {
+            &body["beliefId"]
+        } else {
+            &metadata["beliefId"]
+        };
         let id = id.as_str().filter(|s| !s.is_empty());
         let current = id.and_then(|id| self.live.get(id).or_else(|| self.known.get(id)));
         if let Some(current) = current {
@@ -93,7 +103,11 @@ impl Catalogue {
         };
         let aliases = body["aliases"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         Ok(Belief {
             id,

@@ -120,11 +120,31 @@ fn normalised(mut v: Value) -> Value {
 }
 
 /// Run `kind` of the suite in `files` against `url`; the report written.
-pub fn run_http(kind: &str, files: &[String; 3], url: &str, name: &str, extra: &[&str]) -> (Value, std::process::Output) {
+pub fn run_http(
+    kind: &str,
+    files: &[String; 3],
+    url: &str,
+    name: &str,
+    extra: &[&str],
+) -> (Value, std::process::Output) {
     let out = tempfile::tempdir().unwrap();
     let mut args = vec![
-        kind, "--corpus", &files[0], "--cases", &files[1], "--sessions", &files[2],
-        "--profile", "head", "--backend", "http", "--url", url, "--name", name, "--quiet",
+        kind,
+        "--corpus",
+        &files[0],
+        "--cases",
+        &files[1],
+        "--sessions",
+        &files[2],
+        "--profile",
+        "head",
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        name,
+        "--quiet",
         "--out",
     ];
     let out_path = out.path().display().to_string();
@@ -132,10 +152,19 @@ pub fn run_http(kind: &str, files: &[String; 3], url: &str, name: &str, extra: &
     args.extend_from_slice(extra);
     let output = tenure_eval(&args);
     let stem = if kind == "static" { "" } else { "session-" };
-    let path = out.path().join("custom").join(format!("{stem}retrieval-report-{name}.json"));
+    let path = out
+        .path()
+        .join("custom")
+        .join(format!("{stem}retrieval-report-{name}.json"));
     let report = std::fs::read(&path)
         .map(|b| serde_json::from_slice(&b).unwrap())
-        .unwrap_or_else(|_| panic!("no report {}: {}", path.display(), String::from_utf8_lossy(&output.stderr)));
+        .unwrap_or_else(|_| {
+            panic!(
+                "no report {}: {}",
+                path.display(),
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
     (report, output)
 }
 
@@ -150,31 +179,52 @@ fn compat_mode_reproduces_every_published_external_report() {
             let server = replay_server(replay_answers(kind, &gold));
             // Upstream wrote `ingestion` into session reports only when it seeded (D18); the
             // static OKF run did not seed either.
-            let seeded = gold["ingestion"]["perBelief"].as_array().is_some_and(|p| !p.is_empty());
+            let seeded = gold["ingestion"]["perBelief"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty());
             let mut extra = vec!["--compat", "pmb"];
             if !seeded {
                 extra.push("--no-reseed");
             }
             let (mine, output) = run_http(kind, &files, &server.url, provider, &extra);
-            assert!(output.status.success(), "{kind} {provider}: {}", String::from_utf8_lossy(&output.stderr));
+            assert!(
+                output.status.success(),
+                "{kind} {provider}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
             assert_eq!(mine["provider"], provider);
 
-            let (m, g) = (normalised(mine["cases"].clone()), normalised(gold["cases"].clone()));
+            let (m, g) = (
+                normalised(mine["cases"].clone()),
+                normalised(gold["cases"].clone()),
+            );
             let (m, g) = (m.as_array().unwrap(), g.as_array().unwrap());
             assert_eq!(m.len(), g.len(), "{kind} {provider}");
             for (a, b) in m.iter().zip(g) {
                 assert_eq!(a, b, "{kind} {provider} {}", b["caseId"]);
             }
             // Ingestion: present as upstream wrote it, the same beliefs in seed order.
-            assert_eq!(mine.get("ingestion").is_some(), gold.get("ingestion").is_some(), "{kind} {provider}");
+            assert_eq!(
+                mine.get("ingestion").is_some(),
+                gold.get("ingestion").is_some(),
+                "{kind} {provider}"
+            );
             if let Some(ing) = gold.get("ingestion") {
                 let ids = |v: &Value| -> Vec<Value> {
-                    v["perBelief"].as_array().unwrap().iter().map(|p| p["beliefId"].clone()).collect()
+                    v["perBelief"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p["beliefId"].clone())
+                        .collect()
                 };
                 assert_eq!(ids(&mine["ingestion"]), ids(ing), "{kind} {provider}");
                 assert_eq!(mine["ingestion"]["beliefCount"], ing["beliefCount"]);
             }
-            let (ms, gs) = (normalised(mine["retrieval"].clone()), normalised(gold["retrieval"].clone()));
+            let (ms, gs) = (
+                normalised(mine["retrieval"].clone()),
+                normalised(gold["retrieval"].clone()),
+            );
             if ms != gs {
                 summary_disagreements.push((kind, provider, ms, gs));
             }
@@ -183,14 +233,40 @@ fn compat_mode_reproduces_every_published_external_report() {
     // The one hand-edited summary (spec §8.9): mem0's static summary counts
     // cross-scope-one-empty-domain-does-not-degrade under "Cross-user isolation" although its
     // entry says "Scope disambiguation". Everything else in it agrees.
-    assert_eq!(summary_disagreements.len(), 1, "{:#?}", summary_disagreements.iter().map(|d| (d.0, d.1)).collect::<Vec<_>>());
+    assert_eq!(
+        summary_disagreements.len(),
+        1,
+        "{:#?}",
+        summary_disagreements
+            .iter()
+            .map(|d| (d.0, d.1))
+            .collect::<Vec<_>>()
+    );
     let (kind, provider, mut mine, mut gold) = summary_disagreements.pop().unwrap();
     assert_eq!((kind, provider), ("static", "mem0"));
     let cat = |v: &Value, name: &str| -> Value {
-        v["categories"].as_array().unwrap().iter().find(|c| c["category"] == name).unwrap()["caseCount"].clone()
+        v["categories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["category"] == name)
+            .unwrap()["caseCount"]
+            .clone()
     };
-    assert_eq!((cat(&mine, "Cross-user isolation"), cat(&mine, "Scope disambiguation")), (j!(1.0), j!(12.0)));
-    assert_eq!((cat(&gold, "Cross-user isolation"), cat(&gold, "Scope disambiguation")), (j!(2.0), j!(11.0)));
+    assert_eq!(
+        (
+            cat(&mine, "Cross-user isolation"),
+            cat(&mine, "Scope disambiguation")
+        ),
+        (j!(1.0), j!(12.0))
+    );
+    assert_eq!(
+        (
+            cat(&gold, "Cross-user isolation"),
+            cat(&gold, "Scope disambiguation")
+        ),
+        (j!(2.0), j!(11.0))
+    );
     mine.as_object_mut().unwrap().remove("categories");
     gold.as_object_mut().unwrap().remove("categories");
     assert_eq!(mine, gold);
@@ -209,10 +285,23 @@ fn compat_request_bodies_are_upstreams_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let files = suite_files(dir.path(), None);
     let server = recording_server();
-    run_http("static", &files, &server.url, "rec", &["--compat", "pmb", "--wait-after-seed"]);
+    run_http(
+        "static",
+        &files,
+        &server.url,
+        "rec",
+        &["--compat", "pmb", "--wait-after-seed"],
+    );
     let got = server.received();
     // E1 first, no body; 35 adds in seed order; E3; then the searches.
-    assert_eq!((got[0].method.as_str(), got[0].path.as_str(), got[0].body.as_str()), ("DELETE", "/reset", ""));
+    assert_eq!(
+        (
+            got[0].method.as_str(),
+            got[0].path.as_str(),
+            got[0].body.as_str()
+        ),
+        ("DELETE", "/reset", "")
+    );
     assert_eq!(got[0].content_type, None);
     let adds = server.to("/add");
     assert_eq!(adds.len(), 35);
@@ -222,7 +311,10 @@ fn compat_request_bodies_are_upstreams_byte_for_byte() {
         let body: Value = serde_json::from_str(&add.body).unwrap();
         assert_eq!(body["metadata"]["beliefId"], belief["_id"]);
     }
-    let redis = adds.iter().find(|a| a.body.contains("\"beliefId\":\"b-redis-code\"")).unwrap();
+    let redis = adds
+        .iter()
+        .find(|a| a.body.contains("\"beliefId\":\"b-redis-code\""))
+        .unwrap();
     assert_eq!(
         redis.body,
         r#"{"text":"redis_cache Redis Redis is used as a cache and rate-limiter in the backend. Single-node, not clustered. Shapes interpretation of 'Redis' in the code scope — always the caching datastore, not the fictional character.","user_id":"test-user","metadata":{"beliefId":"b-redis-code","scope":"domain:code"},"aliases":["Redis"]}"#
@@ -248,28 +340,44 @@ fn session_mutations_are_sent_as_upstream_sends_them() {
         // Seeding carries the session metadata.
         let first_add: Value = serde_json::from_str(&server.to("/add")[0].body).unwrap();
         assert_eq!(
-            first_add["metadata"].as_object().unwrap().keys().collect::<Vec<_>>(),
+            first_add["metadata"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
             ["beliefId", "scope", "type", "pinned", "superseded_by"]
         );
         assert_eq!(first_add["metadata"]["superseded_by"], Value::Null);
         // Turn 4 creates b-ci-parallel-decision after its search (E5, no aliases).
-        let create = got.iter().position(|r| r.body.contains("\"beliefId\":\"b-ci-parallel-decision\"")).unwrap();
+        let create = got
+            .iter()
+            .position(|r| r.body.contains("\"beliefId\":\"b-ci-parallel-decision\""))
+            .unwrap();
         assert_eq!(got[create].path, "/add");
         assert!(!got[create].body.contains("\"aliases\""));
-        assert_eq!(got[..create].iter().filter(|r| r.path == "/search").count(), 5);
+        assert_eq!(
+            got[..create].iter().filter(|r| r.path == "/search").count(),
+            5
+        );
         // Turn 9 updates b-redis-code: aliases merged lower-cased, sent to /update or re-added.
         let update = got
             .iter()
             .rposition(|r| r.body.contains("b-redis-code") && r.path != "/search")
             .unwrap();
         assert_eq!(got[update].path, endpoint);
-        assert_eq!(got[update].method, if endpoint == "/add" { "POST" } else { "PUT" });
+        assert_eq!(
+            got[update].method,
+            if endpoint == "/add" { "POST" } else { "PUT" }
+        );
         let body: Value = serde_json::from_str(&got[update].body).unwrap();
         assert!(body["text"].as_str().unwrap().starts_with(
             "redis_cache Redis allkeys-lru eviction policy maxmemory eviction sweeps volatile-lru Redis is used as"
         ));
         if endpoint == "/update" {
-            assert_eq!(body.as_object().unwrap().keys().collect::<Vec<_>>(), ["beliefId", "text", "user_id", "metadata"]);
+            assert_eq!(
+                body.as_object().unwrap().keys().collect::<Vec<_>>(),
+                ["beliefId", "text", "user_id", "metadata"]
+            );
         }
     }
 }
@@ -294,22 +402,45 @@ fn the_careful_client_reads_ids_from_metadata_and_says_what_it_dropped() {
     let (careful, _) = run_http("static", &files, &server.url, "ids", &[]);
     let (compat, _) = run_http("static", &files, &server.url, "ids", &["--compat", "pmb"]);
     let case = |r: &Value| -> Value {
-        r["cases"].as_array().unwrap().iter().find(|c| c["caseId"] == "multi-scope-redis-both-surfaces").unwrap().clone()
+        r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["caseId"] == "multi-scope-redis-both-surfaces")
+            .unwrap()
+            .clone()
     };
     let (c, p) = (case(&careful), case(&compat));
-    assert_eq!(c["relevantBeliefs"], j!(["b-redis-code", "b-other-user-leak-check"]));
+    assert_eq!(
+        c["relevantBeliefs"],
+        j!(["b-redis-code", "b-other-user-leak-check"])
+    );
     assert_eq!(p["relevantBeliefs"], j!(["b-other-user-leak-check"]));
     assert_eq!(
         c["diagnostics"],
         j!({"returned": 5, "withoutId": 1, "duplicate": ["b-redis-code"], "unknown": ["stale-7"], "otherUser": ["b-other-user-leak-check"]})
     );
-    assert!(p.get("diagnostics").is_none(), "compat reports hold upstream's fields only");
+    assert!(
+        p.get("diagnostics").is_none(),
+        "compat reports hold upstream's fields only"
+    );
     // The careful client sends the whole scope list as well.
-    let body = server.to("/search").into_iter().find(|s| s.body.contains("What's Redis doing?")).unwrap().body;
-    assert_eq!(body, r#"{"query":"What's Redis doing?","user_id":"test-user","limit":20,"scope":"domain:code","scopes":["domain:code","domain:writing"]}"#);
+    let body = server
+        .to("/search")
+        .into_iter()
+        .find(|s| s.body.contains("What's Redis doing?"))
+        .unwrap()
+        .body;
+    assert_eq!(
+        body,
+        r#"{"query":"What's Redis doing?","user_id":"test-user","limit":20,"scope":"domain:code","scopes":["domain:code","domain:writing"]}"#
+    );
     // Two elements of every answer were read by metadata; both runs searched as often.
     let searches = server.to("/search").len() as u64;
-    assert_eq!(careful["manifest"]["backendStats"]["idsFromMetadata"], j!(searches));
+    assert_eq!(
+        careful["manifest"]["backendStats"]["idsFromMetadata"],
+        j!(searches)
+    );
 }
 
 /// The case the faults below hit, and its query.
@@ -338,7 +469,21 @@ struct Outcome {
 fn run_faulty(url: &str, compat: bool, extra: &[&str]) -> Outcome {
     let out = tempfile::tempdir().unwrap();
     let o = out.path().display().to_string();
-    let mut args = vec!["static", "--suite", "pmb", "--backend", "http", "--url", url, "--name", "f", "--out", &o, "--format", "json"];
+    let mut args = vec![
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        "f",
+        "--out",
+        &o,
+        "--format",
+        "json",
+    ];
     if compat {
         args.extend(["--compat", "pmb"]);
     }
@@ -348,12 +493,17 @@ fn run_faulty(url: &str, compat: bool, extra: &[&str]) -> Outcome {
     Outcome {
         code: output.status.code().unwrap(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        report: serde_json::from_slice(&std::fs::read(&path).expect("the report is written")).unwrap(),
+        report: serde_json::from_slice(&std::fs::read(&path).expect("the report is written"))
+            .unwrap(),
     }
 }
 
 fn entry<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
-    report["cases"].as_array().unwrap().iter().find(|c| c["caseId"] == id)
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["caseId"] == id)
 }
 
 #[test]
@@ -362,56 +512,151 @@ fn faults_are_recorded_per_case_and_the_run_completes() {
     // (name, fault, careful error kind or None when the careful run recovers, compat keeps the entry)
     type Fault = std::sync::Arc<dyn Fn(usize) -> Reply + Send + Sync>;
     let faults: Vec<(&str, Fault, Option<&str>, bool)> = vec![
-        ("503 once", std::sync::Arc::new(move |n| if n == 0 { plain(503, "Service Unavailable") } else { json(j!({"results": [{"id": "b-ci-gha-entity"}]})) }), None, false),
-        ("404 JSON", std::sync::Arc::new(move |_| plain(404, r#"{"detail":"Not Found"}"#)), Some("permanent"), true),
-        ("500 text", std::sync::Arc::new(move |_| plain(500, "Internal Server Error")), Some("transient"), false),
-        ("not JSON", std::sync::Arc::new(move |_| plain(200, "<html>oops</html>")), Some("permanent"), false),
-        ("truncated", std::sync::Arc::new(move |_| Reply::Truncated(400, r#"{"results": [{"id": "b-ci"#.into())), Some("transient"), false),
-        ("null element", std::sync::Arc::new(move |_| json(j!({"results": [null]}))), Some("permanent"), false),
-        ("wrong shape", std::sync::Arc::new(move |_| json(j!({"results": "b-ci-gha-entity"}))), Some("permanent"), true),
-        ("hang-up", std::sync::Arc::new(move |_| Reply::Hangup), Some("transient"), false),
-        ("slow", std::sync::Arc::new(move |_| Reply::Slow(std::time::Duration::from_secs(3), 200, "{}".into())), Some("transient"), false),
+        (
+            "503 once",
+            std::sync::Arc::new(move |n| {
+                if n == 0 {
+                    plain(503, "Service Unavailable")
+                } else {
+                    json(j!({"results": [{"id": "b-ci-gha-entity"}]}))
+                }
+            }),
+            None,
+            false,
+        ),
+        (
+            "404 JSON",
+            std::sync::Arc::new(move |_| plain(404, r#"{"detail":"Not Found"}"#)),
+            Some("permanent"),
+            true,
+        ),
+        (
+            "500 text",
+            std::sync::Arc::new(move |_| plain(500, "Internal Server Error")),
+            Some("transient"),
+            false,
+        ),
+        (
+            "not JSON",
+            std::sync::Arc::new(move |_| plain(200, "<html>oops</html>")),
+            Some("permanent"),
+            false,
+        ),
+        (
+            "truncated",
+            std::sync::Arc::new(move |_| {
+                Reply::Truncated(400, r#"{"results": [{"id": "b-ci"#.into())
+            }),
+            Some("transient"),
+            false,
+        ),
+        (
+            "null element",
+            std::sync::Arc::new(move |_| json(j!({"results": [null]}))),
+            Some("permanent"),
+            false,
+        ),
+        (
+            "wrong shape",
+            std::sync::Arc::new(move |_| json(j!({"results": "b-ci-gha-entity"}))),
+            Some("permanent"),
+            true,
+        ),
+        (
+            "hang-up",
+            std::sync::Arc::new(move |_| Reply::Hangup),
+            Some("transient"),
+            false,
+        ),
+        (
+            "slow",
+            std::sync::Arc::new(move |_| {
+                Reply::Slow(std::time::Duration::from_secs(3), 200, "{}".into())
+            }),
+            Some("transient"),
+            false,
+        ),
     ];
     for (name, fault, careful_kind, compat_keeps) in faults {
         let extra = ["--timeout", "1", "--retries", "1"];
         let server = faulty_server(fault.clone());
         let careful = run_faulty(&server.url, false, &extra);
-        assert_eq!(careful.report["cases"].as_array().unwrap().len(), 77, "{name}");
+        assert_eq!(
+            careful.report["cases"].as_array().unwrap().len(),
+            77,
+            "{name}"
+        );
         let e = entry(&careful.report, FAULTY).unwrap();
         match careful_kind {
             None => {
                 assert_eq!(careful.code, 0, "{name}: {}", careful.stderr);
                 assert!(e.get("error").is_none());
-                assert_eq!(careful.report["manifest"]["retries"], 1, "{name}: the retry is counted");
+                assert_eq!(
+                    careful.report["manifest"]["retries"], 1,
+                    "{name}: the retry is counted"
+                );
             }
             Some(kind) => {
                 assert_eq!(careful.code, 3, "{name}: {}", careful.stderr);
                 assert_eq!(e["error"]["kind"], kind, "{name}: {}", e["error"]);
-                assert_eq!(e["error"]["attempts"], if kind == "transient" { 2 } else { 1 }, "{name}");
+                assert_eq!(
+                    e["error"]["attempts"],
+                    if kind == "transient" { 2 } else { 1 },
+                    "{name}"
+                );
                 assert_eq!(e["passed"], false);
                 assert_eq!(careful.report["retrieval"]["errored"], 1, "{name}");
-                assert!(careful.stderr.contains(FAULTY), "{name}: {}", careful.stderr);
+                assert!(
+                    careful.stderr.contains(FAULTY),
+                    "{name}: {}",
+                    careful.stderr
+                );
             }
         }
         // Only the faulty case is touched.
-        let errored: Vec<&Value> = careful.report["cases"].as_array().unwrap().iter().filter(|c| c.get("error").is_some()).collect();
+        let errored: Vec<&Value> = careful.report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c.get("error").is_some())
+            .collect();
         assert!(errored.len() <= 1, "{name}");
 
         let server = faulty_server(fault);
         let compat = run_faulty(&server.url, true, &extra);
         let kept = entry(&compat.report, FAULTY).is_some();
-        assert_eq!(kept, compat_keeps, "{name}: upstream keeps the entry iff the body is JSON");
+        assert_eq!(
+            kept, compat_keeps,
+            "{name}: upstream keeps the entry iff the body is JSON"
+        );
         assert_eq!(compat.report["retrieval"]["caseCount"], 77);
-        assert_eq!(compat.report["retrieval"]["totalCases"], if kept { 77 } else { 76 }, "{name}");
-        assert!(compat.stderr.contains("warning"), "{name}: compat warns: {}", compat.stderr);
-        assert_eq!(compat.code, if kept { 0 } else { 3 }, "{name}: {}", compat.stderr);
+        assert_eq!(
+            compat.report["retrieval"]["totalCases"],
+            if kept { 77 } else { 76 },
+            "{name}"
+        );
+        assert!(
+            compat.stderr.contains("warning"),
+            "{name}: compat warns: {}",
+            compat.stderr
+        );
+        assert_eq!(
+            compat.code,
+            if kept { 0 } else { 3 },
+            "{name}: {}",
+            compat.stderr
+        );
     }
 }
 
 #[test]
 fn a_system_that_is_not_there_fails_every_case_and_still_writes_the_reports() {
     // A port nobody listens on: taken, then released.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let url = format!("http://127.0.0.1:{port}");
     let careful = run_faulty(&url, false, &["--retries", "0"]);
     assert_eq!(careful.code, 3);
@@ -419,7 +664,13 @@ fn a_system_that_is_not_there_fails_every_case_and_still_writes_the_reports() {
     assert_eq!(cases.len(), 77);
     let searched = cases.iter().filter(|c| c.get("error").is_some()).count();
     assert!(searched >= 70, "{searched}");
-    assert!(cases.iter().filter_map(|c| c.get("error")).all(|e| e["message"].as_str().unwrap().contains("seeding failed: DELETE /reset")));
+    assert!(cases
+        .iter()
+        .filter_map(|c| c.get("error"))
+        .all(|e| e["message"]
+            .as_str()
+            .unwrap()
+            .contains("seeding failed: DELETE /reset")));
     // Upstream's run ends in its before hook: a report with no entries.
     let compat = run_faulty(&url, true, &[]);
     assert_eq!(compat.code, 3);

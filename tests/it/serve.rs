@@ -51,14 +51,34 @@ fn post(url: &str, body: &Value) -> Value {
 fn run(kind: &str, suite: &str, url: &str, name: &str, compat: bool) -> Value {
     let out = tempfile::tempdir().unwrap();
     let o = out.path().display().to_string();
-    let mut args = vec![kind, "--suite", suite, "--backend", "http", "--url", url, "--name", name, "--quiet", "--out", &o];
+    let mut args = vec![
+        kind,
+        "--suite",
+        suite,
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        name,
+        "--quiet",
+        "--out",
+        &o,
+    ];
     if compat {
         args.extend(["--compat", "pmb"]);
     }
     let output = tenure_eval(&args);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let stem = if kind == "static" { "" } else { "session-" };
-    let path = out.path().join(suite).join(format!("{stem}retrieval-report-{name}.json"));
+    let path = out
+        .path()
+        .join(suite)
+        .join(format!("{stem}retrieval-report-{name}.json"));
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
@@ -68,15 +88,27 @@ fn served_bm25_answers_as_in_process_bm25_and_runs_both_suites_in_both_modes() {
         let suite = builtin(name);
         let served = Served::start(name);
         let health: Value = serde_json::from_str(
-            &ureq::get(format!("{}/health", served.url)).call().unwrap().body_mut().read_to_string().unwrap(),
+            &ureq::get(format!("{}/health", served.url))
+                .call()
+                .unwrap()
+                .body_mut()
+                .read_to_string()
+                .unwrap(),
         )
         .unwrap();
         assert_eq!(health["backend"]["id"], "bm25");
 
         // A static run seeds all 35 beliefs (/reset, then /add in seed order).
         let careful = run("static", name, &served.url, "loop", false);
-        assert_eq!(careful["cases"].as_array().unwrap().len(), suite.cases.len());
-        assert!(careful["cases"].as_array().unwrap().iter().all(|c| c.get("error").is_none()));
+        assert_eq!(
+            careful["cases"].as_array().unwrap().len(),
+            suite.cases.len()
+        );
+        assert!(careful["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.get("error").is_none()));
 
         // Every case's query, asked over HTTP and in process, with the same filters.
         let local = Bm25Backend::build(&suite.corpus).unwrap();
@@ -92,7 +124,11 @@ fn served_bm25_answers_as_in_process_bm25_and_runs_both_suites_in_both_modes() {
                 .search(&SearchRequest {
                     text: &text,
                     message: &case.query,
-                    filter: SearchFilter { user_id: case.user(), scope: &case.scope, exclude_ids: &[] },
+                    filter: SearchFilter {
+                        user_id: case.user(),
+                        scope: &case.scope,
+                        exclude_ids: &[],
+                    },
                     limit: 20,
                 })
                 .unwrap();
@@ -101,9 +137,17 @@ fn served_bm25_answers_as_in_process_bm25_and_runs_both_suites_in_both_modes() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|r| (r["id"].as_str().unwrap().to_string(), r["score"].as_f64().unwrap() as f32))
+                .map(|r| {
+                    (
+                        r["id"].as_str().unwrap().to_string(),
+                        r["score"].as_f64().unwrap() as f32,
+                    )
+                })
                 .collect();
-            let local: Vec<(String, f32)> = hits.iter().map(|h| (h.id.clone(), h.score.unwrap())).collect();
+            let local: Vec<(String, f32)> = hits
+                .iter()
+                .map(|h| (h.id.clone(), h.score.unwrap()))
+                .collect();
             assert_eq!(remote, local, "{name} {}", case.case_id);
             compared += 1;
         }

@@ -161,7 +161,11 @@ impl Client {
             };
             return Err(BackendError::new(
                 kind,
-                format!("{method} {path}: HTTP {}: {}", reply.status, excerpt(&reply.text)),
+                format!(
+                    "{method} {path}: HTTP {}: {}",
+                    reply.status,
+                    excerpt(&reply.text)
+                ),
             ));
         }
         reply.json().ok_or_else(|| {

@@ -115,7 +115,11 @@ pub struct HttpBackend {
 impl HttpBackend {
     /// Connect to `config.url` and, unless told not to, reset the store and seed `corpus` in
     /// order (spec §5.1). A seeding failure does not stop the run: every case then records it.
-    pub fn connect(corpus: &[Belief], config: &HttpConfig, workload: Workload) -> Result<HttpBackend> {
+    pub fn connect(
+        corpus: &[Belief],
+        config: &HttpConfig,
+        workload: Workload,
+    ) -> Result<HttpBackend> {
         let mut backend = HttpBackend {
             info: BackendInfo {
                 id: "http".into(),
@@ -161,7 +165,10 @@ impl HttpBackend {
                 .client
                 .call(Endpoint::Add, Some(&wire::seed_body(belief, sessions)))?;
             let body = self.read(Endpoint::Add, reply)?;
-            let overhead = body.get("db_overhead_ms").and_then(Value::as_f64).unwrap_or(0.0);
+            let overhead = body
+                .get("db_overhead_ms")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0);
             let ms = start.elapsed().as_secs_f64() * 1000.0 - overhead;
             self.seeding
                 .per_belief
@@ -240,7 +247,9 @@ impl HttpBackend {
         if self.config.careful() && self.config.settle_ms > 0 {
             std::thread::sleep(Duration::from_millis(self.config.settle_ms));
         }
-        outcome.map_err(|e| BackendError::permanent(format!("{} (not retried: not idempotent)", e.message)))
+        outcome.map_err(|e| {
+            BackendError::permanent(format!("{} (not retried: not idempotent)", e.message))
+        })
     }
 }
 
@@ -281,10 +290,11 @@ impl Backend for HttpBackend {
             self.client
                 .warn(format!("{shape}; upstream reads it as no results"));
         }
-        let results = wire::search_results(&answer, self.config.careful(), |id| self.known.contains(id))
-            .map_err(|wire::AnswerError::NullElement(i)| {
-                BackendError::permanent(format!("POST /search: results[{i}] is null"))
-            })?;
+        let results =
+            wire::search_results(&answer, self.config.careful(), |id| self.known.contains(id))
+                .map_err(|wire::AnswerError::NullElement(i)| {
+                    BackendError::permanent(format!("POST /search: results[{i}] is null"))
+                })?;
         self.client
             .from_metadata(results.iter().filter(|r| r.from_metadata).count() as u64);
         Ok(results
@@ -304,7 +314,9 @@ impl Backend for HttpBackend {
 
     fn replace(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
         if !self.config.supports_update {
-            return Err(BackendError::unsupported("PUT /update (supportsUpdate is false)"));
+            return Err(BackendError::unsupported(
+                "PUT /update (supportsUpdate is false)",
+            ));
         }
         self.mutate(Endpoint::Update, wire::update_body(belief))
     }

@@ -34,7 +34,10 @@ pub fn session_metadata(belief: &Belief) -> Value {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    m.insert("type".into(), serde_json::to_value(belief.kind).unwrap_or(Value::Null));
+    m.insert(
+        "type".into(),
+        serde_json::to_value(belief.kind).unwrap_or(Value::Null),
+    );
     m.insert("pinned".into(), json!(belief.pinned));
     m.insert("superseded_by".into(), json!(belief.superseded_by));
     Value::Object(m)
@@ -76,7 +79,13 @@ pub fn update_body(belief: &Belief) -> Vec<u8> {
 
 /// E4, `/search`: `{query, user_id, limit, scope}` with the first scope only (dropped when
 /// there is none). The careful client adds `scopes`, the whole list (D5).
-pub fn search_body(query: &str, user_id: &str, limit: usize, scope: &[String], all: bool) -> Vec<u8> {
+pub fn search_body(
+    query: &str,
+    user_id: &str,
+    limit: usize,
+    scope: &[String],
+    all: bool,
+) -> Vec<u8> {
     let mut m = Map::new();
     m.insert("query".into(), json!(query));
     m.insert("user_id".into(), json!(user_id));
@@ -149,7 +158,10 @@ pub fn search_results(
         out.push(RawResult {
             id,
             from_metadata,
-            score: element.get("score").and_then(Value::as_f64).map(|s| s as f32),
+            score: element
+                .get("score")
+                .and_then(Value::as_f64)
+                .map(|s| s as f32),
         });
     }
     Ok(out)
@@ -178,7 +190,11 @@ mod tests {
             {"id": "b-a"}, {"id": ""}, {"id": 0}, {"id": 7}, {"memory": "x"}, 3,
             {"id": "uuid-1", "metadata": {"beliefId": "b-z"}, "score": 0.5}
         ]});
-        let ids: Vec<String> = read(body.clone(), false).unwrap().into_iter().map(|r| r.id).collect();
+        let ids: Vec<String> = read(body.clone(), false)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
         assert_eq!(ids, ["b-a", "", "", "7", "", "", "uuid-1"]);
         let careful = read(body, true).unwrap();
         assert_eq!(careful[6].id, "b-z");
@@ -186,7 +202,12 @@ mod tests {
         assert_eq!(careful[6].score, Some(0.5));
         // A bare array is read too; anything else is no results.
         assert_eq!(read(json!([{"id": "b-a"}]), false).unwrap().len(), 1);
-        assert!(read(json!({"detail": "Not Found"}), false).unwrap().is_empty());
-        assert_eq!(read(json!([{"id": "b-a"}, null]), false), Err(AnswerError::NullElement(1)));
+        assert!(read(json!({"detail": "Not Found"}), false)
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            read(json!([{"id": "b-a"}, null]), false),
+            Err(AnswerError::NullElement(1))
+        );
     }
 }

@@ -1,14 +1,12 @@
 //! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
 
-use crate::cli::args::{
-    load, CompareFormatArg, CosineArgs, RemoteArgs, SuiteArgs,
-};
-use tenure_eval::backend::BackendConfig;
+use crate::cli::args::{load, CompareFormatArg, CosineArgs, RemoteArgs, SuiteArgs};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tenure_eval::backend::BackendConfig;
 use tenure_eval::job::{execute, RunPlan};
 use tenure_eval::report::table::{models_table, ModelRow};
 use tenure_eval::report::RunKind;
@@ -42,7 +40,12 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let (name, profile) = (suite.name.clone(), suite.profile);
     let backends: Vec<BackendConfig> = std::iter::once(BackendConfig::bm25())
-        .chain(args.cosine.configs(&args.remote).into_iter().map(BackendConfig::cosine))
+        .chain(
+            args.cosine
+                .configs(&args.remote)
+                .into_iter()
+                .map(BackendConfig::cosine),
+        )
         .collect();
     let kinds = [RunKind::Static, RunKind::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;

@@ -1,6 +1,8 @@
 //! `tenure-eval serve`: a built-in backend behind PrecisionMemBench's HTTP provider contract.
 
-use crate::cli::args::{backend_configs, load, BackendArg, CosineArgs, HttpArgs, RemoteArgs, SuiteArgs};
+use crate::cli::args::{
+    backend_configs, load, BackendArg, CosineArgs, HttpArgs, RemoteArgs, SuiteArgs,
+};
 use crate::cli::progress::Progress;
 use clap::Args;
 use std::process::ExitCode;
@@ -28,6 +30,10 @@ pub struct ServeArgs {
     /// Port (0: any free port; the URL is printed on stdout).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
+    /// Add this many ms to every search (to try --concurrency and --timeout against a slow
+    /// system).
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
     /// Threads answering requests.
     #[arg(long, default_value_t = 4)]
     pub workers: usize,
@@ -52,7 +58,12 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         tenure_eval::run::Observer::embedding(&mut progress, done, total)
     })?;
     progress.finish();
-    let server = Server::bind(&format!("{}:{}", args.bind, args.port), &suite, Box::new(config))?;
+    let server = Server::bind(
+        &format!("{}:{}", args.bind, args.port),
+        &suite,
+        Box::new(config),
+    )?
+    .with_latency(std::time::Duration::from_millis(args.latency_ms));
     crate::cli::write_stdout(&format!("{}\n", server.url()))?;
     if !args.quiet {
         say!(

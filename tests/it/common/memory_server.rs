@@ -47,7 +47,9 @@ pub struct MemoryServer {
 
 impl MemoryServer {
     /// Start; `handler(request, n)` answers, `n` counting earlier requests to the same path.
-    pub fn start(handler: impl Fn(&Received, usize) -> Reply + Send + Sync + 'static) -> MemoryServer {
+    pub fn start(
+        handler: impl Fn(&Received, usize) -> Reply + Send + Sync + 'static,
+    ) -> MemoryServer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let log: Arc<Mutex<Vec<Received>>> = Arc::default();
@@ -79,7 +81,10 @@ impl MemoryServer {
 
     /// Requests to `path`.
     pub fn to(&self, path: &str) -> Vec<Received> {
-        self.received().into_iter().filter(|r| r.path == path).collect()
+        self.received()
+            .into_iter()
+            .filter(|r| r.path == path)
+            .collect()
     }
 }
 
