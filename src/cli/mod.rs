@@ -14,7 +14,7 @@ macro_rules! say {
 pub mod args;
 mod cmd;
 pub mod progress;
-mod remote;
+pub mod remote;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -65,6 +65,10 @@ pub enum Command {
     /// Serve a built-in backend over PrecisionMemBench's HTTP provider contract, for its
     /// harness or anyone's.
     Serve(cmd::serve::ServeArgs),
+    /// Probe a memory system behind the HTTP provider contract (reset, add, search round
+    /// trip, user isolation, scopes, update, an error path) and say what each finding does to
+    /// the scores. Exit 1 when a check fails, 3 when the system cannot be reached.
+    Doctor(cmd::doctor::DoctorArgs),
 }
 
 /// Run the command.
@@ -83,6 +87,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Embed(a) => cmd::embed::run(a),
         Command::Models(a) => cmd::models::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Doctor(a) => cmd::doctor::run(a),
     }
 }
 

@@ -93,28 +93,34 @@ impl Catalogue {
             &metadata["beliefId"]
         };
         let id = id.as_str().filter(|s| !s.is_empty());
-        let current = id.and_then(|id| self.live.get(id).or_else(|| self.known.get(id)));
-        if let Some(current) = current {
+        // A suite belief keeps its fields (the text only selects its version); any other
+        // belief is indexed from the text it was sent with, every time.
+        let suite_belief = id
+            .filter(|id| self.known.contains_key(*id))
+            .and_then(|id| self.live.get(id).or_else(|| self.known.get(id)));
+        if let Some(current) = suite_belief {
             return Ok(self.version_for(current, text));
         }
         let id = match id {
             Some(id) => id.to_string(),
             None => format!("serve-{}", self.live.len() + 1),
         };
-        let aliases = body["aliases"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let sent_aliases: Option<Vec<String>> = body["aliases"].as_array().map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        });
+        let (canonical_name, aliases, content) = match (sent_aliases, self.live.get(&id)) {
+            (Some(aliases), _) => split_seed_text(text, aliases),
+            (None, Some(current)) => split_updated_text(text, current),
+            (None, None) => (text.to_string(), Vec::new(), text.to_string()),
+        };
         Ok(Belief {
             id,
             user_id: user_id.to_string(),
             kind: BeliefType::Entity,
             subtype: None,
-            canonical_name: text.to_string(),
+            canonical_name,
             aliases,
             scope: scopes(metadata),
             pinned: metadata["pinned"].as_bool().unwrap_or(false),
@@ -124,7 +130,7 @@ impl Catalogue {
             superseded_by: metadata["superseded_by"].as_str().map(str::to_string),
             participants: Vec::new(),
             relation_type: None,
-            content: text.to_string(),
+            content,
             why_it_matters: None,
         })
     }
@@ -147,5 +153,110 @@ impl Catalogue {
         } else {
             current.clone()
         }
+    }
+}
+
+/// A belief that is not the suite's, from a seed `/add` (text and aliases): the client's text is
+/// `canonical_name aliases... content why_it_matters`, so the part before the aliases is the
+/// name and the part after them the content. A text of another shape is both name and content.
+fn split_seed_text(text: &str, aliases: Vec<String>) -> (String, Vec<String>, String) {
+    let joined = aliases.join(" ");
+    if !joined.is_empty() {
+        if let Some((name, rest)) = text.split_once(&format!(" {joined}")) {
+            if !name.is_empty() && (rest.is_empty() || rest.starts_with(' ')) {
+                return (name.to_string(), aliases, rest.trim_start().to_string());
+            }
+        }
+    }
+    (text.to_string(), aliases, text.to_string())
+}
+
+/// A later text for a belief that is not the suite's (`/update`, or a second `/add` without
+/// aliases): when it is the current name, aliases and content with words added after the
+/// aliases, those words are a new alias (the harness's alias updates); otherwise the text
+/// replaces name and content, aliases kept.
+fn split_updated_text(text: &str, current: &Belief) -> (String, Vec<String>, String) {
+    let keep = || (text.to_string(), current.aliases.clone(), text.to_string());
+    let Some(rest) = text.strip_prefix(current.canonical_name.as_str()) else {
+        return keep();
+    };
+    let middle = if current.content.is_empty() {
+        Some(rest)
+    } else {
+        rest.strip_suffix(current.content.as_str())
+    };
+    let Some(middle) = middle else {
+        return keep();
+    };
+    let Some(added) = middle
+        .trim()
+        .strip_prefix(current.aliases.join(" ").as_str())
+    else {
+        return keep();
+    };
+    let mut aliases = current.aliases.clone();
+    if !added.trim().is_empty() {
+        aliases.push(added.trim().to_string());
+    }
+    (
+        current.canonical_name.clone(),
+        aliases,
+        current.content.clone(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn belief(name: &str, aliases: &[&str], content: &str) -> Belief {
+        serde_json::from_value(serde_json::json!({
+            "_id": "x", "user_id": "u", "type": "entity", "canonical_name": name,
+            "aliases": aliases, "content": content,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_seed_text_splits_around_its_aliases() {
+        let b = belief(
+            "redis_cache",
+            &["Redis", "the cache"],
+            "Redis is the cache.",
+        );
+        let text = belief_text(&b);
+        let aliases = b.aliases.clone();
+        assert_eq!(
+            split_seed_text(&text, aliases.clone()),
+            (
+                "redis_cache".into(),
+                aliases.clone(),
+                "Redis is the cache.".into()
+            )
+        );
+        // A text of another shape is name and content both.
+        assert_eq!(
+            split_seed_text("just words", aliases.clone()),
+            ("just words".into(), aliases, "just words".into())
+        );
+    }
+
+    #[test]
+    fn an_updated_text_adds_what_follows_the_aliases_as_one_alias() {
+        let b = belief("redis_cache", &["Redis"], "Redis is the cache.");
+        let (name, aliases, content) =
+            split_updated_text("redis_cache Redis valkey fork Redis is the cache.", &b);
+        assert_eq!(
+            (name.as_str(), content.as_str()),
+            ("redis_cache", "Redis is the cache.")
+        );
+        assert_eq!(aliases, ["Redis", "valkey fork"]);
+        // The same text again adds nothing; another text replaces name and content.
+        assert_eq!(split_updated_text(&belief_text(&b), &b).1, ["Redis"]);
+        let other = split_updated_text("something else entirely", &b);
+        assert_eq!(
+            (other.0.as_str(), other.2.as_str()),
+            ("something else entirely", "something else entirely")
+        );
     }
 }

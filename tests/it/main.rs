@@ -10,6 +10,7 @@ mod compare;
 mod conformance;
 mod cosine;
 mod determinism;
+mod doctor;
 mod gates;
 mod golden_pmb_session;
 mod golden_pmb_static;

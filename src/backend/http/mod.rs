@@ -9,6 +9,7 @@
 //! and leave context building to the external reader ([`Reader::External`]).
 
 mod client;
+pub mod doctor;
 pub mod providers;
 pub mod wire;
 

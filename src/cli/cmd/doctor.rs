@@ -1,0 +1,110 @@
+//! `tenure-eval doctor`: probe a memory system before running the suites against it.
+
+use crate::cli::remote::{HttpArgs, RemoteArgs};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use tenure_eval::backend::http::doctor::{self, Checkup, Probe, Verdict};
+use tenure_eval::backend::http::Client;
+use tenure_eval::{Error, Result};
+
+/// `tenure-eval doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Base URL of the memory system (`http://127.0.0.1:8080`).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// A provider of --providers-config, whose URL to probe unless --url is given.
+    #[arg(long, requires = "providers_config")]
+    pub provider: Option<String>,
+    /// PrecisionMemBench's providers.config.json.
+    #[arg(long)]
+    pub providers_config: Option<PathBuf>,
+    /// Per-call timeout in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub timeout: u64,
+    /// How long to keep searching for a belief just added before calling it lost, in ms (for
+    /// stores that index in the background).
+    #[arg(long, default_value_t = 10_000)]
+    pub patience_ms: u64,
+    /// Findings as a text list or as JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DoctorFormat,
+}
+
+/// `--format` of `doctor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DoctorFormat {
+    /// One line per check, with what it does to the scores.
+    Text,
+    /// The findings as JSON.
+    Json,
+}
+
+/// Probe; exit 0 when nothing fails, 1 when a check fails, 3 when the system cannot be reached.
+pub fn run(args: DoctorArgs) -> Result<ExitCode> {
+    let http = HttpArgs {
+        url: args.url.clone(),
+        provider: args.provider.clone(),
+        providers_config: args.providers_config.clone(),
+        ..HttpArgs::none()
+    };
+    let remote = RemoteArgs {
+        concurrency: 1,
+        timeout: Some(args.timeout),
+        retries: 0,
+    };
+    let config = http.config(&remote)?;
+    let client = Client::new(&config.url, config.timeout_secs);
+    let probe = Probe {
+        patience: Duration::from_millis(args.patience_ms),
+    };
+    say!("doctor: probing {} (this resets the store)", config.url);
+    let checkup =
+        doctor::examine(&client, &probe).map_err(|e| Error::backend("http", e.message))?;
+    let text = match args.format {
+        DoctorFormat::Text => render(&checkup),
+        DoctorFormat::Json => {
+            let mut s =
+                serde_json::to_string_pretty(&checkup).map_err(|e| Error::backend("http", e))?;
+            s.push('\n');
+            s
+        }
+    };
+    crate::cli::write_stdout(&text)?;
+    Ok(if checkup.failed() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `ok    check         what it saw` and, indented under it, what that does to a run.
+fn render(checkup: &Checkup) -> String {
+    let mut out = format!("doctor: {}\n", checkup.url);
+    for f in &checkup.findings {
+        let mark = match f.verdict {
+            Verdict::Ok => "ok",
+            Verdict::Warn => "WARN",
+            Verdict::Fail => "FAIL",
+            Verdict::Skipped => "skip",
+        };
+        out.push_str(&format!("{mark:<5} {:<13} {}\n", f.check, f.saw));
+        if !f.effect.is_empty() {
+            out.push_str(&format!("{:<19}-> {}\n", "", f.effect));
+        }
+    }
+    let count = |v| checkup.findings.iter().filter(|f| f.verdict == v).count();
+    out.push_str(&format!(
+        "{} ok, {} warnings, {} failed",
+        count(Verdict::Ok),
+        count(Verdict::Warn),
+        count(Verdict::Fail)
+    ));
+    if let Some(ms) = checkup.search_p50_ms {
+        out.push_str(&format!("; search p50 {ms:.1} ms"));
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,290 @@
+//! `tenure-eval doctor` against real memory systems on 127.0.0.1: tenure-eval's own `serve`
+//! (every check passes), a toy store with one published wrapper's flaw at a time (the doctor
+//! names it), and a port nobody listens on (exit 3). Where the doctor predicts a score
+//! consequence, a run against the same store shows it.
+
+use crate::common::tenure_eval;
+use crate::common::toy_memory::{self, Flaws};
+use crate::serve::Served;
+use serde_json::Value;
+
+struct Diagnosis {
+    code: i32,
+    findings: Vec<Value>,
+    stdout: String,
+}
+
+impl Diagnosis {
+    fn verdict(&self, check: &str) -> &str {
+        self.finding(check)["verdict"].as_str().unwrap()
+    }
+
+    fn finding(&self, check: &str) -> &Value {
+        self.findings
+            .iter()
+            .find(|f| f["check"] == check)
+            .unwrap_or_else(|| panic!("no check {check}: {}", self.stdout))
+    }
+
+    fn not_ok(&self) -> Vec<(String, String)> {
+        self.findings
+            .iter()
+            .filter(|f| f["verdict"] != "ok")
+            .map(|f| {
+                (
+                    f["check"].as_str().unwrap().to_string(),
+                    f["verdict"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn doctor(url: &str) -> Diagnosis {
+    let output = tenure_eval(&[
+        "doctor",
+        "--url",
+        url,
+        "--format",
+        "json",
+        "--patience-ms",
+        "300",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let parsed: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&output.stderr)));
+    Diagnosis {
+        code: output.status.code().unwrap(),
+        findings: parsed["findings"].as_array().unwrap().clone(),
+        stdout,
+    }
+}
+
+#[test]
+fn serve_passes_every_check() {
+    let served = Served::start("pmb");
+    let d = doctor(&served.url);
+    assert_eq!(d.code, 0, "{}", d.stdout);
+    assert_eq!(d.not_ok(), Vec::<(String, String)>::new(), "{}", d.stdout);
+    let checks: Vec<&str> = d
+        .findings
+        .iter()
+        .map(|f| f["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            "health",
+            "reset",
+            "add",
+            "round-trip",
+            "isolation",
+            "scope",
+            "scopes",
+            "update",
+            "error-path",
+            "limit",
+            "reset-again",
+            "reset-clears"
+        ]
+    );
+    // The text form says the same, one line per check and a tally.
+    let text = tenure_eval(&["doctor", "--url", &served.url]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("12 ok, 0 warnings, 0 failed"), "{text}");
+}
+
+#[test]
+fn a_sound_toy_store_passes_and_each_flaw_is_named() {
+    let sound = toy_memory::start(Flaws::default());
+    let d = doctor(&sound.url);
+    assert_eq!((d.code, d.not_ok()), (0, vec![]), "{}", d.stdout);
+
+    // (flaw, the check that names it, its verdict, words its effect must say, exit code)
+    let cases: [(Flaws, &str, &str, &str, i32); 7] = [
+        (
+            Flaws {
+                ids_in_metadata_only: true,
+                ..Flaws::default()
+            },
+            "round-trip",
+            "warn",
+            "compat mode drops every hit",
+            0,
+        ),
+        (
+            Flaws {
+                ignore_user: true,
+                ..Flaws::default()
+            },
+            "isolation",
+            "fail",
+            "Cross-user isolation cases fail",
+            1,
+        ),
+        (
+            Flaws {
+                ignore_scope: true,
+                ..Flaws::default()
+            },
+            "scope",
+            "warn",
+            "out-of-scope beliefs are kept",
+            0,
+        ),
+        (
+            Flaws {
+                first_scope_only: true,
+                ..Flaws::default()
+            },
+            "scopes",
+            "warn",
+            "miss every belief outside their first scope",
+            0,
+        ),
+        (
+            Flaws {
+                no_update: true,
+                ..Flaws::default()
+            },
+            "update",
+            "warn",
+            "leave supportsUpdate off",
+            0,
+        ),
+        (
+            Flaws {
+                errors_as_ok: true,
+                ..Flaws::default()
+            },
+            "error-path",
+            "warn",
+            "an error looks like an empty result",
+            0,
+        ),
+        (
+            Flaws {
+                reset_keeps_data: true,
+                ..Flaws::default()
+            },
+            "reset-clears",
+            "fail",
+            "re-seeding duplicates them",
+            1,
+        ),
+    ];
+    for (flaws, check, verdict, effect, code) in cases {
+        let server = toy_memory::start(flaws);
+        let d = doctor(&server.url);
+        assert_eq!(d.verdict(check), verdict, "{flaws:?}: {}", d.stdout);
+        let said = d.finding(check)["effect"].as_str().unwrap();
+        assert!(said.contains(effect), "{flaws:?}: {said}");
+        assert_eq!(
+            d.not_ok().len(),
+            1,
+            "{flaws:?}: only {check} is flagged: {}",
+            d.stdout
+        );
+        assert_eq!(d.code, code, "{flaws:?}");
+    }
+}
+
+#[test]
+fn nothing_listening_is_exit_3() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let output = tenure_eval(&["doctor", "--url", &url]);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("GET /health") && stderr.contains("refused"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+/// Run the pmb static cases against `url`; the report.
+fn run_pmb(url: &str, compat: bool) -> Value {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().display().to_string();
+    let mut args = vec![
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        "toy",
+        "--quiet",
+        "--out",
+        &dir,
+    ];
+    if compat {
+        args.extend(["--compat", "pmb"]);
+    }
+    let output = tenure_eval(&args);
+    assert!(
+        output.status.code().unwrap() <= 1,
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(
+        &std::fs::read(out.path().join("pmb/retrieval-report-toy.json")).unwrap(),
+    )
+    .unwrap()
+}
+
+fn relevant_total(report: &Value) -> usize {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["relevantBeliefs"].as_array().map_or(0, Vec::len))
+        .sum()
+}
+
+#[test]
+fn the_predicted_consequences_are_what_a_run_shows() {
+    // Ids only in metadata: compat keeps no hit at all, careful keeps what the sound store gives.
+    let sound = toy_memory::start(Flaws::default());
+    let baseline = relevant_total(&run_pmb(&sound.url, false));
+    assert!(baseline > 0);
+    let flawed = toy_memory::start(Flaws {
+        ids_in_metadata_only: true,
+        ..Flaws::default()
+    });
+    assert_eq!(relevant_total(&run_pmb(&flawed.url, true)), 0);
+    assert_eq!(relevant_total(&run_pmb(&flawed.url, false)), baseline);
+
+    // Other users' beliefs: the careful client counts them, and cross-user cases that passed
+    // against the sound store fail.
+    let leaky = toy_memory::start(Flaws {
+        ignore_user: true,
+        ..Flaws::default()
+    });
+    let report = run_pmb(&leaky.url, false);
+    let entries = report["cases"].as_array().unwrap();
+    let other_user: usize = entries
+        .iter()
+        .map(|e| e["diagnostics"]["otherUser"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(other_user > 0);
+    let passes = |r: &Value, category: &str| {
+        r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["category"] == category && e["passed"] == true)
+            .count()
+    };
+    let sound_report = run_pmb(&sound.url, false);
+    assert!(
+        passes(&report, "Cross-user isolation") < passes(&sound_report, "Cross-user isolation"),
+        "{} vs {}",
+        passes(&report, "Cross-user isolation"),
+        passes(&sound_report, "Cross-user isolation")
+    );
+}
