@@ -288,3 +288,70 @@ fn the_predicted_consequences_are_what_a_run_shows() {
         passes(&sound_report, "Cross-user isolation")
     );
 }
+
+/// The README's wrapper (`examples/memory_wrapper.py`, the same bytes as the README's block),
+/// run with python3: the doctor finds what it leaves out (scope, update) and nothing else, and
+/// both clients read it alike, since it answers 2xx with benchmark ids only.
+#[test]
+fn the_readme_wrapper_runs_and_both_modes_agree_on_it() {
+    let source =
+        std::fs::read_to_string(crate::common::repo("examples/memory_wrapper.py")).unwrap();
+    let readme = std::fs::read_to_string(crate::common::repo("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```python\n{source}```")),
+        "README's wrapper block differs from examples/memory_wrapper.py"
+    );
+
+    let mut child = std::process::Command::new("python3")
+        .args([
+            crate::common::repo("examples/memory_wrapper.py")
+                .to_str()
+                .unwrap(),
+            "0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut url = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut url,
+    )
+    .unwrap();
+    let url = url.trim().to_string();
+
+    let d = doctor(&url);
+    let flagged = d.not_ok();
+    let careful = run_pmb(&url, false);
+    let compat = run_pmb(&url, true);
+    let _ = child.kill();
+    let _ = child.wait();
+
+    assert_eq!(d.code, 0, "{}", d.stdout);
+    assert_eq!(
+        flagged,
+        [
+            ("scope".to_string(), "warn".to_string()),
+            ("update".to_string(), "warn".to_string())
+        ]
+    );
+    let cases = |r: &Value| r["cases"].as_array().unwrap().clone();
+    assert_eq!(cases(&careful).len(), 77);
+    for (a, b) in cases(&careful).iter().zip(cases(&compat).iter()) {
+        assert!(a.get("error").is_none(), "{a}");
+        for field in [
+            "caseId",
+            "passed",
+            "relevantBeliefs",
+            "pinnedFacts",
+            "openQuestions",
+            "failures",
+        ] {
+            assert_eq!(a[field], b[field], "{}: {field}", a["caseId"]);
+        }
+    }
+    assert_eq!(
+        careful["retrieval"]["totalPassed"],
+        compat["retrieval"]["totalPassed"]
+    );
+}

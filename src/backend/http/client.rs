@@ -80,8 +80,9 @@ pub struct Client {
     counters: Mutex<Counters>,
 }
 
-/// The first 200 characters of a body, for messages.
+/// The first 200 characters of a body, whitespace runs as one blank, for one-line messages.
 pub fn excerpt(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let t: String = text.chars().take(200).collect();
     if t.len() < text.len() {
         format!("{t}…")
