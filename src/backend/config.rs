@@ -11,15 +11,25 @@ use crate::error::Result;
 use crate::suite::{Belief, Suite};
 use serde::{Deserialize, Serialize};
 
+/// Hears (beliefs seeded, total) while a backend is built.
+pub type SeedProgress<'a> = &'a mut dyn FnMut(usize, usize);
+
 /// Something that builds a backend over a corpus: every [`BackendConfig`], and any backend a
 /// library user writes (see `examples/custom_backend.rs`).
 pub trait BackendFactory {
     /// Index `corpus` (the seed beliefs, in natural order).
     fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>>;
-    /// Index `corpus` for `workload`; backends that index the same way for both need not
-    /// say anything (a remote store is seeded with more metadata for sessions).
-    fn build_for(&self, corpus: &[Belief], workload: Workload) -> Result<Box<dyn Backend>> {
-        let _ = workload;
+    /// Index `corpus` for `workload`, telling `progress` (beliefs done, total) as it goes
+    /// where that takes a while; backends that index the same way for both workloads, and
+    /// quickly, need not say anything (a remote store is seeded one call per belief, with more
+    /// metadata for sessions).
+    fn build_for(
+        &self,
+        corpus: &[Belief],
+        workload: Workload,
+        progress: SeedProgress<'_>,
+    ) -> Result<Box<dyn Backend>> {
+        let _ = (workload, progress);
         self.build(corpus)
     }
 }
@@ -59,14 +69,21 @@ impl BackendConfig {
 
 impl BackendFactory for BackendConfig {
     fn build(&self, corpus: &[Belief]) -> Result<Box<dyn Backend>> {
-        self.build_for(corpus, Workload::Static)
+        self.build_for(corpus, Workload::Static, &mut |_, _| {})
     }
 
-    fn build_for(&self, corpus: &[Belief], workload: Workload) -> Result<Box<dyn Backend>> {
+    fn build_for(
+        &self,
+        corpus: &[Belief],
+        workload: Workload,
+        progress: SeedProgress<'_>,
+    ) -> Result<Box<dyn Backend>> {
         Ok(match self {
             BackendConfig::Bm25(c) => Box::new(Bm25Backend::with_config(corpus, *c)?),
             BackendConfig::Cosine(c) => Box::new(CosineBackend::build(corpus, c)?),
-            BackendConfig::Http(c) => Box::new(HttpBackend::connect(corpus, c, workload)?),
+            BackendConfig::Http(c) => {
+                Box::new(HttpBackend::connect(corpus, c, workload, progress)?)
+            }
         })
     }
 }

@@ -13,7 +13,7 @@ mod error;
 mod explain;
 pub mod http;
 
-pub use config::{BackendConfig, BackendFactory};
+pub use config::{BackendConfig, BackendFactory, SeedProgress};
 pub use error::{BackendError, ErrorKind};
 pub use explain::{Contribution, Explanation, TermMatch};
 

@@ -80,6 +80,10 @@ impl Observer for Progress {
         self.bar.set_message(format!("indexing {beliefs} beliefs"));
     }
 
+    fn seeding(&mut self, done: usize, total: usize) {
+        self.update(done, total, "beliefs seeded");
+    }
+
     fn finished(&mut self, done: usize, total: usize, label: &str) {
         self.update(done, total, label);
     }

@@ -54,6 +54,8 @@ pub trait Observer {
     fn pass_finished(&mut self) {}
     /// The backend index is being built.
     fn indexing(&mut self, _beliefs: usize) {}
+    /// A remote store is being seeded: `done` of `total` beliefs sent.
+    fn seeding(&mut self, _done: usize, _total: usize) {}
     /// Item (case or turn) `done` of `total` finished; `label` names it.
     fn finished(&mut self, _done: usize, _total: usize, _label: &str) {}
     /// A transient failure on `label`; attempt `attempt` follows.
@@ -83,7 +85,9 @@ pub(crate) fn ingest(
 ) -> Result<(Box<dyn Backend>, Ingestion)> {
     observer.indexing(corpus.len());
     let start = Instant::now();
-    let backend = factory.build_for(corpus, workload)?;
+    let backend = factory.build_for(corpus, workload, &mut |done, total| {
+        observer.seeding(done, total)
+    })?;
     let seeding = backend.seeding().cloned();
     Ok((
         backend,

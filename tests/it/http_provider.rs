@@ -677,3 +677,41 @@ fn a_system_that_is_not_there_fails_every_case_and_still_writes_the_reports() {
     assert_eq!(compat.report["cases"], j!([]));
     assert_eq!(compat.report["retrieval"]["caseCount"], 77);
 }
+
+/// The runner tells its observer how seeding goes (the terminal's progress bar), one event
+/// before each `/add` and one at the end, and then one event per finished case.
+#[test]
+fn seeding_progress_reaches_the_observer() {
+    use tenure_eval::backend::http::HttpConfig;
+    use tenure_eval::backend::BackendConfig;
+    use tenure_eval::run::{run_static_with, Observer};
+
+    #[derive(Default)]
+    struct Seen {
+        seeding: Vec<(usize, usize)>,
+        cases: usize,
+        adds_at_each_event: Vec<usize>,
+    }
+    struct Watch<'a>(&'a MemoryServer, Seen);
+    impl Observer for Watch<'_> {
+        fn seeding(&mut self, done: usize, total: usize) {
+            self.1.seeding.push((done, total));
+            self.1.adds_at_each_event.push(self.0.to("/add").len());
+        }
+        fn finished(&mut self, _done: usize, _total: usize, _label: &str) {
+            self.1.cases += 1;
+        }
+    }
+
+    let server = recording_server();
+    let suite = crate::common::builtin("pmb");
+    let config = BackendConfig::Http(Box::new(HttpConfig::new(&server.url, "watch")));
+    let mut watch = Watch(&server, Seen::default());
+    run_static_with(&suite, &config, &mut watch, 1).unwrap();
+    let n = suite.corpus.len();
+    let expected: Vec<(usize, usize)> = (0..=n).map(|done| (done, n)).collect();
+    assert_eq!(watch.1.seeding, expected);
+    // Each event comes before its /add: after `done` adds the bar says `done`.
+    assert_eq!(watch.1.adds_at_each_event, (0..=n).collect::<Vec<_>>());
+    assert_eq!(watch.1.cases, suite.cases.len());
+}

@@ -120,6 +120,7 @@ impl HttpBackend {
         corpus: &[Belief],
         config: &HttpConfig,
         workload: Workload,
+        progress: &mut dyn FnMut(usize, usize),
     ) -> Result<HttpBackend> {
         let mut backend = HttpBackend {
             info: BackendInfo {
@@ -142,7 +143,7 @@ impl HttpBackend {
         };
         if config.reseed {
             let start = Instant::now();
-            if let Err(e) = backend.seed(corpus) {
+            if let Err(e) = backend.seed(corpus, progress) {
                 backend.seeding.failed = Some(e.message);
             }
             backend.seeding.reseeded = true;
@@ -157,10 +158,15 @@ impl HttpBackend {
     }
 
     /// E1, E2 for every belief, E3 when configured.
-    fn seed(&mut self, corpus: &[Belief]) -> std::result::Result<(), BackendError> {
+    fn seed(
+        &mut self,
+        corpus: &[Belief],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> std::result::Result<(), BackendError> {
         self.reset()?;
         let sessions = self.workload == Workload::Sessions;
-        for belief in corpus {
+        for (done, belief) in corpus.iter().enumerate() {
+            progress(done, corpus.len());
             let start = Instant::now();
             let reply = self
                 .client
@@ -176,6 +182,7 @@ impl HttpBackend {
                 .push((belief.id.clone(), crate::js::round2(ms)));
             std::thread::sleep(Duration::from_millis(self.config.seed_delay_ms));
         }
+        progress(corpus.len(), corpus.len());
         if self.config.wait_after_seed {
             let reply = self.client.call(Endpoint::Wait, None)?;
             if self.config.careful() && !reply.ok() {
