@@ -3,8 +3,8 @@
 //! names it), and a port nobody listens on (exit 3). Where the doctor predicts a score
 //! consequence, a run against the same store shows it.
 
-use crate::common::tenure_eval;
 use crate::common::toy_memory::{self, Flaws};
+use crate::common::{http_run, tenure_eval};
 use crate::serve::Served;
 use serde_json::Value;
 
@@ -206,35 +206,14 @@ fn nothing_listening_is_exit_3() {
 
 /// Run the pmb static cases against `url`; the report.
 fn run_pmb(url: &str, compat: bool) -> Value {
-    let out = tempfile::tempdir().unwrap();
-    let dir = out.path().display().to_string();
-    let mut args = vec![
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        url,
-        "--name",
-        "toy",
-        "--quiet",
-        "--out",
-        &dir,
-    ];
-    if compat {
-        args.extend(["--compat", "pmb"]);
-    }
-    let output = tenure_eval(&args);
-    assert!(
-        output.status.code().unwrap() <= 1,
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(
-        &std::fs::read(out.path().join("pmb/retrieval-report-toy.json")).unwrap(),
-    )
-    .unwrap()
+    let extra: &[&str] = if compat {
+        &["--quiet", "--compat", "pmb"]
+    } else {
+        &["--quiet"]
+    };
+    let run = http_run("static", &["--suite", "pmb"], "pmb", url, "toy", extra);
+    assert!(run.code <= 1, "{}", run.stderr);
+    run.written()
 }
 
 fn relevant_total(report: &Value) -> usize {

@@ -3,7 +3,7 @@
 //! careful client's reading of the same answers.
 
 use crate::common::memory_server::{json, MemoryServer, Received, Reply};
-use crate::common::{read_json, repo, strip_measurements, tenure_eval};
+use crate::common::{http_run, read_json, repo, strip_measurements, HttpRun};
 use serde_json::{json as j, Value};
 use std::path::Path;
 
@@ -119,17 +119,16 @@ fn normalised(mut v: Value) -> Value {
     v
 }
 
-/// Run `kind` of the suite in `files` against `url`; the report written.
+/// Run `kind` of the suite in `files` against `url` (`--quiet`); the run, whose report must
+/// have been written.
 pub fn run_http(
     kind: &str,
     files: &[String; 3],
     url: &str,
     name: &str,
     extra: &[&str],
-) -> (Value, std::process::Output) {
-    let out = tempfile::tempdir().unwrap();
-    let mut args = vec![
-        kind,
+) -> (Value, HttpRun) {
+    let suite = [
         "--corpus",
         &files[0],
         "--cases",
@@ -138,34 +137,20 @@ pub fn run_http(
         &files[2],
         "--profile",
         "head",
-        "--backend",
-        "http",
-        "--url",
-        url,
-        "--name",
-        name,
-        "--quiet",
-        "--out",
     ];
-    let out_path = out.path().display().to_string();
-    args.push(&out_path);
-    args.extend_from_slice(extra);
-    let output = tenure_eval(&args);
-    let stem = if kind == "static" { "" } else { "session-" };
-    let path = out
-        .path()
-        .join("custom")
-        .join(format!("{stem}retrieval-report-{name}.json"));
-    let report = std::fs::read(&path)
-        .map(|b| serde_json::from_slice(&b).unwrap())
-        .unwrap_or_else(|_| {
-            panic!(
-                "no report {}: {}",
-                path.display(),
-                String::from_utf8_lossy(&output.stderr)
-            )
-        });
-    (report, output)
+    let mut run = http_run(
+        kind,
+        &suite,
+        "custom",
+        url,
+        name,
+        &[&["--quiet"], extra].concat(),
+    );
+    let report = run
+        .report
+        .take()
+        .unwrap_or_else(|| panic!("no report: {}", run.stderr));
+    (report, run)
 }
 
 #[test]
@@ -186,12 +171,8 @@ fn compat_mode_reproduces_every_published_external_report() {
             if !seeded {
                 extra.push("--no-reseed");
             }
-            let (mine, output) = run_http(kind, &files, &server.url, provider, &extra);
-            assert!(
-                output.status.success(),
-                "{kind} {provider}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            let (mine, run) = run_http(kind, &files, &server.url, provider, &extra);
+            assert_eq!(run.code, 0, "{kind} {provider}: {}", run.stderr);
             assert_eq!(mine["provider"], provider);
 
             let (m, g) = (
@@ -460,42 +441,25 @@ fn faulty_server(fault: std::sync::Arc<dyn Fn(usize) -> Reply + Send + Sync>) ->
     })
 }
 
-struct Outcome {
-    code: i32,
-    stderr: String,
-    report: Value,
-}
-
+/// The pmb static cases against a faulty server; the report must be written.
 fn run_faulty(url: &str, compat: bool, extra: &[&str]) -> Outcome {
-    let out = tempfile::tempdir().unwrap();
-    let o = out.path().display().to_string();
-    let mut args = vec![
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        url,
-        "--name",
-        "f",
-        "--out",
-        &o,
-        "--format",
-        "json",
-    ];
+    let mut args = vec!["--format", "json"];
     if compat {
         args.extend(["--compat", "pmb"]);
     }
     args.extend_from_slice(extra);
-    let output = tenure_eval(&args);
-    let path = out.path().join("pmb/retrieval-report-f.json");
+    let mut run = http_run("static", &["--suite", "pmb"], "pmb", url, "f", &args);
     Outcome {
-        code: output.status.code().unwrap(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        report: serde_json::from_slice(&std::fs::read(&path).expect("the report is written"))
-            .unwrap(),
+        report: run.report.take().expect("the report is written"),
+        code: run.code,
+        stderr: run.stderr,
     }
+}
+
+struct Outcome {
+    code: i32,
+    stderr: String,
+    report: Value,
 }
 
 fn entry<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {

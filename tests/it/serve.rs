@@ -1,7 +1,7 @@
 //! `tenure-eval serve` over real HTTP: PrecisionMemBench's contract around the in-process
 //! backends, evaluated by tenure-eval's own HTTP client in both modes (the loopback).
 
-use crate::common::{builtin, tenure_eval};
+use crate::common::{builtin, http_run};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -49,37 +49,14 @@ fn post(url: &str, body: &Value) -> Value {
 }
 
 fn run(kind: &str, suite: &str, url: &str, name: &str, compat: bool) -> Value {
-    let out = tempfile::tempdir().unwrap();
-    let o = out.path().display().to_string();
-    let mut args = vec![
-        kind,
-        "--suite",
-        suite,
-        "--backend",
-        "http",
-        "--url",
-        url,
-        "--name",
-        name,
-        "--quiet",
-        "--out",
-        &o,
-    ];
-    if compat {
-        args.extend(["--compat", "pmb"]);
-    }
-    let output = tenure_eval(&args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stem = if kind == "static" { "" } else { "session-" };
-    let path = out
-        .path()
-        .join(suite)
-        .join(format!("{stem}retrieval-report-{name}.json"));
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    let extra: &[&str] = if compat {
+        &["--quiet", "--compat", "pmb"]
+    } else {
+        &["--quiet"]
+    };
+    let run = http_run(kind, &["--suite", suite], suite, url, name, extra);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.written()
 }
 
 #[test]

@@ -132,3 +132,61 @@ pub fn strip_measurements(v: &mut Value) {
         _ => {}
     }
 }
+
+/// What `tenure-eval KIND SUITE... --backend http --url URL --name NAME --out TMP EXTRA...`
+/// left: its exit code, stderr, and the report it wrote (`None` when it wrote none).
+pub struct HttpRun {
+    pub code: i32,
+    pub stderr: String,
+    pub report: Option<Value>,
+}
+
+/// Run `kind` (`static` or `session`) of the suite `suite` names (`["--suite", "pmb"]` or
+/// custom files) against the memory system at `url`; the report is read from `--out`'s
+/// folder for `folder` (the suite's name, `custom` for files).
+pub fn http_run(
+    kind: &str,
+    suite: &[&str],
+    folder: &str,
+    url: &str,
+    name: &str,
+    extra: &[&str],
+) -> HttpRun {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().display().to_string();
+    let mut args = vec![kind];
+    args.extend_from_slice(suite);
+    args.extend([
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        name,
+        "--out",
+        &dir,
+    ]);
+    args.extend_from_slice(extra);
+    let output = tenure_eval(&args);
+    let stem = if kind == "static" { "" } else { "session-" };
+    let path = out
+        .path()
+        .join(folder)
+        .join(format!("{stem}retrieval-report-{name}.json"));
+    HttpRun {
+        code: output.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        report: std::fs::read(path)
+            .ok()
+            .map(|b| serde_json::from_slice(&b).unwrap()),
+    }
+}
+
+impl HttpRun {
+    /// The report, which must have been written.
+    pub fn written(self) -> Value {
+        let stderr = self.stderr;
+        self.report
+            .unwrap_or_else(|| panic!("no report (exit {}): {stderr}", self.code))
+    }
+}
