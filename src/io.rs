@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::Path;
@@ -245,4 +246,22 @@ pub fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Structural JSON equality where numbers compare by value (`1` equals `1.0`).
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(_), Value::Number(_)) => {
+            (a.as_f64().unwrap_or(f64::NAN) - b.as_f64().unwrap_or(f64::NAN)).abs() < 1e-9
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
 }

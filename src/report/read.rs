@@ -8,6 +8,7 @@ use super::schema::{CaseEntry, PmbReport, ScoreEntry, TurnEntry};
 use crate::backend::BackendInfo;
 use crate::error::{Error, Result};
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
+pub use crate::io::same_json;
 use crate::run::SESSION_CATEGORY;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -314,24 +315,6 @@ impl LoadedReport {
 /// report?
 fn is_manifest(value: &Value) -> bool {
     value.get("tool").and_then(Value::as_str) == Some("tenure-eval") && value.get("cases").is_none()
-}
-
-/// Structural JSON equality where numbers compare by value (`1` equals `1.0`).
-pub fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(_), Value::Number(_)) => {
-            (a.as_f64().unwrap_or(f64::NAN) - b.as_f64().unwrap_or(f64::NAN)).abs() < 1e-9
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
-        }
-        _ => a == b,
-    }
 }
 
 fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {
