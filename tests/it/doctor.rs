@@ -334,3 +334,47 @@ fn the_readme_wrapper_runs_and_both_modes_agree_on_it() {
         compat["retrieval"]["totalPassed"]
     );
 }
+
+/// A store that refuses every `/add`: the checks that need a stored belief are skipped, the
+/// error path and the closing reset still run, and the doctor exits 1.
+#[test]
+fn a_store_that_refuses_adds_fails_and_the_rest_is_skipped() {
+    use crate::common::memory_server::{json, MemoryServer, Reply};
+    let server = MemoryServer::start(|r, _| match r.path.as_str() {
+        "/add" => Reply::Body(500, "Internal Server Error".into()),
+        "/search" if !r.body.contains("query") => {
+            Reply::Body(422, r#"{"detail":"no query"}"#.into())
+        }
+        _ => json(serde_json::json!({"status": "ok"})),
+    });
+    let d = doctor(&server.url);
+    assert_eq!(d.code, 1, "{}", d.stdout);
+    let verdicts: Vec<(&str, &str)> = d
+        .findings
+        .iter()
+        .map(|f| (f["check"].as_str().unwrap(), f["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("health", "ok"),
+            ("reset", "ok"),
+            ("add", "fail"),
+            ("round-trip", "skipped"),
+            ("isolation", "skipped"),
+            ("scope", "skipped"),
+            ("scopes", "skipped"),
+            ("update", "skipped"),
+            ("error-path", "ok"),
+            ("limit", "skipped"),
+            ("reset-again", "ok"),
+            ("reset-clears", "skipped"),
+        ]
+    );
+    assert!(d.finding("add")["saw"]
+        .as_str()
+        .unwrap()
+        .contains("HTTP 500"));
+    // One /add was tried, then the doctor stopped adding.
+    assert_eq!(server.to("/add").len(), 1);
+}
