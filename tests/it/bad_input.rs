@@ -485,3 +485,96 @@ fn session_without_session_cases_is_a_usage_error_and_run_does_the_static_half()
         .join("custom/session-retrieval-report-tenure.json")
         .exists());
 }
+
+/// Every object position in the pmb suite's three files (each belief, case, assertion group,
+/// session, turn, mutation...), written as an array of its values, is refused with the JSON
+/// path of that position; serde alone would take each by position.
+#[test]
+fn every_object_written_as_an_array_is_refused_where_it_stands() {
+    use tenure_eval::profile::Profile;
+    use tenure_eval::suite::{Suite, SuiteSource};
+    fn object_paths(
+        v: &Value,
+        at: String,
+        out: &mut Vec<(String, Vec<PathIndex>)>,
+        trail: Vec<PathIndex>,
+    ) {
+        match v {
+            Value::Object(m) => {
+                if !trail.is_empty() {
+                    out.push((at.clone(), trail.clone()));
+                }
+                for (k, x) in m {
+                    let mut t = trail.clone();
+                    t.push(PathIndex::Key(k.clone()));
+                    object_paths(x, format!("{at}.{k}"), out, t);
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    let mut t = trail.clone();
+                    t.push(PathIndex::At(i));
+                    object_paths(x, format!("{at}[{i}]"), out, t);
+                }
+            }
+            _ => {}
+        }
+    }
+    #[derive(Clone)]
+    enum PathIndex {
+        Key(String),
+        At(usize),
+    }
+    fn slot<'a>(v: &'a mut Value, trail: &[PathIndex]) -> &'a mut Value {
+        trail.iter().fold(v, |v, p| match p {
+            PathIndex::Key(k) => &mut v[k.as_str()],
+            PathIndex::At(i) => &mut v[*i],
+        })
+    }
+
+    let files = Files::new();
+    let originals = [corpus(), cases(), sessions()];
+    const NAMES: [&str; 3] = ["corpus.json", "cases.json", "sessions.json"];
+    let (mut checked, mut ignored) = (0, 0);
+    for which in 0..3 {
+        for (doc, name) in originals.iter().zip(NAMES) {
+            files.json(name, doc);
+        }
+        let mut positions = Vec::new();
+        object_paths(&originals[which], "$".into(), &mut positions, Vec::new());
+        for (at, trail) in positions {
+            let load = |replace: &dyn Fn(&Value) -> Value| {
+                let mut doc = originals[which].clone();
+                let target = slot(&mut doc, &trail);
+                *target = replace(target);
+                files.json(NAMES[which], &doc);
+                Suite::load(&SuiteSource::Custom {
+                    corpus: files.dir.path().join(NAMES[0]),
+                    cases: files.dir.path().join(NAMES[1]),
+                    sessions: Some(files.dir.path().join(NAMES[2])),
+                    profile: Profile::Head,
+                })
+            };
+            // A position the loader reads refuses a number; one it ignores (a belief's
+            // `provenance`) takes anything.
+            if load(&|_| json!(42)).is_ok() {
+                ignored += 1;
+                continue;
+            }
+            let error = load(&|v| Value::Array(v.as_object().unwrap().values().cloned().collect()))
+                .err()
+                .unwrap_or_else(|| panic!("{}: {at} as an array loads", NAMES[which]));
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("{}: {at} ", NAMES[which]))
+                    && message.contains("sequence"),
+                "{at}: {message}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 300 && ignored < 50,
+        "{checked} object positions read, {ignored} ignored"
+    );
+}

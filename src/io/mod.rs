@@ -2,6 +2,8 @@
 //! file and the JSON path (or line and column), atomic writes, sha256. A leaf: it imports
 //! nothing of the crate but its error type.
 
+mod strict;
+
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -57,8 +59,8 @@ pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
         )
     })?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T =
-        serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(path, text, e))?;
+    let value: T = serde_path_to_error::deserialize(strict::Strict(&mut de))
+        .map_err(|e| json_error(path, text, e))?;
     de.end().map_err(|e| json_error_plain(path, e))?;
     Ok(value)
 }
