@@ -6,6 +6,7 @@ mod builtin;
 mod case;
 mod session;
 pub mod text;
+mod vacuous;
 mod validate;
 
 pub use belief::{Belief, BeliefType};
@@ -133,10 +134,13 @@ impl Suite {
         let mut inputs = vec![input("corpus", corpus), input("cases", cases)];
         let beliefs: Vec<Belief> = parse_json(corpus.0, corpus.1)?;
         let static_cases: Vec<StaticCase> = parse_json(cases.0, cases.1)?;
+        vacuous::refuse_empty(cases.0, cases.1, false)?;
         let session_cases: Vec<SessionCase> = match sessions {
             Some(file) => {
                 inputs.push(input("sessions", file));
-                parse_json(file.0, file.1)?
+                let parsed = parse_json(file.0, file.1)?;
+                vacuous::refuse_empty(file.0, file.1, true)?;
+                parsed
             }
             None => Vec::new(),
         };
@@ -149,12 +153,11 @@ impl Suite {
             inputs,
             warnings: Vec::new(),
         };
-        suite.warnings = validate::validate(
-            &suite,
-            corpus.0,
-            cases.0,
-            sessions.map(|(p, _)| p).unwrap_or(Path::new("")),
-        )?;
+        let sessions_path = sessions.map(|(p, _)| p).unwrap_or(Path::new(""));
+        suite.warnings = validate::validate(&suite, corpus.0, cases.0, sessions_path)?;
+        suite
+            .warnings
+            .extend(vacuous::warnings(&suite, cases.0, sessions_path));
         Ok(suite)
     }
 }

@@ -6,6 +6,21 @@ use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+/// A turn's assertion groups.
+const TURN_KEYS: &[&str] = &[
+    "relevantBeliefs",
+    "pinnedFacts",
+    "openQuestions",
+    "noiseCheck",
+];
+/// A turn's `relevantBeliefs` assertions.
+const RELEVANT_KEYS: &[&str] = &["shouldOnlyInclude", "mustInclude", "mustExclude"];
+/// Keys upstream's own session files hold and its harness ignores: they load with a warning
+/// (`topicRetrieval`; the `pinnedFacts` that turn 10 nests inside `relevantBeliefs`). Any
+/// other unknown key is an error, as in static cases: a misspelt assertion would pass.
+const UPSTREAM_TURN_KEYS: &[&str] = &["topicRetrieval"];
+const UPSTREAM_RELEVANT_KEYS: &[&str] = &["pinnedFacts"];
+
 /// Check `suite`; return warnings for things that load but are ignored.
 pub fn validate(
     suite: &Suite,
@@ -110,17 +125,38 @@ pub fn validate(
                     ));
                 }
             }
-            for key in turn.expect.ignored.keys() {
-                warnings.push(format!(
-                    "{}: {at}.expect.{key}: not an assertion upstream evaluates; ignored",
-                    sessions.display()
-                ));
-            }
-            if let Some(rb) = &turn.expect.relevant_beliefs {
-                for key in rb.ignored.keys() {
-                    warnings.push(format!(
-                        "{}: {at}.expect.relevantBeliefs.{key}: not an assertion upstream evaluates; ignored",
-                        sessions.display()
+            let groups = [
+                (
+                    format!("{at}.expect"),
+                    Some(&turn.expect.ignored),
+                    TURN_KEYS,
+                    UPSTREAM_TURN_KEYS,
+                ),
+                (
+                    format!("{at}.expect.relevantBeliefs"),
+                    turn.expect.relevant_beliefs.as_ref().map(|rb| &rb.ignored),
+                    RELEVANT_KEYS,
+                    UPSTREAM_RELEVANT_KEYS,
+                ),
+            ];
+            for (at, ignored, expected, upstream) in groups {
+                for key in ignored.into_iter().flat_map(|m| m.keys()) {
+                    if key.starts_with('_') || upstream.contains(&key.as_str()) {
+                        if !key.starts_with('_') {
+                            warnings.push(format!(
+                                "{}: {at}.{key}: not an assertion upstream evaluates; ignored",
+                                sessions.display()
+                            ));
+                        }
+                        continue;
+                    }
+                    return Err(Error::input(
+                        sessions,
+                        format!("{at}.{key}"),
+                        format!(
+                            "unknown assertion key `{key}`, expected one of {} (or a `_`-prefixed note)",
+                            expected.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                        ),
                     ));
                 }
             }

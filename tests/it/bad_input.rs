@@ -578,3 +578,90 @@ fn every_object_written_as_an_array_is_refused_where_it_stands() {
         "{checked} object positions read, {ignored} ignored"
     );
 }
+
+/// A misspelt session assertion key is an error naming the key and the expected ones, as in
+/// static cases; the keys upstream's own files hold stay warnings, `_` keys are notes.
+#[test]
+fn session_unknown_assertion_keys_are_errors() {
+    session_error(
+        |s| {
+            s[0]["turns"][1]["expect"]["relevantBeliefs"]["mustIncude"] = json!(["b-redis-code"]);
+        },
+        &[
+            "$[0].turns[1].expect.relevantBeliefs.mustIncude",
+            "unknown assertion key `mustIncude`, expected one of `shouldOnlyInclude`, `mustInclude`, `mustExclude`",
+        ],
+    );
+    session_error(
+        |s| s[1]["turns"][0]["expect"]["pinnedFact"] = json!({"mustInclude": []}),
+        &[
+            "$[1].turns[0].expect.pinnedFact",
+            "expected one of `relevantBeliefs`, `pinnedFacts`",
+        ],
+    );
+    let f = Files::new();
+    let mut s = sessions();
+    s[0]["turns"][2]["expect"]["_why"] = json!("a note");
+    let out = validate(
+        &f.json("corpus.json", &corpus()),
+        &f.json("cases.json", &cases()),
+        Some(&f.json("sessions.json", &s)),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 warnings"));
+}
+
+/// `{}` where assertions belong (a case's `expect`, a group in it, a turn's) is an input error:
+/// such a case would pass whatever is retrieved. A group of only empty lists loads with a
+/// warning (upstream's recency-tiebreak-reinforcement is one).
+#[test]
+fn empty_assertions_are_errors_and_vacuous_ones_warnings() {
+    let f = Files::new();
+    let (corpus, sessions_file) = (
+        f.json("corpus.json", &corpus()),
+        f.json("sessions.json", &sessions()),
+    );
+    for (mutate, at, says) in [
+        (
+            Box::new(|c: &mut Value| c[3]["expect"] = json!({})) as Box<dyn Fn(&mut Value)>,
+            "$[3].expect: ",
+            "no assertion; expected at least one of relevantBeliefs",
+        ),
+        (
+            Box::new(|c: &mut Value| c[3]["expect"]["relevantBeliefs"] = json!({})),
+            "$[3].expect.relevantBeliefs: ",
+            "empty assertion group",
+        ),
+        (
+            Box::new(|c: &mut Value| c[3]["expect"] = json!([])),
+            "$[3].expect (line ",
+            "invalid type: sequence, expected a JSON object (struct Expect)",
+        ),
+    ] {
+        let mut c = cases();
+        mutate(&mut c);
+        let bad = f.json("cases.json", &c);
+        let out = validate(&corpus, &bad, Some(&sessions_file));
+        assert_input_error(&out, &bad, &[at, says]);
+    }
+    session_error(
+        |s| s[0]["turns"][2]["expect"]["pinnedFacts"] = json!({}),
+        &["$[0].turns[2].expect.pinnedFacts", "empty assertion group"],
+    );
+    // Only empty lists: a warning naming the case.
+    let mut c = cases();
+    c[3]["expect"] = json!({"pinnedFacts": {"mustInclude": []}});
+    let id = c[3]["caseId"].as_str().unwrap().to_string();
+    let out = validate(&corpus, &f.json("cases.json", &c), Some(&sessions_file));
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("$[3].expect ({id}): asserts nothing")),
+        "{stderr}"
+    );
+}

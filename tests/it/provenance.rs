@@ -48,7 +48,9 @@ fn loaded_suites_record_their_inputs_and_warnings() {
     );
     let turns: usize = suite.sessions.iter().map(|s| s.turns.len()).sum();
     assert_eq!(turns, 12);
-    // turn 0's `topicRetrieval` and turn 10's nested `pinnedFacts` / `_note` are not evaluated.
+    // turn 0's `topicRetrieval` and turn 10's nested `pinnedFacts` are not evaluated, and
+    // recency-tiebreak-reinforcement asserts nothing; turn 10's `_note` is a note and says
+    // nothing.
     assert_eq!(suite.warnings.len(), 3, "{:#?}", suite.warnings);
     assert!(suite
         .warnings

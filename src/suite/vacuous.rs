@@ -1,0 +1,127 @@
+//! Cases that assert nothing. An `expect` or assertion group written as `{}` is an input
+//! error: a case that checks nothing passes whatever is retrieved, silently. A group that
+//! spells out only empty lists (upstream's own `recency-tiebreak-reinforcement` has
+//! `"pinnedFacts": {"mustInclude": []}` and nothing else) loads, with a warning, so that
+//! upstream's files load as they are.
+
+use super::case::{Expect, IdsExpect, PreludeExpect, RelevantExpect};
+use super::session::TurnExpect;
+use super::Suite;
+use crate::error::{Error, Result};
+use serde_json::Value;
+use std::path::Path;
+
+const STATIC_GROUPS: &str =
+    "relevantBeliefs, pinnedFacts, openQuestions, personaPrelude, scopePrelude";
+const TURN_GROUPS: &str = "relevantBeliefs, pinnedFacts, openQuestions, noiseCheck";
+
+/// Refuse `{}` where assertions belong, in a cases file (`sessions`: a session file) as
+/// written: `$[i].expect` (or `$[i].turns[t].expect`) and each group in it. Keys starting with
+/// `_` are notes and do not count.
+pub fn refuse_empty(file: &Path, bytes: &[u8], sessions: bool) -> Result<()> {
+    let Ok(Value::Array(cases)) = serde_json::from_slice::<Value>(bytes) else {
+        return Ok(()); // typed parsing already refused it
+    };
+    let mut expects = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        if sessions {
+            let turns = case["turns"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+            for (t, turn) in turns.iter().enumerate() {
+                expects.push((format!("$[{i}].turns[{t}].expect"), &turn["expect"]));
+            }
+        } else {
+            expects.push((format!("$[{i}].expect"), &case["expect"]));
+        }
+    }
+    let groups = if sessions { TURN_GROUPS } else { STATIC_GROUPS };
+    for (at, expect) in expects {
+        let Some(expect) = expect.as_object() else {
+            continue;
+        };
+        if !expect.keys().any(|k| !k.starts_with('_')) {
+            return Err(Error::input(
+                file,
+                at,
+                format!("no assertion; expected at least one of {groups}"),
+            ));
+        }
+        for (key, group) in expect {
+            if group
+                .as_object()
+                .is_some_and(|g| !g.keys().any(|k| !k.starts_with('_')))
+            {
+                return Err(Error::input(
+                    file,
+                    format!("{at}.{key}"),
+                    "empty assertion group; expected at least one assertion (mustInclude, ...)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Warnings for cases and turns whose assertions are all empty lists.
+pub fn warnings(suite: &Suite, cases: &Path, sessions: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, case) in suite.cases.iter().enumerate() {
+        if static_asserts_nothing(&case.expect) {
+            out.push(format!(
+                "{}: $[{i}].expect ({}): asserts nothing (only empty lists); it passes whatever is retrieved",
+                cases.display(),
+                case.case_id
+            ));
+        }
+    }
+    for (c, case) in suite.sessions.iter().enumerate() {
+        for (t, turn) in case.turns.iter().enumerate() {
+            if turn_asserts_nothing(&turn.expect) {
+                out.push(format!(
+                    "{}: $[{c}].turns[{t}].expect: asserts nothing (only empty lists); it passes whatever is retrieved",
+                    sessions.display()
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn ids_empty(g: Option<&IdsExpect>) -> bool {
+    g.is_none_or(|g| g.must_include.is_empty() && g.must_exclude.is_empty())
+}
+
+fn relevant_empty(g: Option<&RelevantExpect>) -> bool {
+    g.is_none_or(|g| {
+        g.must_include.is_empty()
+            && g.must_exclude.is_empty()
+            && g.should_include.is_empty()
+            && g.should_only_include.is_none()
+            && g.ordered_before.is_empty()
+            && g.max_count.is_none()
+            && g.min_count.is_none()
+    })
+}
+
+fn prelude_empty(g: Option<&PreludeExpect>) -> bool {
+    g.is_none_or(|g| {
+        !g.non_empty && !g.is_null && g.contains.is_empty() && g.must_not_contain.is_empty()
+    })
+}
+
+fn static_asserts_nothing(e: &Expect) -> bool {
+    relevant_empty(e.relevant_beliefs.as_ref())
+        && ids_empty(e.pinned_facts.as_ref())
+        && ids_empty(e.open_questions.as_ref())
+        && prelude_empty(e.persona_prelude.as_ref())
+        && prelude_empty(e.scope_prelude.as_ref())
+}
+
+fn turn_asserts_nothing(e: &TurnExpect) -> bool {
+    e.relevant_beliefs.as_ref().is_none_or(|g| {
+        g.should_only_include.is_none() && g.must_include.is_empty() && g.must_exclude.is_empty()
+    }) && ids_empty(e.pinned_facts.as_ref())
+        && ids_empty(e.open_questions.as_ref())
+        && e.noise_check
+            .as_ref()
+            .is_none_or(|n| n.must_not_surface.is_empty())
+}
