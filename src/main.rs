@@ -1,6 +1,7 @@
 //! `tenure-eval`: the command line over the `tenure_eval` library. This file is the only
 //! place that maps errors to exit codes: 0 ok, 1 a CI gate failed (or `verify` found a
-//! mismatch), 2 usage or input error, 3 runtime failure (or a case the backend failed on).
+//! mismatch), 2 usage or input error, 3 runtime failure (or a case the backend failed on),
+//! 130 interrupted (SIGINT, SIGTERM or SIGHUP; temporary files removed, no report half-written).
 
 mod cli;
 
@@ -8,6 +9,14 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Reports are written through temporary files and renamed (tenure_eval::io): on a signal,
+    // remove the temporary files in flight, so that nothing of the run is left half-written.
+    let _ = ctrlc::set_handler(|| {
+        tenure_eval::io::remove_in_flight();
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "interrupted");
+        std::process::exit(130);
+    });
     let parsed = match cli::Cli::try_parse() {
         Ok(parsed) => parsed,
         Err(e) => {

@@ -2,13 +2,15 @@
 //! file and the JSON path (or line and column), atomic writes, sha256. A leaf: it imports
 //! nothing of the crate but its error type.
 
+mod atomic;
 mod strict;
+
+pub use atomic::{remove_in_flight, write_atomic, FolderLock};
 
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::Path;
 
 /// Hex sha256 of `bytes`.
@@ -121,57 +123,6 @@ fn line_column(prefix: &[u8]) -> (usize, usize) {
     let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
     let column = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
     (line, column)
-}
-
-/// Write `bytes` to `path` through a temporary file in the same folder, then rename. A path
-/// that is a device, a FIFO or a link (`/dev/null`, `/dev/stdout`) is written through instead:
-/// renaming onto it would replace the device node (as root) or the link with a plain file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let fail = |source| Error::Output {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Ok(link) = std::fs::symlink_metadata(path) {
-        if link.is_dir() {
-            return Err(fail(std::io::Error::other(
-                "it is a folder; expected a file path",
-            )));
-        }
-        if !link.is_file() {
-            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .truncate(regular)
-                .open(path)
-                .map_err(fail)?;
-            return file
-                .write_all(bytes)
-                .and_then(|()| file.flush())
-                .map_err(fail);
-        }
-    }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tenure-eval-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    // tempfile creates 0600; a report is an ordinary file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(fail)?;
-    }
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
 }
 
 /// The shape a float32 `.npy` file declares, checked against the file's length before anyone

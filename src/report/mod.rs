@@ -183,16 +183,31 @@ pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendInfo) -> Stri
 }
 
 /// Write a report (and its sidecar manifest, if any) atomically; return the paths written.
+///
+/// The paper layout's pair is two renames. The sidecar records the report's sha256
+/// (`report.sha256`), so a pair torn by a kill between the renames, or mixed by another run, is
+/// caught by `verify`. Runs writing into one folder take turns (`io::FolderLock`), so two
+/// concurrent runs leave the pair of one of them, never a mix.
 pub fn write_report(
     path: &std::path::Path,
     report: &(serde_json::Value, Option<serde_json::Value>),
 ) -> crate::Result<Vec<std::path::PathBuf>> {
-    write_atomic(path, &json::to_bytes(&report.0))?;
-    let mut written = vec![path.to_path_buf()];
-    if let Some(manifest) = &report.1 {
-        let sidecar = path.with_extension("manifest.json");
-        write_atomic(&sidecar, &json::to_bytes(manifest))?;
-        written.push(sidecar);
+    let bytes = json::to_bytes(&report.0);
+    let Some(manifest) = &report.1 else {
+        write_atomic(path, &bytes)?;
+        return Ok(vec![path.to_path_buf()]);
+    };
+    let mut manifest = manifest.clone();
+    if let Some(m) = manifest.as_object_mut() {
+        let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
+        m.insert(
+            "report".into(),
+            serde_json::json!({"file": file, "sha256": crate::io::sha256_hex(&bytes)}),
+        );
     }
-    Ok(written)
+    let sidecar = path.with_extension("manifest.json");
+    let _turn = crate::io::FolderLock::take(path)?;
+    write_atomic(path, &bytes)?;
+    write_atomic(&sidecar, &json::to_bytes(&manifest))?;
+    Ok(vec![path.to_path_buf(), sidecar])
 }

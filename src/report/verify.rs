@@ -13,7 +13,8 @@ use std::path::Path;
 /// the report itself is checked (its aggregates and rows), not the input files its manifest
 /// names: what a published report without a manifest can be checked for.
 pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
-    let value: Value = crate::io::parse_json(path, &crate::io::read_bytes(path)?)?;
+    let bytes = crate::io::read_bytes(path)?;
+    let value: Value = crate::io::parse_json(path, &bytes)?;
     let report = LoadedReport::from_value(path, &value)?;
     let mut problems = report.disagreements();
     let entries = value
@@ -47,6 +48,7 @@ pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
             }
         }
     }
+    problems.extend(sidecar_pairing(path, &bytes));
     if !inputs {
         return Ok(problems);
     }
@@ -101,4 +103,21 @@ fn input_bytes(file: &str) -> Option<Vec<u8>> {
                 .find(|f| f.path == file)
                 .map(|f| f.bytes.to_vec())
         })
+}
+
+/// A sidecar manifest that records its report's sha256 must record this report's: otherwise
+/// the pair was torn (a kill between the two renames) or mixed by another run.
+fn sidecar_pairing(path: &Path, report: &[u8]) -> Option<String> {
+    let sidecar = path.with_extension("manifest.json");
+    let manifest: Value = serde_json::from_slice(&crate::io::read_bytes(&sidecar).ok()?).ok()?;
+    let recorded = manifest["report"]["sha256"].as_str()?;
+    let actual = sha256_hex(report);
+    (recorded != actual).then(|| {
+        format!(
+            "{}: the report has sha256 {actual}, its manifest {} records {recorded}: the pair \
+             comes from two different writes (an interrupted run, or two runs into one folder)",
+            path.display(),
+            sidecar.display()
+        )
+    })
 }

@@ -20,6 +20,7 @@ mod output;
 mod paper_static;
 mod paper_tables;
 mod plot;
+mod process_faults;
 mod provenance;
 mod serve;
 mod service;
