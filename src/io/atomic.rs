@@ -56,7 +56,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         }
     }
     let dir = folder_of(path);
-    std::fs::create_dir_all(dir).map_err(fail)?;
+    create_folder(dir).map_err(fail)?;
     sweep(dir);
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!("{PREFIX}{}-", std::process::id()))
@@ -95,6 +95,23 @@ fn fault_delay() {
     if let Some(ms) = delay {
         std::thread::sleep(std::time::Duration::from_millis(*ms));
     }
+}
+
+/// `create_dir_all`, saying which part of the path is a file where a folder belongs (the OS
+/// says only "File exists" or "Not a directory").
+fn create_folder(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let file = dir
+            .ancestors()
+            .find(|a| std::fs::metadata(a).is_ok_and(|m| !m.is_dir()));
+        match file {
+            Some(file) => std::io::Error::other(format!(
+                "{} is a file; expected a folder there",
+                file.display()
+            )),
+            None => e,
+        }
+    })
 }
 
 fn folder_of(path: &Path) -> &Path {
@@ -163,7 +180,7 @@ impl FolderLock {
             path: lock_path.clone(),
             source,
         };
-        std::fs::create_dir_all(dir).map_err(fail)?;
+        create_folder(dir).map_err(fail)?;
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)

@@ -75,6 +75,9 @@ fn json_error(path: &Path, text: &str, e: serde_path_to_error::Error<serde_json:
     // syntax errors; in a well-formed file they are wrong types, and the path says where.
     let message = if !(inner.is_syntax() || inner.is_eof()) {
         strip_position(&inner)
+    } else if inner.to_string().starts_with("trailing characters") && well_formed() {
+        // serde_json's word for an array longer than the tuple it fills.
+        "too many elements; expected an array of fixed length (a pair is [first, second])".into()
     } else if well_formed() {
         format!(
             "a value of the wrong type ({}): the JSON is well-formed, but this is not what \

@@ -72,6 +72,21 @@ pub fn validate(
         }
     }
 
+    if !sessions.as_os_str().is_empty() && suite.sessions.is_empty() {
+        return Err(Error::input(
+            sessions,
+            "$",
+            "no session cases; expected an array of at least one session case (or no --sessions)",
+        ));
+    }
+    if let Some(c) = suite.sessions.iter().position(|s| s.turns.is_empty()) {
+        return Err(Error::input(
+            sessions,
+            format!("$[{c}].turns"),
+            "no turns; expected at least one turn",
+        ));
+    }
+
     // Session mutations replay in file order across cases, as upstream shares one store.
     let mut warnings = Vec::new();
     let mut live: HashSet<&str> = known.clone();

@@ -665,3 +665,71 @@ fn empty_assertions_are_errors_and_vacuous_ones_warnings() {
         "{stderr}"
     );
 }
+
+/// Messages that say what is wrong where: a pair with three elements, a sessions file that
+/// holds no case (not "give --sessions FILE": one was given), and a file where `--out` needs a
+/// folder (not the OS's "File exists" or "Not a directory").
+#[test]
+fn messages_name_the_real_problem() {
+    let f = Files::new();
+    let corpus_file = f.json("corpus.json", &corpus());
+    let mut c = cases();
+    c[0]["expect"]["relevantBeliefs"]["orderedBefore"] =
+        json!([["b-redis-code", "b-redis-writing", "b-x"]]);
+    let bad = f.json("cases.json", &c);
+    assert_input_error(
+        &validate(&corpus_file, &bad, None),
+        &bad,
+        &[
+            "$[0].expect.relevantBeliefs.orderedBefore[0] (line ",
+            "too many elements; expected an array of fixed length",
+        ],
+    );
+
+    let cases_file = f.json("cases.json", &cases());
+    let empty = f.json("sessions.json", &json!([]));
+    let out = tenure_eval(
+        &["session", "--quiet", "--corpus"],
+        &[
+            &corpus_file,
+            Path::new("--cases"),
+            &cases_file,
+            Path::new("--sessions"),
+            &empty,
+        ],
+    );
+    assert_input_error(
+        &out,
+        &empty,
+        &["$: no session cases; expected an array of at least one session case"],
+    );
+    session_error(|s| s[1]["turns"] = json!([]), &["$[1].turns: no turns"]);
+
+    let file = f.write("not-a-folder", b"x");
+    for out in [file.clone(), file.join("sub")] {
+        let run = tenure_eval(&["static", "--suite", "pmb", "--quiet", "--out"], &[&out]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(3), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{} is a file; expected a folder there",
+                file.display()
+            )),
+            "{stderr}"
+        );
+    }
+    std::fs::create_dir(f.dir.path().join("reports")).unwrap();
+    let occupied = f.write("reports/pmb", b"x");
+    let run = tenure_eval(
+        &["static", "--suite", "pmb", "--quiet", "--out"],
+        &[&f.dir.path().join("reports")],
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{} is a file; expected a folder there",
+            occupied.display()
+        )),
+        "{stderr}"
+    );
+}
