@@ -165,8 +165,9 @@ fn alive(pid: u32, entry: &std::fs::DirEntry) -> bool {
         .unwrap_or(true)
 }
 
-/// A turn at writing into a folder: an exclusive lock on `.tenure-eval.lock` in it, held until
-/// dropped. Another run writing into the same folder waits for it.
+/// A turn at writing into a folder, held until dropped: another run writing into the same
+/// folder waits for it. On Unix the lock is on the folder itself (flock on its descriptor),
+/// so nothing is left in it; elsewhere on a `.tenure-eval.lock` file in it.
 pub struct FolderLock {
     _file: std::fs::File,
 }
@@ -175,17 +176,19 @@ impl FolderLock {
     /// Wait for and take the lock of the folder `path` is written into.
     pub fn take(path: &Path) -> Result<FolderLock> {
         let dir = folder_of(path);
-        let lock_path = dir.join(".tenure-eval.lock");
         let fail = |source| Error::Output {
-            path: lock_path.clone(),
+            path: dir.to_path_buf(),
             source,
         };
         create_folder(dir).map_err(fail)?;
+        #[cfg(unix)]
+        let file = std::fs::File::open(dir).map_err(fail)?;
+        #[cfg(not(unix))]
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&lock_path)
+            .open(dir.join(".tenure-eval.lock"))
             .map_err(fail)?;
         file.lock().map_err(fail)?;
         Ok(FolderLock { _file: file })
