@@ -1,7 +1,7 @@
 //! Cross-record checks serde cannot express: unique ids, assertions that name beliefs absent
 //! from the corpus, and the order of session mutations.
 
-use super::{IdsExpect, Suite};
+use super::{IdsExpect, Suite, DEFAULT_USER};
 use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -261,7 +261,37 @@ pub fn validate(
             }
         }
     }
+    warnings.extend(default_user_without_beliefs(suite, corpus));
     Ok(warnings)
+}
+
+/// Cases that leave `userId` out search as `test-user`; a corpus written for another user
+/// would score 0 everywhere without a word. (A case that names a user without beliefs, as
+/// pmb's cold-start case does, means it.)
+fn default_user_without_beliefs(suite: &Suite, corpus: &Path) -> Option<String> {
+    let relying = suite.cases.iter().filter(|c| c.user_id.is_none()).count();
+    let owned = |user: &str| {
+        suite.corpus.iter().any(|b| b.user_id == user)
+            || suite
+                .sessions
+                .iter()
+                .flat_map(|s| &s.turns)
+                .filter_map(|t| t.create_belief_at_turn.as_ref())
+                .any(|b| b.user_id == user)
+    };
+    if relying == 0 || owned(DEFAULT_USER) {
+        return None;
+    }
+    let mut users: Vec<&str> = suite.corpus.iter().map(|b| b.user_id.as_str()).collect();
+    users.sort_unstable();
+    users.dedup();
+    Some(format!(
+        "{}: no belief belongs to {DEFAULT_USER:?}, the user of the {relying} cases without \
+         `userId`; they will retrieve nothing (the corpus's users: {}). Set `userId` in the \
+         cases, or `user_id` in the beliefs",
+        corpus.display(),
+        users.join(", ")
+    ))
 }
 
 fn check_tier(

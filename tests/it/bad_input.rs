@@ -733,3 +733,32 @@ fn messages_name_the_real_problem() {
         "{stderr}"
     );
 }
+
+/// A corpus written for another user than the cases' default `test-user` would score 0
+/// everywhere: validate says so, naming the corpus's users.
+#[test]
+fn a_corpus_without_the_default_users_beliefs_warns() {
+    let f = Files::new();
+    let mut c = corpus();
+    for b in c.as_array_mut().unwrap() {
+        b["user_id"] = json!("alice");
+    }
+    let corpus_file = f.json("corpus.json", &c);
+    let out = validate(&corpus_file, &f.json("cases.json", &cases()), None);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}: no belief belongs to \"test-user\", the user of the 76 cases without `userId`; they will retrieve nothing (the corpus's users: alice)",
+            corpus_file.display()
+        )),
+        "{stderr}"
+    );
+    // The built-in corpus has test-user's beliefs: no such warning.
+    let out = validate(
+        &f.json("corpus.json", &corpus()),
+        &f.json("cases.json", &cases()),
+        None,
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("no belief belongs"));
+}
