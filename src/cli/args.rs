@@ -4,6 +4,7 @@
 pub use super::remote::{HttpArgs, RemoteArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
+use tenure_eval::backend::bm25::Bm25Config;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::embed::onnx::EmbedOptions;
@@ -104,6 +105,15 @@ pub enum QueryTextArg {
     Expanded,
     /// The raw user message, as PrecisionMemBench's adapter.
     Raw,
+}
+
+/// The alias-BM25 backend's settings.
+#[derive(Debug, Args)]
+pub struct Bm25Args {
+    /// BM25: hits scoring below this are dropped (Tenure's eval uses 3; recorded in the
+    /// manifest when changed). A tiny corpus may need less: its terms' IDF is low.
+    #[arg(long, value_parser = non_negative)]
+    pub min_score: Option<f64>,
 }
 
 /// Embedding models and vector search (the cosine backend).
@@ -228,6 +238,7 @@ impl CosineArgs {
 /// The backends `chosen`, in order: BM25, cosine once per model, the memory system.
 pub fn backend_configs(
     chosen: &[BackendArg],
+    bm25: &Bm25Args,
     cosine: &CosineArgs,
     remote: &RemoteArgs,
     http: &HttpArgs,
@@ -235,7 +246,13 @@ pub fn backend_configs(
     let mut configs = Vec::new();
     for b in chosen {
         match b {
-            BackendArg::Bm25 => configs.push(BackendConfig::bm25()),
+            BackendArg::Bm25 => configs.push(match bm25.min_score {
+                Some(min) => BackendConfig::Bm25(Bm25Config {
+                    min_score: min as f32,
+                    ..Bm25Config::default()
+                }),
+                None => BackendConfig::bm25(),
+            }),
             BackendArg::Cosine => configs.extend(
                 cosine
                     .configs(remote)

@@ -762,3 +762,49 @@ fn a_corpus_without_the_default_users_beliefs_warns() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("no belief belongs"));
 }
+
+/// A one-belief corpus finds nothing for its exact alias under the eval's minimum score of 3
+/// (its IDF is low); `--min-score` lowers the floor, and the manifest records it.
+#[test]
+fn min_score_is_a_setting_recorded_in_the_manifest() {
+    let f = Files::new();
+    let corpus = f.json(
+        "one.json",
+        &json!([{"_id": "b-only", "user_id": "test-user", "type": "entity",
+                 "canonical_name": "zebra_cache", "aliases": ["zebracache"], "scope": [],
+                 "content": "The zebracache."}]),
+    );
+    let cases = f.json(
+        "cases.json",
+        &json!([{"caseId": "exact-alias", "category": "Alias", "scope": [], "query": "zebracache",
+                 "expect": {"relevantBeliefs": {"shouldOnlyInclude": ["b-only"]}}}]),
+    );
+    let run = |extra: &[&str]| {
+        let out = f.dir.path().join(format!("out{}", extra.len()));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
+        cmd.args(["static", "--quiet", "--corpus"])
+            .arg(&corpus)
+            .arg("--cases")
+            .arg(&cases)
+            .arg("--out")
+            .arg(&out)
+            .args(extra);
+        assert_eq!(cmd.output().unwrap().status.code(), Some(0));
+        read_json(
+            out.join("custom/retrieval-report-tenure.json")
+                .to_str()
+                .unwrap(),
+        )
+    };
+    let floor = run(&[]);
+    assert_eq!(floor["cases"][0]["relevantBeliefs"], json!([]));
+    assert!(floor["manifest"]["backendSettings"]
+        .get("minScore")
+        .is_none());
+    let lowered = run(&["--min-score", "0.1"]);
+    assert_eq!(lowered["cases"][0]["relevantBeliefs"], json!(["b-only"]));
+    assert_eq!(
+        lowered["manifest"]["backendSettings"]["minScore"],
+        json!(0.1)
+    );
+}

@@ -320,7 +320,14 @@ impl Backend for Bm25Backend {
         });
         // Recorded only where it differs from Atlas, so default reports keep their bytes.
         if self.config.min_score != DEFAULT_MIN_SCORE {
-            settings["minScore"] = json!(self.config.min_score);
+            // The float32 as written (0.1), not its binary expansion (0.10000000149011612).
+            let written: f64 = self
+                .config
+                .min_score
+                .to_string()
+                .parse()
+                .unwrap_or(f64::NAN);
+            settings["minScore"] = json!(written);
         }
         if self.config.replaced != ReplacedVersions::default() {
             settings["replacedVersions"] = json!(self.config.replaced);

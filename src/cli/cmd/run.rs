@@ -2,8 +2,8 @@
 //! the gate files and the exit code here.
 
 use crate::cli::args::{
-    backend_configs, load, BackendArg, CosineArgs, FormatArg, GateArgs, HttpArgs, OutputArgs,
-    RemoteArgs, SuiteArgs,
+    backend_configs, load, BackendArg, Bm25Args, CosineArgs, FormatArg, GateArgs, HttpArgs,
+    OutputArgs, RemoteArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -26,6 +26,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_delimiter = ',')]
     pub backend: Vec<BackendArg>,
     /// Cosine backend settings.
+    #[command(flatten)]
+    pub bm25: Bm25Args,
     #[command(flatten)]
     pub cosine: CosineArgs,
     /// Remote calls: concurrency, timeout, retries.
@@ -74,7 +76,13 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
         .iter()
         .map(|p| LoadedReport::load(p))
         .collect::<Result<Vec<_>>>()?;
-    let backends = backend_configs(&args.backend_args(), &args.cosine, &args.remote, &args.http)?;
+    let backends = backend_configs(
+        &args.backend_args(),
+        &args.bm25,
+        &args.cosine,
+        &args.remote,
+        &args.http,
+    )?;
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?;
     plan.concurrency = args.remote.concurrency.max(1);

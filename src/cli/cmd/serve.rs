@@ -1,7 +1,7 @@
 //! `tenure-eval serve`: a built-in backend behind PrecisionMemBench's HTTP provider contract.
 
 use crate::cli::args::{
-    backend_configs, load, BackendArg, CosineArgs, HttpArgs, RemoteArgs, SuiteArgs,
+    backend_configs, load, BackendArg, Bm25Args, CosineArgs, HttpArgs, RemoteArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use clap::Args;
@@ -18,6 +18,9 @@ pub struct ServeArgs {
     /// The backend to serve: bm25 or cosine.
     #[arg(long, value_enum, default_value = "bm25")]
     pub backend: BackendArg,
+    /// BM25 backend settings.
+    #[command(flatten)]
+    pub bm25: Bm25Args,
     /// Cosine backend settings.
     #[command(flatten)]
     pub cosine: CosineArgs,
@@ -51,7 +54,13 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     }
     let suite = load(&args.suite)?;
     let http = HttpArgs::none();
-    let mut configs = backend_configs(&[args.backend], &args.cosine, &args.remote, &http)?;
+    let mut configs = backend_configs(
+        &[args.backend],
+        &args.bm25,
+        &args.cosine,
+        &args.remote,
+        &http,
+    )?;
     let mut config = configs.remove(0);
     let mut progress = Progress::new(args.quiet, &suite.name);
     config.prepare(&suite, &mut |done, total| {
