@@ -25,6 +25,17 @@ pub struct PlotArgs {
 
 /// Draw a figure.
 pub fn run(args: PlotArgs) -> Result<ExitCode> {
+    // Only SVG is drawn: a `.png` name would hold SVG bytes that image viewers refuse.
+    let svg_name = args
+        .out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    if !svg_name && !is_special_file(&args.out) {
+        return Err(Error::Usage(format!(
+            "--out {}: plot writes SVG; expected a file name ending in .svg",
+            args.out.display()
+        )));
+    }
     if let Some(case) = &args.case {
         use tenure_eval::report::plot::{score_figure, ScoreSource};
         let [top, bottom] = args.reports.as_slice() else {
@@ -73,4 +84,9 @@ fn case_field(report: &serde_json::Value, case: &str, key: &str) -> String {
         .and_then(|c| c[key].as_str())
         .unwrap_or_default()
         .to_string()
+}
+
+/// A device, FIFO or link (`/dev/stdout`): written through whatever its name.
+fn is_special_file(path: &std::path::Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
