@@ -5,14 +5,17 @@ use crate::cli::write_stdout;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::claims::{claims, claims_table, measure_paper_bm25, ClaimSources};
+use tenure_eval::report::claims::{
+    check_paper_reports, claims, claims_table, measure_paper, ClaimSources,
+};
 use tenure_eval::report::tables::render;
 use tenure_eval::Result;
 
 /// `tenure-eval claims`.
 #[derive(Debug, Args)]
 pub struct ClaimsArgs {
-    /// Reports of the `paper` suite (BM25 and cosine, static and session). None: run BM25 now.
+    /// Reports of the `paper` suite (BM25 and cosine, static and session). None: run the
+    /// paper suite now, BM25 and cosine with the committed all-MiniLM-L6-v2 vectors.
     pub reports: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
@@ -22,9 +25,15 @@ pub struct ClaimsArgs {
 /// The claims table.
 pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
     let reports = if args.reports.is_empty() {
-        measure_paper_bm25()?
+        let (reports, skipped) = measure_paper()?;
+        if let Some(why) = skipped {
+            say!("note: {why}");
+        }
+        reports
     } else {
-        crate::cli::load_reports(&args.reports, false)?
+        let reports = crate::cli::load_reports(&args.reports, false)?;
+        check_paper_reports(&reports)?;
+        reports
     };
     let table = claims_table(&claims(&ClaimSources::from_reports(&reports)));
     write_stdout(&render(&[table], args.format.into()))?;
