@@ -174,3 +174,42 @@ pub fn models_table(rows: &[ModelRow]) -> String {
     }
     builder.build().with(Style::markdown()).to_string() + "\n"
 }
+
+/// The cases (or turns) a report failed, first `limit` of them with their first failure (or
+/// error), and how many more: what a terminal shows under the run table, so that failing ids
+/// are seen without opening the report.
+pub fn failing_cases(report: &super::tables::LoadedReport, limit: usize) -> String {
+    let failed: Vec<&super::tables::Row> = report.rows.iter().filter(|r| !r.passed).collect();
+    if failed.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "failing in {} ({} of {}):\n",
+        report.path.display(),
+        failed.len(),
+        report.rows.len()
+    );
+    for row in failed.iter().take(limit) {
+        // Session failures already begin with "turn N:".
+        let id = match row.turn_index {
+            Some(turn) if !row.failures.first().is_some_and(|f| f.starts_with("turn ")) => {
+                format!("{} turn {turn}", row.case_id)
+            }
+            _ => row.case_id.clone(),
+        };
+        let why = match row.failures.first() {
+            Some(first) => first.clone(),
+            None if row.errored => "backend error (see the report)".into(),
+            None => "failed".into(),
+        };
+        let more = match row.failures.len() {
+            0 | 1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        text.push_str(&format!("  {id}: {why}{more}\n"));
+    }
+    if failed.len() > limit {
+        text.push_str(&format!("  … and {} more\n", failed.len() - limit));
+    }
+    text
+}

@@ -268,3 +268,43 @@ fn gate_values_that_could_never_fail_are_usage_errors() {
         "--profile with --suite was silently ignored"
     );
 }
+
+/// Under the run table, each report's failing cases: the first five with their first failure,
+/// and how many more; nothing for a report that passed everything.
+#[test]
+fn the_terminal_shows_failing_cases_under_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args([
+            "run",
+            "--suite",
+            "pmb",
+            "--backend",
+            "bm25,cosine",
+            "--quiet",
+            "--out",
+        ])
+        .arg(dir.path())
+        .current_dir(crate::common::repo(""))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let static_report = dir
+        .path()
+        .join("pmb/all-minilm-l6-v2-retrieval-report-vector.json");
+    let listed = format!("failing in {} (66 of 77):\n", static_report.display());
+    let at = stdout.find(&listed).unwrap_or_else(|| panic!("{stdout}"));
+    let lines: Vec<&str> = stdout[at + listed.len()..].lines().take(6).collect();
+    assert_eq!(
+        lines[0],
+        "  happy-stack-repository-layer: unexpected belief in relevantBeliefs: b-redis-code (+14 more)"
+    );
+    assert_eq!(lines[5], "  … and 61 more");
+    assert!(stdout.contains("(12 of 12):\n  session-drift-noise-10-turns-implicit-redis: turn 0: unexpected relevant belief"));
+    // BM25 passes everything: no list for its reports.
+    assert!(
+        !stdout.contains("retrieval-report-tenure.json ("),
+        "{stdout}"
+    );
+}

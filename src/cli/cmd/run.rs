@@ -133,6 +133,9 @@ fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
     Ok(())
 }
 
+/// Failing cases listed under the table, per report.
+const FAILING_SHOWN: usize = 5;
+
 fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Result<()> {
     let passes = &outcome.passes;
     let text = match out.format {
@@ -173,6 +176,15 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
         }
     };
     write_stdout_then_go_on(&text)?;
+    if out.format == FormatArg::Table {
+        let failing: String = passes
+            .iter()
+            .map(|p| table::failing_cases(&p.report, FAILING_SHOWN))
+            .collect();
+        if !failing.is_empty() {
+            write_stdout_then_go_on(&format!("\n{failing}"))?;
+        }
+    }
     if !out.quiet {
         for p in passes.iter().flat_map(|p| &p.reports) {
             say!("wrote {}", p.display());
