@@ -86,9 +86,35 @@ pub struct Comparison {
     pub precision_difference: Option<Interval>,
     /// Per-category changes (BASE's category order).
     pub categories: Vec<CategoryDelta>,
-    /// Largest score changes (at most 10), largest first.
+    /// Largest score changes (at most 10), largest first; empty when the two reports score on
+    /// different scales.
     pub largest_score_changes: Vec<ScoreChange>,
+    /// Why no score changes are listed, when the scales differ (BM25 56.89 beside cosine 0.58
+    /// is not a change).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scores_not_compared: Option<String>,
+    /// Session reports: mean drift in each, by definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drift: Option<DriftDelta>,
 }
+
+/// Mean drift of two session reports, under each definition both can give.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DriftDelta {
+    /// PrecisionMemBench's drift, 1 − precision (every session report gives it).
+    pub base_precision_drift: Option<f64>,
+    /// The same in NEW.
+    pub new_precision_drift: Option<f64>,
+    /// The paper's drift, noise / (relevant + pinned): only when both reports carry it
+    /// (tenure-eval's own), since published reports use `driftScore` for 1 − precision.
+    pub base_noise_drift: Option<f64>,
+    /// The same in NEW.
+    pub new_noise_drift: Option<f64>,
+}
+
+/// Flips listed in markdown per direction (JSON lists all).
+const FLIPS_SHOWN: usize = 20;
 
 fn mean(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
     let v: Vec<f64> = values.flatten().collect();
@@ -165,6 +191,25 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
             .then_with(|| a.belief.cmp(&b.belief))
     });
     score_changes.truncate(10);
+    let scales = (base.backend.score_scale, new.backend.score_scale);
+    let scores_not_compared = (scales.0 != scales.1).then(|| {
+        score_changes.clear();
+        format!(
+            "scores not compared: BASE is on the {} scale, NEW on the {} scale",
+            scales.0.describe(),
+            scales.1.describe()
+        )
+    });
+    let drift = (base.kind == super::tables::ReportKind::Session).then(|| {
+        let own = |r: &LoadedReport| r.rows.iter().any(|row| row.precision_drift.is_some());
+        let both = own(base) && own(new);
+        DriftDelta {
+            base_precision_drift: base.mean_precision_drift(),
+            new_precision_drift: new.mean_precision_drift(),
+            base_noise_drift: both.then(|| base.mean_drift()).flatten(),
+            new_noise_drift: both.then(|| new.mean_drift()).flatten(),
+        }
+    });
 
     let mut names: Vec<&str> = Vec::new();
     for &(i, _) in &pairs {
@@ -205,6 +250,8 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
         precision_difference: paired_bootstrap(&diffs, BOOTSTRAP_RESAMPLES, seed),
         categories,
         largest_score_changes: score_changes,
+        scores_not_compared,
+        drift,
     }
 }
 
@@ -243,22 +290,39 @@ impl Comparison {
             )),
             None => out.push_str("- mean precision difference: no case has a precision in both runs\n\n"),
         }
+        if let Some(d) = &self.drift {
+            out.push_str(&format!(
+                "- mean drift, 1 − precision (PrecisionMemBench): {} → {}\n",
+                opt(d.base_precision_drift, 4),
+                opt(d.new_precision_drift, 4)
+            ));
+            if d.base_noise_drift.is_some() || d.new_noise_drift.is_some() {
+                out.push_str(&format!(
+                    "- mean drift, noise / surfaced (the paper): {} → {}\n",
+                    opt(d.base_noise_drift, 4),
+                    opt(d.new_noise_drift, 4)
+                ));
+            }
+            out.push('\n');
+        }
         for (title, flips) in [
             ("Pass → fail", &self.pass_to_fail),
             ("Fail → pass", &self.fail_to_pass),
         ] {
             if !flips.is_empty() {
-                out.push_str(&format!("### {title}\n\n"));
-                for f in flips {
+                out.push_str(&format!("### {title} ({})\n\n", flips.len()));
+                for f in flips.iter().take(FLIPS_SHOWN) {
+                    let why = match f.failures.as_slice() {
+                        [] => String::new(),
+                        [one] => format!(": {one}"),
+                        [first, rest @ ..] => format!(": {first} (+{} more)", rest.len()),
+                    };
+                    out.push_str(&format!("- `{}` ({}){why}\n", f.case, f.category));
+                }
+                if flips.len() > FLIPS_SHOWN {
                     out.push_str(&format!(
-                        "- `{}` ({}){}\n",
-                        f.case,
-                        f.category,
-                        if f.failures.is_empty() {
-                            String::new()
-                        } else {
-                            format!(": {}", f.failures.join("; "))
-                        }
+                        "- … and {} more (`--format json` lists every one)\n",
+                        flips.len() - FLIPS_SHOWN
                     ));
                 }
                 out.push('\n');
@@ -295,6 +359,9 @@ impl Comparison {
             &[categories],
             super::tables::TableFormat::Markdown,
         ));
+        if let Some(why) = &self.scores_not_compared {
+            out.push_str(&format!("\n{why}.\n"));
+        }
         if !self.largest_score_changes.is_empty() {
             let changes = Table {
                 title: "Largest score changes".into(),

@@ -65,7 +65,84 @@ fn cosine_baseline_to_bm25() {
         (alias["cases"].as_u64(), alias["newPassed"].as_u64()),
         (Some(23), Some(23))
     );
-    assert_eq!(c["largestScoreChanges"].as_array().unwrap().len(), 10);
+    // Vector similarities beside BM25 scores are not changes: none are listed, and it says why.
+    assert!(c["largestScoreChanges"].as_array().unwrap().is_empty());
+    assert_eq!(
+        c["scoresNotCompared"],
+        "scores not compared: BASE is on the Atlas vector score, (1 + cos) / 2 scale, NEW on the Lucene BM25 score scale"
+    );
+}
+
+/// Two reports on one scale (MiniLM fp32 and int8 vector scores): the ten largest changes,
+/// largest first, and nothing said about scales. (A report without scores, as the published
+/// qwen3 one, is on no scale: nothing to compare.)
+#[test]
+fn score_changes_on_one_scale_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::tenure_eval_into(
+        &[
+            "static",
+            "--suite",
+            "pmb",
+            "--backend",
+            "cosine",
+            "--model",
+            "all-minilm-l6-v2",
+            "--model",
+            "all-minilm-l6-v2-int8",
+        ],
+        dir.path(),
+    );
+    let report = |name: &str| dir.path().join("pmb").join(name).display().to_string();
+    let c = compare_json(
+        &report("all-minilm-l6-v2-retrieval-report-vector.json"),
+        &report("all-minilm-l6-v2-int8-retrieval-report-vector.json"),
+        "1",
+    );
+    let changes = c["largestScoreChanges"].as_array().unwrap();
+    assert_eq!(changes.len(), 10);
+    let size = |x: &serde_json::Value| {
+        (x["new"].as_f64().unwrap_or(0.0) - x["base"].as_f64().unwrap_or(0.0)).abs()
+    };
+    assert!(changes.windows(2).all(|w| size(&w[0]) >= size(&w[1])));
+    assert!(c.get("scoresNotCompared").is_none());
+}
+
+/// Markdown lists at most 20 flips per direction, each with its first failure, and says how
+/// many more; sessions get the mean drift under each definition both reports give.
+#[test]
+fn markdown_flips_are_bounded_and_sessions_show_drift() {
+    let text = |base: &str, new: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+            .args(["compare", base, new])
+            .current_dir(crate::common::repo(""))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = text(
+        "tests/golden/pmb-baseline/retrieval-report-tenure.json",
+        "tests/golden/pmb-baseline/retrieval-report-vector.json",
+    );
+    assert!(md.contains("### Pass → fail (66)"), "{md}");
+    assert!(
+        md.contains("- … and 46 more (`--format json` lists every one)"),
+        "{md}"
+    );
+    let listed = md.lines().filter(|l| l.starts_with("- `")).count();
+    assert_eq!(listed, 20);
+
+    // Published session reports carry only 1 − precision (as `driftScore`).
+    let md = text(
+        "tests/golden/pmb-baseline/session-retrieval-report-vector.json",
+        "tests/golden/pmb-baseline/session-retrieval-report-tenure.json",
+    );
+    assert!(
+        md.contains("- mean drift, 1 − precision (PrecisionMemBench): "),
+        "{md}"
+    );
+    assert!(!md.contains("noise / surfaced"), "{md}");
 }
 
 #[test]
