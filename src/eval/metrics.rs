@@ -84,6 +84,18 @@ pub fn static_metrics(
     }
 }
 
+/// The paper's drift: the share of what surfaced (relevant + pinned) that is noise; 0 when
+/// nothing surfaced. Reports of any harness list the three sets, so it can be recomputed for
+/// all of them (PrecisionMemBench's own `driftScore` is 1 − precision instead).
+pub fn noise_share(noise: usize, relevant: usize, pinned: usize) -> f64 {
+    let surfaced = relevant + pinned;
+    if surfaced == 0 {
+        0.0
+    } else {
+        ratio(noise, surfaced)
+    }
+}
+
 /// Metrics of one session turn.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TurnMetrics {
@@ -117,15 +129,10 @@ pub fn turn_metrics(
         .count();
     let retrieval_precision = (!ctx.relevant.is_empty()).then(|| ratio(hits, ctx.relevant.len()));
     let retrieval_recall = (!gold.is_empty()).then(|| ratio(hits, gold.len()));
-    let surfaced = ctx.relevant.len() + ctx.pinned.len();
     TurnMetrics {
         retrieval_precision,
         retrieval_recall,
-        drift_score: if surfaced == 0 {
-            0.0
-        } else {
-            ratio(noise.len(), surfaced)
-        },
+        drift_score: noise_share(noise.len(), ctx.relevant.len(), ctx.pinned.len()),
         precision_drift_score: retrieval_precision.map_or(0.0, |p| 1.0 - p),
     }
 }

@@ -229,7 +229,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
             }
         });
     }
-    let drift_range = |r: &LoadedReport| min_max(r.rows.iter().filter_map(|x| x.drift));
+    let drift_range = |r: &LoadedReport| min_max(r.rows.iter().filter_map(|x| x.noise_drift));
     out.push(match sources.bm25_session.map(drift_range) {
         None => Claim {
             claim: "BM25 drift score over the session turns".into(),
@@ -257,7 +257,7 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
             .rows
             .iter()
             .filter(|x| x.case_id == DRIFT_SESSION && matches!(x.turn_index, Some(9 | 10)))
-            .filter_map(|x| x.drift)
+            .filter_map(|x| x.noise_drift)
             .collect();
         (drifts.len() == 2).then(|| min_max(drifts.into_iter()))
     };

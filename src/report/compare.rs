@@ -106,8 +106,8 @@ pub struct DriftDelta {
     pub base_precision_drift: Option<f64>,
     /// The same in NEW.
     pub new_precision_drift: Option<f64>,
-    /// The paper's drift, noise / (relevant + pinned): only when both reports carry it
-    /// (tenure-eval's own), since published reports use `driftScore` for 1 − precision.
+    /// The paper's drift, noise / (relevant + pinned), recomputed from each turn's lists
+    /// (published reports use `driftScore` for 1 − precision).
     pub base_noise_drift: Option<f64>,
     /// The same in NEW.
     pub new_noise_drift: Option<f64>,
@@ -200,15 +200,11 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
             scales.1.describe()
         )
     });
-    let drift = (base.kind == super::tables::ReportKind::Session).then(|| {
-        let own = |r: &LoadedReport| r.rows.iter().any(|row| row.precision_drift.is_some());
-        let both = own(base) && own(new);
-        DriftDelta {
-            base_precision_drift: base.mean_precision_drift(),
-            new_precision_drift: new.mean_precision_drift(),
-            base_noise_drift: both.then(|| base.mean_drift()).flatten(),
-            new_noise_drift: both.then(|| new.mean_drift()).flatten(),
-        }
+    let drift = (base.kind == super::tables::ReportKind::Session).then(|| DriftDelta {
+        base_precision_drift: base.mean_precision_drift(),
+        new_precision_drift: new.mean_precision_drift(),
+        base_noise_drift: base.mean_drift(),
+        new_noise_drift: new.mean_drift(),
     });
 
     let mut names: Vec<&str> = Vec::new();
@@ -296,13 +292,11 @@ impl Comparison {
                 opt(d.base_precision_drift, 4),
                 opt(d.new_precision_drift, 4)
             ));
-            if d.base_noise_drift.is_some() || d.new_noise_drift.is_some() {
-                out.push_str(&format!(
-                    "- mean drift, noise / surfaced (the paper): {} → {}\n",
-                    opt(d.base_noise_drift, 4),
-                    opt(d.new_noise_drift, 4)
-                ));
-            }
+            out.push_str(&format!(
+                "- mean drift, noise / (relevant + pinned) (the paper): {} → {}\n",
+                opt(d.base_noise_drift, 4),
+                opt(d.new_noise_drift, 4)
+            ));
             out.push('\n');
         }
         for (title, flips) in [

@@ -66,7 +66,7 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
         chart
             .configure_mesh()
             .x_desc("turn (x = cross-session case)")
-            .y_desc("drift score")
+            .y_desc("drift = noise / (relevant + pinned)")
             .x_labels(turns)
             .x_label_formatter(&|x| {
                 let i = x.round() as usize;
@@ -80,7 +80,7 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
                 .rows
                 .iter()
                 .enumerate()
-                .map(|(i, r)| (i as f64, r.drift.unwrap_or(0.0)))
+                .map(|(i, r)| (i as f64, r.noise_drift.unwrap_or(0.0)))
                 .collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))

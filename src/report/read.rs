@@ -39,8 +39,12 @@ pub struct Row {
     pub recall: Option<f64>,
     /// Latency in ms, when reported.
     pub latency_ms: Option<f64>,
-    /// Drift score as the report defines it (sessions).
+    /// Drift score as the report defines it (sessions): the paper's noise share in Tenure's
+    /// and tenure-eval's reports, 1 − precision in PrecisionMemBench's of other providers.
     pub drift: Option<f64>,
+    /// The paper's drift, noise / (relevant + pinned), recomputed from the turn's lists: one
+    /// definition for every report (sessions).
+    pub noise_drift: Option<f64>,
     /// PrecisionMemBench's drift (1 − precision), when the report carries it beside
     /// `driftScore` (tenure-eval's own session reports do).
     pub precision_drift: Option<f64>,
@@ -239,9 +243,10 @@ impl LoadedReport {
         self.rows.iter().any(|r| r.latency_ms.is_some())
     }
 
-    /// Mean of the rows' drift scores as each report defines `driftScore` (sessions).
+    /// Mean of the paper's drift, noise / (relevant + pinned), recomputed from every turn's
+    /// lists (sessions): comparable across reports, whatever their `driftScore` means.
     pub fn mean_drift(&self) -> Option<f64> {
-        mean(self.rows.iter().filter_map(|r| r.drift))
+        mean(self.rows.iter().filter_map(|r| r.noise_drift))
     }
 
     /// Mean PrecisionMemBench drift (1 − precision): `precisionDriftScore` where the report
@@ -361,6 +366,7 @@ fn case_row(e: CaseEntry) -> Row {
         recall: e.retrieval_recall,
         latency_ms: e.retrieval_latency_ms,
         drift: None,
+        noise_drift: None,
         precision_drift: None,
         scores: scores(e.search_scores),
         errored: e.error.is_some(),
@@ -377,6 +383,11 @@ fn turn_row(e: TurnEntry) -> Row {
         precision: e.retrieval_precision.flatten(),
         recall: e.retrieval_recall.flatten(),
         latency_ms: e.retrieval_latency_ms,
+        noise_drift: Some(crate::eval::metrics::noise_share(
+            e.noise_belief_ids.len(),
+            e.retrieved_belief_ids.len(),
+            e.pinned_belief_ids.len(),
+        )),
         drift: e.drift_score,
         precision_drift: e.precision_drift_score,
         scores: scores(e.search_scores),

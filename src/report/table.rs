@@ -87,7 +87,7 @@ pub fn run_table(rows: &[RunRow]) -> String {
         "Active",
         "Precision",
         "Recall",
-        "Drift",
+        "Drift (noise)",
         "Drift (1−P)",
         "p50 ms",
         "p95 ms",
@@ -149,7 +149,7 @@ pub fn models_table(rows: &[ModelRow]) -> String {
         "Static passes",
         "Active passes",
         "Session passes",
-        "Mean drift",
+        "Drift (noise)",
         "Mean ms",
         "p95 ms",
     ]);

@@ -154,18 +154,19 @@ pub fn paper_tables(reports: &[LoadedReport]) -> Vec<Table> {
     if !sessions.is_empty() {
         let mut header = vec!["Backend".to_string()];
         header.extend(NOISE_TURNS.iter().map(|(c, _, _)| c.to_string()));
-        header.push("Mean drift (all turns)".into());
+        header.push("Mean (all turns)".into());
         tables.push(Table {
-            // Each report's own `driftScore`: the paper's noise share for Tenure and tenure-eval,
-            // 1 − precision in PrecisionMemBench's reports of other providers.
-            title: "Session noise isolation: drift score on the noise-critical turns (each report's driftScore)".into(),
+            // One definition for every report: the paper's noise share, recomputed from each
+            // turn's lists (PrecisionMemBench's reports of other providers use `driftScore`
+            // for 1 − precision).
+            title: "Session noise isolation: drift = noise / (relevant + pinned) on the noise-critical turns".into(),
             header,
             rows: sessions
                 .iter()
                 .map(|r| {
                     let mut row = vec![r.provider.clone()];
                     for (_, case, turn) in NOISE_TURNS {
-                        let drift = r.rows.iter().find(|x| x.case_id == case && x.turn_index == Some(turn)).and_then(|x| x.drift);
+                        let drift = r.rows.iter().find(|x| x.case_id == case && x.turn_index == Some(turn)).and_then(|x| x.noise_drift);
                         row.push(drift.map_or_else(|| "—".into(), |d| format!("{d:.2}")));
                     }
                     row.push(r.mean_drift().map_or_else(|| "—".into(), |d| format!("{d:.2}")));

@@ -191,7 +191,8 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
                 .then_with(|| a.0.provider.cmp(&b.0.provider))
         });
         tables.push(Table {
-            title: "Session eval — noise isolation under multi-turn drift".into(),
+            // Upstream's table, header and all; its drift is 1 − precision, said in the title.
+            title: "Session eval — noise isolation under multi-turn drift (mean drift = 1 − precision, PrecisionMemBench's definition)".into(),
             header: [
                 "Provider",
                 "Turns passed",
