@@ -104,7 +104,40 @@ fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
     };
     assert!(ys("#1F77B4").windows(2).all(|w| w[0] == w[1]));
     assert!(ys("#D62728").windows(2).any(|w| w[0] != w[1]));
-    for label in ["tenure", "vector", "Drift score per session turn", "x0"] {
+    // One definition on the axis, whatever each report's `driftScore` means (the published
+    // vector report's is 1 − precision): the paper's, recomputed from the turns' lists.
+    let vector_turn_9: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&vector).unwrap()).unwrap();
+    let t9 = &vector_turn_9["cases"][9];
+    assert_eq!(t9["driftScore"], 1);
+    assert_eq!(
+        (
+            t9["noiseBeliefIds"].as_array().unwrap().len(),
+            t9["retrievedBeliefIds"].as_array().unwrap().len()
+                + t9["pinnedBeliefIds"].as_array().unwrap().len()
+        ),
+        (6, 18)
+    );
+    // So the cosine line peaks at 6 / 18 = 0.33 ... 0.39, well below the middle of the 0..1.05
+    // axis, where 1 − precision (up to 1.0) would reach its top. BM25's flat line is y = 0.
+    let pixel = |s: &String| s.parse::<f64>().unwrap();
+    let zero = pixel(&ys("#1F77B4")[0]);
+    let top = ys("#D62728")
+        .iter()
+        .map(pixel)
+        .fold(f64::INFINITY, f64::min);
+    assert!(top < zero, "the cosine line rises above 0");
+    assert!(
+        zero - top < 0.5 * zero,
+        "peak {top} against zero {zero}: not the noise share"
+    );
+    for label in [
+        "tenure",
+        "vector",
+        "Drift score per session turn",
+        "x0",
+        "drift = noise / (relevant + pinned)",
+    ] {
         assert!(
             texts.iter().any(|t| t == label),
             "no text {label:?} in {texts:?}"
