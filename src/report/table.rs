@@ -125,10 +125,10 @@ pub fn run_table(rows: &[RunRow]) -> String {
 pub struct ModelRow {
     /// `bm25` or `cosine`.
     pub backend: String,
-    /// Model name (`–` for BM25).
-    pub model: String,
-    /// Text policy (`names+expanded`, ...; `–` for BM25).
-    pub text_policy: String,
+    /// Model name (none for BM25: `–` in the table, `null` in JSON).
+    pub model: Option<String>,
+    /// Text policy (`names+expanded`, ...; none for BM25).
+    pub text_policy: Option<String>,
     /// Static cases.
     pub static_summary: Summary,
     /// Session turns, when the suite has them.
@@ -157,8 +157,8 @@ pub fn models_table(rows: &[ModelRow]) -> String {
         let s = &r.static_summary;
         builder.push_record([
             r.backend.clone(),
-            r.model.clone(),
-            r.text_policy.clone(),
+            r.model.clone().unwrap_or_else(|| "–".into()),
+            r.text_policy.clone().unwrap_or_else(|| "–".into()),
             fmt_opt(s.mean_precision),
             fmt_opt(s.mean_recall),
             format!("{}/{}", s.total_passed, s.total_cases),

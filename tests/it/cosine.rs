@@ -442,27 +442,25 @@ fn the_session_table_gives_the_published_vector_row_and_the_invariance_table_nam
             .clone()
     };
     let session = table("Session eval");
-    // PrecisionMemBench's README row for `vector`: 0/12, 0.00, 0.9142, 0.00, 0.0858.
-    let row: Vec<&str> = session["rows"][0]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    // PrecisionMemBench's README row for `vector`: 0/12, 0.00, 0.9142, 0.00, 0.0858 (typed).
+    let row = session["rows"][0].as_array().unwrap();
     assert_eq!(
-        &row[..6],
+        row[..6],
         [
-            "all-minilm-l6-v2",
-            "0/12",
-            "0.00",
-            "0.9142",
-            "0.00",
-            "0.0858"
+            serde_json::json!("all-minilm-l6-v2"),
+            serde_json::json!({"count": 0, "total": 12}),
+            serde_json::json!(0.0),
+            serde_json::json!(0.9142),
+            serde_json::json!(0.0),
+            serde_json::json!(0.0858)
         ]
     );
     let invariance = table("Embedding model invariance");
     assert_eq!(invariance["rows"][0][0], "all-minilm-l6-v2");
-    assert_eq!(invariance["rows"][0][3], "11/77");
+    assert_eq!(
+        invariance["rows"][0][3],
+        serde_json::json!({"count": 11, "total": 77})
+    );
 }
 
 #[test]

@@ -19,23 +19,21 @@ fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     );
     let tables: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = |i: usize| tables[i]["rows"].as_array().unwrap().clone();
-    let cell = |r: &serde_json::Value, j: usize| r[j].as_str().unwrap().to_string();
+    // JSON cells are typed: counts are numbers, n/m is {count, total}, a dash is null.
+    let cell = |r: &serde_json::Value, j: usize| r[j].as_u64().unwrap();
 
     // Table 2: the 60 paper cases under HEAD's categories, and the 12 session turns.
     let distribution = rows(0);
     let find = |name: &str| distribution.iter().find(|r| r[0] == name).unwrap().clone();
-    assert_eq!(cell(&find("Alias resolution"), 1), "21");
-    assert_eq!(cell(&find("Scope disambiguation"), 1), "9");
-    assert_eq!(cell(&find("Session-level noise isolation"), 2), "12");
-    assert_eq!(
-        (cell(&find("Total"), 1), cell(&find("Total"), 2)),
-        ("60".into(), "12".into())
-    );
-    let categorised: usize = distribution
+    assert_eq!(cell(&find("Alias resolution"), 1), 21);
+    assert_eq!(cell(&find("Scope disambiguation"), 1), 9);
+    assert_eq!(cell(&find("Session-level noise isolation"), 2), 12);
+    assert_eq!((cell(&find("Total"), 1), cell(&find("Total"), 2)), (60, 12));
+    let categorised: u64 = distribution
         .iter()
         .filter(|r| r[0] != "Total")
-        .filter_map(|r| r[1].as_str().unwrap().parse::<usize>().ok())
-        .sum();
+        .filter_map(|r| r[1].as_u64())
+        .sum::<u64>();
     assert_eq!(categorised, 60);
     assert!(distribution.iter().all(|r| r[0] != "Uncategorised"));
 
@@ -43,11 +41,17 @@ fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     let headline = rows(1);
     assert_eq!(
         headline[0],
-        serde_json::json!(["tenure", "60/60", "12/12", "72/72", "1.00"])
+        serde_json::json!([
+            "tenure",
+            {"count": 60, "total": 60},
+            {"count": 12, "total": 12},
+            {"count": 72, "total": 72},
+            1.0
+        ])
     );
     assert_eq!(
         headline[1],
-        serde_json::json!(["vector", "—", "0/12", "—", "—"])
+        serde_json::json!(["vector", null, {"count": 0, "total": 12}, null, null])
     );
 
     // Noise isolation, one definition for both (the paper's noise / (relevant + pinned),
@@ -56,12 +60,9 @@ fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     // 1 − precision: 1.00, 0.94, 0.94 and 0.91, which this table used to print beside BM25's
     // noise share under one heading.)
     let noise = rows(2);
-    assert_eq!(
-        noise[0],
-        serde_json::json!(["tenure", "0.00", "0.00", "0.00", "0.00"])
-    );
+    assert_eq!(noise[0], serde_json::json!(["tenure", 0.0, 0.0, 0.0, 0.0]));
     assert_eq!(
         noise[1],
-        serde_json::json!(["vector", "0.33", "0.39", "0.06", "0.06"])
+        serde_json::json!(["vector", 0.33, 0.39, 0.06, 0.06])
     );
 }

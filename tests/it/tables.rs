@@ -74,44 +74,73 @@ fn markdown_reproduces_every_figure_of_the_published_readme() {
 
 #[test]
 fn csv_and_json_carry_the_same_cells() {
+    use tenure_eval::report::tables::typed_cell;
     let tables = pmb_tables(&published());
     let expected = readme();
-    // JSON: header + rows of each table equal the README's.
+    // JSON: the header, and each row as the README's cells read by a machine: the label as
+    // text, the rest typed (0.9142 a number, 12/12 {count, total}, --- null).
     let json: serde_json::Value =
         serde_json::from_str(&render(&tables, TableFormat::Json)).unwrap();
     for (t, (_, rows)) in json.as_array().unwrap().iter().zip(&expected) {
-        let mut cells: Vec<Vec<String>> = vec![t["header"]
-            .as_array()
-            .unwrap()
+        assert_eq!(t["header"], serde_json::json!(rows[0]));
+        let typed: Vec<Vec<serde_json::Value>> = rows[1..]
             .iter()
-            .map(|c| c.as_str().unwrap().to_string())
-            .collect()];
-        cells.extend(t["rows"].as_array().unwrap().iter().map(|r| {
-            r.as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c.as_str().unwrap().to_string())
-                .collect()
-        }));
-        assert_eq!(&cells, rows);
+            .map(|r| {
+                r.iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        if i == 0 {
+                            c.clone().into()
+                        } else {
+                            typed_cell(c)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(t["rows"], serde_json::json!(typed));
     }
-    // CSV: one block per table, `# title` then header then rows.
+    let mem0_session = &json[3]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == "mem0")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        mem0_session[1],
+        serde_json::json!({"count": 0, "total": 12})
+    );
+    assert_eq!(mem0_session[3], serde_json::json!(0.9398));
+
+    // CSV: one file, one line per cell (table, row, column, value), every README cell once.
     let text = render(&tables, TableFormat::Csv);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text.as_bytes());
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec!["table", "row", "column", "value"]
+    );
     let records: Vec<Vec<String>> = reader
         .records()
         .map(|r| r.unwrap().iter().map(str::to_string).collect())
         .collect();
-    let blocks: Vec<&[Vec<String>]> = records
-        .split(|r| r.len() == 1 && r[0].starts_with("# "))
-        .skip(1)
-        .collect();
-    assert_eq!(blocks.len(), 4);
-    for (block, (_, rows)) in blocks.iter().zip(&expected) {
-        assert_eq!(&block.to_vec(), rows);
+    let cells: usize = expected
+        .iter()
+        .map(|(_, rows)| (rows.len() - 1) * rows[0].len())
+        .sum();
+    assert_eq!(records.len(), cells);
+    for (t, (_, rows)) in tables.iter().zip(&expected) {
+        for (r, row) in rows[1..].iter().enumerate() {
+            for (column, value) in rows[0].iter().zip(row) {
+                let line = [
+                    t.title.clone(),
+                    (r + 1).to_string(),
+                    column.clone(),
+                    value.clone(),
+                ];
+                assert!(records.contains(&line.to_vec()), "{line:?}");
+            }
+        }
     }
 }
 

@@ -63,8 +63,8 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         let session = passes.get(1).map(|p| &p.row);
         rows.push(ModelRow {
             backend: info.id.clone(),
-            model: info.model.clone().unwrap_or_else(|| "–".into()),
-            text_policy: info.text_policy.clone().unwrap_or_else(|| "–".into()),
+            model: info.model.clone(),
+            text_policy: info.text_policy.clone(),
             static_summary: passes[0].row.summary.clone(),
             mean_drift: session.and_then(|s| s.mean_drift),
             session_summary: session.map(|s| s.summary.clone()),

@@ -9,11 +9,11 @@ use tabled::settings::Style;
 pub enum TableFormat {
     /// GitHub markdown (the README's format).
     Markdown,
-    /// RFC 4180 CSV, one block per table.
+    /// RFC 4180 CSV in long form, one file for any number of tables: `table,row,column,value`.
     Csv,
     /// LaTeX `tabular` environments.
     Latex,
-    /// JSON array of `{title, header, rows}`.
+    /// JSON array of `{title, header, rows}`, cells typed (see [`typed_cell`]).
     Json,
 }
 
@@ -21,9 +21,9 @@ pub enum TableFormat {
 pub fn render(tables: &[Table], format: TableFormat) -> String {
     match format {
         TableFormat::Markdown => tables.iter().map(markdown).collect::<Vec<_>>().join("\n"),
-        TableFormat::Csv => tables.iter().map(csv).collect::<Vec<_>>().join("\n"),
+        TableFormat::Csv => csv(tables),
         TableFormat::Latex => tables.iter().map(latex).collect::<Vec<_>>().join("\n"),
-        TableFormat::Json => serde_json::to_string_pretty(tables).unwrap_or_default() + "\n",
+        TableFormat::Json => serde_json::to_string_pretty(&json(tables)).unwrap_or_default() + "\n",
     }
 }
 
@@ -40,18 +40,86 @@ fn markdown(t: &Table) -> String {
     )
 }
 
-fn csv(t: &Table) -> String {
-    // Flexible: the `# title` line has one field, the table rows more. With that, writing to
-    // memory cannot fail.
-    let mut writer = csv::WriterBuilder::new()
-        .flexible(true)
-        .from_writer(Vec::new());
-    let _ = writer.write_record([format!("# {}", t.title)]);
-    let _ = writer.write_record(&t.header);
-    for row in &t.rows {
-        let _ = writer.write_record(row);
+/// Every table in one CSV: one line per cell, `table,row,column,value` (row 1 is the first
+/// data row; the header names the columns). Tables of different shapes cannot share one
+/// rectangular header, and one CSV per table cannot go to one stdout.
+fn csv(tables: &[Table]) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let _ = writer.write_record(["table", "row", "column", "value"]);
+    for t in tables {
+        for (r, row) in t.rows.iter().enumerate() {
+            for (column, cell) in t.header.iter().zip(row) {
+                let _ = writer.write_record([&t.title, &(r + 1).to_string(), column, cell]);
+            }
+        }
     }
     String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// The tables as JSON: each row's first cell (its label) as text, the others typed.
+fn json(tables: &[Table]) -> serde_json::Value {
+    let tables: Vec<serde_json::Value> = tables
+        .iter()
+        .map(|t| {
+            let rows: Vec<Vec<serde_json::Value>> = t
+                .rows
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .enumerate()
+                        .map(|(i, c)| {
+                            if i == 0 {
+                                c.clone().into()
+                            } else {
+                                typed_cell(c)
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            serde_json::json!({"title": t.title, "header": t.header, "rows": rows})
+        })
+        .collect();
+    tables.into()
+}
+
+/// A cell as a machine reads it: a dash (`—`, `–`, `---`) or nothing is `null`; `0.09` and
+/// `43` are numbers; `43/77` is `{"count": 43, "total": 77}`; `0.43–0.50` is
+/// `{"min": 0.43, "max": 0.5}`; anything else stays text.
+pub fn typed_cell(cell: &str) -> serde_json::Value {
+    use serde_json::{json, Value};
+    let cell = cell.trim();
+    if matches!(cell, "" | "—" | "–" | "---") {
+        return Value::Null;
+    }
+    let number = |s: &str| -> Option<Value> {
+        if !s
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))
+        {
+            return None;
+        }
+        s.parse::<u64>().map(Value::from).ok().or_else(|| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Value::from)
+        })
+    };
+    if let Some(n) = number(cell) {
+        return n;
+    }
+    if let Some((a, b)) = cell.split_once('/') {
+        if let (Ok(a), Ok(b)) = (a.parse::<u64>(), b.parse::<u64>()) {
+            return json!({"count": a, "total": b});
+        }
+    }
+    if let Some((a, b)) = cell.split_once('–') {
+        if let (Some(a), Some(b)) = (number(a), number(b)) {
+            return json!({"min": a, "max": b});
+        }
+    }
+    Value::String(cell.to_string())
 }
 
 /// LaTeX special characters, escaped (no crate does just this; it is five lines).
@@ -89,4 +157,29 @@ fn latex(t: &Table) -> String {
     }
     out.push_str("\\hline\n\\end{tabular}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_cell;
+    use serde_json::json;
+
+    #[test]
+    fn cells_are_typed_as_a_machine_reads_them() {
+        for (cell, value) in [
+            ("0.09", json!(0.09)),
+            ("43", json!(43)),
+            ("-0.5", json!(-0.5)),
+            ("43/77", json!({"count": 43, "total": 77})),
+            ("0.43–0.50", json!({"min": 0.43, "max": 0.5})),
+            ("—", json!(null)),
+            ("–", json!(null)),
+            ("---", json!(null)),
+            ("reproduced", json!("reproduced")),
+            ("b-redis-code", json!("b-redis-code")),
+            ("1.67×", json!("1.67×")),
+        ] {
+            assert_eq!(typed_cell(cell), value, "{cell}");
+        }
+    }
 }
