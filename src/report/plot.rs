@@ -6,13 +6,19 @@ use super::tables::{LoadedReport, ReportKind};
 use crate::error::{Error, Result};
 use plotters::prelude::*;
 
-const COLOURS: [RGBColor; 6] = [
+/// Tableau's ten categorical colours (matplotlib's default cycle): distinct for ten series.
+/// Beyond ten, the marker shape changes too, so no two series look alike.
+const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
     RGBColor(23, 190, 207),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
 ];
 
 fn plot_error(e: impl std::fmt::Display) -> Error {
@@ -52,12 +58,21 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
             format!("{case}{}", r.turn_index.unwrap_or(0))
         })
         .collect();
+    let mut suites: Vec<String> = sessions.iter().filter_map(|r| suite_of(r)).collect();
+    suites.sort();
+    suites.dedup();
+    let title = match suites.as_slice() {
+        [] => "Drift score per session turn".to_string(),
+        names => format!("Drift score per session turn · suite {}", names.join(", ")),
+    };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (800, 440)).into_drawing_area();
+        // Wide enough for the legend to sit right of the plot, off the data.
+        let root = SVGBackend::with_string(&mut svg, (960, 440)).into_drawing_area();
+        let (plot_area, legend_area) = root.split_horizontally(760);
         root.fill(&WHITE).map_err(plot_error)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Drift score per session turn", ("sans-serif", 20))
+        let mut chart = ChartBuilder::on(&plot_area)
+            .caption(&title, ("sans-serif", 18))
             .margin(16)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -76,6 +91,8 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
             .map_err(plot_error)?;
         for (k, report) in sessions.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
+            // Later series are drawn thinner, so a line under another still shows at its edges.
+            let width = 3u32.saturating_sub((k / 2) as u32).max(1);
             let points: Vec<(f64, f64)> = report
                 .rows
                 .iter()
@@ -83,23 +100,40 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
                 .map(|(i, r)| (i as f64, r.noise_drift.unwrap_or(0.0)))
                 .collect();
             chart
-                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
-                .map_err(plot_error)?
-                .label(report.provider.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-                });
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(width)))
+                .map_err(plot_error)?;
+            if k / COLOURS.len() % 2 == 0 {
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                    .map_err(plot_error)?;
+            } else {
+                chart
+                    .draw_series(
+                        points
+                            .iter()
+                            .map(|&p| Cross::new(p, 4, colour.stroke_width(2))),
+                    )
+                    .map_err(plot_error)?;
+            }
+        }
+        // The legend, right of the plot: one line sample and label per series.
+        for (k, report) in sessions.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            let y = 60 + 22 * k as i32;
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(8, y), (32, y)],
+                    colour.stroke_width(2),
+                ))
+                .map_err(plot_error)?;
+            legend_area
+                .draw(&Text::new(
+                    report.provider.clone(),
+                    (38, y - 7),
+                    ("sans-serif", 14),
+                ))
                 .map_err(plot_error)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.9))
-            .draw()
-            .map_err(plot_error)?;
         root.present().map_err(plot_error)?;
     }
     Ok(svg)
@@ -244,4 +278,12 @@ pub fn score_figure(
         root.present().map_err(plot_error)?;
     }
     Ok(svg)
+}
+
+/// The suite a report ran: its manifest's, else the folder it sits in (`reports/pmb/...`).
+fn suite_of(report: &LoadedReport) -> Option<String> {
+    report
+        .manifest
+        .as_ref()
+        .and_then(|m| m["suite"].as_str().map(str::to_string))
 }

@@ -177,13 +177,18 @@ impl LoadedReport {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-        let backend = manifest
-            .as_ref()
-            .and_then(manifest_info)
-            .unwrap_or_else(|| upstream_info(&provider));
-        // tenure-eval's cosine reports say `vector` like PrecisionMemBench's; the model tells
-        // them apart.
-        let provider = backend.model.clone().unwrap_or(backend.provider.clone());
+        let ours = manifest.as_ref().and_then(manifest_info);
+        let named_by_us = ours.is_some();
+        let backend = ours.unwrap_or_else(|| upstream_info(&provider));
+        // Tables and legends name a run as `run` does: the model for cosine (tenure-eval's
+        // cosine reports say `vector` like PrecisionMemBench's), the backend id (`bm25`, not the
+        // `tenure` its file name keeps for upstream's tools) for the rest of ours, and the
+        // provider for upstream's reports.
+        let provider = match (&backend.model, named_by_us) {
+            (Some(model), _) => model.clone(),
+            (None, true) if backend.id != "http" => backend.id.clone(),
+            _ => backend.provider.clone(),
+        };
         Ok(LoadedReport {
             path: path.to_path_buf(),
             provider,

@@ -42,7 +42,7 @@ fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     assert_eq!(
         headline[0],
         serde_json::json!([
-            "tenure",
+            "bm25",
             {"count": 60, "total": 60},
             {"count": 12, "total": 12},
             {"count": 72, "total": 72},
@@ -60,7 +60,7 @@ fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
     // 1 − precision: 1.00, 0.94, 0.94 and 0.91, which this table used to print beside BM25's
     // noise share under one heading.)
     let noise = rows(2);
-    assert_eq!(noise[0], serde_json::json!(["tenure", 0.0, 0.0, 0.0, 0.0]));
+    assert_eq!(noise[0], serde_json::json!(["bm25", 0.0, 0.0, 0.0, 0.0]));
     assert_eq!(
         noise[1],
         serde_json::json!(["vector", 0.33, 0.39, 0.06, 0.06])

@@ -132,9 +132,9 @@ fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
         "peak {top} against zero {zero}: not the noise share"
     );
     for label in [
-        "tenure",
+        "bm25",
         "vector",
-        "Drift score per session turn",
+        "Drift score per session turn · suite pmb",
         "x0",
         "drift = noise / (relevant + pinned)",
     ] {
@@ -232,4 +232,46 @@ fn an_out_name_that_is_not_svg_is_refused() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("plot writes SVG; expected a file name ending in .svg"));
     assert!(!png.exists());
+}
+
+/// Twelve series: ten colours, then the colours again with crosses instead of dots, so no two
+/// series look alike; the legend names all twelve.
+#[test]
+fn more_series_than_colours_stay_distinct() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = repo("tests/golden/pmb-baseline/session-retrieval-report-vector.json");
+    let mut paths = Vec::new();
+    for k in 0..12 {
+        let mut report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&source).unwrap()).unwrap();
+        report["provider"] = format!("system-{k:02}").into();
+        let path = dir
+            .path()
+            .join(format!("session-retrieval-report-{k}.json"));
+        std::fs::write(&path, report.to_string()).unwrap();
+        paths.push(path);
+    }
+    let svg_path = dir.path().join("many.svg");
+    let refs: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
+    tenure_eval_ok(&["plot", "--out", svg_path.to_str().unwrap()], &refs);
+    let (elements, texts) = read_svg(&std::fs::read_to_string(&svg_path).unwrap());
+    let dots: std::collections::BTreeSet<String> = elements
+        .iter()
+        .filter(|e| e.name == "circle")
+        .map(|e| e.attr("fill"))
+        .collect();
+    assert_eq!(dots.len(), 10, "ten colours of dots");
+    // The 11th and 12th series draw crosses (two strokes per point) in the first two colours.
+    let crossed = elements
+        .iter()
+        .filter(|e| e.name == "line")
+        .filter(|e| ["#1F77B4", "#D62728"].contains(&e.attr("stroke").as_str()))
+        .count();
+    assert_eq!(crossed, 2 * 2 * 12, "two crosses of two strokes per turn");
+    for k in 0..12 {
+        assert!(
+            texts.iter().any(|t| *t == format!("system-{k:02}")),
+            "legend names system-{k:02}"
+        );
+    }
 }

@@ -89,7 +89,8 @@ fn our_bm25_report_round_trips_through_trec() {
     crate::common::tenure_eval_into(&["static", "--suite", "pmb"], dir.path());
     let (run, qrels) = check(&dir.path().join("pmb/retrieval-report-tenure.json"), 1.0);
     // Scores in the run file are the report's search scores, in rank order.
-    assert!(run.contains("alias-kube-resolves Q0 b-ci-gha-entity 1 18.33 tenure\nalias-kube-resolves Q0 b-kubernetes-entity 2 7.67 tenure\n"), "{run}");
+    // The run tag is the backend as `run` names it.
+    assert!(run.contains("alias-kube-resolves Q0 b-ci-gha-entity 1 18.33 bm25\nalias-kube-resolves Q0 b-kubernetes-entity 2 7.67 bm25\n"), "{run}");
     // The qrels hold every gold belief: 67 shouldOnlyInclude ids over the 77 cases.
     let cases = read_json("cases/pmb/retrieval.cases.json");
     let gold: usize = cases
