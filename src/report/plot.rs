@@ -102,7 +102,7 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
             chart
                 .draw_series(LineSeries::new(points.clone(), colour.stroke_width(width)))
                 .map_err(plot_error)?;
-            if k / COLOURS.len() % 2 == 0 {
+            if (k / COLOURS.len()).is_multiple_of(2) {
                 chart
                     .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                     .map_err(plot_error)?;
