@@ -73,6 +73,25 @@ pub enum SuiteSource {
 }
 
 impl Suite {
+    /// The paper tag's cases have no category; each of its 60 case ids exists in the HEAD
+    /// case file (the `pmb` suite), whose category it takes, so that `static --suite paper`
+    /// prints the categories `tables --style paper` does (and the pass taxonomy knows which
+    /// cases are structural). Reports of the paper shape carry no category, as the tag's.
+    fn borrow_head_categories(&mut self) -> Result<()> {
+        if self.name != "paper" || self.cases.iter().all(|c| c.category.is_some()) {
+            return Ok(());
+        }
+        let head = Suite::load(&SuiteSource::Builtin("pmb".into()))?;
+        for case in self.cases.iter_mut().filter(|c| c.category.is_none()) {
+            case.category = head
+                .cases
+                .iter()
+                .find(|h| h.case_id == case.case_id)
+                .and_then(|h| h.category.clone());
+        }
+        Ok(())
+    }
+
     /// Load and validate a suite.
     pub fn load(source: &SuiteSource) -> Result<Suite> {
         match source {
@@ -91,13 +110,15 @@ impl Suite {
                 for file in &files {
                     file.verify()?;
                 }
-                Suite::from_bytes(
+                let mut suite = Suite::from_bytes(
                     builtin.name,
                     builtin.profile,
                     (Path::new(builtin.corpus.path), builtin.corpus.bytes),
                     (Path::new(builtin.cases.path), builtin.cases.bytes),
                     Some((Path::new(builtin.sessions.path), builtin.sessions.bytes)),
-                )
+                )?;
+                suite.borrow_head_categories()?;
+                Ok(suite)
             }
             SuiteSource::Custom {
                 corpus,

@@ -66,3 +66,30 @@ fn paper_tables_from_a_paper_run_and_the_published_cosine_sessions() {
         serde_json::json!(["vector", 0.33, 0.39, 0.06, 0.06])
     );
 }
+
+/// `static --suite paper` prints the categories `tables --style paper` assigns (each of the
+/// tag's 60 uncategorised cases takes its HEAD category), not 60 "Uncategorised"; the paper
+/// report itself stays as the tag's, without categories.
+#[test]
+fn the_paper_suites_run_table_has_head_categories() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tenure_eval_ok(
+        &["static", "--suite", "paper", "--quiet", "--out"],
+        &[dir.path()],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("| Alias resolution                 | 21    | 21     |"),
+        "{text}"
+    );
+    assert!(!text.contains("Uncategorised"), "{text}");
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("paper/retrieval-report.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(report
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e.get("category").is_none()));
+}
