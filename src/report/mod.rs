@@ -2,6 +2,7 @@
 
 pub mod claims;
 pub mod compare;
+pub mod explain;
 mod external;
 pub mod gates;
 pub mod json;

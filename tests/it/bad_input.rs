@@ -808,3 +808,55 @@ fn min_score_is_a_setting_recorded_in_the_manifest() {
         json!(0.1)
     );
 }
+
+/// `--explain CASE` shows why a case returned nothing: its best candidates without a floor,
+/// marked against it, with the terms that scored them; an unknown case is a usage error.
+#[test]
+fn explain_shows_the_candidates_below_the_floor() {
+    let f = Files::new();
+    let corpus = f.json(
+        "one.json",
+        &json!([{"_id": "b-only", "user_id": "test-user", "type": "entity",
+                 "canonical_name": "zebra_cache", "aliases": ["zebracache"], "scope": [],
+                 "content": "The zebracache."}]),
+    );
+    let cases = f.json(
+        "cases.json",
+        &json!([{"caseId": "exact-alias", "category": "Alias", "scope": [], "query": "zebracache",
+                 "expect": {"relevantBeliefs": {"shouldOnlyInclude": ["b-only"]}}}]),
+    );
+    let explain = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+            .args(["static", "--corpus"])
+            .arg(&corpus)
+            .arg("--cases")
+            .arg(&cases)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, text, _) = explain(&["--explain", "exact-alias"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("searched as \"zebracache\", user test-user, scopes [], floor 3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- `b-only` 2.30 (below the floor): "),
+        "{text}"
+    );
+    assert!(text.contains("aliases:zebracache 0.65"), "{text}");
+    let (_, text, _) = explain(&["--explain", "exact-alias", "--min-score", "2"]);
+    assert!(text.contains("- `b-only` 2.30 (kept): "), "{text}");
+    let (code, _, stderr) = explain(&["--explain", "exact"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("no static case with that id in suite custom (near: exact-alias)"),
+        "{stderr}"
+    );
+}

@@ -25,11 +25,19 @@ pub struct RunArgs {
     /// Retrieval backends, comma-separated (default: bm25, or cosine when --model is given).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub backend: Vec<BackendArg>,
-    /// Cosine backend settings.
+    /// BM25 backend settings.
     #[command(flatten)]
     pub bm25: Bm25Args,
+    /// Cosine backend settings.
     #[command(flatten)]
     pub cosine: CosineArgs,
+    /// Instead of running: why this static case's search tier holds what it holds (its best
+    /// BM25 candidates with their scores and terms, those below the floor included).
+    #[arg(long, value_name = "CASE")]
+    pub explain: Option<String>,
+    /// With --explain: how many candidates to show.
+    #[arg(long, default_value_t = 10, requires = "explain")]
+    pub top: usize,
     /// Remote calls: concurrency, timeout, retries.
     #[command(flatten)]
     pub remote: RemoteArgs,
@@ -69,6 +77,15 @@ impl RunArgs {
 /// Run `kinds` of the suite through each backend.
 pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
+    if let Some(case) = &args.explain {
+        let floor = args
+            .bm25
+            .min_score
+            .map_or(tenure_eval::backend::bm25::DEFAULT_MIN_SCORE, |m| m as f32);
+        let explained = tenure_eval::report::explain::explain_case(&suite, case, floor, args.top)?;
+        crate::cli::write_stdout(&explained.markdown())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // Gate inputs are checked before any work.
     let baselines = args
         .gates
