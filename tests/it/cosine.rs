@@ -591,3 +591,19 @@ fn vectors_computed_elsewhere_import_as_jsonl_or_npy_and_run_as_the_original_sto
     );
     assert!(!stores.join("bad").exists());
 }
+
+/// `models --format json`: BM25's row has no model and no text policy, and says so with
+/// `null` (it said "–"); counts and rates are numbers.
+#[test]
+fn models_json_says_null_for_what_bm25_lacks() {
+    let out = crate::common::tenure_eval_ok(&["models", "--suite", "pmb", "--format", "json"], &[]);
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bm25 = &rows[0];
+    assert_eq!(bm25["backend"], "bm25");
+    assert_eq!(
+        (&bm25["model"], &bm25["textPolicy"]),
+        (&Value::Null, &Value::Null)
+    );
+    assert_eq!(rows[1]["model"], "all-minilm-l6-v2");
+    assert_eq!(rows[1]["staticSummary"]["totalPassed"], 11);
+}

@@ -23,6 +23,7 @@ mod paper_tables;
 mod plot;
 mod process_faults;
 mod provenance;
+mod readme;
 mod serve;
 mod service;
 mod tables;

@@ -275,3 +275,35 @@ fn more_series_than_colours_stay_distinct() {
         );
     }
 }
+
+/// The legend sits right of the plot, off the data: its labels start beyond the plot area.
+#[test]
+fn the_legend_is_outside_the_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("f.svg");
+    let report = repo("tests/golden/pmb-baseline/session-retrieval-report-vector.json");
+    tenure_eval_ok(&["plot", "--out", svg.to_str().unwrap()], &[&report]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // The plot's right edge: the largest x of any data point.
+    let (elements, _) = read_svg(&text);
+    let data_right = elements
+        .iter()
+        .filter(|e| e.name == "circle")
+        .map(|e| e.attr("cx").parse::<f64>().unwrap())
+        .fold(0.0, f64::max);
+    let label_at = text.find(">\nvector\n<").expect("legend label");
+    let tag = &text[text[..label_at].rfind("<text").unwrap()..label_at];
+    let x: f64 = tag
+        .split("x=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        x > data_right + 20.0,
+        "legend at x {x}, data up to {data_right}"
+    );
+}
