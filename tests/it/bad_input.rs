@@ -763,11 +763,8 @@ fn a_corpus_without_the_default_users_beliefs_warns() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("no belief belongs"));
 }
 
-/// A one-belief corpus finds nothing for its exact alias under the eval's minimum score of 3
-/// (its IDF is low); `--min-score` lowers the floor, and the manifest records it.
-#[test]
-fn min_score_is_a_setting_recorded_in_the_manifest() {
-    let f = Files::new();
+/// A corpus of one belief and a case asking for it by its exact alias.
+fn one_belief_suite(f: &Files) -> (PathBuf, PathBuf) {
     let corpus = f.json(
         "one.json",
         &json!([{"_id": "b-only", "user_id": "test-user", "type": "entity",
@@ -779,6 +776,15 @@ fn min_score_is_a_setting_recorded_in_the_manifest() {
         &json!([{"caseId": "exact-alias", "category": "Alias", "scope": [], "query": "zebracache",
                  "expect": {"relevantBeliefs": {"shouldOnlyInclude": ["b-only"]}}}]),
     );
+    (corpus, cases)
+}
+
+/// A one-belief corpus finds nothing for its exact alias under the eval's minimum score of 3
+/// (its IDF is low); `--min-score` lowers the floor, and the manifest records it.
+#[test]
+fn min_score_is_a_setting_recorded_in_the_manifest() {
+    let f = Files::new();
+    let (corpus, cases) = one_belief_suite(&f);
     let run = |extra: &[&str]| {
         let out = f.dir.path().join(format!("out{}", extra.len()));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
@@ -814,17 +820,7 @@ fn min_score_is_a_setting_recorded_in_the_manifest() {
 #[test]
 fn explain_shows_the_candidates_below_the_floor() {
     let f = Files::new();
-    let corpus = f.json(
-        "one.json",
-        &json!([{"_id": "b-only", "user_id": "test-user", "type": "entity",
-                 "canonical_name": "zebra_cache", "aliases": ["zebracache"], "scope": [],
-                 "content": "The zebracache."}]),
-    );
-    let cases = f.json(
-        "cases.json",
-        &json!([{"caseId": "exact-alias", "category": "Alias", "scope": [], "query": "zebracache",
-                 "expect": {"relevantBeliefs": {"shouldOnlyInclude": ["b-only"]}}}]),
-    );
+    let (corpus, cases) = one_belief_suite(&f);
     let explain = |extra: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
             .args(["static", "--corpus"])

@@ -60,22 +60,26 @@ fn signal(child: &Child, name: &str) {
     assert!(status.success());
 }
 
+/// `static --suite pmb` into a new folder, each write held 10 s before its rename.
+fn pmb_run_held_in_its_write() -> (tempfile::TempDir, Child) {
+    let out = tempfile::tempdir().unwrap();
+    let args = [
+        "static",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--out",
+        out.path().to_str().unwrap(),
+    ];
+    let child = spawn(&args, 10_000);
+    (out, child)
+}
+
 #[test]
 fn a_signal_during_a_write_removes_the_temporary_file_and_exits_130() {
     for name in ["INT", "TERM"] {
-        let out = tempfile::tempdir().unwrap();
+        let (out, child) = pmb_run_held_in_its_write();
         let dir = out.path().join("pmb");
-        let child = spawn(
-            &[
-                "static",
-                "--suite",
-                "pmb",
-                "--quiet",
-                "--out",
-                out.path().to_str().unwrap(),
-            ],
-            10_000,
-        );
         let tmp = wait_for_temp(&dir);
         signal(&child, name);
         let output = child.wait_with_output().unwrap();
@@ -97,19 +101,8 @@ fn a_signal_during_a_write_removes_the_temporary_file_and_exits_130() {
 
 #[test]
 fn a_kill_9_leftover_is_swept_by_the_next_write_and_a_live_runs_file_is_not() {
-    let out = tempfile::tempdir().unwrap();
+    let (out, mut child) = pmb_run_held_in_its_write();
     let dir = out.path().join("pmb");
-    let mut child = spawn(
-        &[
-            "static",
-            "--suite",
-            "pmb",
-            "--quiet",
-            "--out",
-            out.path().to_str().unwrap(),
-        ],
-        10_000,
-    );
     let leftover = wait_for_temp(&dir);
     child.kill().unwrap(); // SIGKILL: nothing can clean up
     child.wait().unwrap();

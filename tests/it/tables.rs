@@ -74,7 +74,7 @@ fn markdown_reproduces_every_figure_of_the_published_readme() {
 
 #[test]
 fn csv_and_json_carry_the_same_cells() {
-    use tenure_eval::report::tables::typed_cell;
+    use tenure_eval::report::tables::typed_row;
     let tables = pmb_tables(&published());
     let expected = readme();
     // JSON: the header, and each row as the README's cells read by a machine: the label as
@@ -83,21 +83,7 @@ fn csv_and_json_carry_the_same_cells() {
         serde_json::from_str(&render(&tables, TableFormat::Json)).unwrap();
     for (t, (_, rows)) in json.as_array().unwrap().iter().zip(&expected) {
         assert_eq!(t["header"], serde_json::json!(rows[0]));
-        let typed: Vec<Vec<serde_json::Value>> = rows[1..]
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        if i == 0 {
-                            c.clone().into()
-                        } else {
-                            typed_cell(c)
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let typed: Vec<Vec<serde_json::Value>> = rows[1..].iter().map(|r| typed_row(r)).collect();
         assert_eq!(t["rows"], serde_json::json!(typed));
     }
     let mem0_session = &json[3]["rows"]

@@ -61,26 +61,25 @@ fn json(tables: &[Table]) -> serde_json::Value {
     let tables: Vec<serde_json::Value> = tables
         .iter()
         .map(|t| {
-            let rows: Vec<Vec<serde_json::Value>> = t
-                .rows
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .enumerate()
-                        .map(|(i, c)| {
-                            if i == 0 {
-                                c.clone().into()
-                            } else {
-                                typed_cell(c)
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+            let rows: Vec<Vec<serde_json::Value>> = t.rows.iter().map(|r| typed_row(r)).collect();
             serde_json::json!({"title": t.title, "header": t.header, "rows": rows})
         })
         .collect();
     tables.into()
+}
+
+/// A row as JSON: its first cell (the label) as text, the others typed.
+pub fn typed_row(row: &[String]) -> Vec<serde_json::Value> {
+    row.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if i == 0 {
+                c.clone().into()
+            } else {
+                typed_cell(c)
+            }
+        })
+        .collect()
 }
 
 /// A cell as a machine reads it: a dash (`—`, `–`, `---`) or nothing is `null`; `0.09` and
