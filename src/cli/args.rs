@@ -1,16 +1,10 @@
 //! Arguments shared by several commands, and the one place clap's values become library
 //! types. Nothing of clap crosses into the library.
 
+pub use super::backends::{backend_configs, Bm25Args, CosineArgs};
 pub use super::remote::{HttpArgs, RemoteArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::backend::bm25::Bm25Config;
-use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
-use tenure_eval::backend::BackendConfig;
-use tenure_eval::embed::onnx::EmbedOptions;
-use tenure_eval::embed::service::ServiceOptions;
-use tenure_eval::embed::source::DEFAULT_MODEL;
-use tenure_eval::embed::{BeliefText, QueryText};
 use tenure_eval::report::gates::{FailOn, Gates};
 use tenure_eval::suite::{Suite, SuiteSource};
 use tenure_eval::{Error, Profile, Result};
@@ -78,191 +72,6 @@ impl BackendArg {
             BackendArg::Http => "http",
         }
     }
-}
-
-/// `--index` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum IndexArg {
-    /// Score every vector (ndarray).
-    Exact,
-    /// HNSW graph (hnsw_rs); see --hnsw-*.
-    Hnsw,
-}
-
-/// `--belief-text` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BeliefTextArg {
-    /// canonical_name + aliases (paper).
-    Names,
-    /// canonical_name + aliases + content + why_it_matters (PrecisionMemBench).
-    NamesContent,
-}
-
-/// `--query-text` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum QueryTextArg {
-    /// The prepared query (expandedQuery), as the paper's harness.
-    Expanded,
-    /// The raw user message, as PrecisionMemBench's adapter.
-    Raw,
-}
-
-/// The alias-BM25 backend's settings.
-#[derive(Debug, Args)]
-pub struct Bm25Args {
-    /// BM25: hits scoring below this are dropped (Tenure's eval uses 3; recorded in the
-    /// manifest when changed). A tiny corpus may need less: its terms' IDF is low.
-    #[arg(long, value_parser = non_negative)]
-    pub min_score: Option<f64>,
-}
-
-/// Embedding models and vector search (the cosine backend).
-#[derive(Debug, Args)]
-pub struct CosineArgs {
-    /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text),
-    /// an ONNX model folder (model.onnx + tokenizer.json), or a served model,
-    /// `ollama:NAME[@URL]` (default http://localhost:11434) or `openai:NAME[@URL]`. Repeat for
-    /// several. Default: all-minilm-l6-v2.
-    #[arg(long)]
-    pub model: Vec<String>,
-    /// Nearest-neighbour search.
-    #[arg(long, value_enum, default_value = "exact")]
-    pub index: IndexArg,
-    /// HNSW: neighbours per node and layer (M).
-    #[arg(long, default_value_t = 16)]
-    pub hnsw_m: usize,
-    /// HNSW: candidate list while building.
-    #[arg(long, default_value_t = 200)]
-    pub hnsw_ef_construction: usize,
-    /// HNSW: candidate list while searching (at least the number of candidates asked).
-    #[arg(long, default_value_t = 200)]
-    pub hnsw_ef_search: usize,
-    /// Belief text to embed (default: the suite profile's, spec §E).
-    #[arg(long, value_enum)]
-    pub belief_text: Option<BeliefTextArg>,
-    /// Query text to embed (default: the suite profile's).
-    #[arg(long, value_enum)]
-    pub query_text: Option<QueryTextArg>,
-    /// ONNX Runtime shared library (else ORT_DYLIB_PATH); only for model folders.
-    #[arg(long)]
-    pub ort_lib: Option<PathBuf>,
-    /// Folder of embedding stores; built-in stores are used for names not found there.
-    #[arg(long, default_value = "embeddings")]
-    pub store_dir: PathBuf,
-    /// ONNX Runtime intra-op threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Texts per model call.
-    #[arg(long, default_value_t = 32)]
-    pub batch_size: usize,
-    /// Served models: Ollama's API, `embed` (/api/embed) or `legacy` (/api/embeddings, one text
-    /// per call, not normalised: what the paper and PrecisionMemBench used).
-    #[arg(long, value_enum, default_value = "embed")]
-    pub ollama_api: OllamaApiArg,
-    /// Served models: the environment variable holding the API key (OpenAI: OPENAI_API_KEY).
-    #[arg(long)]
-    pub api_key_env: Option<String>,
-    /// Served models: prepended to every query text (none by default, as upstream).
-    #[arg(long, default_value = "")]
-    pub query_prefix: String,
-    /// Served models: prepended to every belief text (none by default, as upstream).
-    #[arg(long, default_value = "")]
-    pub document_prefix: String,
-}
-
-/// `--ollama-api` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OllamaApiArg {
-    /// `POST /api/embed`: batched, L2-normalised.
-    Embed,
-    /// `POST /api/embeddings`: one text per call, not normalised.
-    Legacy,
-}
-
-impl CosineArgs {
-    /// One cosine configuration per `--model` (the default model when none is given).
-    pub fn configs(&self, remote: &RemoteArgs) -> Vec<CosineConfig> {
-        let specs = if self.model.is_empty() {
-            vec![DEFAULT_MODEL.to_string()]
-        } else {
-            self.model.clone()
-        };
-        specs
-            .into_iter()
-            .map(|model| {
-                let mut config = CosineConfig::new(model);
-                config.index = self.index();
-                config.belief_text = self.belief_text.map(|b| match b {
-                    BeliefTextArg::Names => BeliefText::Names,
-                    BeliefTextArg::NamesContent => BeliefText::NamesContent,
-                });
-                config.query_text = self.query_text.map(|q| match q {
-                    QueryTextArg::Expanded => QueryText::Expanded,
-                    QueryTextArg::Raw => QueryText::Raw,
-                });
-                config.store_dir = self.store_dir.clone();
-                config.ort_lib = self.ort_lib.clone();
-                config.embed = EmbedOptions {
-                    batch_size: self.batch_size.max(1),
-                    threads: self.threads.max(1),
-                };
-                config.service = ServiceOptions {
-                    batch_size: self.batch_size.max(1),
-                    concurrency: remote.concurrency.max(1),
-                    timeout_secs: remote.timeout.unwrap_or(120).max(1),
-                    retries: remote.retries,
-                    query_prefix: self.query_prefix.clone(),
-                    document_prefix: self.document_prefix.clone(),
-                    api_key_env: self.api_key_env.clone(),
-                };
-                config.ollama_legacy = self.ollama_api == OllamaApiArg::Legacy;
-                config
-            })
-            .collect()
-    }
-
-    /// The search structure.
-    pub fn index(&self) -> IndexKind {
-        match self.index {
-            IndexArg::Exact => IndexKind::Exact,
-            IndexArg::Hnsw => IndexKind::Hnsw(HnswParams {
-                max_connections: self.hnsw_m,
-                ef_construction: self.hnsw_ef_construction,
-                ef_search: self.hnsw_ef_search,
-                ..HnswParams::default()
-            }),
-        }
-    }
-}
-
-/// The backends `chosen`, in order: BM25, cosine once per model, the memory system.
-pub fn backend_configs(
-    chosen: &[BackendArg],
-    bm25: &Bm25Args,
-    cosine: &CosineArgs,
-    remote: &RemoteArgs,
-    http: &HttpArgs,
-) -> Result<Vec<BackendConfig>> {
-    let mut configs = Vec::new();
-    for b in chosen {
-        match b {
-            BackendArg::Bm25 => configs.push(match bm25.min_score {
-                Some(min) => BackendConfig::Bm25(Bm25Config {
-                    min_score: min as f32,
-                    ..Bm25Config::default()
-                }),
-                None => BackendConfig::bm25(),
-            }),
-            BackendArg::Cosine => configs.extend(
-                cosine
-                    .configs(remote)
-                    .into_iter()
-                    .map(BackendConfig::cosine),
-            ),
-            BackendArg::Http => configs.push(BackendConfig::Http(Box::new(http.config(remote)?))),
-        }
-    }
-    Ok(configs)
 }
 
 /// Load the suite these flags name.
@@ -402,7 +211,7 @@ impl From<TableFormatArg> for tenure_eval::report::tables::TableFormat {
 }
 
 /// A finite number ≥ 0 (`NaN` would make every comparison false, so a gate could never fail).
-fn non_negative(text: &str) -> std::result::Result<f64, String> {
+pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!("{text:?} is not a finite number ≥ 0")),

@@ -12,6 +12,7 @@ macro_rules! say {
 }
 
 pub mod args;
+mod backends;
 mod cmd;
 pub mod progress;
 pub mod remote;

@@ -67,6 +67,19 @@ pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
     Ok(value)
 }
 
+/// Deserialize `value`, a part of `path` found at JSON path `at`, naming the JSON path of
+/// what does not fit (and, as [`parse_json`], refusing arrays where structs belong).
+pub fn parse_value<T: DeserializeOwned>(path: &Path, at: &str, value: Value) -> Result<T> {
+    serde_path_to_error::deserialize(strict::Strict(value)).map_err(|e| {
+        let inner = json_path(&e.path().to_string());
+        let location = match inner.strip_prefix('$') {
+            Some(rest) if at != "$" => format!("{at}{rest}"),
+            _ => inner.clone(),
+        };
+        Error::input(path, location, e.into_inner().to_string())
+    })
+}
+
 fn json_error(path: &Path, text: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
     let json_path = json_path(&e.path().to_string());
     let inner = e.into_inner();

@@ -125,7 +125,7 @@ impl LoadedReport {
         let (entries, provider, summary, ingestion, manifest) = match value {
             Value::Array(entries) => (entries.clone(), None, None, None, manifest),
             Value::Object(_) => {
-                let report: PmbReport<Value> = typed(path, "$", value.clone())?;
+                let report: PmbReport<Value> = crate::io::parse_value(path, "$", value.clone())?;
                 let ingestion = report.ingestion.and_then(|i| i.total_ms);
                 let manifest = report.manifest.or(manifest);
                 (
@@ -159,8 +159,8 @@ impl LoadedReport {
         let mut rows = Vec::with_capacity(entries.len());
         for (i, e) in entries.into_iter().enumerate() {
             rows.push(match kind {
-                ReportKind::Static => case_row(typed(path, &at(i), e)?),
-                ReportKind::Session => turn_row(typed(path, &at(i), e)?),
+                ReportKind::Static => case_row(crate::io::parse_value(path, &at(i), e)?),
+                ReportKind::Session => turn_row(crate::io::parse_value(path, &at(i), e)?),
             });
         }
         let case_count = match kind {
@@ -339,18 +339,6 @@ fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: O
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let values: Vec<f64> = values.collect();
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-}
-
-/// Deserialize part of a report, naming the JSON path of what does not fit.
-fn typed<T: serde::de::DeserializeOwned>(path: &Path, at: &str, value: Value) -> Result<T> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let inner = crate::io::json_path(&e.path().to_string());
-        let location = match inner.strip_prefix('$') {
-            Some(rest) if at != "$" => format!("{at}{rest}"),
-            _ => inner.clone(),
-        };
-        Error::input(path, location, e.into_inner().to_string())
-    })
 }
 
 fn scores(entries: Option<Vec<ScoreEntry>>) -> Vec<(String, f64)> {
