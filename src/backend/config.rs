@@ -4,6 +4,7 @@
 
 use super::bm25::{Bm25Backend, Bm25Config};
 use super::cosine::{CosineBackend, CosineConfig};
+use super::fusion::{FusionBackend, FusionConfig};
 use super::http::{HttpBackend, HttpConfig};
 use super::{Backend, Workload};
 use crate::embed::source::EmbedProgress;
@@ -44,6 +45,8 @@ pub enum BackendConfig {
     Cosine(Box<CosineConfig>),
     /// A memory system behind PrecisionMemBench's HTTP provider contract.
     Http(Box<HttpConfig>),
+    /// Several backends, their lists fused (RRF, CombSUM, fallback).
+    Fusion(Box<FusionConfig>),
 }
 
 impl BackendConfig {
@@ -63,6 +66,10 @@ impl BackendConfig {
         match self {
             BackendConfig::Bm25(_) | BackendConfig::Http(_) => Ok(()),
             BackendConfig::Cosine(c) => c.prepare(suite, progress),
+            BackendConfig::Fusion(f) => f
+                .children
+                .iter_mut()
+                .try_for_each(|c| c.prepare(suite, &mut *progress)),
         }
     }
 }
@@ -84,6 +91,7 @@ impl BackendFactory for BackendConfig {
             BackendConfig::Http(c) => {
                 Box::new(HttpBackend::connect(corpus, c, workload, progress)?)
             }
+            BackendConfig::Fusion(f) => Box::new(FusionBackend::build(corpus, f)?),
         })
     }
 }

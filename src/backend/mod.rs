@@ -11,6 +11,7 @@ mod config;
 pub mod cosine;
 mod error;
 mod explain;
+pub mod fusion;
 pub mod http;
 
 pub use config::{BackendConfig, BackendFactory, SeedProgress};

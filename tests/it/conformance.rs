@@ -287,3 +287,29 @@ fn cosine_hnsw_conforms() {
         Box::new(CosineBackend::build(corpus, &config).unwrap())
     });
 }
+
+/// Each fusion of BM25 and cosine keeps the contract: its ties go to corpus order like every
+/// backend's, replacements reach both children.
+#[test]
+fn fusion_backends_conform() {
+    use tenure_eval::backend::fusion::{FusionBackend, FusionConfig, Method};
+    use tenure_eval::backend::BackendConfig;
+    let suite = builtin("pmb");
+    let cosine = minilm(&suite, IndexKind::Exact);
+    for method in [
+        Method::Rrf { k: 60.0 },
+        Method::CombSum {
+            weights: vec![1.0, 1.0],
+        },
+        Method::Fallback,
+    ] {
+        let config = FusionConfig {
+            method: method.clone(),
+            children: vec![BackendConfig::bm25(), BackendConfig::cosine(cosine.clone())],
+            depth: 50,
+        };
+        conformance(method.id(), &suite, &|corpus| {
+            Box::new(FusionBackend::build(corpus, &config).unwrap())
+        });
+    }
+}
