@@ -1,7 +1,7 @@
 //! Arguments shared by several commands, and the one place clap's values become library
 //! types. Nothing of clap crosses into the library.
 
-pub use super::backends::{backend_configs, Bm25Args, CosineArgs};
+pub use super::backends::{backend_configs, Bm25Args, CosineArgs, FusionArgs};
 pub use super::remote::{HttpArgs, RemoteArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -61,6 +61,12 @@ pub enum BackendArg {
     Cosine,
     /// A memory system behind PrecisionMemBench's HTTP contract (see --url, --provider).
     Http,
+    /// Reciprocal rank fusion of the --fuse backends (bm25 and cosine by default).
+    Rrf,
+    /// CombSUM of the --fuse backends' min-max normalised scores (see --combsum-weights).
+    Combsum,
+    /// The first --fuse backend, or the next when it finds nothing (BM25, then cosine).
+    Fallback,
 }
 
 impl BackendArg {
@@ -70,6 +76,9 @@ impl BackendArg {
             BackendArg::Bm25 => "bm25",
             BackendArg::Cosine => "cosine",
             BackendArg::Http => "http",
+            BackendArg::Rrf => "rrf",
+            BackendArg::Combsum => "combsum",
+            BackendArg::Fallback => "fallback",
         }
     }
 }

@@ -7,12 +7,13 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::backend::bm25::Bm25Config;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
+use tenure_eval::backend::fusion::{FusionConfig, Method};
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::embed::onnx::EmbedOptions;
 use tenure_eval::embed::service::ServiceOptions;
 use tenure_eval::embed::source::DEFAULT_MODEL;
 use tenure_eval::embed::{BeliefText, QueryText};
-use tenure_eval::Result;
+use tenure_eval::{Error, Result};
 
 /// `--index` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,6 +105,23 @@ pub struct CosineArgs {
     pub document_prefix: String,
 }
 
+/// Fusion backends' settings (`--backend rrf|combsum|fallback`).
+#[derive(Debug, Args)]
+pub struct FusionArgs {
+    /// The backends a fusion fuses, in order.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25,cosine")]
+    pub fuse: Vec<BackendArg>,
+    /// RRF's constant k.
+    #[arg(long, default_value_t = 60.0, value_parser = non_negative)]
+    pub rrf_k: f64,
+    /// CombSUM's weight per fused backend (1 each by default).
+    #[arg(long, value_delimiter = ',', value_parser = non_negative)]
+    pub combsum_weights: Vec<f64>,
+    /// How deep each fused backend searches.
+    #[arg(long, default_value_t = 100)]
+    pub fusion_depth: usize,
+}
+
 /// `--ollama-api` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OllamaApiArg {
@@ -174,12 +192,48 @@ pub fn backend_configs(
     chosen: &[BackendArg],
     bm25: &Bm25Args,
     cosine: &CosineArgs,
+    fusion: &FusionArgs,
     remote: &RemoteArgs,
     http: &HttpArgs,
 ) -> Result<Vec<BackendConfig>> {
     let mut configs = Vec::new();
     for b in chosen {
+        let method = match b {
+            BackendArg::Rrf => Some(Method::Rrf { k: fusion.rrf_k }),
+            BackendArg::Combsum => Some(Method::CombSum {
+                weights: fusion.combsum_weights.clone(),
+            }),
+            BackendArg::Fallback => Some(Method::Fallback),
+            _ => None,
+        };
+        if let Some(method) = method {
+            if fusion.fuse.len() < 2
+                || fusion.fuse.iter().any(|f| {
+                    matches!(
+                        f,
+                        BackendArg::Rrf | BackendArg::Combsum | BackendArg::Fallback
+                    )
+                })
+            {
+                return Err(Error::Usage(
+                    "--fuse names two or more of bm25, cosine, http (not another fusion)".into(),
+                ));
+            }
+            // One configuration per fused backend: the first cosine model, if several.
+            let mut children = Vec::new();
+            for f in &fusion.fuse {
+                let mut one = backend_configs(&[*f], bm25, cosine, fusion, remote, http)?;
+                children.push(one.remove(0));
+            }
+            configs.push(BackendConfig::Fusion(Box::new(FusionConfig {
+                method,
+                children,
+                depth: fusion.fusion_depth.max(1),
+            })));
+            continue;
+        }
         match b {
+            BackendArg::Rrf | BackendArg::Combsum | BackendArg::Fallback => {}
             BackendArg::Bm25 => configs.push(match bm25.min_score {
                 Some(min) => BackendConfig::Bm25(Bm25Config {
                     min_score: min as f32,

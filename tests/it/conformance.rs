@@ -313,3 +313,69 @@ fn fusion_backends_conform() {
         });
     }
 }
+
+/// `run --backend rrf,combsum,fallback` through the binary: the fused runs are ordinary runs
+/// (reports named after the method, one table); on pmb, RRF and CombSUM keep cosine's flood
+/// (11/77, as cosine alone) while fallback keeps BM25's passes where BM25 finds something
+/// (54/77). `--fuse` must name two backends.
+#[test]
+fn fusion_runs_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::common::tenure_eval(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "rrf,combsum,fallback",
+        "--format",
+        "json",
+        "--quiet",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let passed: Vec<(String, u64)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["backend"].as_str().unwrap().to_string(),
+                r["retrieval"]["totalPassed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        passed,
+        [
+            ("rrf(bm25+cosine/all-minilm-l6-v2)".to_string(), 11),
+            ("combsum(bm25+cosine/all-minilm-l6-v2)".to_string(), 11),
+            ("fallback(bm25+cosine/all-minilm-l6-v2)".to_string(), 54),
+        ]
+    );
+    assert!(dir.path().join("pmb/retrieval-report-rrf.json").is_file());
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("pmb/retrieval-report-rrf.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        report["manifest"]["backendSettings"]["method"],
+        serde_json::json!({"method": "rrf", "k": 60.0})
+    );
+    let bad = crate::common::tenure_eval(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "rrf",
+        "--fuse",
+        "bm25",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

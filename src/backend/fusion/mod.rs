@@ -175,7 +175,7 @@ impl FusionBackend {
                 label: format!("{id}({})", labels.join("+")),
                 model: None,
                 text_policy: None,
-                file_prefix: Some(id.into()),
+                file_prefix: None,
                 paper_primary: false,
                 reader: Reader::Text,
                 score_scale: match config.method {

@@ -2,8 +2,8 @@
 //! the gate files and the exit code here.
 
 use crate::cli::args::{
-    backend_configs, load, BackendArg, Bm25Args, CosineArgs, FormatArg, GateArgs, HttpArgs,
-    OutputArgs, RemoteArgs, SuiteArgs,
+    backend_configs, load, BackendArg, Bm25Args, CosineArgs, FormatArg, FusionArgs, GateArgs,
+    HttpArgs, OutputArgs, RemoteArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -31,6 +31,9 @@ pub struct RunArgs {
     /// Cosine backend settings.
     #[command(flatten)]
     pub cosine: CosineArgs,
+    /// Fusion backend settings.
+    #[command(flatten)]
+    pub fusion: FusionArgs,
     /// Instead of running: why this static case's search tier holds what it holds (its best
     /// BM25 candidates with their scores and terms, those below the floor included).
     #[arg(long, value_name = "CASE")]
@@ -97,6 +100,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
         &args.backend_args(),
         &args.bm25,
         &args.cosine,
+        &args.fusion,
         &args.remote,
         &args.http,
     )?;

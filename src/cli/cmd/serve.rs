@@ -1,7 +1,8 @@
 //! `tenure-eval serve`: a built-in backend behind PrecisionMemBench's HTTP provider contract.
 
 use crate::cli::args::{
-    backend_configs, load, BackendArg, Bm25Args, CosineArgs, HttpArgs, RemoteArgs, SuiteArgs,
+    backend_configs, load, BackendArg, Bm25Args, CosineArgs, FusionArgs, HttpArgs, RemoteArgs,
+    SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use clap::Args;
@@ -24,6 +25,9 @@ pub struct ServeArgs {
     /// Cosine backend settings.
     #[command(flatten)]
     pub cosine: CosineArgs,
+    /// Fusion backend settings.
+    #[command(flatten)]
+    pub fusion: FusionArgs,
     /// Served models (for cosine): calls in flight, timeout, retries.
     #[command(flatten)]
     pub remote: RemoteArgs,
@@ -58,6 +62,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         &[args.backend],
         &args.bm25,
         &args.cosine,
+        &args.fusion,
         &args.remote,
         &http,
     )?;
