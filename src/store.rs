@@ -3,11 +3,16 @@
 
 use crate::profile::Profile;
 use crate::suite::{Belief, BeliefType, BeliefUpdate};
+use std::collections::HashMap;
 
-/// Beliefs in natural order: seed order, then beliefs created during a session.
+/// Beliefs in natural order: seed order, then beliefs created during a session; with an id
+/// index, so that looking a belief up (every relation hit, every session update) does not scan
+/// the corpus.
 #[derive(Debug, Clone)]
 pub struct BeliefStore {
     beliefs: Vec<Belief>,
+    /// Position of each id in `beliefs` (its first, as a scan would find).
+    by_id: HashMap<String, usize>,
 }
 
 /// Which relation participants an expansion may add.
@@ -33,9 +38,14 @@ const UNIVERSAL_SCOPES: [&str; 2] = ["universal", "user:universal"];
 impl BeliefStore {
     /// A store holding `corpus`.
     pub fn new(corpus: &[Belief]) -> BeliefStore {
-        BeliefStore {
-            beliefs: corpus.to_vec(),
+        let mut store = BeliefStore {
+            beliefs: Vec::with_capacity(corpus.len()),
+            by_id: HashMap::with_capacity(corpus.len()),
+        };
+        for belief in corpus {
+            store.insert(belief.clone());
         }
+        store
     }
 
     /// All beliefs, natural order.
@@ -45,7 +55,7 @@ impl BeliefStore {
 
     /// Look a belief up by id.
     pub fn get(&self, id: &str) -> Option<&Belief> {
-        self.beliefs.iter().find(|b| b.id == id)
+        self.by_id.get(id).map(|&i| &self.beliefs[i])
     }
 
     /// Pinned facts (spec §D.3): user, active, pinned, not a question, scope rule of the
@@ -173,7 +183,15 @@ impl BeliefStore {
 
     /// Append a new belief (session create).
     pub fn insert(&mut self, belief: Belief) {
+        self.by_id
+            .entry(belief.id.clone())
+            .or_insert(self.beliefs.len());
         self.beliefs.push(belief);
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut Belief> {
+        let i = *self.by_id.get(id)?;
+        Some(&mut self.beliefs[i])
     }
 
     /// The `$set` of a session update, applied in place (natural order unchanged). Upstream
@@ -189,7 +207,7 @@ impl BeliefStore {
         if content.is_none() && name.is_none() {
             return None;
         }
-        let belief = self.beliefs.iter_mut().find(|b| b.id == update.belief_id)?;
+        let belief = self.get_mut(&update.belief_id)?;
         if let Some(content) = content {
             belief.content = content.to_string();
         }
@@ -203,7 +221,7 @@ impl BeliefStore {
     /// skipping values already present. Returns the new version, or `None` when nothing was
     /// added (MongoDB then writes nothing) or the id is unknown.
     pub fn add_aliases(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
-        let belief = self.beliefs.iter_mut().find(|b| b.id == update.belief_id)?;
+        let belief = self.get_mut(&update.belief_id)?;
         let before = belief.aliases.len();
         for alias in &update.add_aliases {
             let alias = crate::js::trim(alias).to_lowercase();
