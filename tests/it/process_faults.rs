@@ -177,7 +177,15 @@ fn paper_pair(out: &Path, suite: &[String]) -> (PathBuf, PathBuf) {
         .next()
         .unwrap()
         .path();
-    let report = std::fs::read_dir(&dir)
+    let report = report_in(&dir);
+    let manifest = report.with_extension("manifest.json");
+    assert!(manifest.is_file());
+    (report, manifest)
+}
+
+/// The report in `dir` (not its sidecar manifest).
+fn report_in(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
@@ -185,10 +193,7 @@ fn paper_pair(out: &Path, suite: &[String]) -> (PathBuf, PathBuf) {
             p.extension().is_some_and(|x| x == "json")
                 && !p.to_string_lossy().ends_with(".manifest.json")
         })
-        .unwrap();
-    let manifest = report.with_extension("manifest.json");
-    assert!(manifest.is_file());
-    (report, manifest)
+        .unwrap()
 }
 
 fn verify(report: &Path) -> (i32, String) {
@@ -247,15 +252,7 @@ fn concurrent_runs_into_one_folder_leave_a_consistent_pair() {
             assert_eq!(run.wait_with_output().unwrap().status.code(), Some(0));
         }
         let dir = out.path().join("custom");
-        let report = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| {
-                p.extension().is_some_and(|x| x == "json")
-                    && !p.to_string_lossy().ends_with(".manifest.json")
-            })
-            .unwrap();
+        let report = report_in(&dir);
         let (code, said) = verify(&report);
         assert_eq!(code, 0, "{said}");
         assert!(temp_files(&dir).is_empty());
