@@ -109,6 +109,22 @@ pub struct OutputArgs {
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Rank-aware measures for each report's `rankMetrics` block, ir_measures names
+    /// (P@k, R@k, nDCG, nDCG@k, RR, RR@k, AP, AP@k); `none` writes no block.
+    #[arg(long, default_value = tenure_eval::eval::rank::DEFAULT_MEASURES, value_parser = measures)]
+    pub metrics: Measures,
+}
+
+/// A parsed `--metrics` list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measures(pub Vec<tenure_eval::eval::rank::Measure>);
+
+/// `--metrics` value: a list of ir_measures names, or `none`.
+pub fn measures(s: &str) -> std::result::Result<Measures, String> {
+    if s.trim() == "none" {
+        return Ok(Measures(Vec::new()));
+    }
+    tenure_eval::eval::rank::parse_measures(s).map(Measures)
 }
 
 /// `--fail-on` values.

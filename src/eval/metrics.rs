@@ -29,6 +29,32 @@ fn ratio(hits: usize, total: usize) -> f64 {
     hits as f64 / total as f64
 }
 
+/// A static case's gold, the beliefs its relevant tier should hold: `shouldOnlyInclude`, else
+/// `mustInclude` less `pinned_in_seed` (a pinned belief reaches the pinned tier, not the
+/// relevant one); each id once, in the case's order.
+pub fn static_gold<'a>(expect: &'a Expect, pinned_in_seed: &[String]) -> Vec<&'a String> {
+    let rb = expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT);
+    match &rb.should_only_include {
+        Some(only) => dedup(only),
+        None => dedup(&rb.must_include)
+            .into_iter()
+            .filter(|id| !pinned_in_seed.contains(id))
+            .collect(),
+    }
+}
+
+/// A session turn's gold: `shouldOnlyInclude`, else `mustInclude`; each id once.
+pub fn turn_gold(expect: &crate::suite::TurnExpect) -> Vec<&String> {
+    let rb = expect
+        .relevant_beliefs
+        .as_ref()
+        .unwrap_or(&NO_TURN_RELEVANT);
+    match &rb.should_only_include {
+        Some(only) => dedup(only),
+        None => dedup(&rb.must_include),
+    }
+}
+
 /// Metrics of `expect` on `ctx`. `pinned_in_seed`: ids of every `test-user` belief pinned in
 /// the seed (resolved ones and questions too), removed from `mustInclude` when it is the gold.
 pub fn static_metrics(
@@ -37,14 +63,7 @@ pub fn static_metrics(
     profile: Profile,
     pinned_in_seed: &[String],
 ) -> CaseMetrics {
-    let rb = expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT);
-    let expected: Vec<&String> = match &rb.should_only_include {
-        Some(only) => dedup(only),
-        None => dedup(&rb.must_include)
-            .into_iter()
-            .filter(|id| !pinned_in_seed.contains(id))
-            .collect(),
-    };
+    let expected = static_gold(expect, pinned_in_seed);
     let hits = expected
         .iter()
         .filter(|id| ctx.relevant.contains(id))
@@ -115,14 +134,7 @@ pub fn turn_metrics(
     ctx: &Context,
     noise: &[String],
 ) -> TurnMetrics {
-    let rb = expect
-        .relevant_beliefs
-        .as_ref()
-        .unwrap_or(&NO_TURN_RELEVANT);
-    let gold = match &rb.should_only_include {
-        Some(only) => dedup(only),
-        None => dedup(&rb.must_include),
-    };
+    let gold = turn_gold(expect);
     let hits = gold
         .iter()
         .filter(|id| ctx.relevant.contains(id) || ctx.pinned.contains(id))

@@ -2,5 +2,6 @@
 
 pub mod assertions;
 pub mod metrics;
+pub mod rank;
 pub mod stats;
 pub mod summary;

@@ -64,6 +64,109 @@ pub fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Option<In
     })
 }
 
+/// Nonzero differences up to which [`paired_randomisation`] enumerates every sign pattern.
+pub const EXACT_UP_TO: usize = 40;
+
+/// A paired randomisation test's answer.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Randomisation {
+    /// Two-sided p-value.
+    pub p: f64,
+    /// Every sign pattern counted (else sampled).
+    pub exact: bool,
+    /// Sign patterns sampled (0 when exact).
+    pub resamples: usize,
+}
+
+/// Fisher's paired randomisation test, two-sided, of the mean of `diffs` (one difference per
+/// paired case): under the null each difference's sign is a coin flip, and p is the share of
+/// sign patterns whose |Σ ±dᵢ| reaches the observed |Σ dᵢ| (within a relative 1e-9, so that
+/// sums equal in exact arithmetic count as equal). Zero differences change no sum and are
+/// dropped. Up to [`EXACT_UP_TO`] nonzero differences every one of the 2^m patterns is counted
+/// (meet in the middle: the sums of each half, sorted, paired by binary search), which is what
+/// `scipy.stats.permutation_test(..., permutation_type="samples", n_resamples=inf)` computes;
+/// beyond, `resamples` patterns are drawn (ChaCha8 from `seed`) and p = (1 + hits) / (1 + draws).
+pub fn paired_randomisation(diffs: &[f64], resamples: usize, seed: u64) -> Randomisation {
+    let d: Vec<f64> = diffs.iter().copied().filter(|x| *x != 0.0).collect();
+    let m = d.len();
+    let observed: f64 = d.iter().sum::<f64>().abs();
+    let slack = 1e-9 * d.iter().map(|x| x.abs()).sum::<f64>();
+    let reaches = |sum: f64| sum.abs() >= observed - slack;
+    if m == 0 {
+        return Randomisation {
+            p: 1.0,
+            exact: true,
+            resamples: 0,
+        };
+    }
+    if m <= EXACT_UP_TO {
+        let (left, right) = d.split_at(m / 2);
+        let half_sums = |half: &[f64]| -> Vec<f64> {
+            let mut sums = vec![0.0f64];
+            for x in half {
+                sums = sums.iter().flat_map(|s| [s + x, s - x]).collect();
+            }
+            sums
+        };
+        let a = half_sums(left);
+        let mut b = half_sums(right);
+        b.sort_by(f64::total_cmp);
+        // For each left sum s: right sums r with s + r ≥ t or s + r ≤ −t (t = observed − slack,
+        // t > 0 here unless every pattern reaches it).
+        let t = observed - slack;
+        let hits: u64 = if t <= 0.0 {
+            (a.len() * b.len()) as u64
+        } else {
+            a.iter()
+                .map(|s| {
+                    let high = b.len() - b.partition_point(|r| s + r < t);
+                    let low = b.partition_point(|r| s + r <= -t);
+                    (high + low) as u64
+                })
+                .sum()
+        };
+        let p = hits as f64 / (a.len() * b.len()) as f64;
+        return Randomisation {
+            p,
+            exact: true,
+            resamples: 0,
+        };
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut hits = 0usize;
+    for _ in 0..resamples {
+        let mut sum = 0.0;
+        let mut bits = 0u64;
+        for (i, x) in d.iter().enumerate() {
+            if i % 64 == 0 {
+                bits = rng.next_u64();
+            }
+            sum += if bits & (1 << (i % 64)) != 0 { *x } else { -x };
+        }
+        hits += usize::from(reaches(sum));
+    }
+    Randomisation {
+        p: (1 + hits) as f64 / (1 + resamples) as f64,
+        exact: false,
+        resamples,
+    }
+}
+
+/// Holm's step-down adjustment of `p` (family-wise error): sorted ascending, the i-th smallest
+/// (from 0) becomes max over j ≤ i of min(1, (k − j)·p₍ⱼ₎); returned in the input order.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let k = p.len();
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]).then(i.cmp(&j)));
+    let mut adjusted = vec![0.0; k];
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((k - rank) as f64 * p[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +205,39 @@ mod tests {
         assert_eq!(a, paired_bootstrap(&diffs, 5000, 1).unwrap());
         assert!(a.low <= a.mean && a.mean <= a.high && a.low < a.high);
         assert!(paired_bootstrap(&[], 100, 1).is_none());
+    }
+
+    #[test]
+    fn randomisation_known_values() {
+        // One difference: the two patterns ±d both reach |d|, p = 1.
+        assert_eq!(paired_randomisation(&[0.5], 0, 1).p, 1.0);
+        // Four equal positive differences: only all-plus and all-minus reach 4d: 2/16.
+        let r = paired_randomisation(&[0.25, 0.25, 0.25, 0.25, 0.0], 0, 1);
+        assert_eq!((r.p, r.exact), (2.0 / 16.0, true));
+        // 1, 2, 3: sums ±1±2±3 = 6, 4, 2, 0, 0, −2, −4, −6; |sum| ≥ 6 in 2 of 8.
+        assert_eq!(paired_randomisation(&[1.0, 2.0, 3.0], 0, 1).p, 0.25);
+        // Observed 2 (1 − 2 + 3): |sum| ≥ 2 in 6 of 8.
+        assert_eq!(paired_randomisation(&[1.0, -2.0, 3.0], 0, 1).p, 0.75);
+        // Sums equal only up to rounding count as equal: 0.1 + 0.2 against 0.3.
+        assert_eq!(paired_randomisation(&[0.1, 0.2, -0.3], 0, 1).p, 1.0);
+        assert_eq!(paired_randomisation(&[0.0, 0.0], 0, 1).p, 1.0);
+        // Sampled beyond the exact limit: seeded, and near the exact answer 2/2^41 ≈ 0.
+        let many = vec![0.1; EXACT_UP_TO + 1];
+        let r = paired_randomisation(&many, 2000, 7);
+        assert_eq!(r, paired_randomisation(&many, 2000, 7));
+        assert!(!r.exact && r.p == 1.0 / 2001.0, "{r:?}");
+    }
+
+    #[test]
+    fn holm_known_values() {
+        // k = 3: 0.01·3 = 0.03, 0.04·2 = 0.08, 0.03 → max(0.08, 0.03·1)... sorted 0.01, 0.03,
+        // 0.04: 0.03, 0.06, 0.06 (monotone).
+        let adjusted = holm(&[0.01, 0.04, 0.03]);
+        let want = [0.03, 0.06, 0.06];
+        for (a, w) in adjusted.iter().zip(want) {
+            assert!((a - w).abs() < 1e-15, "{adjusted:?}");
+        }
+        assert_eq!(holm(&[0.6, 0.9]), [1.0, 1.0]);
+        assert!(holm(&[]).is_empty());
     }
 }

@@ -3,7 +3,9 @@
 use super::RunPlan;
 use crate::backend::{BackendFactory, BackendInfo};
 use crate::error::Result;
+use crate::eval::rank::Measure;
 use crate::report::gates::{self, GateCheck};
+use crate::report::rank::{self, Qrels};
 use crate::report::table::RunRow;
 use crate::report::tables::LoadedReport;
 use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
@@ -80,6 +82,7 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
                 kind,
                 &plan.out_dir,
                 plan.concurrency,
+                &plan.measures,
                 observer,
             )?);
         }
@@ -97,11 +100,12 @@ pub fn pass(
     kind: RunKind,
     dir: &Path,
     concurrency: usize,
+    measures: &[Measure],
     observer: &mut dyn Observer,
 ) -> Result<PassOutcome> {
     let shape = Shape::of(suite.profile);
     observer.pass_started(&format!("{} {}", suite.name, kind.label()));
-    let (report, summary, drift, backend, errored, stats) = match kind {
+    let (mut report, summary, drift, backend, errored, stats) = match kind {
         RunKind::Static => {
             let run = run_static_with(suite, factory, observer, concurrency)?;
             let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
@@ -137,6 +141,7 @@ pub fn pass(
         .collect();
     observer.pass_finished();
     let path = dir.join(file_name(kind, suite.profile, &backend));
+    rank::annotate(&mut report.0, &Qrels::of(suite), measures);
     let reports = write_report(&path, &report)?;
     let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
     let row = RunRow {

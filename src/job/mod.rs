@@ -34,6 +34,8 @@ pub struct RunPlan {
     pub notes: Vec<String>,
     /// Static cases in flight at once (1: one after another, as upstream).
     pub concurrency: usize,
+    /// Rank-aware measures written in each report's `rankMetrics` block.
+    pub measures: Vec<crate::eval::rank::Measure>,
 }
 
 impl RunPlan {
@@ -72,6 +74,8 @@ impl RunPlan {
             baselines: Vec::new(),
             notes,
             concurrency: 1,
+            measures: crate::eval::rank::parse_measures(crate::eval::rank::DEFAULT_MEASURES)
+                .map_err(Error::Usage)?,
         })
     }
 

@@ -40,6 +40,7 @@ pub(super) fn case_entry(r: &CaseResult, exact: bool) -> CaseEntry {
         error: r.error.clone(),
         retrieval_latency_ms: Some(r.latency_ms),
         diagnostics: diagnostics(&r.context, exact),
+        rank_metrics: None,
     }
 }
 

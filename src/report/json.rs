@@ -60,6 +60,7 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
             ScoreStyle::Vector => ScoreEntry {
                 id: s.id.clone(),
                 score: round3(f64::from(s.score)),
+                exact_score: Some(f32_decimal(s.score)),
                 clauses: None,
                 attribution: None,
             },
@@ -73,6 +74,7 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
                 ScoreEntry {
                     id: s.id.clone(),
                     score: round2(f64::from(s.score)),
+                    exact_score: Some(f32_decimal(s.score)),
                     clauses: Some(
                         contributions
                             .iter()
@@ -114,6 +116,7 @@ fn case_entry(r: &&CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
         error: r.error.clone(),
         retrieval_latency_ms: pmb.then_some(r.latency_ms),
         diagnostics: None,
+        rank_metrics: None,
     }
 }
 
@@ -137,6 +140,7 @@ fn turn_entry(t: &&TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
         retrieval_precision: pmb.then_some(t.metrics.retrieval_precision),
         retrieval_recall: pmb.then_some(t.metrics.retrieval_recall),
         retrieval_latency_ms: pmb.then_some(t.latency_ms),
+        rank_metrics: None,
     }
 }
 

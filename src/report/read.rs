@@ -54,6 +54,10 @@ pub struct Row {
     pub scores: Vec<(String, f64)>,
     /// The backend failed on it (an `error` field): neither passed nor an assertion failure.
     pub errored: bool,
+    /// The relevant tier in rank order.
+    pub ranking: Vec<String>,
+    /// The report's `rankMetrics` block, by measure name (empty when it has none).
+    pub rank_metrics: std::collections::BTreeMap<String, Option<f64>>,
 }
 
 impl Row {
@@ -364,6 +368,8 @@ fn case_row(e: CaseEntry) -> Row {
         scores: scores(e.search_scores),
         errored: e.error.is_some(),
         failures: e.failures,
+        ranking: e.relevant_beliefs,
+        rank_metrics: e.rank_metrics.unwrap_or_default(),
     }
 }
 
@@ -386,5 +392,7 @@ fn turn_row(e: TurnEntry) -> Row {
         scores: scores(e.search_scores),
         errored: e.error.is_some(),
         failures: e.failures,
+        ranking: e.retrieved_belief_ids,
+        rank_metrics: e.rank_metrics.unwrap_or_default(),
     }
 }

@@ -55,6 +55,14 @@ pub struct ScoreEntry {
     pub id: String,
     /// Score, rounded as the backend's scale is written.
     pub score: f64,
+    /// The same score unrounded: the float32 the backend ranked by, as its shortest decimal
+    /// (tenure-eval's addition; what the TREC export writes).
+    #[serde(
+        default,
+        rename = "exactScore",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub exact_score: Option<f64>,
     /// Atlas's clause view (2 decimals).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clauses: Option<Vec<TermEntry>>,
@@ -138,6 +146,9 @@ pub struct CaseEntry {
     /// What an external system returned beyond the context (careful HTTP client only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<Value>,
+    /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_metrics: Option<std::collections::BTreeMap<String, Option<f64>>>,
 }
 
 /// One session turn of an external provider, in the key order of PrecisionMemBench's
@@ -239,6 +250,9 @@ pub struct TurnEntry {
     /// Context build time (PrecisionMemBench layout). Measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retrieval_latency_ms: Option<f64>,
+    /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_metrics: Option<std::collections::BTreeMap<String, Option<f64>>>,
 }
 
 /// A key that is present, null or not: `Some(None)` for null, `None` (by default) when absent.

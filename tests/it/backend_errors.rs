@@ -70,6 +70,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
         RunKind::Static,
         dir.path(),
         1,
+        &[],
         &mut Silent,
     )
     .unwrap();
@@ -132,6 +133,7 @@ fn a_clean_report_has_no_error_keys() {
         RunKind::Static,
         dir.path(),
         1,
+        &[],
         &mut Silent,
     )
     .unwrap();

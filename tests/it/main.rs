@@ -23,6 +23,7 @@ mod paper_tables;
 mod plot;
 mod process_faults;
 mod provenance;
+mod rank_metrics;
 mod readme;
 mod serve;
 mod service;

@@ -141,7 +141,28 @@ fn committed_vectors_equal_freshly_computed_ones_within_1e_6() {
                 }
             }
         }
-        assert!(worst <= 1e-6, "{name}: largest difference {worst}");
+        assert!(
+            worst <= tolerance(name),
+            "{name}: largest difference {worst}"
+        );
+    }
+}
+
+/// How far freshly computed vectors may be from the committed ones. 1e-6, except for the int8
+/// model on a CPU with VNNI: ONNX Runtime's dynamically quantised MatMul takes a VNNI kernel
+/// there, while the committed int8 vectors come from its AVX2 kernel, whose u8×s8 multiply-adds
+/// saturate (a documented ORT quantisation caveat). On such a CPU this machine measured a
+/// largest difference of 0.0094 (cosine scores move in the third decimal); the fp32 model
+/// agrees to 1e-6 on both.
+fn tolerance(name: &str) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    let vnni = std::arch::is_x86_feature_detected!("avx512vnni");
+    #[cfg(not(target_arch = "x86_64"))]
+    let vnni = false;
+    if name == INT8 && vnni {
+        0.02
+    } else {
+        1e-6
     }
 }
 

@@ -107,6 +107,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?;
     plan.concurrency = args.remote.concurrency.max(1);
+    plan.measures = args.output.metrics.0.clone();
     let quiet = args.output.quiet;
     if !quiet {
         for note in &plan.notes {

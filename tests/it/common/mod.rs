@@ -4,6 +4,7 @@
 pub mod embed_server;
 pub mod memory_server;
 pub mod python_reference;
+pub mod rank_reference;
 pub mod toy_memory;
 
 use serde_json::Value;

@@ -1,0 +1,234 @@
+//! Rank-aware metrics in reports: the judgments a suite gives each query, the `rankMetrics`
+//! block added to each case (and to the summary), and the per-case values `compare` and
+//! `tables` read back (the block when a report has it, else recomputed from the report's
+//! relevant tier and the suite).
+//!
+//! The block is an addition: upstream fields are unchanged. Per case,
+//! `"rankMetrics": {"P@5": 0.4, "nDCG@10": 0.91, …}` (null for a case without gold, see
+//! [`crate::eval::rank`]); in the summary, `"rankMetrics": {"queries": n, "means": {…}}`, the
+//! means over the n cases that have gold.
+
+use crate::error::{Error, Result};
+use crate::eval::metrics::{static_gold, turn_gold};
+use crate::eval::rank::{scores, Measure};
+use crate::suite::{Suite, DEFAULT_USER};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What a suite says of one query's beliefs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Judgments {
+    /// Gold: relevant (qrels relevance 1), in the case's order.
+    pub relevant: Vec<String>,
+    /// `mustExclude` beliefs not in the gold: judged non-relevant (relevance 0).
+    pub non_relevant: Vec<String>,
+}
+
+/// The judgments of every query of a suite: static cases by case id, turns by case id and
+/// turn index.
+#[derive(Debug, Clone, Default)]
+pub struct Qrels {
+    queries: HashMap<(String, Option<i64>), Judgments>,
+    suite: String,
+}
+
+fn judgments(relevant: Vec<&String>, excluded: &[String]) -> Judgments {
+    let relevant: Vec<String> = relevant.into_iter().cloned().collect();
+    let mut non_relevant: Vec<String> = Vec::new();
+    for id in excluded {
+        if !relevant.contains(id) && !non_relevant.contains(id) {
+            non_relevant.push(id.clone());
+        }
+    }
+    Judgments {
+        relevant,
+        non_relevant,
+    }
+}
+
+impl Qrels {
+    /// The judgments `suite` gives (the same gold as the suite's own recall).
+    pub fn of(suite: &Suite) -> Qrels {
+        let pinned: Vec<String> = suite
+            .corpus
+            .iter()
+            .filter(|b| b.user_id == DEFAULT_USER && b.pinned)
+            .map(|b| b.id.clone())
+            .collect();
+        let mut queries = HashMap::new();
+        for case in &suite.cases {
+            let excluded = case
+                .expect
+                .relevant_beliefs
+                .as_ref()
+                .map_or(&[][..], |rb| &rb.must_exclude);
+            let j = judgments(static_gold(&case.expect, &pinned), excluded);
+            queries.insert((case.case_id.clone(), None), j);
+        }
+        for session in &suite.sessions {
+            for turn in &session.turns {
+                let excluded = turn
+                    .expect
+                    .relevant_beliefs
+                    .as_ref()
+                    .map_or(&[][..], |rb| &rb.must_exclude);
+                let j = judgments(turn_gold(&turn.expect), excluded);
+                queries.insert((session.case_id.clone(), Some(turn.turn_index)), j);
+            }
+        }
+        Qrels {
+            queries,
+            suite: suite.name.clone(),
+        }
+    }
+
+    /// The judgments of a case (`turn`: `None` for a static case).
+    pub fn get(&self, case_id: &str, turn: Option<i64>) -> Option<&Judgments> {
+        self.queries.get(&(case_id.to_string(), turn))
+    }
+
+    /// As [`Qrels::get`], or an input error naming `file` and the case when the suite has no
+    /// such case (a report of another suite).
+    pub fn require(&self, file: &Path, case_id: &str, turn: Option<i64>) -> Result<&Judgments> {
+        self.get(case_id, turn).ok_or_else(|| {
+            let what = match turn {
+                Some(t) => format!("case {case_id:?} turn {t}"),
+                None => format!("case {case_id:?}"),
+            };
+            Error::input(
+                file,
+                "$",
+                format!(
+                    "{what} is not in the suite {:?}; expected a report of that suite \
+                     (name its suite with --suite)",
+                    self.suite
+                ),
+            )
+        })
+    }
+}
+
+/// Each measure of `ranking` given `j`.
+pub fn case_scores(measures: &[Measure], ranking: &[String], j: &Judgments) -> Vec<Option<f64>> {
+    let ranking: Vec<&str> = ranking.iter().map(String::as_str).collect();
+    let gold: Vec<&str> = j.relevant.iter().map(String::as_str).collect();
+    scores(measures, &ranking, &gold)
+}
+
+fn block(measures: &[Measure], values: &[Option<f64>]) -> Value {
+    let mut map = Map::new();
+    for (m, v) in measures.iter().zip(values) {
+        map.insert(m.to_string(), v.map_or(Value::Null, Value::from));
+    }
+    Value::Object(map)
+}
+
+/// The entries of a report value (a bare array, or `cases`).
+fn entries_mut(report: &mut Value) -> Option<&mut Vec<Value>> {
+    match report {
+        Value::Array(entries) => Some(entries),
+        Value::Object(map) => map.get_mut("cases").and_then(Value::as_array_mut),
+        _ => None,
+    }
+}
+
+/// The relevant tier of an entry, in rank order (`relevantBeliefs` of static entries,
+/// `retrievedBeliefIds` of session turns).
+pub fn entry_ranking(entry: &Value) -> Vec<String> {
+    entry
+        .get("relevantBeliefs")
+        .or_else(|| entry.get("retrievedBeliefIds"))
+        .and_then(Value::as_array)
+        .map(|ids| {
+            ids.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Add the `rankMetrics` block to every entry of `report` (and its mean to the summary, when
+/// the report has one), judged by `qrels`. Entries whose case the suite does not hold are left
+/// without one; no measures, no block.
+pub fn annotate(report: &mut Value, qrels: &Qrels, measures: &[Measure]) {
+    if measures.is_empty() {
+        return;
+    }
+    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); measures.len()];
+    let mut queries = 0usize;
+    if let Some(entries) = entries_mut(report) {
+        for entry in entries.iter_mut() {
+            let case_id = entry.get("caseId").and_then(Value::as_str).unwrap_or("");
+            let turn = entry.get("turnIndex").and_then(Value::as_i64);
+            let Some(j) = qrels.get(case_id, turn) else {
+                continue;
+            };
+            let values = case_scores(measures, &entry_ranking(entry), j);
+            if !j.relevant.is_empty() {
+                queries += 1;
+            }
+            for (column, v) in columns.iter_mut().zip(&values) {
+                column.extend(v);
+            }
+            if let Value::Object(map) = entry {
+                map.insert("rankMetrics".into(), block(measures, &values));
+            }
+        }
+    }
+    if let Some(Value::Object(summary)) = report.get_mut("retrieval") {
+        let means: Vec<Option<f64>> = columns.iter().map(|c| mean(c)).collect();
+        summary.insert(
+            "rankMetrics".into(),
+            serde_json::json!({"queries": queries, "means": block(measures, &means)}),
+        );
+    }
+}
+
+/// Mean of `values`, `None` when empty.
+pub fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Each row's value of each measure (rows × measures): from the report's `rankMetrics` block
+/// where it holds the measure, else recomputed from the row's relevant tier with `qrels`;
+/// an input error when neither is possible.
+pub fn row_values(
+    report: &super::tables::LoadedReport,
+    measures: &[Measure],
+    qrels: Option<&Qrels>,
+) -> Result<Vec<Vec<Option<f64>>>> {
+    report
+        .rows
+        .iter()
+        .map(|row| {
+            let mut computed: Option<Vec<Option<f64>>> = None;
+            measures
+                .iter()
+                .enumerate()
+                .map(|(k, m)| {
+                    if let Some(v) = row.rank_metrics.get(&m.to_string()) {
+                        return Ok(*v);
+                    }
+                    let Some(qrels) = qrels else {
+                        return Err(Error::input(
+                            &report.path,
+                            "$",
+                            format!(
+                                "case {:?} has no {m} in a rankMetrics block; expected a report \
+                                 written with --metrics {m}, or a suite to compute it from",
+                                row.case_id
+                            ),
+                        ));
+                    };
+                    if computed.is_none() {
+                        let j = qrels.require(&report.path, &row.case_id, row.turn_index)?;
+                        computed = Some(case_scores(measures, &row.ranking, j));
+                    }
+                    Ok(computed.as_ref().and_then(|c| c[k]))
+                })
+                .collect()
+        })
+        .collect()
+}

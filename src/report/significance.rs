@@ -1,0 +1,354 @@
+//! `compare` over any number of runs of the same cases, in the style of ranx's comparison
+//! table: one row per run (lettered a, b, c, …), one column per measure with the run's mean,
+//! and a superscript listing the runs it beats significantly.
+//!
+//! For each measure, every pair of runs is tested on the cases both have a value for (cases in
+//! every run; a case without gold has no rank-measure value) with Fisher's paired randomisation
+//! test ([`paired_randomisation`]); the pairs' p-values are adjusted together by Holm's method
+//! (one family per measure), and run A's cell names run B when A's mean is higher and the
+//! adjusted p is below α. The best mean of each column is bold (every tied best).
+
+use super::tables::LoadedReport;
+use crate::error::Result;
+use crate::eval::rank::Measure;
+use crate::eval::stats::{holm, paired_randomisation, Randomisation};
+use crate::report::rank::{row_values, Qrels};
+use serde::Serialize;
+
+/// How to test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TestSettings {
+    /// Significance level, after Holm's adjustment.
+    pub alpha: f64,
+    /// Sign patterns drawn when a test is too large to enumerate.
+    pub resamples: usize,
+    /// Seed of those draws.
+    pub seed: u64,
+}
+
+/// One run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Run {
+    /// a, b, c, …
+    pub letter: String,
+    /// The run's name in tables.
+    pub name: String,
+    /// Its file.
+    pub file: String,
+}
+
+/// One test between two runs on one measure.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PairTest {
+    /// First run's letter.
+    pub a: String,
+    /// Second run's letter.
+    pub b: String,
+    /// Cases with a value in both.
+    pub cases: usize,
+    /// Mean of a − b over those cases.
+    pub mean_difference: f64,
+    /// The test.
+    pub test: Randomisation,
+    /// Holm-adjusted p over this measure's pairs.
+    pub p_adjusted: f64,
+    /// The two runs' positions.
+    #[serde(skip)]
+    runs: (usize, usize),
+}
+
+/// One measure's column.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Column {
+    /// ir_measures name.
+    pub measure: String,
+    /// Each run's mean over its cases with a value (null when none has one).
+    pub means: Vec<Option<f64>>,
+    /// Each run's letters of the runs it beats.
+    pub beats: Vec<Vec<String>>,
+    /// Every pair's test.
+    pub pairs: Vec<PairTest>,
+}
+
+/// The comparison of many runs.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunsTable {
+    /// The runs, lettered.
+    pub runs: Vec<Run>,
+    /// Cases present in every run.
+    pub common_cases: usize,
+    /// Cases missing from at least one run (left out).
+    pub not_in_every_run: usize,
+    /// Passed cases of each run among the common ones.
+    pub passed: Vec<usize>,
+    /// One column per measure.
+    pub columns: Vec<Column>,
+    /// α.
+    pub alpha: f64,
+    /// Seed of sampled tests.
+    pub seed: u64,
+}
+
+fn letter(i: usize) -> String {
+    let mut s = String::new();
+    let mut n = i;
+    loop {
+        s.insert(0, (b'a' + (n % 26) as u8) as char);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    s
+}
+
+/// Compare `reports` on `measures` (values from their blocks, else computed with `qrels`).
+pub fn runs_table(
+    reports: &[LoadedReport],
+    measures: &[Measure],
+    qrels: Option<&Qrels>,
+    settings: TestSettings,
+) -> Result<RunsTable> {
+    let values: Vec<Vec<Vec<Option<f64>>>> = reports
+        .iter()
+        .map(|r| row_values(r, measures, qrels))
+        .collect::<Result<_>>()?;
+    // Cases of the first run present in all, in its order; each run's row index for them.
+    let first = &reports[0];
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for (i, row) in first.rows.iter().enumerate() {
+        let key = row.key();
+        let found: Option<Vec<usize>> = reports[1..]
+            .iter()
+            .map(|r| r.rows.iter().position(|x| x.key() == key))
+            .collect();
+        if let Some(rest) = found {
+            rows.push([vec![i], rest].concat());
+        }
+    }
+    let all_keys: std::collections::BTreeSet<String> = reports
+        .iter()
+        .flat_map(|r| r.rows.iter().map(|x| x.key()))
+        .collect();
+    let passed = (0..reports.len())
+        .map(|run| {
+            rows.iter()
+                .filter(|idx| reports[run].rows[idx[run]].passed)
+                .count()
+        })
+        .collect();
+    let mut columns = Vec::new();
+    for (k, measure) in measures.iter().enumerate() {
+        let value = |run: usize, case: &Vec<usize>| values[run][case[run]][k];
+        let means = (0..reports.len())
+            .map(|run| {
+                let v: Vec<f64> = rows.iter().filter_map(|c| value(run, c)).collect();
+                crate::report::rank::mean(&v)
+            })
+            .collect::<Vec<_>>();
+        let mut pairs = Vec::new();
+        for a in 0..reports.len() {
+            for b in a + 1..reports.len() {
+                let diffs: Vec<f64> = rows
+                    .iter()
+                    .filter_map(|c| Some(value(a, c)? - value(b, c)?))
+                    .collect();
+                let test = paired_randomisation(&diffs, settings.resamples, settings.seed);
+                pairs.push(PairTest {
+                    a: letter(a),
+                    b: letter(b),
+                    cases: diffs.len(),
+                    mean_difference: crate::report::rank::mean(&diffs).unwrap_or(0.0),
+                    test,
+                    p_adjusted: test.p,
+                    runs: (a, b),
+                });
+            }
+        }
+        let adjusted = holm(&pairs.iter().map(|p| p.test.p).collect::<Vec<_>>());
+        let mut beats = vec![Vec::new(); reports.len()];
+        for (pair, p) in pairs.iter_mut().zip(adjusted) {
+            pair.p_adjusted = p;
+            if p < settings.alpha && pair.mean_difference != 0.0 {
+                let (a, b) = pair.runs;
+                let (winner, loser) = if pair.mean_difference > 0.0 {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                beats[winner].push(letter(loser));
+            }
+        }
+        for b in &mut beats {
+            b.sort();
+        }
+        columns.push(Column {
+            measure: measure.to_string(),
+            means,
+            beats,
+            pairs,
+        });
+    }
+    Ok(RunsTable {
+        runs: reports
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Run {
+                letter: letter(i),
+                name: r.provider.clone(),
+                file: r.path.display().to_string(),
+            })
+            .collect(),
+        common_cases: rows.len(),
+        not_in_every_run: all_keys.len() - rows.len(),
+        passed,
+        columns,
+        alpha: settings.alpha,
+        seed: settings.seed,
+    })
+}
+
+/// LaTeX's special characters escaped (run names are file stems and model names).
+fn latex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+impl RunsTable {
+    /// Is run `run`'s mean the best (highest) of column `k`?
+    fn best(&self, k: usize, run: usize) -> bool {
+        let means = &self.columns[k].means;
+        let top = means
+            .iter()
+            .flatten()
+            .fold(f64::NEG_INFINITY, |a, b| a.max(*b));
+        means[run] == Some(top)
+    }
+
+    /// One cell: the mean (4 decimals) and the letters of the runs it beats, marked up by
+    /// `bold` and `sup`.
+    fn cell(
+        &self,
+        k: usize,
+        run: usize,
+        bold: fn(&str) -> String,
+        sup: fn(&str) -> String,
+    ) -> String {
+        let column = &self.columns[k];
+        let Some(mean) = column.means[run] else {
+            return "–".into();
+        };
+        let number = format!("{mean:.4}");
+        let number = if self.best(k, run) {
+            bold(&number)
+        } else {
+            number
+        };
+        let beats = column.beats[run].concat();
+        if beats.is_empty() {
+            number
+        } else {
+            format!("{number}{}", sup(&beats))
+        }
+    }
+
+    fn how(&self) -> String {
+        format!(
+            "Superscripts name the runs a run beats: Fisher's paired randomisation test on the \
+             cases both runs have a value for, two-sided, Holm-adjusted over each measure's \
+             pairs, p < {}; exact up to {} differing cases, else sampled (seed {}). Bold: the \
+             best mean. {} cases in every run{}.",
+            self.alpha,
+            crate::eval::stats::EXACT_UP_TO,
+            self.seed,
+            self.common_cases,
+            if self.not_in_every_run > 0 {
+                format!(", {} left out (not in every run)", self.not_in_every_run)
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// The table as GitHub markdown.
+    pub fn markdown(&self) -> String {
+        let mut header = vec!["".to_string(), "Run".to_string()];
+        header.extend(self.columns.iter().map(|c| c.measure.clone()));
+        header.push("Passed".into());
+        let rows: Vec<Vec<String>> = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, run)| {
+                let mut row = vec![run.letter.clone(), run.name.clone()];
+                for k in 0..self.columns.len() {
+                    row.push(self.cell(
+                        k,
+                        i,
+                        |n| format!("**{n}**"),
+                        |s| format!("<sup>{s}</sup>"),
+                    ));
+                }
+                row.push(format!("{}/{}", self.passed[i], self.common_cases));
+                row
+            })
+            .collect();
+        let table = super::tables::Table {
+            title: "Runs compared".into(),
+            header,
+            rows,
+        };
+        format!(
+            "{}\n{}\n",
+            super::tables::render(&[table], super::tables::TableFormat::Markdown),
+            self.how()
+        )
+    }
+
+    /// The table as a LaTeX `table` with booktabs rules.
+    pub fn latex(&self) -> String {
+        let mut out = String::from("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n");
+        out.push_str(&format!(
+            "\\begin{{tabular}}{{ll{}r}}\n\\toprule\n",
+            "r".repeat(self.columns.len())
+        ));
+        let mut header = vec![String::new(), "Run".to_string()];
+        header.extend(self.columns.iter().map(|c| latex_escape(&c.measure)));
+        header.push("Passed".into());
+        out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
+        for (i, run) in self.runs.iter().enumerate() {
+            let mut row = vec![run.letter.clone(), latex_escape(&run.name)];
+            for k in 0..self.columns.len() {
+                row.push(self.cell(
+                    k,
+                    i,
+                    |n| format!("\\textbf{{{n}}}"),
+                    |s| format!("$^{{{s}}}$"),
+                ));
+            }
+            row.push(format!("{}/{}", self.passed[i], self.common_cases));
+            out.push_str(&format!("{} \\\\\n", row.join(" & ")));
+        }
+        out.push_str("\\bottomrule\n\\end{tabular}\n");
+        out.push_str(&format!(
+            "\\caption{{{}}}\n\\end{{table}}\n",
+            latex_escape(&self.how())
+        ));
+        out
+    }
+}
