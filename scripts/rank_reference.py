@@ -7,6 +7,11 @@ already trust. Reads a JSON request on stdin, prints a JSON answer on stdout.
   {"op": "permutation", "pairs": [[x, y], ...]}
       -> {"p": ...}   exact paired sign-flip test (scipy.stats.permutation_test, all 2^n
                       flips, statistic: mean difference, two-sided)
+  {"op": "permutation_sampled", "pairs": [...], "resamples": R, "seed": S}
+      -> {"p": ...}   the same test on R random flips (numpy's generator, not ours: the two
+                      sampled answers agree within sampling error, not exactly)
+  {"op": "binomial", "plus": k, "n": n}
+      -> {"p": ...}   exact two-sided binomial test at 1/2 (scipy.stats.binomtest): McNemar
   {"op": "ttest", "pairs": [[x, y], ...]}
       -> {"p": ...}   paired Student's t test (scipy.stats.ttest_rel)
 """
@@ -44,6 +49,30 @@ def permutation(req):
     return {"p": float(res.pvalue)}
 
 
+def permutation_sampled(req):
+    import numpy as np
+    from scipy import stats
+
+    x = np.array([p[0] for p in req["pairs"]], dtype=float)
+    y = np.array([p[1] for p in req["pairs"]], dtype=float)
+    res = stats.permutation_test(
+        (x, y),
+        lambda a, b, axis: np.mean(a - b, axis=axis),
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=req["resamples"],
+        random_state=req["seed"],
+        alternative="two-sided",
+    )
+    return {"p": float(res.pvalue)}
+
+
+def binomial(req):
+    from scipy import stats
+
+    return {"p": float(stats.binomtest(req["plus"], req["n"], 0.5).pvalue)}
+
+
 def ttest(req):
     from scipy import stats
 
@@ -54,7 +83,14 @@ def ttest(req):
 
 def main():
     req = json.load(sys.stdin)
-    answer = {"measures": measures, "permutation": permutation, "ttest": ttest}[req["op"]](req)
+    ops = {
+        "measures": measures,
+        "permutation": permutation,
+        "permutation_sampled": permutation_sampled,
+        "binomial": binomial,
+        "ttest": ttest,
+    }
+    answer = ops[req["op"]](req)
     json.dump(answer, sys.stdout)
 
 

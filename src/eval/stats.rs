@@ -82,7 +82,8 @@ pub struct Randomisation {
 /// paired case): under the null each difference's sign is a coin flip, and p is the share of
 /// sign patterns whose |Σ ±dᵢ| reaches the observed |Σ dᵢ| (within a relative 1e-9, so that
 /// sums equal in exact arithmetic count as equal). Zero differences change no sum and are
-/// dropped. Up to [`EXACT_UP_TO`] nonzero differences every one of the 2^m patterns is counted
+/// dropped. Differences all of one size (a pass/fail column) give the exact binomial answer,
+/// [`mcnemar_exact`], at any count. Otherwise, up to [`EXACT_UP_TO`] nonzero differences every one of the 2^m patterns is counted
 /// (meet in the middle: the sums of each half, sorted, paired by binary search), which is what
 /// `scipy.stats.permutation_test(..., permutation_type="samples", n_resamples=inf)` computes;
 /// beyond, `resamples` patterns are drawn (ChaCha8 from `seed`) and p = (1 + hits) / (1 + draws).
@@ -95,6 +96,18 @@ pub fn paired_randomisation(diffs: &[f64], resamples: usize, seed: u64) -> Rando
     if m == 0 {
         return Randomisation {
             p: 1.0,
+            exact: true,
+            resamples: 0,
+        };
+    }
+    // Differences of one size (pass/fail as 1/0): the sum is c·(plus − minus), binomial under
+    // the null, so p is the exact McNemar test at any m.
+    let size = d[0].abs();
+    if d.iter().all(|x| (x.abs() - size).abs() <= 1e-12 * size) {
+        let plus = d.iter().filter(|x| **x > 0.0).count() as u64;
+        let p = mcnemar_exact(plus, m as u64 - plus);
+        return Randomisation {
+            p,
             exact: true,
             resamples: 0,
         };
@@ -221,8 +234,16 @@ mod tests {
         // Sums equal only up to rounding count as equal: 0.1 + 0.2 against 0.3.
         assert_eq!(paired_randomisation(&[0.1, 0.2, -0.3], 0, 1).p, 1.0);
         assert_eq!(paired_randomisation(&[0.0, 0.0], 0, 1).p, 1.0);
-        // Sampled beyond the exact limit: seeded, and near the exact answer 2/2^41 ≈ 0.
-        let many = vec![0.1; EXACT_UP_TO + 1];
+        // One size: the binomial answer at any count (here 2/2^41).
+        let r = paired_randomisation(&[0.1; EXACT_UP_TO + 1], 0, 7);
+        assert_eq!(
+            (r.p, r.exact),
+            (mcnemar_exact(EXACT_UP_TO as u64 + 1, 0), true)
+        );
+        // Sampled beyond the exact limit: seeded, never 0, near the exact answer (≈ 0 here).
+        let many: Vec<f64> = (0..EXACT_UP_TO + 1)
+            .map(|i| 1.0 + i as f64 / 100.0)
+            .collect();
         let r = paired_randomisation(&many, 2000, 7);
         assert_eq!(r, paired_randomisation(&many, 2000, 7));
         assert!(!r.exact && r.p == 1.0 / 2001.0, "{r:?}");

@@ -57,7 +57,7 @@ pub struct Row {
     /// The relevant tier in rank order.
     pub ranking: Vec<String>,
     /// The report's `rankMetrics` block, by measure name (empty when it has none).
-    pub rank_metrics: std::collections::BTreeMap<String, Option<f64>>,
+    pub rank_metrics: super::schema::RankBlock,
 }
 
 impl Row {

@@ -148,7 +148,7 @@ pub struct CaseEntry {
     pub diagnostics: Option<Value>,
     /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rank_metrics: Option<std::collections::BTreeMap<String, Option<f64>>>,
+    pub rank_metrics: Option<RankBlock>,
 }
 
 /// One session turn of an external provider, in the key order of PrecisionMemBench's
@@ -252,10 +252,70 @@ pub struct TurnEntry {
     pub retrieval_latency_ms: Option<f64>,
     /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rank_metrics: Option<std::collections::BTreeMap<String, Option<f64>>>,
+    pub rank_metrics: Option<RankBlock>,
 }
 
 /// A key that is present, null or not: `Some(None)` for null, `None` (by default) when absent.
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
     Option::<f64>::deserialize(d).map(Some)
+}
+
+/// A `rankMetrics` block: measure name → value (null without gold), in the report's order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RankBlock(pub Vec<(String, Option<f64>)>);
+
+impl RankBlock {
+    /// The value of `measure`, if the block has it.
+    pub fn get(&self, measure: &str) -> Option<Option<f64>> {
+        self.0.iter().find(|(m, _)| m == measure).map(|(_, v)| *v)
+    }
+
+    /// Does the block have `measure`?
+    pub fn contains_key(&self, measure: &str) -> bool {
+        self.get(measure).is_some()
+    }
+
+    /// The measures, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(m, _)| m)
+    }
+
+    /// No measure at all?
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for RankBlock {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RankBlock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RankBlock, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = RankBlock;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of measure names to numbers or null")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<RankBlock, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = a.next_entry::<String, Option<f64>>()? {
+                    out.push((k, v));
+                }
+                Ok(RankBlock(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }

@@ -15,6 +15,11 @@ use crate::eval::stats::{holm, paired_randomisation, Randomisation};
 use crate::report::rank::{row_values, Qrels};
 use serde::Serialize;
 
+/// The column of the suite's own retrieval precision (cases where it is defined).
+pub const PRECISION: &str = "precision";
+/// The column of pass/fail.
+pub const PASSED: &str = "passed";
+
 /// How to test.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TestSettings {
@@ -140,9 +145,20 @@ pub fn runs_table(
                 .count()
         })
         .collect();
+    // The rank measures, then the suite's own precision and pass/fail (as 1/0: on it the
+    // randomisation test is the exact McNemar test).
+    let mut names: Vec<String> = measures.iter().map(ToString::to_string).collect();
+    names.extend([PRECISION.to_string(), PASSED.to_string()]);
     let mut columns = Vec::new();
-    for (k, measure) in measures.iter().enumerate() {
-        let value = |run: usize, case: &Vec<usize>| values[run][case[run]][k];
+    for (k, name) in names.iter().enumerate() {
+        let value = |run: usize, case: &Vec<usize>| -> Option<f64> {
+            let row = &reports[run].rows[case[run]];
+            match k.checked_sub(measures.len()) {
+                None => values[run][case[run]][k],
+                Some(0) => row.precision,
+                Some(_) => Some(if row.passed { 1.0 } else { 0.0 }),
+            }
+        };
         let means = (0..reports.len())
             .map(|run| {
                 let v: Vec<f64> = rows.iter().filter_map(|c| value(run, c)).collect();
@@ -186,7 +202,7 @@ pub fn runs_table(
             b.sort();
         }
         columns.push(Column {
-            measure: measure.to_string(),
+            measure: name.clone(),
             means,
             beats,
             pairs,
@@ -229,6 +245,15 @@ fn latex_escape(s: &str) -> String {
     out
 }
 
+/// A column's heading: the measure's ir_measures name, or the suite's own figure.
+fn column_title(measure: &str) -> String {
+    match measure {
+        PRECISION => "Precision".into(),
+        PASSED => "Passed".into(),
+        m => m.into(),
+    }
+}
+
 impl RunsTable {
     /// Is run `run`'s mean the best (highest) of column `k`?
     fn best(&self, k: usize, run: usize) -> bool {
@@ -253,7 +278,11 @@ impl RunsTable {
         let Some(mean) = column.means[run] else {
             return "–".into();
         };
-        let number = format!("{mean:.4}");
+        let number = if column.measure == PASSED {
+            format!("{}/{}", self.passed[run], self.common_cases)
+        } else {
+            format!("{mean:.4}")
+        };
         let number = if self.best(k, run) {
             bold(&number)
         } else {
@@ -288,8 +317,7 @@ impl RunsTable {
     /// The table as GitHub markdown.
     pub fn markdown(&self) -> String {
         let mut header = vec!["".to_string(), "Run".to_string()];
-        header.extend(self.columns.iter().map(|c| c.measure.clone()));
-        header.push("Passed".into());
+        header.extend(self.columns.iter().map(|c| column_title(&c.measure)));
         let rows: Vec<Vec<String>> = self
             .runs
             .iter()
@@ -304,7 +332,6 @@ impl RunsTable {
                         |s| format!("<sup>{s}</sup>"),
                     ));
                 }
-                row.push(format!("{}/{}", self.passed[i], self.common_cases));
                 row
             })
             .collect();
@@ -324,12 +351,15 @@ impl RunsTable {
     pub fn latex(&self) -> String {
         let mut out = String::from("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n");
         out.push_str(&format!(
-            "\\begin{{tabular}}{{ll{}r}}\n\\toprule\n",
+            "\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
             "r".repeat(self.columns.len())
         ));
         let mut header = vec![String::new(), "Run".to_string()];
-        header.extend(self.columns.iter().map(|c| latex_escape(&c.measure)));
-        header.push("Passed".into());
+        header.extend(
+            self.columns
+                .iter()
+                .map(|c| latex_escape(&column_title(&c.measure))),
+        );
         out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
         for (i, run) in self.runs.iter().enumerate() {
             let mut row = vec![run.letter.clone(), latex_escape(&run.name)];
@@ -341,7 +371,6 @@ impl RunsTable {
                     |s| format!("$^{{{s}}}$"),
                 ));
             }
-            row.push(format!("{}/{}", self.passed[i], self.common_cases));
             out.push_str(&format!("{} \\\\\n", row.join(" & ")));
         }
         out.push_str("\\bottomrule\n\\end{tabular}\n");

@@ -27,6 +27,7 @@ mod rank_metrics;
 mod readme;
 mod serve;
 mod service;
+mod significance;
 mod tables;
 mod trec;
 mod verify;

@@ -1,41 +1,120 @@
-//! `tenure-eval compare`: two reports of the same cases.
+//! `tenure-eval compare`: two or more reports of the same cases.
 
-use crate::cli::args::CompareFormatArg;
-use crate::cli::{json_text, write_stdout};
+use crate::cli::args::SuiteArgs;
+use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tenure_eval::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
+use tenure_eval::report::rank::Qrels;
+use tenure_eval::report::significance::{runs_table, TestSettings};
 use tenure_eval::report::tables::LoadedReport;
 use tenure_eval::{Error, Result};
+
+/// `--format` of `compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// Markdown.
+    Markdown,
+    /// JSON.
+    Json,
+    /// The runs table as LaTeX (booktabs, best value bold).
+    Latex,
+}
 
 /// `tenure-eval compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The baseline report.
-    pub base: PathBuf,
-    /// The new report.
-    pub new: PathBuf,
+    /// Reports of the same cases: BASE NEW for the two-run comparison (flips, McNemar,
+    /// bootstrap, then the runs table), or any number for the runs table alone.
+    #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+    pub reports: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
-    pub format: CompareFormatArg,
-    /// Seed of the paired bootstrap.
+    pub format: CompareFormat,
+    /// Seed of the paired bootstrap and of sampled randomisation tests.
     #[arg(long, default_value_t = 20_260_511)]
     pub seed: u64,
+    /// Measures of the runs table, ir_measures names (default: those of the first report's
+    /// rankMetrics block, else P@5,R@5,nDCG@10,RR,AP).
+    #[arg(long)]
+    pub metrics: Option<String>,
+    /// Significance level of the runs table, after Holm's adjustment.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Sign patterns drawn by a randomisation test too large to enumerate (over 40 differing
+    /// cases).
+    #[arg(long, default_value_t = 100_000)]
+    pub resamples: usize,
+    /// The suite whose gold computes measures a report does not carry (default: pmb).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 }
 
-/// Compare two reports.
+/// The measures to show: `--metrics`, else the first report's block, else the default.
+fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>> {
+    let from_block: Option<String> = reports[0]
+        .rows
+        .iter()
+        .find(|r| !r.rank_metrics.is_empty())
+        .map(|r| r.rank_metrics.keys().cloned().collect::<Vec<_>>().join(","));
+    let list = args
+        .metrics
+        .clone()
+        .or(from_block)
+        .unwrap_or_else(|| DEFAULT_MEASURES.to_string());
+    parse_measures(&list).map_err(|e| Error::Usage(format!("--metrics: {e}")))
+}
+
+/// Compare reports.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
-    let base = LoadedReport::load(&args.base)?;
-    let new = LoadedReport::load(&args.new)?;
-    if base.kind != new.kind {
+    let reports = load_reports(&args.reports, true)?;
+    if reports.len() < 2 {
+        return Err(Error::Usage("compare needs two or more reports".into()));
+    }
+    if reports.iter().any(|r| r.kind != reports[0].kind) {
         return Err(Error::Usage(
-            "compare needs two reports of the same kind (both static or both session)".into(),
+            "compare needs reports of the same kind (all static or all session)".into(),
         ));
     }
-    let comparison = tenure_eval::report::compare::compare(&base, &new, args.seed);
-    let text = match args.format {
-        CompareFormatArg::Markdown => comparison.markdown(),
-        CompareFormatArg::Json => json_text(&comparison),
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(Error::Usage(format!(
+            "--alpha {}: expected a level between 0 and 1",
+            args.alpha
+        )));
+    }
+    let measures = measures(&args, &reports)?;
+    // Gold is read only when a report lacks a measure in its block.
+    let needs_gold = reports.iter().any(|r| {
+        r.rows.iter().any(|row| {
+            measures
+                .iter()
+                .any(|m| !row.rank_metrics.contains_key(&m.to_string()))
+        })
+    });
+    let qrels = if needs_gold {
+        Some(Qrels::of(&crate::cli::args::load(&args.suite)?))
+    } else {
+        None
+    };
+    let settings = TestSettings {
+        alpha: args.alpha,
+        resamples: args.resamples,
+        seed: args.seed,
+    };
+    let table = runs_table(&reports, &measures, qrels.as_ref(), settings)?;
+    let pair = (reports.len() == 2)
+        .then(|| tenure_eval::report::compare::compare(&reports[0], &reports[1], args.seed));
+    let text = match (args.format, &pair) {
+        (CompareFormat::Markdown, Some(c)) => format!("{}\n{}", c.markdown(), table.markdown()),
+        (CompareFormat::Markdown, None) => table.markdown(),
+        (CompareFormat::Latex, _) => table.latex(),
+        (CompareFormat::Json, Some(c)) => {
+            let mut v = serde_json::to_value(c).unwrap_or_default();
+            v["runsTable"] = serde_json::to_value(&table).unwrap_or_default();
+            json_text(&v)
+        }
+        (CompareFormat::Json, None) => json_text(&table),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

@@ -34,11 +34,13 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
             say!("warning: {warning}; the table uses the rows");
         }
     }
-    let tables = match args.style {
+    let mut tables = match args.style {
         TableStyleArg::Pmb => pmb_tables(&reports),
         TableStyleArg::Paper => paper_tables(&reports),
         TableStyleArg::All => [pmb_tables(&reports), paper_tables(&reports)].concat(),
     };
+    // tenure-eval's reports carry rank metrics; upstream's tables have no place for them.
+    tables.extend(tenure_eval::report::rank::rank_table(&reports));
     write_stdout(&render(&tables, args.format.into()))?;
     Ok(ExitCode::SUCCESS)
 }
