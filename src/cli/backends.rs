@@ -122,6 +122,29 @@ pub struct FusionArgs {
     pub fusion_depth: usize,
 }
 
+impl FusionArgs {
+    /// The fusion method `b` names, with these settings (`None`: not a fusion).
+    pub fn method(&self, b: BackendArg) -> Option<Method> {
+        match b {
+            BackendArg::Rrf => Some(Method::Rrf { k: self.rrf_k }),
+            BackendArg::Combsum => Some(Method::CombSum {
+                weights: self.combsum_weights.clone(),
+            }),
+            BackendArg::Fallback => Some(Method::Fallback),
+            _ => None,
+        }
+    }
+
+    /// BM25 fused with `other` by `method`.
+    pub fn with_bm25(&self, method: Method, other: BackendConfig) -> BackendConfig {
+        BackendConfig::Fusion(Box::new(FusionConfig {
+            method,
+            children: vec![BackendConfig::bm25(), other],
+            depth: self.fusion_depth.max(1),
+        }))
+    }
+}
+
 /// `--ollama-api` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OllamaApiArg {
@@ -198,15 +221,7 @@ pub fn backend_configs(
 ) -> Result<Vec<BackendConfig>> {
     let mut configs = Vec::new();
     for b in chosen {
-        let method = match b {
-            BackendArg::Rrf => Some(Method::Rrf { k: fusion.rrf_k }),
-            BackendArg::Combsum => Some(Method::CombSum {
-                weights: fusion.combsum_weights.clone(),
-            }),
-            BackendArg::Fallback => Some(Method::Fallback),
-            _ => None,
-        };
-        if let Some(method) = method {
+        if let Some(method) = fusion.method(*b) {
             if fusion.fuse.len() < 2
                 || fusion.fuse.iter().any(|f| {
                     matches!(

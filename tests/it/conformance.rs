@@ -359,9 +359,16 @@ fn fusion_runs_through_the_binary() {
             ("fallback(bm25+cosine/all-minilm-l6-v2)".to_string(), 54),
         ]
     );
-    assert!(dir.path().join("pmb/retrieval-report-rrf.json").is_file());
+    assert!(dir
+        .path()
+        .join("pmb/all-minilm-l6-v2-retrieval-report-rrf.json")
+        .is_file());
     let report: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(dir.path().join("pmb/retrieval-report-rrf.json")).unwrap(),
+        &std::fs::read(
+            dir.path()
+                .join("pmb/all-minilm-l6-v2-retrieval-report-rrf.json"),
+        )
+        .unwrap(),
     )
     .unwrap();
     assert_eq!(
@@ -378,4 +385,65 @@ fn fusion_runs_through_the_binary() {
         "bm25",
     ]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn models_fuses_each_model_with_bm25_into_its_own_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::common::tenure_eval_ok(
+        &[
+            "models",
+            "--suite",
+            "pmb",
+            "--model",
+            "all-minilm-l6-v2",
+            "--model",
+            "all-minilm-l6-v2-int8",
+            "--fusion",
+            "rrf,fallback",
+            "--format",
+            "json",
+            "--quiet",
+            "--out",
+        ],
+        &[dir.path()],
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows: Vec<(String, String, u64)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["backend"].as_str().unwrap().to_string(),
+                r["model"].as_str().unwrap_or("–").to_string(),
+                r["staticSummary"]["totalPassed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let row = |b: &str, m: &str, p: u64| (b.to_string(), m.to_string(), p);
+    assert_eq!(
+        rows,
+        [
+            row("bm25", "–", 77),
+            row("cosine", "all-minilm-l6-v2", 11),
+            row("rrf", "all-minilm-l6-v2", 11),
+            row("fallback", "all-minilm-l6-v2", 54),
+            row("cosine", "all-minilm-l6-v2-int8", 11),
+            row("rrf", "all-minilm-l6-v2-int8", 11),
+            row("fallback", "all-minilm-l6-v2-int8", 54),
+        ]
+    );
+    // One report per fusion and model: none overwrites another.
+    for model in ["all-minilm-l6-v2", "all-minilm-l6-v2-int8"] {
+        for method in ["rrf", "fallback"] {
+            let path = dir
+                .path()
+                .join(format!("pmb/{model}-retrieval-report-{method}.json"));
+            let report: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            let label = report["manifest"]["backendInfo"]["label"].as_str().unwrap();
+            assert_eq!(label, format!("{method}(bm25+cosine/{model})"));
+        }
+    }
 }

@@ -38,8 +38,8 @@ fn four_runs_compared_with_significance_that_scipy_confirms() {
     let files = [
         "retrieval-report-tenure.json",
         "all-minilm-l6-v2-retrieval-report-vector.json",
-        "retrieval-report-rrf.json",
-        "retrieval-report-fallback.json",
+        "all-minilm-l6-v2-retrieval-report-rrf.json",
+        "all-minilm-l6-v2-retrieval-report-fallback.json",
     ]
     .map(|f| pmb.join(f));
     let paths: Vec<&str> = files.iter().map(|p| p.to_str().unwrap()).collect();

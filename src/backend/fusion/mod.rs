@@ -167,6 +167,12 @@ impl FusionBackend {
             .map(|c| c.build(corpus))
             .collect::<Result<Vec<_>>>()?;
         let labels: Vec<&str> = children.iter().map(|c| c.info().label.as_str()).collect();
+        // The children's file prefixes (a cosine child's model) name the file too, so that two
+        // fusions over different models in one folder do not write the same report.
+        let prefixes: Vec<&str> = children
+            .iter()
+            .filter_map(|c| c.info().file_prefix.as_deref())
+            .collect();
         let id = config.method.id();
         Ok(FusionBackend {
             info: BackendInfo {
@@ -175,7 +181,7 @@ impl FusionBackend {
                 label: format!("{id}({})", labels.join("+")),
                 model: None,
                 text_policy: None,
-                file_prefix: None,
+                file_prefix: (!prefixes.is_empty()).then(|| prefixes.join("+")),
                 paper_primary: false,
                 reader: Reader::Text,
                 score_scale: match config.method {

@@ -1,9 +1,11 @@
 //! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
 
-use crate::cli::args::{load, CompareFormatArg, CosineArgs, RemoteArgs, SuiteArgs};
+use crate::cli::args::{
+    load, BackendArg, CompareFormatArg, CosineArgs, FusionArgs, RemoteArgs, SuiteArgs,
+};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::backend::BackendConfig;
@@ -24,6 +26,12 @@ pub struct ModelsArgs {
     /// Served models: calls in flight, timeout, retries.
     #[command(flatten)]
     pub remote: RemoteArgs,
+    /// Also each model fused with BM25 by these methods (rrf, combsum, fallback), a row each.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub fusion: Vec<BackendArg>,
+    /// Fusion settings (`--fuse` is BM25 and each model here).
+    #[command(flatten)]
+    pub fusion_settings: FusionArgs,
     /// Report folder.
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -39,14 +47,27 @@ pub struct ModelsArgs {
 pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let (name, profile) = (suite.name.clone(), suite.profile);
-    let backends: Vec<BackendConfig> = std::iter::once(BackendConfig::bm25())
-        .chain(
-            args.cosine
-                .configs(&args.remote)
-                .into_iter()
-                .map(BackendConfig::cosine),
-        )
-        .collect();
+    let mut methods = Vec::new();
+    for b in &args.fusion {
+        match args.fusion_settings.method(*b) {
+            Some(m) => methods.push(m),
+            None => {
+                return Err(tenure_eval::Error::Usage(format!(
+                    "--fusion {}: expected rrf, combsum or fallback",
+                    b.to_possible_value()
+                        .map_or("?".into(), |v| v.get_name().to_string())
+                )))
+            }
+        }
+    }
+    let mut backends = vec![BackendConfig::bm25()];
+    for model in args.cosine.configs(&args.remote) {
+        let cosine = BackendConfig::cosine(model);
+        for m in &methods {
+            backends.push(args.fusion_settings.with_bm25(m.clone(), cosine.clone()));
+        }
+        backends.insert(backends.len() - methods.len(), cosine);
+    }
     let kinds = [RunKind::Static, RunKind::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
     let mut progress = Progress::new(args.quiet, &name);
@@ -63,7 +84,8 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         let session = passes.get(1).map(|p| &p.row);
         rows.push(ModelRow {
             backend: info.id.clone(),
-            model: info.model.clone(),
+            // A fusion names its model in its label: rrf(bm25+cosine/all-minilm-l6-v2).
+            model: info.model.clone().or_else(|| info.file_prefix.clone()),
             text_policy: info.text_policy.clone(),
             static_summary: passes[0].row.summary.clone(),
             mean_drift: session.and_then(|s| s.mean_drift),
