@@ -7,9 +7,11 @@
 //! uses (tantivy has none) comes from the side table.
 //!
 //! Documents map back to versions without a fast field (whose writer costs a fifth of a commit):
-//! one indexing thread gives a segment its documents in add order, a commit makes exactly one
-//! new segment, and a merge stacks its segments in the order given. So each segment id maps to
-//! the list of version ordinals it holds.
+//! one indexing thread gives a segment its documents in add order, and a merge stacks its
+//! segments in the order given. A commit makes one new segment, or several when the documents
+//! outgrow the writer's fixed memory budget (a large corpus): each then holds a run of the
+//! commit's documents in add order, and which run a segment holds is read off its first and last
+//! documents' ids. So each segment id maps to the list of version ordinals it holds.
 
 use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
@@ -19,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use tantivy::fastfield::AliveBitSet;
 use tantivy::index::InvertedIndexReader;
-use tantivy::index::SegmentId;
+use tantivy::index::{SegmentId, SegmentReader};
 use tantivy::indexer::NoMergePolicy;
 use tantivy::postings::Postings;
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, STRING};
@@ -70,8 +72,9 @@ struct SegmentView {
     alive: Option<AliveBitSet>,
 }
 
-/// Memory budget of the index writer (tantivy's minimum; the corpora are tiny).
-const WRITER_MEMORY: usize = 15_000_000;
+/// Memory budget of the index writer: tantivy's minimum. Past it a commit writes several
+/// segments, so memory stays bounded whatever the corpus size.
+pub const WRITER_MEMORY: usize = 15_000_000;
 
 /// Indexed beliefs.
 pub struct BeliefIndex {
@@ -96,8 +99,18 @@ pub struct BeliefIndex {
 }
 
 impl BeliefIndex {
-    /// Index `corpus` in one segment.
+    /// Index `corpus` with the writer's default memory budget.
     pub fn build(corpus: &[Belief], replaced: ReplacedVersions) -> tantivy::Result<BeliefIndex> {
+        BeliefIndex::build_with(corpus, replaced, WRITER_MEMORY)
+    }
+
+    /// Index `corpus` with a writer budget of `writer_memory` bytes (at least tantivy's 15 MB):
+    /// the larger, the fewer segments.
+    pub fn build_with(
+        corpus: &[Belief],
+        replaced: ReplacedVersions,
+        writer_memory: usize,
+    ) -> tantivy::Result<BeliefIndex> {
         let mut schema = Schema::builder();
         let id_field = schema.add_text_field("id", STRING);
         let text = TextOptions::default().set_indexing_options(
@@ -111,7 +124,8 @@ impl BeliefIndex {
         index.tokenizers().register(WHOLE_NAME, WholeName);
 
         // One indexing thread and no merges: replaced versions must stay in the statistics.
-        let writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        let writer: IndexWriter =
+            index.writer_with_num_threads(1, writer_memory.max(WRITER_MEMORY))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         let mut this = BeliefIndex {
             index: index.clone(),
@@ -210,34 +224,86 @@ impl BeliefIndex {
         Ok(())
     }
 
-    /// Commit what was added and record which segment holds it.
+    /// Commit what was added and record which segments hold it.
     fn commit(&mut self) -> tantivy::Result<()> {
         self.writer.commit()?;
+        self.reader.reload()?;
         let pending = std::mem::take(&mut self.pending);
-        let new: Vec<SegmentId> = self
-            .index
-            .searchable_segment_ids()?
-            .into_iter()
-            .filter(|id| !self.segment_ordinals.contains_key(id))
+        let searcher = self.reader.searcher();
+        let mut new: Vec<&SegmentReader> = searcher
+            .segment_readers()
+            .iter()
+            .filter(|s| !self.segment_ordinals.contains_key(&s.segment_id()))
             .collect();
-        match (new.as_slice(), pending.is_empty()) {
-            ([], true) => {}
-            ([segment], false) => {
-                self.segment_ordinals.insert(*segment, pending);
-            }
-            _ => {
-                return Err(tantivy::TantivyError::InternalError(format!(
-                    "expected one new segment for {} documents, found {}",
-                    pending.len(),
-                    new.len()
-                )))
-            }
+        let found: usize = new.iter().map(|s| s.max_doc() as usize).sum();
+        if found != pending.len() {
+            return Err(tantivy::TantivyError::InternalError(format!(
+                "expected {} new documents, found {found} in {} new segments",
+                pending.len(),
+                new.len()
+            )));
         }
-        self.reload()
+        let mut offset = 0;
+        while !new.is_empty() {
+            // The segment whose documents are the next run of `pending`.
+            let fits = |s: &SegmentReader, every: bool| -> tantivy::Result<bool> {
+                let n = s.max_doc() as usize;
+                let run = &pending[offset..offset + n];
+                let docs: Vec<usize> = if every {
+                    (0..n).collect()
+                } else {
+                    vec![0, n - 1]
+                };
+                for d in docs {
+                    let id = &self.versions[run[d] as usize].belief.id;
+                    if !holds(s, self.id_field, id, d as u32)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            };
+            let mut candidates = Vec::new();
+            for (i, s) in new.iter().enumerate() {
+                if offset + (s.max_doc() as usize) <= pending.len() && fits(s, false)? {
+                    candidates.push(i);
+                }
+            }
+            // Only repeated ids in one commit can leave two candidates: check every document.
+            if candidates.len() > 1 {
+                let mut exact = Vec::new();
+                for i in candidates {
+                    if fits(new[i], true)? {
+                        exact.push(i);
+                    }
+                }
+                candidates = exact;
+            }
+            let Some(&i) = candidates.first() else {
+                return Err(tantivy::TantivyError::InternalError(
+                    "a new segment holds documents out of add order".into(),
+                ));
+            };
+            let segment = new.remove(i);
+            let n = segment.max_doc() as usize;
+            self.segment_ordinals
+                .insert(segment.segment_id(), pending[offset..offset + n].to_vec());
+            offset += n;
+        }
+        self.views()
+    }
+
+    /// Number of segments (several once a commit outgrows the writer budget).
+    pub fn segment_count(&self) -> usize {
+        self.segments.len()
     }
 
     fn reload(&mut self) -> tantivy::Result<()> {
         self.reader.reload()?;
+        self.views()
+    }
+
+    /// Per-segment views and the merged term dictionaries of what the reader sees.
+    fn views(&mut self) -> tantivy::Result<()> {
         let searcher = self.reader.searcher();
         self.segments = searcher
             .segment_readers()
@@ -367,4 +433,16 @@ impl BeliefIndex {
         }
         Ok(())
     }
+}
+
+/// Does document `doc` of `segment` have `id`?
+fn holds(segment: &SegmentReader, field: Field, id: &str, doc: u32) -> tantivy::Result<bool> {
+    let term = Term::from_field_text(field, id);
+    let Some(mut postings) = segment
+        .inverted_index(field)?
+        .read_postings(&term, IndexRecordOption::Basic)?
+    else {
+        return Ok(false);
+    };
+    Ok(postings.seek(doc) == doc)
 }

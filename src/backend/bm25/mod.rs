@@ -178,8 +178,18 @@ impl Bm25Backend {
 
     /// Index `corpus` with `config`.
     pub fn with_config(corpus: &[Belief], config: Bm25Config) -> Result<Bm25Backend> {
-        let index =
-            BeliefIndex::build(corpus, config.replaced).map_err(|e| Error::backend("bm25", e))?;
+        Bm25Backend::with_writer_memory(corpus, config, index::WRITER_MEMORY)
+    }
+
+    /// Index `corpus` with `config` and an index writer budget of `bytes` (tantivy's 15 MB at
+    /// least): a corpus that outgrows it is indexed in several segments, with the same scores.
+    pub fn with_writer_memory(
+        corpus: &[Belief],
+        config: Bm25Config,
+        bytes: usize,
+    ) -> Result<Bm25Backend> {
+        let index = BeliefIndex::build_with(corpus, config.replaced, bytes)
+            .map_err(|e| Error::backend("bm25", e))?;
         Ok(Bm25Backend {
             index,
             config,
