@@ -117,9 +117,14 @@ pub struct FusionArgs {
     /// CombSUM's weight per fused backend (1 each by default).
     #[arg(long, value_delimiter = ',', value_parser = non_negative)]
     pub combsum_weights: Vec<f64>,
-    /// How deep each fused backend searches.
-    #[arg(long, default_value_t = 100)]
-    pub fusion_depth: usize,
+    /// How deep the fused backends search: one number for all, or one per `--fuse` backend
+    /// (`100,3`: BM25's top 100 and cosine's top 3 are fused).
+    #[arg(long, value_delimiter = ',', default_value = "100")]
+    pub fusion_depth: Vec<usize>,
+    /// Per `--fuse` backend, the lowest score fused (`0,0.6`: a cosine similarity floor of 0.6);
+    /// none by default.
+    #[arg(long, value_delimiter = ',', value_parser = non_negative)]
+    pub fusion_floor: Vec<f64>,
 }
 
 impl FusionArgs {
@@ -137,10 +142,18 @@ impl FusionArgs {
 
     /// BM25 fused with `other` by `method`.
     pub fn with_bm25(&self, method: Method, other: BackendConfig) -> BackendConfig {
+        self.config(method, vec![BackendConfig::bm25(), other])
+    }
+
+    /// `children` fused by `method` with these depths and floors.
+    pub fn config(&self, method: Method, children: Vec<BackendConfig>) -> BackendConfig {
+        let depths: Vec<usize> = self.fusion_depth.iter().map(|d| (*d).max(1)).collect();
         BackendConfig::Fusion(Box::new(FusionConfig {
             method,
-            children: vec![BackendConfig::bm25(), other],
-            depth: self.fusion_depth.max(1),
+            children,
+            depth: depths.iter().copied().max().unwrap_or(100),
+            child_depths: if depths.len() > 1 { depths } else { Vec::new() },
+            floors: self.fusion_floor.iter().map(|f| *f as f32).collect(),
         }))
     }
 }
@@ -240,11 +253,19 @@ pub fn backend_configs(
                 let mut one = backend_configs(&[*f], bm25, cosine, fusion, remote, http)?;
                 children.push(one.remove(0));
             }
-            configs.push(BackendConfig::Fusion(Box::new(FusionConfig {
-                method,
-                children,
-                depth: fusion.fusion_depth.max(1),
-            })));
+            for (what, n, one_for_all) in [
+                ("--fusion-depth", fusion.fusion_depth.len(), 1),
+                ("--fusion-floor", fusion.fusion_floor.len(), 0),
+            ] {
+                if n > one_for_all && n != children.len() {
+                    return Err(Error::Usage(format!(
+                        "{what} gives {n} values for {} fused backends; expected one per \
+                         --fuse backend",
+                        children.len()
+                    )));
+                }
+            }
+            configs.push(fusion.config(method, children));
             continue;
         }
         match b {

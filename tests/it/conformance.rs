@@ -307,6 +307,8 @@ fn fusion_backends_conform() {
             method: method.clone(),
             children: vec![BackendConfig::bm25(), BackendConfig::cosine(cosine.clone())],
             depth: 50,
+            child_depths: Vec::new(),
+            floors: Vec::new(),
         };
         conformance(method.id(), &suite, &|corpus| {
             Box::new(FusionBackend::build(corpus, &config).unwrap())

@@ -189,7 +189,7 @@ fn the_report_reader_refuses_mutated_reports_as_input_errors() {
         .iter()
         .map(|p| {
             read_json(&format!(
-                "../shared/fixtures/published/pmb-baseline/retrieval-report-{p}.json"
+                "tests/golden/pmb-baseline/retrieval-report-{p}.json"
             ))
         })
         .collect();

@@ -5,7 +5,8 @@
 //! - **fallback**: the first child's list, or the next child's when it returns nothing (BM25
 //!   first; cosine only when BM25 finds nothing above its floor).
 //!
-//! Each child searches the same filtered request to its `depth`. Ties of the fused score go to
+//! Each child searches the same filtered request to `depth`; per child, only its first
+//! `child_depths` hits and those scoring at least its `floors` entry are fused. Ties of the fused score go to
 //! corpus order (the order beliefs were indexed), as every backend's ties do. A fused hit's
 //! explanation lists each child's rank and score.
 
@@ -58,6 +59,14 @@ pub struct FusionConfig {
     pub children: Vec<BackendConfig>,
     /// How deep each child searches.
     pub depth: usize,
+    /// Per child, in order: how many of its hits are fused (fewer than `depth` cuts a child to
+    /// its confident top); a missing entry means `depth`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub child_depths: Vec<usize>,
+    /// Per child, in order: hits scoring below this are not fused (a similarity floor for
+    /// cosine); a missing entry means no floor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floors: Vec<f32>,
 }
 
 /// One child's answer, as fusion reads it.
@@ -150,6 +159,19 @@ pub fn fuse(method: &Method, lists: &[Ranked], order: &HashMap<String, usize>) -
     fused
 }
 
+/// A child's hits as fused: those scoring at least `floor` (a hit without a score has none to
+/// reach it), then the first `depth` of them.
+pub fn cut(hits: Vec<Hit>, depth: Option<usize>, floor: Option<f32>) -> Ranked {
+    Ranked {
+        hits: hits
+            .into_iter()
+            .filter(|h| floor.is_none_or(|f| h.score.is_some_and(|s| s >= f)))
+            .take(depth.unwrap_or(usize::MAX))
+            .map(|h| (h.id, h.score))
+            .collect(),
+    }
+}
+
 /// Several backends, fused.
 pub struct FusionBackend {
     info: BackendInfo,
@@ -210,6 +232,8 @@ impl Backend for FusionBackend {
         serde_json::json!({
             "method": self.config.method,
             "depth": self.config.depth,
+            "childDepths": self.config.child_depths,
+            "floors": self.config.floors,
             "children": self.children.iter().map(|c| serde_json::json!({"label": c.info().label, "settings": c.settings()})).collect::<Vec<_>>(),
         })
     }
@@ -220,11 +244,10 @@ impl Backend for FusionBackend {
             ..*request
         };
         let mut lists = Vec::with_capacity(self.children.len());
-        for child in &self.children {
-            let hits = child.search(&deep)?;
-            lists.push(Ranked {
-                hits: hits.into_iter().map(|h| (h.id, h.score)).collect(),
-            });
+        for (c, child) in self.children.iter().enumerate() {
+            let depth = self.config.child_depths.get(c).copied();
+            let floor = self.config.floors.get(c).copied();
+            lists.push(cut(child.search(&deep)?, depth, floor));
         }
         let labels: Vec<&str> = self
             .children
@@ -281,90 +304,4 @@ impl Backend for FusionBackend {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn list(ids: &[(&str, f32)]) -> Ranked {
-        Ranked {
-            hits: ids.iter().map(|(i, s)| (i.to_string(), Some(*s))).collect(),
-        }
-    }
-
-    fn order(ids: &[&str]) -> HashMap<String, usize> {
-        ids.iter()
-            .enumerate()
-            .map(|(i, id)| (id.to_string(), i))
-            .collect()
-    }
-
-    #[test]
-    fn rrf_known_answer() {
-        // a: ranks 1 and 3 → 1/61 + 1/63; b: 2 and 1 → 1/62 + 1/61; c: 3 → 1/63; d: 2 → 1/62.
-        let lists = [
-            list(&[("a", 9.0), ("b", 5.0), ("c", 1.0)]),
-            list(&[("b", 0.9), ("d", 0.8), ("a", 0.7)]),
-        ];
-        let fused = fuse(
-            &Method::Rrf { k: 60.0 },
-            &lists,
-            &order(&["a", "b", "c", "d"]),
-        );
-        let got: Vec<(&str, f64)> = fused.iter().map(|f| (f.id.as_str(), f.score)).collect();
-        let want = [
-            ("b", 1.0 / 62.0 + 1.0 / 61.0),
-            ("a", 1.0 / 61.0 + 1.0 / 63.0),
-            ("d", 1.0 / 62.0),
-            ("c", 1.0 / 63.0),
-        ];
-        for ((id, s), (wid, ws)) in got.iter().zip(want) {
-            assert_eq!(*id, wid);
-            assert!((s - ws).abs() < 1e-15);
-        }
-        assert_eq!(
-            fused[0].parts,
-            vec![Some((2, Some(5.0))), Some((1, Some(0.9)))]
-        );
-    }
-
-    #[test]
-    fn combsum_known_answer_with_weights_and_ties_in_corpus_order() {
-        // Child 1 normalises 10, 6, 2 to 1, 0.5, 0; child 2 (weight 2) 0.8, 0.4 to 1, 0.
-        let lists = [
-            list(&[("x", 10.0), ("y", 6.0), ("z", 2.0)]),
-            list(&[("z", 0.8), ("y", 0.4)]),
-        ];
-        let fused = fuse(
-            &Method::CombSum {
-                weights: vec![1.0, 2.0],
-            },
-            &lists,
-            &order(&["y", "x", "z"]),
-        );
-        let got: Vec<(&str, f64)> = fused.iter().map(|f| (f.id.as_str(), f.score)).collect();
-        assert_eq!(got, [("z", 2.0), ("x", 1.0), ("y", 0.5)]);
-        // Equal scores: corpus order decides (y before x here).
-        let even = [list(&[("x", 1.0)]), list(&[("y", 1.0)])];
-        let fused = fuse(
-            &Method::CombSum { weights: vec![] },
-            &even,
-            &order(&["y", "x"]),
-        );
-        assert_eq!(
-            fused.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(),
-            ["y", "x"]
-        );
-    }
-
-    #[test]
-    fn fallback_takes_the_first_list_that_is_not_empty() {
-        let lists = [list(&[]), list(&[("c", 0.7), ("d", 0.6)])];
-        let fused = fuse(&Method::Fallback, &lists, &order(&["c", "d"]));
-        assert_eq!(
-            fused.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(),
-            ["c", "d"]
-        );
-        assert_eq!(fused[0].parts, vec![None, Some((1, Some(0.7)))]);
-        let first = [list(&[("a", 5.0)]), list(&[("c", 0.7)])];
-        assert_eq!(fuse(&Method::Fallback, &first, &order(&[]))[0].id, "a");
-    }
-}
+mod tests;
