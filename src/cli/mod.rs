@@ -70,6 +70,9 @@ pub enum Command {
     /// trip, user isolation, scopes, update, an error path) and say what each finding does to
     /// the scores. Exit 1 when a check fails, 3 when the system cannot be reached.
     Doctor(cmd::doctor::DoctorArgs),
+    /// The scale study: the suite planted in synthetic stores of growing size; build time,
+    /// search latency, peak memory, and whether the suite's precision holds.
+    Scale(cmd::scale::ScaleArgs),
 }
 
 /// Run the command.
@@ -89,6 +92,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Models(a) => cmd::models::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
+        Command::Scale(a) => cmd::scale::run(a),
     }
 }
 

@@ -4,6 +4,7 @@
 //! memory. The top of the library: it drives `run` and writes through `report`.
 
 mod execute;
+pub mod scale;
 
 pub use execute::{execute, pass, JobOutcome, PassOutcome};
 

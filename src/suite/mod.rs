@@ -5,6 +5,7 @@ mod belief;
 mod builtin;
 mod case;
 mod session;
+pub mod synthetic;
 pub mod text;
 mod vacuous;
 mod validate;

@@ -7,6 +7,7 @@ pub mod embed;
 pub mod models;
 pub mod plot;
 pub mod run;
+pub mod scale;
 pub mod serve;
 pub mod tables;
 pub mod trec;

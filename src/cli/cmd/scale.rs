@@ -1,0 +1,144 @@
+//! `tenure-eval scale`: the scale study, one process per size so that each size's peak memory
+//! is its own.
+
+use crate::cli::args::{load, SuiteArgs};
+use crate::cli::{json_text, write_stdout};
+use clap::Args;
+use std::process::{Command, ExitCode, Stdio};
+use tenure_eval::job::scale::{measure, parse_size, ScaleRow};
+use tenure_eval::report::tables::{render, Table, TableFormat};
+use tenure_eval::{Error, Result};
+
+/// `--format` of `scale`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScaleFormat {
+    /// Markdown table.
+    Markdown,
+    /// JSON rows.
+    Json,
+}
+
+/// `tenure-eval scale`.
+#[derive(Debug, Args)]
+pub struct ScaleArgs {
+    /// The suite planted in the synthetic store (its static cases judge precision).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Store sizes, in beliefs (`1k`, `10k`, `1m`).
+    #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k", value_parser = parse_size)]
+    pub sizes: Vec<usize>,
+    /// Seed of the synthetic corpus and queries.
+    #[arg(long, default_value_t = 20_260_511)]
+    pub seed: u64,
+    /// Generated queries searched per size.
+    #[arg(long, default_value_t = 200)]
+    pub queries: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: ScaleFormat,
+    /// Also write each size's static report here, as `scale-<beliefs>.json` (which cases the
+    /// grown store fails, and why).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// No messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Measure one size in this process and print its row as JSON (what each size's own
+    /// process runs).
+    #[arg(long, hide = true)]
+    pub one: Option<usize>,
+}
+
+/// One size in a process of its own: the same flags, `--one SIZE`.
+fn in_child(size: usize) -> Result<ScaleRow> {
+    let exe = std::env::current_exe().map_err(|e| Error::backend("scale", e))?;
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    args.extend(["--one".into(), size.to_string()]);
+    let out = Command::new(exe)
+        .args(&args)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| Error::backend("scale", e))?;
+    if !out.status.success() {
+        return Err(Error::backend(
+            "scale",
+            format!("measuring {size} beliefs failed ({})", out.status),
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| Error::backend("scale", e))
+}
+
+fn opt(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "–".into(), |v| format!("{v:.decimals$}"))
+}
+
+/// The study's table.
+pub fn table(rows: &[ScaleRow]) -> Table {
+    Table {
+        title: "Scale: the suite planted in a synthetic store".into(),
+        header: [
+            "Beliefs",
+            "Segments",
+            "Build ms",
+            "Search p50 µs",
+            "Search p95 µs",
+            "Case p50 ms",
+            "Passed",
+            "Precision",
+            "Recall",
+            "Peak RSS MiB",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.beliefs.to_string(),
+                    r.segments.to_string(),
+                    format!("{:.0}", r.build_ms),
+                    format!("{:.0}", r.search_p50_us),
+                    format!("{:.0}", r.search_p95_us),
+                    format!("{:.2}", r.case_p50_ms),
+                    format!("{}/{}", r.passed, r.cases),
+                    opt(r.precision, 2),
+                    opt(r.recall, 2),
+                    opt(r.peak_rss_mib, 0),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Run the study.
+pub fn run(args: ScaleArgs) -> Result<ExitCode> {
+    let suite = load(&args.suite)?;
+    if let Some(size) = args.one {
+        let report = args
+            .out
+            .as_ref()
+            .map(|d| d.join(format!("scale-{size}.json")));
+        if let Some(dir) = &args.out {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
+                path: dir.clone(),
+                source: e,
+            })?;
+        }
+        let row = measure(&suite, size, args.seed, args.queries, report.as_deref())?;
+        write_stdout(&json_text(&row))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut rows = Vec::new();
+    for &size in &args.sizes {
+        if !args.quiet {
+            say!("scale: {size} beliefs");
+        }
+        rows.push(in_child(size)?);
+    }
+    let text = match args.format {
+        ScaleFormat::Markdown => render(&[table(&rows)], TableFormat::Markdown),
+        ScaleFormat::Json => json_text(&rows),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,187 @@
+//! The scale study: a suite's corpus planted in a synthetic store of a given size
+//! ([`crate::suite::synthetic`]), indexed by BM25; build time, search latency on generated
+//! queries, and the suite's own static cases run against the grown store (does precision hold as
+//! the store grows?).
+
+use crate::backend::bm25::Bm25Backend;
+use crate::backend::{Backend, BackendFactory, SearchFilter, SearchRequest};
+use crate::error::{Error, Result};
+use crate::run::{run_static_with, Silent};
+use crate::suite::synthetic::{self, Rng};
+use crate::suite::{Belief, Suite, DEFAULT_USER};
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What one size measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScaleRow {
+    /// Beliefs in the store (the suite's planted among them).
+    pub beliefs: usize,
+    /// Index segments the build wrote.
+    pub segments: usize,
+    /// BM25 index build, ms. Measured.
+    pub build_ms: f64,
+    /// Generated queries searched (top 10, one user's beliefs).
+    pub queries: usize,
+    /// Median search time, µs. Measured.
+    pub search_p50_us: f64,
+    /// 95th percentile search time, µs. Measured.
+    pub search_p95_us: f64,
+    /// The suite's static cases: median context build time, ms (2 decimals). Measured.
+    pub case_p50_ms: f64,
+    /// The suite's static cases passed.
+    pub passed: usize,
+    /// The suite's static cases.
+    pub cases: usize,
+    /// Their mean precision.
+    pub precision: Option<f64>,
+    /// Their mean recall.
+    pub recall: Option<f64>,
+    /// The process's peak resident memory, MiB (Linux; measured in a process of its own per
+    /// size by `tenure-eval scale`). Measured.
+    pub peak_rss_mib: Option<f64>,
+}
+
+/// Hands an index built beforehand to the runner (built once, timed here).
+struct Prebuilt(Mutex<Option<Box<dyn Backend>>>);
+
+impl BackendFactory for Prebuilt {
+    fn build(&self, _corpus: &[Belief]) -> Result<Box<dyn Backend>> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut b| b.take())
+            .ok_or_else(|| Error::backend("scale", "the prebuilt index was already used"))
+    }
+}
+
+/// The value at quantile `q` of `sorted` (nearest rank).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// Measure `suite` planted in a store of `size` beliefs generated from `seed`, searched with
+/// `queries` generated queries; the static report of the suite's cases goes to `report`, if
+/// given (which cases the grown store fails, and why).
+pub fn measure(
+    suite: &Suite,
+    size: usize,
+    seed: u64,
+    queries: usize,
+    report: Option<&std::path::Path>,
+) -> Result<ScaleRow> {
+    let mut scopes: Vec<String> = suite
+        .corpus
+        .iter()
+        .filter(|b| b.user_id == DEFAULT_USER)
+        .flat_map(|b| b.scope.iter().cloned())
+        .collect();
+    scopes.sort();
+    scopes.dedup();
+    let corpus = synthetic::corpus(&suite.corpus, size, &scopes, seed);
+    let start = Instant::now();
+    let backend = Bm25Backend::build(&corpus)?;
+    let build_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let segments = backend.index().segment_count();
+
+    // Queries: an alias of a generated belief, searched for its user.
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    let generated = &corpus[suite.corpus.len()..];
+    let mut times = Vec::with_capacity(queries);
+    for _ in 0..queries.min(generated.len() * 8) {
+        let belief = &generated[rng.below(generated.len())];
+        let text = &belief.aliases[rng.below(belief.aliases.len())];
+        let request = SearchRequest {
+            text,
+            message: text,
+            filter: SearchFilter {
+                user_id: &belief.user_id,
+                scope: &[],
+                exclude_ids: &[],
+            },
+            limit: 10,
+        };
+        let start = Instant::now();
+        backend
+            .search(&request)
+            .map_err(|e| Error::backend("bm25", e))?;
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+
+    let grown = Suite {
+        corpus,
+        sessions: Vec::new(),
+        ..suite.clone()
+    };
+    let factory = Prebuilt(Mutex::new(Some(Box::new(backend))));
+    let run = run_static_with(&grown, &factory, &mut Silent, 1)?;
+    if let Some(path) = report {
+        let shape = crate::report::Shape::of(suite.profile);
+        let manifest = crate::report::Manifest::for_static(&grown, &run);
+        crate::report::write_report(
+            path,
+            &crate::report::json::static_report(&run, &manifest, shape),
+        )?;
+    }
+    let summary = run.summary();
+    Ok(ScaleRow {
+        beliefs: grown.corpus.len(),
+        segments,
+        build_ms,
+        queries: times.len(),
+        search_p50_us: quantile(&times, 0.5),
+        search_p95_us: quantile(&times, 0.95),
+        case_p50_ms: summary.p50_latency_ms,
+        passed: summary.total_passed,
+        cases: summary.total_cases,
+        precision: summary.mean_precision,
+        recall: summary.mean_recall,
+        peak_rss_mib: peak_rss_mib(),
+    })
+}
+
+/// This process's peak resident set (`VmHWM`), MiB; `None` off Linux.
+pub fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// A size written as `1k`, `10k`, `1m` or a plain number.
+pub fn parse_size(s: &str) -> std::result::Result<usize, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let (digits, unit) = match t.strip_suffix('k') {
+        Some(d) => (d, 1_000),
+        None => match t.strip_suffix('m') {
+            Some(d) => (d, 1_000_000),
+            None => (t.as_str(), 1),
+        },
+    };
+    match digits.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n * unit),
+        _ => Err(format!("{s:?}: expected a size such as 1000, 10k or 1m")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_quantiles() {
+        assert_eq!(parse_size("1k"), Ok(1000));
+        assert_eq!(parse_size("1M"), Ok(1_000_000));
+        assert_eq!(parse_size("350"), Ok(350));
+        assert!(parse_size("0").is_err() && parse_size("ten").is_err());
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!((quantile(&v, 0.5), quantile(&v, 0.95)), (50.0, 95.0));
+    }
+}
