@@ -25,6 +25,7 @@ mod process_faults;
 mod provenance;
 mod rank_metrics;
 mod readme;
+mod scale;
 mod segments;
 mod serve;
 mod service;
