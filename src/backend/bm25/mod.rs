@@ -279,39 +279,6 @@ impl Bm25Backend {
     }
 }
 
-/// One term's share of a document's score while scoring.
-struct TermScore {
-    path: FieldPath,
-    term: String,
-    score: f32,
-    collapsed: bool,
-}
-
-/// Per-document accumulator.
-#[derive(Default)]
-struct Scored {
-    clause_sums: [f64; 4],
-    terms: Vec<TermScore>,
-}
-
-/// `sum of` the matched terms, each a leaf.
-fn explanation(score: f32, terms: Vec<TermScore>) -> Explanation {
-    let leaves = terms
-        .into_iter()
-        .map(|t| {
-            Explanation::term(
-                t.score,
-                TermMatch {
-                    path: t.path.as_str().to_string(),
-                    term: t.term,
-                    collapsed: t.collapsed,
-                },
-            )
-        })
-        .collect();
-    Explanation::node(score, "sum of", leaves)
-}
-
 impl Backend for Bm25Backend {
     fn info(&self) -> &BackendInfo {
         &self.info
@@ -347,10 +314,18 @@ impl Backend for Bm25Backend {
 
     fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError> {
         let plan = self.plan(request.text);
-        let mut scored: HashMap<u32, Scored> = HashMap::new();
+        // Per admitted document, its clause sums; every contribution goes to one flat log
+        // (document, clause, term, score) in scoring order, and only the returned hits' entries
+        // become attributions. At scale most matched documents are not returned, and building
+        // their term lists cost more than scoring them.
+        let mut sums: HashMap<u32, [f64; 4]> = HashMap::new();
+        let mut log: Vec<(u32, u8, u16, f32)> = Vec::new();
         for (c, (clause, spec)) in plan.iter().zip(CLAUSES.iter()).enumerate() {
             let stats = self.index.stats(spec.field);
-            for term in clause.terms.iter().filter(|t| t.doc_freq > 0) {
+            for (t, term) in clause.terms.iter().enumerate() {
+                if term.doc_freq == 0 {
+                    continue;
+                }
                 let scorer = TermScorer::new(spec.boost * term.boost_sum, stats, term.doc_freq);
                 self.index
                     .for_each_posting(spec.field, &term.term, |ordinal, term_freq| {
@@ -359,35 +334,45 @@ impl Backend for Bm25Backend {
                             return;
                         }
                         let score = scorer.score(term_freq, version.lengths[spec.field as usize]);
-                        let entry = scored.entry(ordinal).or_default();
-                        entry.clause_sums[c] += f64::from(score);
-                        entry.terms.push(TermScore {
-                            path: clause.path,
-                            term: term.term.clone(),
-                            score,
-                            collapsed: clause.collapsed,
-                        });
+                        sums.entry(ordinal).or_default()[c] += f64::from(score);
+                        log.push((ordinal, c as u8, t as u16, score));
                     })
                     .map_err(|e| BackendError::caused_by("reading postings", e))?;
             }
         }
         // Lucene sums each BooleanQuery level in double and casts to float.
-        let mut hits: Vec<(u32, f32, Vec<TermScore>)> = scored
+        let mut hits: Vec<(u32, f32)> = sums
             .into_iter()
             .map(|(ordinal, s)| {
-                let total: f64 = s.clause_sums.iter().map(|&sum| f64::from(sum as f32)).sum();
-                (ordinal, total as f32, s.terms)
+                let total: f64 = s.iter().map(|&sum| f64::from(sum as f32)).sum();
+                (ordinal, total as f32)
             })
-            .filter(|(_, score, _)| *score >= self.config.min_score)
+            .filter(|(_, score)| *score >= self.config.min_score)
             .collect();
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         hits.truncate(request.limit);
+        let returned: HashMap<u32, usize> =
+            hits.iter().enumerate().map(|(i, h)| (h.0, i)).collect();
+        // Each returned hit: `sum of` its matched terms, each a leaf, in scoring order.
+        let mut leaves: Vec<Vec<Explanation>> = hits.iter().map(|_| Vec::new()).collect();
+        for (ordinal, c, t, score) in log {
+            if let Some(&i) = returned.get(&ordinal) {
+                let clause = &plan[c as usize];
+                let term = TermMatch {
+                    path: clause.path.as_str().to_string(),
+                    term: clause.terms[t as usize].term.clone(),
+                    collapsed: clause.collapsed,
+                };
+                leaves[i].push(Explanation::term(score, term));
+            }
+        }
         Ok(hits
             .into_iter()
-            .map(|(ordinal, score, terms)| Hit {
+            .zip(leaves)
+            .map(|((ordinal, score), leaves)| Hit {
                 id: self.index.version(ordinal).belief.id.clone(),
                 score: Some(score),
-                explanation: Some(explanation(score, terms)),
+                explanation: Some(Explanation::node(score, "sum of", leaves)),
             })
             .collect())
     }
