@@ -72,9 +72,15 @@ struct SegmentView {
     alive: Option<AliveBitSet>,
 }
 
-/// Memory budget of the index writer: tantivy's minimum. Past it a commit writes several
-/// segments, so memory stays bounded whatever the corpus size.
-pub const WRITER_MEMORY: usize = 15_000_000;
+/// Memory budget of the index writer. Past it a commit writes several segments, so memory stays
+/// bounded whatever the corpus size. tantivy takes its arena as it fills, so a small corpus
+/// costs no more than with tantivy's 15 MB minimum (26 MiB peak at 1k beliefs either way), and
+/// 100k beliefs fit one segment: measured with `tenure-eval scale`, search p50 903 µs and build
+/// 1.4 s at 100k, against 1.2 ms and 1.8 s in 26 segments at 15 MB.
+pub const WRITER_MEMORY: usize = 256_000_000;
+
+/// tantivy's smallest writer budget.
+pub const MIN_WRITER_MEMORY: usize = 15_000_000;
 
 /// Indexed beliefs.
 pub struct BeliefIndex {
@@ -125,7 +131,7 @@ impl BeliefIndex {
 
         // One indexing thread and no merges: replaced versions must stay in the statistics.
         let writer: IndexWriter =
-            index.writer_with_num_threads(1, writer_memory.max(WRITER_MEMORY))?;
+            index.writer_with_num_threads(1, writer_memory.max(MIN_WRITER_MEMORY))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         let mut this = BeliefIndex {
             index: index.clone(),
