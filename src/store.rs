@@ -7,12 +7,16 @@ use std::collections::HashMap;
 
 /// Beliefs in natural order: seed order, then beliefs created during a session; with an id
 /// index, so that looking a belief up (every relation hit, every session update) does not scan
-/// the corpus.
+/// the corpus, and each user's pinned beliefs listed, so that the pinned-fact and open-question
+/// finds (both ask for pinned beliefs of one user) read that list, not the corpus. Session
+/// updates change neither a belief's user nor whether it is pinned, so the lists only grow.
 #[derive(Debug, Clone)]
 pub struct BeliefStore {
     beliefs: Vec<Belief>,
-    /// Position of each id in `beliefs` (its first, as a scan would find).
-    by_id: HashMap<String, usize>,
+    /// Positions in `beliefs` of each id, in natural order (the first is what a scan finds).
+    by_id: HashMap<String, Vec<usize>>,
+    /// Positions of each user's pinned beliefs, in natural order.
+    pinned_by_user: HashMap<String, Vec<usize>>,
 }
 
 /// Which relation participants an expansion may add.
@@ -41,6 +45,7 @@ impl BeliefStore {
         let mut store = BeliefStore {
             beliefs: Vec::with_capacity(corpus.len()),
             by_id: HashMap::with_capacity(corpus.len()),
+            pinned_by_user: HashMap::new(),
         };
         for belief in corpus {
             store.insert(belief.clone());
@@ -55,7 +60,16 @@ impl BeliefStore {
 
     /// Look a belief up by id.
     pub fn get(&self, id: &str) -> Option<&Belief> {
-        self.by_id.get(id).map(|&i| &self.beliefs[i])
+        self.by_id.get(id).map(|at| &self.beliefs[at[0]])
+    }
+
+    /// `user_id`'s pinned beliefs, natural order.
+    fn pinned_of<'a>(&'a self, user_id: &str) -> impl Iterator<Item = &'a Belief> + 'a {
+        self.pinned_by_user
+            .get(user_id)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|&i| &self.beliefs[i])
     }
 
     /// Pinned facts (spec §D.3): user, active, pinned, not a question, scope rule of the
@@ -73,14 +87,8 @@ impl BeliefStore {
                 .any(|s| UNIVERSAL_SCOPES.contains(&s.as_str()))
         };
         let mut facts: Vec<&Belief> = self
-            .beliefs
-            .iter()
-            .filter(|b| {
-                b.user_id == user_id
-                    && b.is_active()
-                    && b.pinned
-                    && b.kind != BeliefType::OpenQuestion
-            })
+            .pinned_of(user_id)
+            .filter(|b| b.is_active() && b.kind != BeliefType::OpenQuestion)
             .filter(|b| match profile {
                 Profile::Paper => {
                     !universal(b) && (scope.is_empty() || b.user_edited || b.in_scope(scope))
@@ -102,14 +110,8 @@ impl BeliefStore {
     /// Pinned open questions (spec §D.4): user, active, in scope when a scope is given,
     /// natural order.
     pub fn open_questions(&self, user_id: &str, scope: &[String], limit: i64) -> Vec<&Belief> {
-        self.beliefs
-            .iter()
-            .filter(|b| {
-                b.user_id == user_id
-                    && b.is_active()
-                    && b.kind == BeliefType::OpenQuestion
-                    && b.pinned
-            })
+        self.pinned_of(user_id)
+            .filter(|b| b.is_active() && b.kind == BeliefType::OpenQuestion)
             .filter(|b| scope.is_empty() || b.in_scope(scope))
             .take(take_limit(limit))
             .collect()
@@ -134,9 +136,17 @@ impl BeliefStore {
             .flat_map(|b| b.participants.iter())
             .filter(|id| !excluded.contains(id))
             .collect();
-        self.beliefs
+        // Every belief holding a wanted id, in natural order (as a scan of the corpus finds them).
+        let mut at: Vec<usize> = wanted
             .iter()
-            .filter(|b| wanted.contains(&&b.id))
+            .filter_map(|id| self.by_id.get(id.as_str()))
+            .flatten()
+            .copied()
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter()
+            .map(|i| &self.beliefs[i])
             .filter(|b| b.user_id == user_id)
             .filter(|b| {
                 which == Participants::Any || (b.is_active() && b.kind != BeliefType::OpenQuestion)
@@ -148,12 +158,9 @@ impl BeliefStore {
     /// PrecisionMemBench's vector adapter's pinned facts (spec §E): user, pinned, not a
     /// question, active, in scope; no universal exclusion, no sort, no limit.
     pub fn vector_adapter_pinned(&self, user_id: &str, scope: &[String]) -> Vec<&Belief> {
-        self.beliefs
-            .iter()
+        self.pinned_of(user_id)
             .filter(|b| {
-                b.user_id == user_id
-                    && b.pinned
-                    && b.kind != BeliefType::OpenQuestion
+                b.kind != BeliefType::OpenQuestion
                     && b.is_active()
                     && (scope.is_empty() || b.in_scope(scope))
             })
@@ -168,12 +175,9 @@ impl BeliefStore {
         scope: &[String],
         limit: i64,
     ) -> Vec<&Belief> {
-        self.beliefs
-            .iter()
+        self.pinned_of(user_id)
             .filter(|b| {
-                b.user_id == user_id
-                    && b.kind == BeliefType::OpenQuestion
-                    && b.pinned
+                b.kind == BeliefType::OpenQuestion
                     && b.resolved_at.is_none()
                     && (scope.is_empty() || b.in_scope(scope))
             })
@@ -183,14 +187,19 @@ impl BeliefStore {
 
     /// Append a new belief (session create).
     pub fn insert(&mut self, belief: Belief) {
-        self.by_id
-            .entry(belief.id.clone())
-            .or_insert(self.beliefs.len());
+        let at = self.beliefs.len();
+        self.by_id.entry(belief.id.clone()).or_default().push(at);
+        if belief.pinned {
+            self.pinned_by_user
+                .entry(belief.user_id.clone())
+                .or_default()
+                .push(at);
+        }
         self.beliefs.push(belief);
     }
 
     fn get_mut(&mut self, id: &str) -> Option<&mut Belief> {
-        let i = *self.by_id.get(id)?;
+        let i = *self.by_id.get(id)?.first()?;
         Some(&mut self.beliefs[i])
     }
 
