@@ -3,6 +3,7 @@
 
 use crate::profile::Profile;
 use crate::suite::{Belief, BeliefType, BeliefUpdate};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Beliefs in natural order: seed order, then beliefs created during a session; with an id
@@ -10,9 +11,12 @@ use std::collections::HashMap;
 /// the corpus, and each user's pinned beliefs listed, so that the pinned-fact and open-question
 /// finds (both ask for pinned beliefs of one user) read that list, not the corpus. Session
 /// updates change neither a belief's user nor whether it is pinned, so the lists only grow.
+///
+/// The store borrows the suite's corpus and copies a belief only when a session changes it
+/// (copy on write), so a large corpus is not held twice.
 #[derive(Debug, Clone)]
-pub struct BeliefStore {
-    beliefs: Vec<Belief>,
+pub struct BeliefStore<'a> {
+    beliefs: Vec<Cow<'a, Belief>>,
     /// Positions in `beliefs` of each id, in natural order (the first is what a scan finds).
     by_id: HashMap<String, Vec<usize>>,
     /// Positions of each user's pinned beliefs, in natural order.
@@ -39,37 +43,37 @@ fn take_limit(n: i64) -> usize {
 
 const UNIVERSAL_SCOPES: [&str; 2] = ["universal", "user:universal"];
 
-impl BeliefStore {
-    /// A store holding `corpus`.
-    pub fn new(corpus: &[Belief]) -> BeliefStore {
+impl<'a> BeliefStore<'a> {
+    /// A store over `corpus`, borrowed.
+    pub fn new(corpus: &'a [Belief]) -> BeliefStore<'a> {
         let mut store = BeliefStore {
             beliefs: Vec::with_capacity(corpus.len()),
             by_id: HashMap::with_capacity(corpus.len()),
             pinned_by_user: HashMap::new(),
         };
         for belief in corpus {
-            store.insert(belief.clone());
+            store.push(Cow::Borrowed(belief));
         }
         store
     }
 
     /// All beliefs, natural order.
-    pub fn beliefs(&self) -> &[Belief] {
-        &self.beliefs
+    pub fn beliefs(&self) -> impl Iterator<Item = &Belief> {
+        self.beliefs.iter().map(|b| &**b)
     }
 
     /// Look a belief up by id.
     pub fn get(&self, id: &str) -> Option<&Belief> {
-        self.by_id.get(id).map(|at| &self.beliefs[at[0]])
+        self.by_id.get(id).map(|at| &*self.beliefs[at[0]])
     }
 
     /// `user_id`'s pinned beliefs, natural order.
-    fn pinned_of<'a>(&'a self, user_id: &str) -> impl Iterator<Item = &'a Belief> + 'a {
+    fn pinned_of(&self, user_id: &str) -> impl Iterator<Item = &Belief> {
         self.pinned_by_user
             .get(user_id)
             .map_or(&[][..], Vec::as_slice)
             .iter()
-            .map(|&i| &self.beliefs[i])
+            .map(|&i| &*self.beliefs[i])
     }
 
     /// Pinned facts (spec §D.3): user, active, pinned, not a question, scope rule of the
@@ -146,7 +150,7 @@ impl BeliefStore {
         at.sort_unstable();
         at.dedup();
         at.into_iter()
-            .map(|i| &self.beliefs[i])
+            .map(|i| &*self.beliefs[i])
             .filter(|b| b.user_id == user_id)
             .filter(|b| {
                 which == Participants::Any || (b.is_active() && b.kind != BeliefType::OpenQuestion)
@@ -187,6 +191,10 @@ impl BeliefStore {
 
     /// Append a new belief (session create).
     pub fn insert(&mut self, belief: Belief) {
+        self.push(Cow::Owned(belief));
+    }
+
+    fn push(&mut self, belief: Cow<'a, Belief>) {
         let at = self.beliefs.len();
         self.by_id.entry(belief.id.clone()).or_default().push(at);
         if belief.pinned {
@@ -200,7 +208,7 @@ impl BeliefStore {
 
     fn get_mut(&mut self, id: &str) -> Option<&mut Belief> {
         let i = *self.by_id.get(id)?.first()?;
-        Some(&mut self.beliefs[i])
+        Some(self.beliefs[i].to_mut())
     }
 
     /// The `$set` of a session update, applied in place (natural order unchanged). Upstream

@@ -43,6 +43,47 @@ impl SearchFilter<'_> {
             && (self.scope.is_empty() || belief.in_scope(self.scope))
             && !self.exclude_ids.contains(&belief.id)
     }
+
+    /// The same test on what an index keeps of a belief.
+    pub fn admits_kept(&self, belief: &Filterable) -> bool {
+        belief.user_id == self.user_id
+            && belief.active
+            && belief.kind != BeliefType::OpenQuestion
+            && !belief.expertise
+            && (self.scope.is_empty() || belief.scope.iter().any(|s| self.scope.contains(s)))
+            && !self.exclude_ids.contains(&belief.id)
+    }
+}
+
+/// What a search filter reads of a belief, and all an index needs to keep of one: a tenth of
+/// the belief (no names, aliases or content), so that a large store is not held twice over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filterable {
+    /// Belief id.
+    pub id: String,
+    /// Owner.
+    pub user_id: String,
+    /// Neither resolved nor superseded.
+    pub active: bool,
+    /// Type.
+    pub kind: BeliefType,
+    /// Subtype `expertise` (never a search hit).
+    pub expertise: bool,
+    /// Scopes.
+    pub scope: Vec<String>,
+}
+
+impl From<&Belief> for Filterable {
+    fn from(b: &Belief) -> Filterable {
+        Filterable {
+            id: b.id.clone(),
+            user_id: b.user_id.clone(),
+            active: b.is_active(),
+            kind: b.kind,
+            expertise: b.subtype.as_deref() == Some("expertise"),
+            scope: b.scope.clone(),
+        }
+    }
 }
 
 /// One search.

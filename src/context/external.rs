@@ -83,7 +83,6 @@ pub(super) fn build(
     let (user, scope, budget) = (request.user_id, request.scope, request.budget);
     let pinned_all: Vec<String> = store
         .beliefs()
-        .iter()
         .filter(|b| {
             b.user_id == user
                 && b.pinned
@@ -96,7 +95,6 @@ pub(super) fn build(
         .collect();
     let questions: Vec<String> = store
         .beliefs()
-        .iter()
         .filter(|b| {
             b.user_id == user
                 && b.kind == BeliefType::OpenQuestion

@@ -16,6 +16,7 @@
 use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
 use super::similarity::FieldStats;
+use crate::backend::Filterable;
 use crate::suite::Belief;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -42,8 +43,8 @@ pub enum IndexedField {
 /// One indexed version of a belief.
 #[derive(Debug, Clone)]
 pub struct DocVersion {
-    /// The belief as it was when this version was written.
-    pub belief: Belief,
+    /// What the search filter reads of the belief as it was when this version was written.
+    pub belief: Filterable,
     /// Terms per field (`whole_name` tokens, summed over array values).
     pub lengths: [u32; 2],
     /// False once a newer version replaced it.
@@ -176,7 +177,7 @@ impl BeliefIndex {
             }
         }
         self.versions.push(DocVersion {
-            belief: belief.clone(),
+            belief: Filterable::from(belief),
             lengths,
             live: true,
             counted: true,

@@ -330,7 +330,7 @@ impl Backend for Bm25Backend {
                 self.index
                     .for_each_posting(spec.field, &term.term, |ordinal, term_freq| {
                         let version = self.index.version(ordinal);
-                        if !request.filter.admits(&version.belief) {
+                        if !request.filter.admits_kept(&version.belief) {
                             return;
                         }
                         let score = scorer.score(term_freq, version.lengths[spec.field as usize]);
