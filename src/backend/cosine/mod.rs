@@ -16,6 +16,7 @@
 mod config;
 pub mod exact;
 pub mod hnsw;
+pub mod quantized;
 
 pub use config::{CosineConfig, IndexKind};
 pub use hnsw::HnswParams;
@@ -47,6 +48,9 @@ pub struct CosineBackend {
     versions: Vec<Version>,
     /// Unit vectors, row i for version i (exact search reads this).
     vectors: exact::Matrix,
+    /// The same rows as int8 codes: exact search scans these and scores in float32 only the
+    /// rows that can still reach the top k (the same answer, see `quantized`).
+    codes: quantized::Int8Rows,
     graph: Option<hnsw::Graph>,
     /// Distinct beliefs so far: the next new belief's slot.
     beliefs: usize,
@@ -86,6 +90,7 @@ impl CosineBackend {
             setup,
             versions: Vec::with_capacity(corpus.len()),
             vectors: exact::Matrix::new(dims),
+            codes: quantized::Int8Rows::new(dims),
             beliefs: 0,
         };
         for belief in corpus {
@@ -125,6 +130,7 @@ impl CosineBackend {
             graph.insert(&vector, id);
         }
         self.vectors.push(&vector);
+        self.codes.push(&vector);
         self.versions.push(Version {
             belief,
             slot,
@@ -188,16 +194,24 @@ impl Backend for CosineBackend {
         let user = request.filter.user_id;
         let k = request.limit.saturating_mul(CANDIDATE_FACTOR);
         let admitted = |id: usize| self.pre_filter(id, user);
-        let mut candidates: Vec<(f32, usize)> = match &self.graph {
-            Some(graph) => graph
-                .nearest(&query, k, &admitted)
-                .into_iter()
-                .map(|id| (self.vectors.dot(id, &query), id))
-                .collect(),
-            None => self.vectors.scores(&query, &admitted),
-        };
         // Rank by score, then natural order (a replacement keeps its predecessor's slot).
-        candidates = exact::top_k(candidates, k, |id| self.versions[id].slot);
+        let slot = |id: usize| self.versions[id].slot;
+        let candidates: Vec<(f32, usize)> = match &self.graph {
+            Some(graph) => exact::top_k(
+                graph
+                    .nearest(&query, k, &admitted)
+                    .into_iter()
+                    .map(|id| (self.vectors.dot(id, &query), id))
+                    .collect(),
+                k,
+                slot,
+            ),
+            None => {
+                self.codes
+                    .top_k(&self.vectors, &query, k, &admitted, slot)
+                    .0
+            }
+        };
         Ok(candidates
             .into_iter()
             .filter(|&(_, id)| request.filter.admits(&self.versions[id].belief))
