@@ -15,6 +15,7 @@
 
 use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
+use super::segments;
 use super::similarity::FieldStats;
 use crate::backend::Filterable;
 use crate::suite::Belief;
@@ -237,65 +238,16 @@ impl BeliefIndex {
         self.reader.reload()?;
         let pending = std::mem::take(&mut self.pending);
         let searcher = self.reader.searcher();
-        let mut new: Vec<&SegmentReader> = searcher
+        let new: Vec<&SegmentReader> = searcher
             .segment_readers()
             .iter()
             .filter(|s| !self.segment_ordinals.contains_key(&s.segment_id()))
             .collect();
-        let found: usize = new.iter().map(|s| s.max_doc() as usize).sum();
-        if found != pending.len() {
-            return Err(tantivy::TantivyError::InternalError(format!(
-                "expected {} new documents, found {found} in {} new segments",
-                pending.len(),
-                new.len()
-            )));
-        }
-        let mut offset = 0;
-        while !new.is_empty() {
-            // The segment whose documents are the next run of `pending`.
-            let fits = |s: &SegmentReader, every: bool| -> tantivy::Result<bool> {
-                let n = s.max_doc() as usize;
-                let run = &pending[offset..offset + n];
-                let docs: Vec<usize> = if every {
-                    (0..n).collect()
-                } else {
-                    vec![0, n - 1]
-                };
-                for d in docs {
-                    let id = &self.versions[run[d] as usize].belief.id;
-                    if !holds(s, self.id_field, id, d as u32)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            };
-            let mut candidates = Vec::new();
-            for (i, s) in new.iter().enumerate() {
-                if offset + (s.max_doc() as usize) <= pending.len() && fits(s, false)? {
-                    candidates.push(i);
-                }
-            }
-            // Only repeated ids in one commit can leave two candidates: check every document.
-            if candidates.len() > 1 {
-                let mut exact = Vec::new();
-                for i in candidates {
-                    if fits(new[i], true)? {
-                        exact.push(i);
-                    }
-                }
-                candidates = exact;
-            }
-            let Some(&i) = candidates.first() else {
-                return Err(tantivy::TantivyError::InternalError(
-                    "a new segment holds documents out of add order".into(),
-                ));
-            };
-            let segment = new.remove(i);
-            let n = segment.max_doc() as usize;
-            self.segment_ordinals
-                .insert(segment.segment_id(), pending[offset..offset + n].to_vec());
-            offset += n;
-        }
+        let versions = &self.versions;
+        let runs = segments::assign(new, &pending, self.id_field, |ordinal| {
+            versions[ordinal as usize].belief.id.as_str()
+        })?;
+        self.segment_ordinals.extend(runs);
         self.views()
     }
 
@@ -440,16 +392,4 @@ impl BeliefIndex {
         }
         Ok(())
     }
-}
-
-/// Does document `doc` of `segment` have `id`?
-fn holds(segment: &SegmentReader, field: Field, id: &str, doc: u32) -> tantivy::Result<bool> {
-    let term = Term::from_field_text(field, id);
-    let Some(mut postings) = segment
-        .inverted_index(field)?
-        .read_postings(&term, IndexRecordOption::Basic)?
-    else {
-        return Ok(false);
-    };
-    Ok(postings.seek(doc) == doc)
 }

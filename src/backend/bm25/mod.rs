@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod fuzzy;
 mod index;
+mod segments;
 pub mod similarity;
 
 pub use index::{BeliefIndex, DocVersion, IndexedField, ReplacedVersions};
