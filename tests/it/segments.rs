@@ -116,3 +116,74 @@ fn a_large_corpus_indexes_in_several_segments_with_the_scores_of_one() {
         split.index().segment_count()
     );
 }
+
+/// Fuzzy expansion through the Levenshtein automaton equals a scan of the whole term dictionary
+/// (every term, its similarity by the suite's rule, df over all documents), on the 20k corpus in
+/// several segments, for tokens one edit from indexed terms and for the terms themselves.
+#[test]
+fn automaton_expansion_equals_a_dictionary_scan() {
+    use std::collections::BTreeMap;
+    use tenure_eval::backend::bm25::analysis::whole_name_terms;
+    use tenure_eval::backend::bm25::fuzzy::{similarity, MAX_EXPANSIONS};
+    use tenure_eval::backend::bm25::IndexedField;
+
+    let beliefs = corpus(20_000);
+    let backend =
+        Bm25Backend::with_writer_memory(&beliefs, Bm25Config::default(), 15_000_000).unwrap();
+    assert!(backend.index().segment_count() > 1);
+    // The dictionary of the aliases field, with df, from the corpus itself.
+    let mut df: BTreeMap<String, u64> = BTreeMap::new();
+    for b in &beliefs {
+        let mut terms: Vec<String> = b.aliases.iter().flat_map(|a| whole_name_terms(a)).collect();
+        terms.sort();
+        terms.dedup();
+        for t in terms {
+            *df.entry(t).or_default() += 1;
+        }
+    }
+    let scan = |token: &str| -> Vec<(String, f32, u64)> {
+        let q: Vec<char> = token.chars().collect();
+        let mut out: Vec<(String, f32, u64)> = df
+            .iter()
+            .filter_map(|(t, n)| similarity(&q, t).map(|s| (t.clone(), s, *n)))
+            .collect();
+        if out.len() > MAX_EXPANSIONS {
+            out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            out.truncate(MAX_EXPANSIONS);
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        out
+    };
+    let mut tokens: Vec<String> = Vec::new();
+    for t in df.keys().step_by(37).take(60) {
+        let chars: Vec<char> = t.chars().collect();
+        tokens.push(t.clone());
+        for at in [1, 2, chars.len() - 1] {
+            let mut sub = chars.clone();
+            sub[at] = 'x';
+            tokens.push(sub.iter().collect());
+            let mut del = chars.clone();
+            del.remove(at);
+            tokens.push(del.iter().collect());
+            let mut ins = chars.clone();
+            ins.insert(at, 'e');
+            tokens.push(ins.iter().collect());
+            if at + 1 < chars.len() {
+                let mut tr = chars.clone();
+                tr.swap(at, at + 1);
+                tokens.push(tr.iter().collect());
+            }
+        }
+    }
+    // Tokens one edit away that reach an indexed term (an edit inside the two-character prefix
+    // reaches none, as in Lucene).
+    let mut reached = 0;
+    for token in &tokens {
+        let ours = backend.index().expand(IndexedField::Aliases, token);
+        if token.chars().count() > 2 {
+            assert_eq!(ours, scan(token), "{token}");
+        }
+        reached += usize::from(ours.iter().any(|(t, _, _)| t != token));
+    }
+    assert!(reached >= 60, "{reached} of {} tokens", tokens.len());
+}

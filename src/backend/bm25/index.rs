@@ -26,6 +26,7 @@ use tantivy::index::InvertedIndexReader;
 use tantivy::index::{SegmentId, SegmentReader};
 use tantivy::indexer::NoMergePolicy;
 use tantivy::postings::Postings;
+use tantivy::query::FuzzyTermQuery;
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, STRING};
 use tantivy::{
     DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
@@ -95,10 +96,6 @@ pub struct BeliefIndex {
     current: HashMap<String, u32>,
     stats: [FieldStats; 2],
     segments: Vec<SegmentView>,
-    /// Every term of each field with its df summed over segments, sorted by bytes: the term
-    /// dictionaries read once per commit, so a fuzzy token costs a binary search and a short
-    /// scan instead of opening a dictionary stream per segment.
-    dictionaries: [Vec<(String, u64)>; 2],
     replaced: ReplacedVersions,
     /// Version ordinals of each segment's documents, in doc id order.
     segment_ordinals: HashMap<SegmentId, Vec<u32>>,
@@ -148,7 +145,6 @@ impl BeliefIndex {
             current: HashMap::with_capacity(corpus.len()),
             stats: [FieldStats::default(); 2],
             segments: Vec::new(),
-            dictionaries: [Vec::new(), Vec::new()],
             replaced,
             segment_ordinals: HashMap::new(),
             pending: Vec::new(),
@@ -261,7 +257,7 @@ impl BeliefIndex {
         self.views()
     }
 
-    /// Per-segment views and the merged term dictionaries of what the reader sees.
+    /// Per-segment views of what the reader sees.
     fn views(&mut self) -> tantivy::Result<()> {
         let searcher = self.reader.searcher();
         self.segments = searcher
@@ -288,19 +284,6 @@ impl BeliefIndex {
                 })
             })
             .collect::<tantivy::Result<_>>()?;
-        for field in [IndexedField::CanonicalName, IndexedField::Aliases] {
-            let mut merged: BTreeMap<String, u64> = BTreeMap::new();
-            for segment in &self.segments {
-                let mut stream = segment.inverted[field as usize].terms().stream()?;
-                while stream.advance() {
-                    if let Ok(term) = std::str::from_utf8(stream.key()) {
-                        *merged.entry(term.to_string()).or_default() +=
-                            u64::from(stream.value().doc_freq);
-                    }
-                }
-            }
-            self.dictionaries[field as usize] = merged.into_iter().collect();
-        }
         Ok(())
     }
 
@@ -325,10 +308,15 @@ impl BeliefIndex {
 
     /// Documents containing `term`, deleted-but-unmerged ones included (Lucene's df).
     pub fn doc_freq(&self, field: IndexedField, term: &str) -> u64 {
-        let dictionary = &self.dictionaries[field as usize];
-        dictionary
-            .binary_search_by(|(t, _)| t.as_str().cmp(term))
-            .map_or(0, |i| dictionary[i].1)
+        let term = Term::from_field_text(self.fields[field as usize], term);
+        self.segments
+            .iter()
+            .map(|s| {
+                s.inverted[field as usize]
+                    .doc_freq(&term)
+                    .map_or(0, u64::from)
+            })
+            .sum()
     }
 
     /// Fuzzy expansions of `token` over the term dictionary (every segment, deleted documents
@@ -344,15 +332,32 @@ impl BeliefIndex {
             }
             return expansions;
         }
-        let prefix: String = query[..PREFIX_LENGTH].iter().collect();
-        let dictionary = &self.dictionaries[field as usize];
-        let start = dictionary.partition_point(|(t, _)| t.as_str() < prefix.as_str());
-        for (term, df) in dictionary[start..]
-            .iter()
-            .take_while(|(t, _)| t.starts_with(&prefix))
-        {
-            if let Some(similarity) = fuzzy::similarity(&query, term) {
-                expansions.push((term.clone(), similarity, *df));
+        // The Levenshtein automaton (distance 1, transpositions) intersected with each
+        // segment's term dictionary finds every term within one edit of the whole token: a
+        // superset of the expansions (which also keep the first two characters), which the
+        // similarity rule then narrows. Nothing walks the dictionary.
+        let mut found: BTreeMap<String, u64> = BTreeMap::new();
+        let term = Term::from_field_text(self.fields[field as usize], token);
+        for segment in &self.segments {
+            let Ok(dfa) = FuzzyTermQuery::new(term.clone(), 1, true).automaton() else {
+                break;
+            };
+            let Ok(mut stream) = segment.inverted[field as usize]
+                .terms()
+                .search(dfa)
+                .into_stream()
+            else {
+                continue;
+            };
+            while stream.advance() {
+                if let Ok(t) = std::str::from_utf8(stream.key()) {
+                    *found.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);
+                }
+            }
+        }
+        for (term, df) in found {
+            if let Some(similarity) = fuzzy::similarity(&query, &term) {
+                expansions.push((term, similarity, df));
             }
         }
         if expansions.len() > MAX_EXPANSIONS {
