@@ -117,20 +117,30 @@ fn a_large_corpus_indexes_in_several_segments_with_the_scores_of_one() {
     );
 }
 
-/// Fuzzy expansion through the Levenshtein automaton equals a scan of the whole term dictionary
-/// (every term, its similarity by the suite's rule, df over all documents), on the 20k corpus in
-/// several segments, for tokens one edit from indexed terms and for the terms themselves.
+/// Fuzzy expansion equals a scan of the whole term dictionary (every term, its similarity by the
+/// suite's rule, df over all documents), for tokens one edit from indexed terms and for the
+/// terms themselves, on each of its three paths: the merged in-memory dictionary (1,500
+/// beliefs, up to `MERGE_UP_TO` terms), each segment's prefix range (3,000), and the Levenshtein
+/// automaton on dictionaries past `SCAN_UP_TO` (20k beliefs in several segments).
 #[test]
-fn automaton_expansion_equals_a_dictionary_scan() {
+fn fuzzy_expansion_equals_a_dictionary_scan() {
+    for n in [1_500, 3_000, 20_000] {
+        let reached = expansions_equal_a_scan(n);
+        assert!(reached >= 20, "{n}: {reached}");
+    }
+}
+
+/// Compare on a corpus of `n`; how many edited tokens reached an indexed term.
+fn expansions_equal_a_scan(n: usize) -> usize {
     use std::collections::BTreeMap;
     use tenure_eval::backend::bm25::analysis::whole_name_terms;
-    use tenure_eval::backend::bm25::fuzzy::{similarity, MAX_EXPANSIONS};
+    use tenure_eval::backend::bm25::fuzzy::{similarity, MAX_EXPANSIONS, MERGE_UP_TO, SCAN_UP_TO};
     use tenure_eval::backend::bm25::IndexedField;
 
-    let beliefs = corpus(20_000);
+    // The scale study's corpus: a vocabulary large enough for dictionaries past SCAN_UP_TO.
+    let beliefs = tenure_eval::suite::synthetic::corpus(&[], n, &[], 5);
     let backend =
         Bm25Backend::with_writer_memory(&beliefs, Bm25Config::default(), 15_000_000).unwrap();
-    assert!(backend.index().segment_count() > 1);
     // The dictionary of the aliases field, with df, from the corpus itself.
     let mut df: BTreeMap<String, u64> = BTreeMap::new();
     for b in &beliefs {
@@ -139,6 +149,19 @@ fn automaton_expansion_equals_a_dictionary_scan() {
         terms.dedup();
         for t in terms {
             *df.entry(t).or_default() += 1;
+        }
+    }
+    // Which path the expansion takes.
+    match n {
+        1_500 => assert!(df.len() <= MERGE_UP_TO, "{} terms", df.len()),
+        3_000 => assert!(
+            df.len() > MERGE_UP_TO && df.len() <= SCAN_UP_TO,
+            "{} terms",
+            df.len()
+        ),
+        _ => {
+            assert!(backend.index().segment_count() > 1);
+            assert!(df.len() > 2 * SCAN_UP_TO, "{} terms", df.len());
         }
     }
     let scan = |token: &str| -> Vec<(String, f32, u64)> {
@@ -185,5 +208,5 @@ fn automaton_expansion_equals_a_dictionary_scan() {
         }
         reached += usize::from(ours.iter().any(|(t, _, _)| t != token));
     }
-    assert!(reached >= 60, "{reached} of {} tokens", tokens.len());
+    reached
 }

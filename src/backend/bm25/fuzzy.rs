@@ -2,10 +2,113 @@
 //! similarity boost (spec §C.3 rule 3). tantivy's `FuzzyTermQuery` scores every expansion as a
 //! constant, so expansion and boost are computed here.
 
+use std::collections::BTreeMap;
+use tantivy::query::FuzzyTermQuery;
+use tantivy::termdict::TermDictionary;
+use tantivy::Term;
+
 /// Prefix that must match exactly, in code points.
 pub const PREFIX_LENGTH: usize = 2;
 /// `maxExpansions`: at most this many terms per query token (best similarity first).
 pub const MAX_EXPANSIONS: usize = 50;
+
+/// Term dictionaries up to this size are read over a prefix range for fuzzy expansion; larger
+/// ones through the Levenshtein automaton.
+pub const SCAN_UP_TO: usize = 20_000;
+
+/// Up to this many terms in a field (summed over segments), the index also keeps one merged,
+/// sorted copy of its dictionary: a binary search and a short scan in memory beat opening a
+/// stream per segment on the suites' and other small stores.
+pub const MERGE_UP_TO: usize = 10_000;
+
+/// A field's terms with their df summed over segments, sorted by bytes.
+pub type Merged = Vec<(String, u64)>;
+
+/// The merged copy of `dictionaries`, or `None` past [`MERGE_UP_TO`] terms.
+pub fn merge<'a>(dictionaries: impl Iterator<Item = &'a TermDictionary> + Clone) -> Option<Merged> {
+    let total: usize = dictionaries.clone().map(TermDictionary::num_terms).sum();
+    if total > MERGE_UP_TO {
+        return None;
+    }
+    let mut merged: BTreeMap<String, u64> = BTreeMap::new();
+    for dictionary in dictionaries {
+        let mut stream = dictionary.stream().ok()?;
+        while stream.advance() {
+            if let Ok(term) = std::str::from_utf8(stream.key()) {
+                *merged.entry(term.to_string()).or_default() += u64::from(stream.value().doc_freq);
+            }
+        }
+    }
+    Some(merged.into_iter().collect())
+}
+
+/// df of `term` in a merged dictionary.
+pub fn merged_doc_freq(merged: &Merged, term: &str) -> u64 {
+    merged
+        .binary_search_by(|(t, _)| t.as_str().cmp(term))
+        .map_or(0, |i| merged[i].1)
+}
+
+/// The expansions of `query` in a merged dictionary: the terms sharing its prefix, by
+/// [`similarity`], in term order.
+pub fn merged_candidates(merged: &Merged, query: &[char]) -> Vec<(String, f32, u64)> {
+    let prefix: String = query.iter().take(PREFIX_LENGTH).collect();
+    let start = merged.partition_point(|(t, _)| t.as_str() < prefix.as_str());
+    merged[start..]
+        .iter()
+        .take_while(|(t, _)| t.starts_with(&prefix))
+        .filter_map(|(t, df)| similarity(query, t).map(|s| (t.clone(), s, *df)))
+        .collect()
+}
+
+/// Every term of `dictionaries` (one per segment) that is an expansion of `query` (the analysed
+/// token of `term`), with its similarity and its df summed over them, in term order.
+///
+/// Candidates come from each segment's term dictionary, never a merged copy of it. A small
+/// dictionary is read over the range of terms sharing the token's first two characters (every
+/// expansion keeps them). A large one is intersected with the Levenshtein automaton (distance 1,
+/// transpositions), which finds the terms within one edit of the whole token without walking
+/// the range; building it costs more than reading a small range. Either way the candidates are
+/// a superset that [`similarity`] narrows.
+pub fn candidates<'a>(
+    dictionaries: impl Iterator<Item = &'a TermDictionary>,
+    term: &Term,
+    query: &[char],
+) -> BTreeMap<String, (f32, u64)> {
+    let mut found: BTreeMap<String, (f32, u64)> = BTreeMap::new();
+    // Only expansions are kept (most of a range is not one): no allocation for the rest.
+    let mut add = |key: &[u8], df: u32| {
+        if let Some(t) = std::str::from_utf8(key).ok() {
+            if let Some(&mut (_, ref mut n)) = found.get_mut(t) {
+                *n += u64::from(df);
+            } else if let Some(sim) = similarity(query, t) {
+                found.insert(t.to_string(), (sim, u64::from(df)));
+            }
+        }
+    };
+    let prefix: String = query.iter().take(PREFIX_LENGTH).collect();
+    for dictionary in dictionaries {
+        if dictionary.num_terms() <= SCAN_UP_TO {
+            let Ok(mut stream) = dictionary.range().ge(prefix.as_bytes()).into_stream() else {
+                continue;
+            };
+            while stream.advance() && stream.key().starts_with(prefix.as_bytes()) {
+                add(stream.key(), stream.value().doc_freq);
+            }
+        } else {
+            let Ok(dfa) = FuzzyTermQuery::new(term.clone(), 1, true).automaton() else {
+                continue;
+            };
+            let Ok(mut stream) = dictionary.search(dfa).into_stream() else {
+                continue;
+            };
+            while stream.advance() {
+                add(stream.key(), stream.value().doc_freq);
+            }
+        }
+    }
+    found
+}
 
 /// Similarity boost of index term `candidate` for query token `query`, or `None` when the
 /// candidate is not an expansion. Exact: 1.0; one edit: `1 − 1/min(len)` (float, code points).

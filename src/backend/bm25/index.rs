@@ -19,14 +19,13 @@ use super::segments;
 use super::similarity::FieldStats;
 use crate::backend::Filterable;
 use crate::suite::Belief;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use tantivy::fastfield::AliveBitSet;
 use tantivy::index::InvertedIndexReader;
 use tantivy::index::{SegmentId, SegmentReader};
 use tantivy::indexer::NoMergePolicy;
 use tantivy::postings::Postings;
-use tantivy::query::FuzzyTermQuery;
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, STRING};
 use tantivy::{
     DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
@@ -96,6 +95,8 @@ pub struct BeliefIndex {
     current: HashMap<String, u32>,
     stats: [FieldStats; 2],
     segments: Vec<SegmentView>,
+    /// Each field's merged dictionary, while small (see [`fuzzy::MERGE_UP_TO`]).
+    merged: [Option<fuzzy::Merged>; 2],
     replaced: ReplacedVersions,
     /// Version ordinals of each segment's documents, in doc id order.
     segment_ordinals: HashMap<SegmentId, Vec<u32>>,
@@ -145,6 +146,7 @@ impl BeliefIndex {
             current: HashMap::with_capacity(corpus.len()),
             stats: [FieldStats::default(); 2],
             segments: Vec::new(),
+            merged: [None, None],
             replaced,
             segment_ordinals: HashMap::new(),
             pending: Vec::new(),
@@ -284,6 +286,13 @@ impl BeliefIndex {
                 })
             })
             .collect::<tantivy::Result<_>>()?;
+        for field in [IndexedField::CanonicalName, IndexedField::Aliases] {
+            let dictionaries = self
+                .segments
+                .iter()
+                .map(|s| s.inverted[field as usize].terms());
+            self.merged[field as usize] = fuzzy::merge(dictionaries);
+        }
         Ok(())
     }
 
@@ -308,6 +317,9 @@ impl BeliefIndex {
 
     /// Documents containing `term`, deleted-but-unmerged ones included (Lucene's df).
     pub fn doc_freq(&self, field: IndexedField, term: &str) -> u64 {
+        if let Some(merged) = &self.merged[field as usize] {
+            return fuzzy::merged_doc_freq(merged, term);
+        }
         let term = Term::from_field_text(self.fields[field as usize], term);
         self.segments
             .iter()
@@ -332,33 +344,16 @@ impl BeliefIndex {
             }
             return expansions;
         }
-        // The Levenshtein automaton (distance 1, transpositions) intersected with each
-        // segment's term dictionary finds every term within one edit of the whole token: a
-        // superset of the expansions (which also keep the first two characters), which the
-        // similarity rule then narrows. Nothing walks the dictionary.
-        let mut found: BTreeMap<String, u64> = BTreeMap::new();
-        let term = Term::from_field_text(self.fields[field as usize], token);
-        for segment in &self.segments {
-            let Ok(dfa) = FuzzyTermQuery::new(term.clone(), 1, true).automaton() else {
-                break;
-            };
-            let Ok(mut stream) = segment.inverted[field as usize]
-                .terms()
-                .search(dfa)
-                .into_stream()
-            else {
-                continue;
-            };
-            while stream.advance() {
-                if let Ok(t) = std::str::from_utf8(stream.key()) {
-                    *found.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);
-                }
-            }
-        }
-        for (term, df) in found {
-            if let Some(similarity) = fuzzy::similarity(&query, &term) {
-                expansions.push((term, similarity, df));
-            }
+        if let Some(merged) = &self.merged[field as usize] {
+            expansions = fuzzy::merged_candidates(merged, &query);
+        } else {
+            let term = Term::from_field_text(self.fields[field as usize], token);
+            let dictionaries = self
+                .segments
+                .iter()
+                .map(|s| s.inverted[field as usize].terms());
+            let found = fuzzy::candidates(dictionaries, &term, &query);
+            expansions.extend(found.into_iter().map(|(term, (sim, df))| (term, sim, df)));
         }
         if expansions.len() > MAX_EXPANSIONS {
             // Lucene's TopTermsRewrite keeps the best boosts; on equal boost, the smaller term.
