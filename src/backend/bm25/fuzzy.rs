@@ -78,7 +78,7 @@ pub fn candidates<'a>(
     let mut found: BTreeMap<String, (f32, u64)> = BTreeMap::new();
     // Only expansions are kept (most of a range is not one): no allocation for the rest.
     let mut add = |key: &[u8], df: u32| {
-        if let Some(t) = std::str::from_utf8(key).ok() {
+        if let Ok(t) = std::str::from_utf8(key) {
             if let Some(&mut (_, ref mut n)) = found.get_mut(t) {
                 *n += u64::from(df);
             } else if let Some(sim) = similarity(query, t) {
