@@ -16,6 +16,9 @@ pub const MAX_EXPANSIONS: usize = 50;
 /// ones through the Levenshtein automaton.
 pub const SCAN_UP_TO: usize = 20_000;
 
+/// In a larger dictionary, a prefix range this short is read rather than built an automaton for.
+pub const RANGE_FIRST: usize = 64;
+
 /// Up to this many terms in a field (summed over segments), the index also keeps one merged,
 /// sorted copy of its dictionary: a binary search and a short scan in memory beat opening a
 /// stream per segment on the suites' and other small stores.
@@ -66,9 +69,10 @@ pub fn merged_candidates(merged: &Merged, query: &[char]) -> Vec<(String, f32, u
 ///
 /// Candidates come from each segment's term dictionary, never a merged copy of it. A small
 /// dictionary is read over the range of terms sharing the token's first two characters (every
-/// expansion keeps them). A large one is intersected with the Levenshtein automaton (distance 1,
+/// expansion keeps them), and so is a large one when that range is short ([`RANGE_FIRST`]).
+/// Otherwise the dictionary is intersected with the Levenshtein automaton (distance 1,
 /// transpositions), which finds the terms within one edit of the whole token without walking
-/// the range; building it costs more than reading a small range. Either way the candidates are
+/// the range; building it costs more than reading a short range. Either way the candidates are
 /// a superset that [`similarity`] narrows.
 pub fn candidates<'a>(
     dictionaries: impl Iterator<Item = &'a TermDictionary>,
@@ -88,23 +92,37 @@ pub fn candidates<'a>(
     };
     let prefix: String = query.iter().take(PREFIX_LENGTH).collect();
     for dictionary in dictionaries {
-        if dictionary.num_terms() <= SCAN_UP_TO {
-            let Ok(mut stream) = dictionary.range().ge(prefix.as_bytes()).into_stream() else {
-                continue;
-            };
-            while stream.advance() && stream.key().starts_with(prefix.as_bytes()) {
-                add(stream.key(), stream.value().doc_freq);
-            }
+        // The prefix range: all of it in a small dictionary; in a large one, only when it ends
+        // within RANGE_FIRST terms (a rare prefix), else the automaton.
+        let limit = if dictionary.num_terms() <= SCAN_UP_TO {
+            usize::MAX
         } else {
-            let Ok(dfa) = FuzzyTermQuery::new(term.clone(), 1, true).automaton() else {
-                continue;
-            };
-            let Ok(mut stream) = dictionary.search(dfa).into_stream() else {
-                continue;
-            };
-            while stream.advance() {
-                add(stream.key(), stream.value().doc_freq);
+            RANGE_FIRST
+        };
+        let Ok(mut stream) = dictionary.range().ge(prefix.as_bytes()).into_stream() else {
+            continue;
+        };
+        let mut range: Vec<(Vec<u8>, u32)> = Vec::new();
+        let mut ended = false;
+        while range.len() < limit {
+            if !stream.advance() || !stream.key().starts_with(prefix.as_bytes()) {
+                ended = true;
+                break;
             }
+            range.push((stream.key().to_vec(), stream.value().doc_freq));
+        }
+        if ended {
+            range.iter().for_each(|(key, df)| add(key, *df));
+            continue;
+        }
+        let Ok(dfa) = FuzzyTermQuery::new(term.clone(), 1, true).automaton() else {
+            continue;
+        };
+        let Ok(mut stream) = dictionary.search(dfa).into_stream() else {
+            continue;
+        };
+        while stream.advance() {
+            add(stream.key(), stream.value().doc_freq);
         }
     }
     found
