@@ -17,7 +17,7 @@ pub const MAX_EXPANSIONS: usize = 50;
 pub const SCAN_UP_TO: usize = 20_000;
 
 /// In a larger dictionary, a prefix range this short is read rather than built an automaton for.
-pub const RANGE_FIRST: usize = 64;
+pub const RANGE_FIRST: usize = 16;
 
 /// Up to this many terms in a field (summed over segments), the index also keeps one merged,
 /// sorted copy of its dictionary: a binary search and a short scan in memory beat opening a
