@@ -36,22 +36,44 @@ pub struct SearchFilter<'a> {
 impl SearchFilter<'_> {
     /// Does `belief` pass every filter?
     pub fn admits(&self, belief: &Belief) -> bool {
-        belief.user_id == self.user_id
-            && belief.is_active()
-            && belief.kind != BeliefType::OpenQuestion
-            && belief.subtype.as_deref() != Some("expertise")
-            && (self.scope.is_empty() || belief.in_scope(self.scope))
-            && !self.exclude_ids.contains(&belief.id)
+        self.admits_parts(
+            &belief.id,
+            &belief.user_id,
+            belief.is_active(),
+            belief.kind,
+            belief.subtype.as_deref() == Some("expertise"),
+            &belief.scope,
+        )
     }
 
     /// The same test on what an index keeps of a belief.
     pub fn admits_kept(&self, belief: &Filterable) -> bool {
-        belief.user_id == self.user_id
-            && belief.active
-            && belief.kind != BeliefType::OpenQuestion
-            && !belief.expertise
-            && (self.scope.is_empty() || belief.scope.iter().any(|s| self.scope.contains(s)))
-            && !self.exclude_ids.contains(&belief.id)
+        self.admits_parts(
+            &belief.id,
+            &belief.user_id,
+            belief.active,
+            belief.kind,
+            belief.expertise,
+            &belief.scope,
+        )
+    }
+
+    /// The one filter rule, on a belief's parts.
+    fn admits_parts(
+        &self,
+        id: &str,
+        user_id: &str,
+        active: bool,
+        kind: BeliefType,
+        expertise: bool,
+        scope: &[String],
+    ) -> bool {
+        user_id == self.user_id
+            && active
+            && kind != BeliefType::OpenQuestion
+            && !expertise
+            && (self.scope.is_empty() || scope.iter().any(|s| self.scope.contains(s)))
+            && !self.exclude_ids.iter().any(|x| x == id)
     }
 }
 

@@ -4,6 +4,15 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+/// Mean of `values` (summed in order from −0.0, as `Iterator::sum` does), `None` when there
+/// are none.
+pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values
+        .into_iter()
+        .fold((-0.0, 0usize), |(sum, n), x| (sum + x, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
 /// Exact (binomial) McNemar test, two-sided: `b` and `c` are the discordant pairs
 /// (pass→fail and fail→pass). p = min(1, 2·P(X ≤ min(b, c))) for X ~ Binomial(b + c, ½).
 pub fn mcnemar_exact(b: u64, c: u64) -> f64 {

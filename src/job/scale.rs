@@ -6,6 +6,7 @@
 use crate::backend::bm25::Bm25Backend;
 use crate::backend::{Backend, BackendFactory, SearchFilter, SearchRequest};
 use crate::error::{Error, Result};
+use crate::eval::summary::percentile;
 use crate::run::{run_static_with, Silent};
 use crate::suite::synthetic::{self, Rng};
 use crate::suite::{Belief, Suite, DEFAULT_USER};
@@ -55,15 +56,6 @@ impl BackendFactory for Prebuilt {
             .and_then(|mut b| b.take())
             .ok_or_else(|| Error::backend("scale", "the prebuilt index was already used"))
     }
-}
-
-/// The value at quantile `q` of `sorted` (nearest rank).
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
 }
 
 /// Measure `suite` planted in a store of `size` beliefs generated from `seed`, searched with
@@ -136,8 +128,8 @@ pub fn measure(
         segments,
         build_ms,
         queries: times.len(),
-        search_p50_us: quantile(&times, 0.5),
-        search_p95_us: quantile(&times, 0.95),
+        search_p50_us: percentile(&times, 0.5),
+        search_p95_us: percentile(&times, 0.95),
         case_p50_ms: summary.p50_latency_ms,
         passed: summary.total_passed,
         cases: summary.total_cases,
@@ -176,12 +168,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_and_quantiles() {
+    fn sizes() {
         assert_eq!(parse_size("1k"), Ok(1000));
         assert_eq!(parse_size("1M"), Ok(1_000_000));
         assert_eq!(parse_size("350"), Ok(350));
         assert!(parse_size("0").is_err() && parse_size("ten").is_err());
-        let v: Vec<f64> = (1..=100).map(f64::from).collect();
-        assert_eq!((quantile(&v, 0.5), quantile(&v, 0.95)), (50.0, 95.0));
     }
 }

@@ -2,7 +2,7 @@
 //! than noise. Cases pair by case id (and turn for sessions).
 
 use super::tables::{LoadedReport, Table};
-use crate::eval::stats::{mcnemar_exact, paired_bootstrap, Interval};
+use crate::eval::stats::{mcnemar_exact, mean, paired_bootstrap, Interval};
 use serde::Serialize;
 
 /// Resamples of the paired bootstrap.
@@ -116,31 +116,26 @@ pub struct DriftDelta {
 /// Flips listed in markdown per direction (JSON lists all).
 const FLIPS_SHOWN: usize = 20;
 
-fn mean(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
-    let v: Vec<f64> = values.flatten().collect();
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
-
 /// Compare BASE with NEW. `seed` seeds the bootstrap.
 pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison {
-    let find = |r: &LoadedReport, key: &str| r.rows.iter().position(|row| row.key() == key);
+    let (in_base, in_new) = (base.positions(), new.positions());
     let pairs: Vec<(usize, usize)> = base
         .rows
         .iter()
         .enumerate()
-        .filter_map(|(i, row)| find(new, &row.key()).map(|j| (i, j)))
+        .filter_map(|(i, row)| in_new.get(&row.key()).map(|&j| (i, j)))
         .collect();
     let only_in_base = base
         .rows
         .iter()
-        .filter(|r| find(new, &r.key()).is_none())
         .map(|r| r.key())
+        .filter(|key| !in_new.contains_key(key))
         .collect();
     let only_in_new = new
         .rows
         .iter()
-        .filter(|r| find(base, &r.key()).is_none())
         .map(|r| r.key())
+        .filter(|key| !in_base.contains_key(key))
         .collect();
     let (mut pass_to_fail, mut fail_to_pass) = (Vec::new(), Vec::new());
     let (mut wins, mut ties, mut losses) = (0, 0, 0);
@@ -225,8 +220,8 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
                 cases: members.len(),
                 base_passed: members.iter().filter(|(i, _)| base.rows[*i].passed).count(),
                 new_passed: members.iter().filter(|(_, j)| new.rows[*j].passed).count(),
-                base_precision: mean(members.iter().map(|(i, _)| base.rows[*i].precision)),
-                new_precision: mean(members.iter().map(|(_, j)| new.rows[*j].precision)),
+                base_precision: mean(members.iter().filter_map(|(i, _)| base.rows[*i].precision)),
+                new_precision: mean(members.iter().filter_map(|(_, j)| new.rows[*j].precision)),
             }
         })
         .collect();
@@ -251,9 +246,7 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
     }
 }
 
-fn opt(x: Option<f64>, decimals: usize) -> String {
-    x.map_or_else(|| "–".to_string(), |v| format!("{v:.decimals$}"))
-}
+use super::tables::number_cell as opt;
 
 impl Comparison {
     /// The comparison as markdown.

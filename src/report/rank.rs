@@ -11,6 +11,7 @@
 use crate::error::{Error, Result};
 use crate::eval::metrics::{static_gold, turn_gold};
 use crate::eval::rank::{scores, Measure};
+use crate::eval::stats::mean;
 use crate::suite::{Suite, DEFAULT_USER};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -178,17 +179,12 @@ pub fn annotate(report: &mut Value, qrels: &Qrels, measures: &[Measure]) {
         }
     }
     if let Some(Value::Object(summary)) = report.get_mut("retrieval") {
-        let means: Vec<Option<f64>> = columns.iter().map(|c| mean(c)).collect();
+        let means: Vec<Option<f64>> = columns.iter().map(|c| mean(c.iter().copied())).collect();
         summary.insert(
             "rankMetrics".into(),
             serde_json::json!({"queries": queries, "means": block(measures, &means)}),
         );
     }
-}
-
-/// Mean of `values`, `None` when empty.
-pub fn mean(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// Each row's value of each measure (rows × measures): from the report's `rankMetrics` block
@@ -270,7 +266,7 @@ pub fn rank_table(reports: &[super::tables::LoadedReport]) -> Option<super::tabl
                     .iter()
                     .filter_map(|row| row.rank_metrics.get(m).flatten())
                     .collect();
-                cells.push(mean(&v).map_or_else(|| "–".into(), |x| format!("{x:.4}")));
+                cells.push(super::tables::number_cell(mean(v), 4));
             }
             cells
         })

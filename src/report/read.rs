@@ -7,6 +7,7 @@ use super::origin::{manifest_info, report_manifest, upstream_info};
 use super::schema::{CaseEntry, PmbReport, ScoreEntry, TurnEntry};
 use crate::backend::BackendInfo;
 use crate::error::{Error, Result};
+use crate::eval::stats::mean;
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
 pub use crate::io::same_json;
 use crate::run::SESSION_CATEGORY;
@@ -221,6 +222,16 @@ impl LoadedReport {
         format!("{name} ({})", b.score_scale.describe())
     }
 
+    /// Each row's position by its [`Row::key`] (the first row, for a repeated key): what pairs
+    /// the rows of two runs without a search per row.
+    pub fn positions(&self) -> std::collections::HashMap<String, usize> {
+        let mut at = std::collections::HashMap::with_capacity(self.rows.len());
+        for (i, row) in self.rows.iter().enumerate() {
+            at.entry(row.key()).or_insert(i);
+        }
+        at
+    }
+
     /// The file name.
     pub fn file_name(&self) -> String {
         self.path
@@ -338,11 +349,6 @@ fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: O
     if !same_json(p, r) {
         out.push(format!("{what} is {p} but the per-case rows give {r}"));
     }
-}
-
-fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let values: Vec<f64> = values.collect();
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 fn scores(entries: Option<Vec<ScoreEntry>>) -> Vec<(String, f64)> {

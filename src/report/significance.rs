@@ -11,7 +11,7 @@
 use super::tables::LoadedReport;
 use crate::error::Result;
 use crate::eval::rank::Measure;
-use crate::eval::stats::{holm, paired_randomisation, Randomisation};
+use crate::eval::stats::{holm, mean, paired_randomisation, Randomisation};
 use crate::report::rank::{row_values, Qrels};
 use serde::Serialize;
 
@@ -122,22 +122,20 @@ pub fn runs_table(
         .map(|r| row_values(r, measures, qrels))
         .collect::<Result<_>>()?;
     // Cases of the first run present in all, in its order; each run's row index for them.
-    let first = &reports[0];
+    let positions: Vec<_> = reports.iter().map(LoadedReport::positions).collect();
     let mut rows: Vec<Vec<usize>> = Vec::new();
-    for (i, row) in first.rows.iter().enumerate() {
+    for (i, row) in reports[0].rows.iter().enumerate() {
         let key = row.key();
-        let found: Option<Vec<usize>> = reports[1..]
+        let found: Option<Vec<usize>> = positions[1..]
             .iter()
-            .map(|r| r.rows.iter().position(|x| x.key() == key))
+            .map(|at| at.get(&key).copied())
             .collect();
         if let Some(rest) = found {
             rows.push([vec![i], rest].concat());
         }
     }
-    let all_keys: std::collections::BTreeSet<String> = reports
-        .iter()
-        .flat_map(|r| r.rows.iter().map(|x| x.key()))
-        .collect();
+    let all_keys: std::collections::BTreeSet<&String> =
+        positions.iter().flat_map(|at| at.keys()).collect();
     let passed = (0..reports.len())
         .map(|run| {
             rows.iter()
@@ -162,7 +160,7 @@ pub fn runs_table(
         let means = (0..reports.len())
             .map(|run| {
                 let v: Vec<f64> = rows.iter().filter_map(|c| value(run, c)).collect();
-                crate::report::rank::mean(&v)
+                mean(v)
             })
             .collect::<Vec<_>>();
         let mut pairs = Vec::new();
@@ -177,7 +175,7 @@ pub fn runs_table(
                     a: letter(a),
                     b: letter(b),
                     cases: diffs.len(),
-                    mean_difference: crate::report::rank::mean(&diffs).unwrap_or(0.0),
+                    mean_difference: mean(diffs.iter().copied()).unwrap_or(0.0),
                     test,
                     p_adjusted: test.p,
                     runs: (a, b),

@@ -6,7 +6,7 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 fn fmt_opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), |v| format!("{v:.2}"))
+    super::tables::number_cell(x, 2)
 }
 
 /// Category table plus a totals row and one line of measurements.

@@ -133,11 +133,10 @@ fn run(
     tenure_eval(&args)
 }
 
-/// A report with its measured fields and the store's identity (which differs by design) nulled.
 /// A report without its measured fields and settings, its unrounded `exactScore`s taken out and
 /// returned in order: they carry the float32 noise of each path's vector arithmetic (a
 /// service's JSON vectors, a client-side normalisation), so they are compared within 1e-6
-/// ([`same_exact_scores`]) and everything else exactly.
+/// ([`comparable_pair`]) and everything else exactly.
 fn comparable_with_exact(path: &Path) -> (Value, Vec<f64>) {
     let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     strip_measurements(&mut v);
@@ -162,8 +161,10 @@ fn comparable(path: &Path) -> Value {
     comparable_with_exact(path).0
 }
 
-fn same_exact_scores(x: &Path, y: &Path) {
-    let (a, b) = (comparable_with_exact(x).1, comparable_with_exact(y).1);
+/// Two reports, each read once, as [`comparable`] gives them, after checking that their exact
+/// scores agree within 1e-6.
+fn comparable_pair(x: &Path, y: &Path) -> (Value, Value) {
+    let ((xv, a), (yv, b)) = (comparable_with_exact(x), comparable_with_exact(y));
     assert_eq!(a.len(), b.len());
     let worst = a
         .iter()
@@ -175,6 +176,7 @@ fn same_exact_scores(x: &Path, y: &Path) {
         "{}: exact scores differ by {worst}",
         x.display()
     );
+    (xv, yv)
 }
 
 fn report_files(dir: &Path) -> Vec<PathBuf> {
@@ -231,8 +233,7 @@ fn a_run_through_a_service_equals_the_run_through_the_model_folder_and_is_cached
                 .to_string_lossy()
                 .replace(FP32, SERVED);
             assert_eq!(x.file_name().unwrap().to_string_lossy(), name);
-            same_exact_scores(x, y);
-            let (x, y) = (comparable(x), comparable(y));
+            let (x, y) = comparable_pair(x, y);
             for key in ["cases", "retrieval"] {
                 assert_eq!(x.get(key), y.get(key), "{suite}: {name} {key}");
             }
@@ -293,13 +294,8 @@ fn the_legacy_api_ranks_as_the_normalised_one() {
         .iter()
         .zip(report_files(&b.path().join("pmb")))
     {
-        same_exact_scores(x, &y);
-        assert_eq!(
-            comparable(x)["cases"],
-            comparable(&y)["cases"],
-            "{}",
-            x.display()
-        );
+        let (xv, yv) = comparable_pair(x, &y);
+        assert_eq!(xv["cases"], yv["cases"], "{}", x.display());
     }
 }
 

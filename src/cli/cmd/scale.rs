@@ -6,7 +6,7 @@ use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::job::scale::{measure, parse_size, ScaleRow};
-use tenure_eval::report::tables::{render, Table, TableFormat};
+use tenure_eval::report::tables::{number_cell as opt, render, Table, TableFormat};
 use tenure_eval::{Error, Result};
 
 /// `--format` of `scale`.
@@ -66,10 +66,6 @@ fn in_child(size: usize) -> Result<ScaleRow> {
         ));
     }
     serde_json::from_slice(&out.stdout).map_err(|e| Error::backend("scale", e))
-}
-
-fn opt(x: Option<f64>, decimals: usize) -> String {
-    x.map_or_else(|| "–".into(), |v| format!("{v:.decimals$}"))
 }
 
 /// The study's table.

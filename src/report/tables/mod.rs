@@ -10,7 +10,7 @@ mod render;
 pub use crate::report::read::{same_json, LoadedReport, ReportKind, Row};
 pub use paper::paper_tables;
 pub use pmb::pmb_tables;
-pub use render::{render, typed_cell, typed_row, TableFormat};
+pub use render::{number_cell, render, typed_cell, typed_row, TableFormat};
 
 /// A table: title, header and rows of already formatted cells.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

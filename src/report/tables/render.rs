@@ -68,6 +68,12 @@ fn json(tables: &[Table]) -> serde_json::Value {
     tables.into()
 }
 
+/// A figure as a cell: `decimals` places, or a dash (`–`) when there is none (what
+/// [`typed_cell`] reads back as `null`).
+pub fn number_cell(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "–".to_string(), |v| format!("{v:.decimals$}"))
+}
+
 /// A row as JSON: its first cell (the label) as text, the others typed.
 pub fn typed_row(row: &[String]) -> Vec<serde_json::Value> {
     row.iter()
