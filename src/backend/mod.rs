@@ -11,12 +11,14 @@ mod config;
 pub mod cosine;
 mod error;
 mod explain;
+mod filterable;
 pub mod fusion;
 pub mod http;
 
 pub use config::{BackendConfig, BackendFactory, SeedProgress};
 pub use error::{BackendError, ErrorKind};
 pub use explain::{Contribution, Explanation, TermMatch};
+pub use filterable::{Filterable, Interner};
 
 use crate::suite::{Belief, BeliefType};
 use serde::{Deserialize, Serialize};
@@ -59,52 +61,24 @@ impl SearchFilter<'_> {
     }
 
     /// The one filter rule, on a belief's parts.
-    fn admits_parts(
+    fn admits_parts<S: AsRef<str>>(
         &self,
         id: &str,
         user_id: &str,
         active: bool,
         kind: BeliefType,
         expertise: bool,
-        scope: &[String],
+        scope: &[S],
     ) -> bool {
         user_id == self.user_id
             && active
             && kind != BeliefType::OpenQuestion
             && !expertise
-            && (self.scope.is_empty() || scope.iter().any(|s| self.scope.contains(s)))
+            && (self.scope.is_empty()
+                || scope
+                    .iter()
+                    .any(|s| self.scope.iter().any(|x| x == s.as_ref())))
             && !self.exclude_ids.iter().any(|x| x == id)
-    }
-}
-
-/// What a search filter reads of a belief, and all an index needs to keep of one: a tenth of
-/// the belief (no names, aliases or content), so that a large store is not held twice over.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Filterable {
-    /// Belief id.
-    pub id: String,
-    /// Owner.
-    pub user_id: String,
-    /// Neither resolved nor superseded.
-    pub active: bool,
-    /// Type.
-    pub kind: BeliefType,
-    /// Subtype `expertise` (never a search hit).
-    pub expertise: bool,
-    /// Scopes.
-    pub scope: Vec<String>,
-}
-
-impl From<&Belief> for Filterable {
-    fn from(b: &Belief) -> Filterable {
-        Filterable {
-            id: b.id.clone(),
-            user_id: b.user_id.clone(),
-            active: b.is_active(),
-            kind: b.kind,
-            expertise: b.subtype.as_deref() == Some("expertise"),
-            scope: b.scope.clone(),
-        }
     }
 }
 

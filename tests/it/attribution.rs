@@ -117,7 +117,7 @@ fn repeated_alias_in_one_document_has_term_frequency_two() {
     backend
         .index()
         .for_each_posting(IndexedField::Aliases, "vitest", |ordinal, tf| {
-            seen.push((backend.index().version(ordinal).belief.id.clone(), tf));
+            seen.push((backend.index().version(ordinal).belief.id.to_string(), tf));
         })
         .unwrap();
     assert!(seen.contains(&("b-vitest-pref".to_string(), 2)), "{seen:?}");

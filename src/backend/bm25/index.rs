@@ -17,7 +17,7 @@ use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
 use super::segments;
 use super::similarity::FieldStats;
-use crate::backend::Filterable;
+use crate::backend::{Filterable, Interner};
 use crate::suite::Belief;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -92,7 +92,8 @@ pub struct BeliefIndex {
     id_field: Field,
     fields: [Field; 2],
     versions: Vec<DocVersion>,
-    current: HashMap<String, u32>,
+    current: HashMap<Arc<str>, u32>,
+    interner: Interner,
     stats: [FieldStats; 2],
     segments: Vec<SegmentView>,
     /// Each field's merged dictionary, while small (see [`fuzzy::MERGE_UP_TO`]).
@@ -144,6 +145,7 @@ impl BeliefIndex {
             fields: [canonical, aliases],
             versions: Vec::with_capacity(corpus.len()),
             current: HashMap::with_capacity(corpus.len()),
+            interner: Interner::default(),
             stats: [FieldStats::default(); 2],
             segments: Vec::new(),
             merged: [None, None],
@@ -175,13 +177,15 @@ impl BeliefIndex {
                 stats.sum_total_term_freq += u64::from(len);
             }
         }
+        let kept = self.interner.keep(belief);
+        let id = kept.id.clone();
         self.versions.push(DocVersion {
-            belief: Filterable::from(belief),
+            belief: kept,
             lengths,
             live: true,
             counted: true,
         });
-        if let Some(old) = self.current.insert(belief.id.clone(), ordinal) {
+        if let Some(old) = self.current.insert(id, ordinal) {
             self.versions[old as usize].live = false;
         }
 
@@ -198,7 +202,7 @@ impl BeliefIndex {
     /// Add a new belief, or a new version of an existing one (the old one is deleted but, as in
     /// Lucene before a merge, still counted in the statistics).
     pub fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
-        let replaced = self.current.get(&belief.id).copied();
+        let replaced = self.current.get(belief.id.as_str()).copied();
         let doc = self.push_version(belief);
         if replaced.is_some() {
             self.writer
@@ -243,7 +247,7 @@ impl BeliefIndex {
             .collect();
         let versions = &self.versions;
         let runs = segments::assign(new, &pending, self.id_field, |ordinal| {
-            versions[ordinal as usize].belief.id.as_str()
+            &versions[ordinal as usize].belief.id
         })?;
         self.segment_ordinals.extend(runs);
         self.views()

@@ -371,7 +371,7 @@ impl Backend for Bm25Backend {
             .into_iter()
             .zip(leaves)
             .map(|((ordinal, score), leaves)| Hit {
-                id: self.index.version(ordinal).belief.id.clone(),
+                id: self.index.version(ordinal).belief.id.to_string(),
                 score: Some(score),
                 explanation: Some(Explanation::node(score, "sum of", leaves)),
             })
