@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 ORT_DYLIB_PATH="$PWD/$(scripts/setup-models.sh)"
 export ORT_DYLIB_PATH
 export TENURE_EVAL_MODELS="$PWD/models" TENURE_EVAL_PYTHON="$PWD/.venv/bin/python"
+# The Lucene cross-check (tests/it/lucene.rs) needs a JDK and Debian's liblucene8-java.
+scripts/setup-lucene.sh >/dev/null
 
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check

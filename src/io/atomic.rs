@@ -32,6 +32,16 @@ pub fn remove_in_flight() -> usize {
 /// that is a device, a FIFO or a link (`/dev/null`, `/dev/stdout`) is written through instead:
 /// renaming onto it would replace the device node (as root) or the link with a plain file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// [`write_atomic`] for output written piece by piece (a report streamed case by case, a large
+/// export): `write` writes into a buffered writer; the target appears, whole, only when it has
+/// returned `Ok`, and nothing is left behind when it fails.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let fail = |source| Error::Output {
         path: path.to_path_buf(),
         source,
@@ -44,15 +54,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         }
         if !link.is_file() {
             let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            let mut file = std::fs::OpenOptions::new()
+            let file = std::fs::OpenOptions::new()
                 .write(true)
                 .truncate(regular)
                 .open(path)
                 .map_err(fail)?;
-            return file
-                .write_all(bytes)
-                .and_then(|()| file.flush())
-                .map_err(fail);
+            let mut out = std::io::BufWriter::new(file);
+            return write(&mut out).and_then(|()| out.flush()).map_err(fail);
         }
     }
     let dir = folder_of(path);
@@ -66,7 +74,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let registered = tmp.path().to_path_buf();
     register(&registered, true);
     let outcome = (|| {
-        tmp.write_all(bytes)?;
+        let mut out = std::io::BufWriter::new(&mut tmp);
+        write(&mut out)?;
+        out.flush()?;
+        drop(out);
         // tempfile creates 0600; a report is an ordinary file.
         #[cfg(unix)]
         {

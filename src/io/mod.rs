@@ -5,7 +5,7 @@
 mod atomic;
 mod strict;
 
-pub use atomic::{remove_in_flight, write_atomic, FolderLock};
+pub use atomic::{remove_in_flight, write_atomic, write_atomic_with, FolderLock};
 
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;

@@ -5,6 +5,7 @@
 
 mod execute;
 pub mod scale;
+pub mod scale_export;
 
 pub use execute::{execute, pass, JobOutcome, PassOutcome};
 

@@ -4,7 +4,7 @@
 //! the store grows?).
 
 use crate::backend::bm25::Bm25Backend;
-use crate::backend::{Backend, BackendFactory, SearchFilter, SearchRequest};
+use crate::backend::{Backend, BackendFactory, Hit, SearchFilter, SearchRequest};
 use crate::error::{Error, Result};
 use crate::eval::summary::percentile;
 use crate::run::{run_static_with, Silent};
@@ -58,15 +58,64 @@ impl BackendFactory for Prebuilt {
     }
 }
 
+/// Where a size's by-products go: the static report of the suite's cases (which cases the grown
+/// store fails, and why) and the side-by-side export ([`super::scale_export`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Outputs<'a> {
+    /// The static report's file.
+    pub report: Option<&'a std::path::Path>,
+    /// The folder of the corpus, queries and answers for another engine.
+    pub export: Option<&'a std::path::Path>,
+}
+
+/// One generated query: an alias of a generated belief, searched for that belief's user.
+#[derive(Debug, Clone, Copy)]
+pub struct Probe<'c> {
+    /// Whose beliefs are searched.
+    pub user_id: &'c str,
+    /// The query text.
+    pub text: &'c str,
+}
+
+/// `n` generated queries over `generated` (at most 8 per belief), drawn from `seed`.
+pub fn probes(generated: &[Belief], n: usize, seed: u64) -> Vec<Probe<'_>> {
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    (0..n.min(generated.len() * 8))
+        .map(|_| {
+            let belief = &generated[rng.below(generated.len())];
+            Probe {
+                user_id: &belief.user_id,
+                text: &belief.aliases[rng.below(belief.aliases.len())],
+            }
+        })
+        .collect()
+}
+
+/// The top 10 of `probe` (min score as configured), as a search of the scale study runs it.
+pub fn search(backend: &dyn Backend, probe: &Probe) -> Result<Vec<Hit>> {
+    let request = SearchRequest {
+        text: probe.text,
+        message: probe.text,
+        filter: SearchFilter {
+            user_id: probe.user_id,
+            scope: &[],
+            exclude_ids: &[],
+        },
+        limit: 10,
+    };
+    backend
+        .search(&request)
+        .map_err(|e| Error::backend("bm25", e))
+}
+
 /// Measure `suite` planted in a store of `size` beliefs generated from `seed`, searched with
-/// `queries` generated queries; the static report of the suite's cases goes to `report`, if
-/// given (which cases the grown store fails, and why).
+/// `queries` generated queries, each once untimed (warm-up) and once timed.
 pub fn measure(
     suite: &Suite,
     size: usize,
     seed: u64,
     queries: usize,
-    report: Option<&std::path::Path>,
+    outputs: Outputs,
 ) -> Result<ScaleRow> {
     let mut scopes: Vec<String> = suite
         .corpus
@@ -82,30 +131,23 @@ pub fn measure(
     let build_ms = start.elapsed().as_secs_f64() * 1000.0;
     let segments = backend.index().segment_count();
 
-    // Queries: an alias of a generated belief, searched for its user.
-    let mut rng = Rng::new(seed ^ 0x5EED);
-    let generated = &corpus[suite.corpus.len()..];
-    let mut times = Vec::with_capacity(queries);
-    for _ in 0..queries.min(generated.len() * 8) {
-        let belief = &generated[rng.below(generated.len())];
-        let text = &belief.aliases[rng.below(belief.aliases.len())];
-        let request = SearchRequest {
-            text,
-            message: text,
-            filter: SearchFilter {
-                user_id: &belief.user_id,
-                scope: &[],
-                exclude_ids: &[],
-            },
-            limit: 10,
-        };
+    let probes = probes(&corpus[suite.corpus.len()..], queries, seed);
+    let answers = probes
+        .iter()
+        .map(|p| search(&backend, p))
+        .collect::<Result<Vec<_>>>()?;
+    let mut times = Vec::with_capacity(probes.len());
+    for probe in &probes {
         let start = Instant::now();
-        backend
-            .search(&request)
-            .map_err(|e| Error::backend("bm25", e))?;
+        search(&backend, probe)?;
         times.push(start.elapsed().as_secs_f64() * 1e6);
     }
     times.sort_by(f64::total_cmp);
+    if let Some(dir) = outputs.export {
+        super::scale_export::write(dir, &corpus, &probes, &answers)?;
+    }
+    drop(answers);
+    drop(probes);
 
     let grown = Suite {
         corpus,
@@ -114,7 +156,7 @@ pub fn measure(
     };
     let factory = Prebuilt(Mutex::new(Some(Box::new(backend))));
     let run = run_static_with(&grown, &factory, &mut Silent, 1)?;
-    if let Some(path) = report {
+    if let Some(path) = outputs.report {
         let shape = crate::report::Shape::of(suite.profile);
         let manifest = crate::report::Manifest::for_static(&grown, &run);
         crate::report::write_report(

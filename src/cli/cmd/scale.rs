@@ -5,7 +5,7 @@ use crate::cli::args::{load, SuiteArgs};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
-use tenure_eval::job::scale::{measure, parse_size, ScaleRow};
+use tenure_eval::job::scale::{measure, parse_size, Outputs, ScaleRow};
 use tenure_eval::report::tables::{number_cell as opt, render, Table, TableFormat};
 use tenure_eval::{Error, Result};
 
@@ -40,6 +40,11 @@ pub struct ScaleArgs {
     /// grown store fails, and why).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Also write each size's corpus, generated queries and our answers here, as
+    /// `<beliefs>/corpus.tsv` and `<beliefs>/queries.tsv`, for another engine to run and check
+    /// (`scripts/lucene-side-by-side.sh` runs Lucene on them).
+    #[arg(long)]
+    pub export: Option<std::path::PathBuf>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -120,7 +125,12 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
                 source: e,
             })?;
         }
-        let row = measure(&suite, size, args.seed, args.queries, report.as_deref())?;
+        let export = args.export.as_ref().map(|d| d.join(size.to_string()));
+        let outputs = Outputs {
+            report: report.as_deref(),
+            export: export.as_deref(),
+        };
+        let row = measure(&suite, size, args.seed, args.queries, outputs)?;
         write_stdout(&json_text(&row))?;
         return Ok(ExitCode::SUCCESS);
     }
