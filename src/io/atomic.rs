@@ -110,7 +110,7 @@ fn fault_delay() {
 
 /// `create_dir_all`, saying which part of the path is a file where a folder belongs (the OS
 /// says only "File exists" or "Not a directory").
-fn create_folder(dir: &Path) -> std::io::Result<()> {
+pub fn create_folder(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| {
         let file = dir
             .ancestors()

@@ -5,13 +5,46 @@
 mod atomic;
 mod strict;
 
-pub use atomic::{remove_in_flight, write_atomic, write_atomic_with, FolderLock};
+pub use atomic::{create_folder, remove_in_flight, write_atomic, write_atomic_with, FolderLock};
 
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::Path;
+
+/// A writer that passes bytes on and hashes them (sha256) as they go.
+pub struct Hashing<'w> {
+    inner: &'w mut dyn std::io::Write,
+    hasher: Sha256,
+}
+
+impl<'w> Hashing<'w> {
+    /// Hash what goes to `inner`.
+    pub fn new(inner: &'w mut dyn std::io::Write) -> Hashing<'w> {
+        Hashing {
+            inner,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// Hex sha256 of everything written so far.
+    pub fn hex(&self) -> String {
+        format!("{:x}", self.hasher.clone().finalize())
+    }
+}
+
+impl std::io::Write for Hashing<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
 
 /// Hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -51,6 +84,16 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 
 /// Decode and deserialize `bytes`, the contents of `path`.
 pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
+    parse_json_seed(path, bytes, std::marker::PhantomData::<T>)
+}
+
+/// [`parse_json`] through a seed: for a reader that turns parts of the file into something
+/// smaller as it goes (a report's entries into rows) instead of holding the whole tree.
+pub fn parse_json_seed<'de, S: serde::de::DeserializeSeed<'de>>(
+    path: &Path,
+    bytes: &'de [u8],
+    seed: S,
+) -> Result<S::Value> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         let (line, column) = line_column(&bytes[..at]);
@@ -61,8 +104,13 @@ pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
         )
     })?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(strict::Strict(&mut de))
-        .map_err(|e| json_error(path, text, e))?;
+    let mut track = serde_path_to_error::Track::new();
+    let value = seed
+        .deserialize(serde_path_to_error::Deserializer::new(
+            strict::Strict(&mut de),
+            &mut track,
+        ))
+        .map_err(|e| json_error(path, text, serde_path_to_error::Error::new(track.path(), e)))?;
     de.end().map_err(|e| json_error_plain(path, e))?;
     Ok(value)
 }

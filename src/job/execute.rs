@@ -1,15 +1,16 @@
 //! Carrying out a [`RunPlan`].
 
 use super::RunPlan;
-use crate::backend::{BackendFactory, BackendInfo};
+use crate::backend::{BackendFactory, BackendInfo, Reader};
 use crate::error::Result;
 use crate::eval::rank::Measure;
 use crate::report::gates::{self, GateCheck};
 use crate::report::rank::{self, Qrels};
+use crate::report::stream::StaticStream;
 use crate::report::table::RunRow;
 use crate::report::tables::LoadedReport;
 use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
-use crate::run::{run_sessions, run_static_with, Observer};
+use crate::run::{run_sessions, run_static_each, Observer};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
@@ -105,29 +106,57 @@ pub fn pass(
 ) -> Result<PassOutcome> {
     let shape = Shape::of(suite.profile);
     observer.pass_started(&format!("{} {}", suite.name, kind.label()));
-    let (mut report, summary, drift, backend, errored, stats) = match kind {
+    let qrels = Qrels::of(suite);
+    // What each kind leaves: (files, report as loaded, summary, drift, backend, errored, stats).
+    let (reports, loaded, summary, drift, backend, errored, stats) = match kind {
         RunKind::Static => {
-            let run = run_static_with(suite, factory, observer, concurrency)?;
-            let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
-            (
-                report,
-                run.summary(),
-                None,
-                run.backend.clone(),
-                run.errored(),
-                run.backend_stats,
-            )
+            // Streamed (report::stream), but for an external system's, which is kept.
+            let mut stream = StaticStream::new(dir, shape, &qrels, measures)?;
+            let mut external = Vec::new();
+            let mut run = run_static_each(suite, factory, observer, concurrency, &mut |b, r| {
+                if b.reader == Reader::External {
+                    external.push(r);
+                    Ok(())
+                } else {
+                    stream.push(b, &r)
+                }
+            })?;
+            observer.pass_finished();
+            let path = dir.join(file_name(kind, suite.profile, &run.backend));
+            let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
+                run.results = external;
+                let mut report =
+                    json::static_report(&run, &Manifest::for_static(suite, &run), shape);
+                rank::annotate(&mut report.0, &qrels, measures);
+                let reports = write_report(&path, &report)?;
+                let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
+                (reports, loaded, run.summary(), run.errored())
+            } else {
+                let errored = stream.errored();
+                let (reports, loaded, summary) = stream.finish(&path, &run, suite)?;
+                (reports, loaded, summary, errored)
+            };
+            let stats = run.backend_stats;
+            (reports, loaded, summary, None, run.backend, errored, stats)
         }
         RunKind::Session => {
             let run = run_sessions(suite, factory, observer)?;
-            let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
+            observer.pass_finished();
+            let mut report =
+                json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
             let drift = Some(run.mean_drift_scores());
+            let path = dir.join(file_name(kind, suite.profile, &run.backend));
+            rank::annotate(&mut report.0, &qrels, measures);
+            let reports = write_report(&path, &report)?;
+            let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
+            let (summary, errored) = (run.summary(), run.errored());
             (
-                report,
-                run.summary(),
+                reports,
+                loaded,
+                summary,
                 drift,
-                run.backend.clone(),
-                run.errored(),
+                run.backend,
+                errored,
                 run.backend_stats,
             )
         }
@@ -139,11 +168,6 @@ pub fn pass(
         .iter()
         .map(|w| format!("{} ({}x)", w["warning"].as_str().unwrap_or("?"), w["count"]))
         .collect();
-    observer.pass_finished();
-    let path = dir.join(file_name(kind, suite.profile, &backend));
-    rank::annotate(&mut report.0, &Qrels::of(suite), measures);
-    let reports = write_report(&path, &report)?;
-    let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
     let row = RunRow {
         suite: suite.name.clone(),
         backend: backend.label.clone(),

@@ -6,8 +6,12 @@
 use crate::backend::bm25::Bm25Backend;
 use crate::backend::{Backend, BackendFactory, Hit, SearchFilter, SearchRequest};
 use crate::error::{Error, Result};
+use crate::eval::rank::{parse_measures, DEFAULT_MEASURES};
 use crate::eval::summary::percentile;
-use crate::run::{run_static_with, Silent};
+use crate::report::rank::Qrels;
+use crate::report::stream::StaticStream;
+use crate::report::Shape;
+use crate::run::{run_static_each, Silent};
 use crate::suite::synthetic::{self, Rng};
 use crate::suite::{Belief, Suite, DEFAULT_USER};
 use serde::{Deserialize, Serialize};
@@ -109,12 +113,14 @@ pub fn search(backend: &dyn Backend, probe: &Probe) -> Result<Vec<Hit>> {
 }
 
 /// Measure `suite` planted in a store of `size` beliefs generated from `seed`, searched with
-/// `queries` generated queries, each once untimed (warm-up) and once timed.
+/// `queries` generated queries, each once untimed (warm-up) and once timed; then the suite's
+/// static cases run against it, repeated up to `cases` cases if given (a long run's memory).
 pub fn measure(
     suite: &Suite,
     size: usize,
     seed: u64,
     queries: usize,
+    cases: Option<usize>,
     outputs: Outputs,
 ) -> Result<ScaleRow> {
     let mut scopes: Vec<String> = suite
@@ -151,20 +157,36 @@ pub fn measure(
 
     let grown = Suite {
         corpus,
+        cases: match cases {
+            Some(n) => synthetic::cases(&suite.cases, n),
+            None => suite.cases.clone(),
+        },
         sessions: Vec::new(),
         ..suite.clone()
     };
+    // The cases' report is streamed (report::stream): a run of many cases keeps a few numbers
+    // a case in memory. Without a report file it goes to a temporary folder.
+    let scratch = match outputs.report {
+        Some(_) => None,
+        None => Some(tempfile::tempdir().map_err(|e| Error::Output {
+            path: std::env::temp_dir(),
+            source: e,
+        })?),
+    };
+    let path = match (outputs.report, &scratch) {
+        (Some(path), _) => path.to_path_buf(),
+        (None, Some(dir)) => dir.path().join("scale.json"),
+        (None, None) => unreachable!("a scratch folder without a report"),
+    };
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let qrels = Qrels::of(&grown);
+    let measures = parse_measures(DEFAULT_MEASURES).map_err(|e| Error::backend("scale", e))?;
+    let mut stream = StaticStream::new(dir, Shape::of(suite.profile), &qrels, &measures)?;
     let factory = Prebuilt(Mutex::new(Some(Box::new(backend))));
-    let run = run_static_with(&grown, &factory, &mut Silent, 1)?;
-    if let Some(path) = outputs.report {
-        let shape = crate::report::Shape::of(suite.profile);
-        let manifest = crate::report::Manifest::for_static(&grown, &run);
-        crate::report::write_report(
-            path,
-            &crate::report::json::static_report(&run, &manifest, shape),
-        )?;
-    }
-    let summary = run.summary();
+    let run = run_static_each(&grown, &factory, &mut Silent, 1, &mut |b, r| {
+        stream.push(b, &r)
+    })?;
+    let (_, _, summary) = stream.finish(&path, &run, &grown)?;
     Ok(ScaleRow {
         beliefs: grown.corpus.len(),
         segments,

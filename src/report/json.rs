@@ -42,7 +42,7 @@ pub enum ScoreStyle {
 }
 
 impl ScoreStyle {
-    fn of(backend: &BackendInfo, all_clauses: bool) -> ScoreStyle {
+    pub(super) fn of(backend: &BackendInfo, all_clauses: bool) -> ScoreStyle {
         match backend.score_scale {
             ScoreScale::LuceneBm25 => ScoreStyle::Lucene { all_clauses },
             ScoreScale::VectorSimilarity | ScoreScale::RankFusion | ScoreScale::None => {
@@ -94,7 +94,7 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
         .collect()
 }
 
-fn case_entry(r: &&CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
+pub(super) fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
     let pmb = shape == Shape::Pmb;
     let m = &r.metrics;
     CaseEntry {
@@ -220,7 +220,7 @@ pub fn session_report(
 }
 
 /// `ingestion` of an in-process index: its build time.
-fn tenure_ingestion(ingestion: &Ingestion) -> Option<IngestionBlock> {
+pub(super) fn tenure_ingestion(ingestion: &Ingestion) -> Option<IngestionBlock> {
     Some(IngestionBlock {
         belief_count: ingestion.belief_count,
         total_ms: Some(round2(ingestion.total_ms)),
@@ -235,7 +235,7 @@ fn to_value(x: &impl Serialize) -> Value {
     serde_json::to_value(x).unwrap_or(Value::Null)
 }
 
-fn wrap<E: Serialize>(
+pub(super) fn wrap<E: Serialize>(
     shape: Shape,
     backend: &BackendInfo,
     summary: &Summary,

@@ -7,11 +7,15 @@ mod external;
 pub mod gates;
 pub mod json;
 mod origin;
+mod parse;
 pub mod plot;
+pub mod plot_scale;
 pub mod rank;
 pub mod read;
+mod row;
 pub mod schema;
 pub mod significance;
+pub mod stream;
 pub mod table;
 pub mod tables;
 pub mod trec;
@@ -196,21 +200,37 @@ pub fn write_report(
     report: &(serde_json::Value, Option<serde_json::Value>),
 ) -> crate::Result<Vec<std::path::PathBuf>> {
     let bytes = json::to_bytes(&report.0);
-    let Some(manifest) = &report.1 else {
-        write_atomic(path, &bytes)?;
+    write_report_with(path, report.1.as_ref(), |out| out.write_all(&bytes))
+}
+
+/// [`write_report`] for a report written piece by piece by `write` (a streamed report); the
+/// sidecar's sha256 is taken as the bytes go by.
+pub fn write_report_with(
+    path: &std::path::Path,
+    sidecar: Option<&serde_json::Value>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> crate::Result<Vec<std::path::PathBuf>> {
+    let Some(manifest) = sidecar else {
+        crate::io::write_atomic_with(path, write)?;
         return Ok(vec![path.to_path_buf()]);
     };
+    let _turn = crate::io::FolderLock::take(path)?;
+    let mut sha256 = String::new();
+    crate::io::write_atomic_with(path, |out| {
+        let mut hashing = crate::io::Hashing::new(out);
+        write(&mut hashing)?;
+        sha256 = hashing.hex();
+        Ok(())
+    })?;
     let mut manifest = manifest.clone();
     if let Some(m) = manifest.as_object_mut() {
         let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
         m.insert(
             "report".into(),
-            serde_json::json!({"file": file, "sha256": crate::io::sha256_hex(&bytes)}),
+            serde_json::json!({"file": file, "sha256": sha256}),
         );
     }
     let sidecar = path.with_extension("manifest.json");
-    let _turn = crate::io::FolderLock::take(path)?;
-    write_atomic(path, &bytes)?;
     write_atomic(&sidecar, &json::to_bytes(&manifest))?;
     Ok(vec![path.to_path_buf(), sidecar])
 }

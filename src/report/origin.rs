@@ -7,10 +7,15 @@ use std::path::Path;
 
 /// A report's manifest: its `manifest` key, or the paper shape's `.manifest.json` sidecar.
 pub(super) fn report_manifest(path: &Path, value: &Value) -> Option<Value> {
-    value.get("manifest").cloned().or_else(|| {
-        serde_json::from_slice(&crate::io::read_bytes(&path.with_extension("manifest.json")).ok()?)
-            .ok()
-    })
+    value
+        .get("manifest")
+        .cloned()
+        .or_else(|| sidecar_manifest(path))
+}
+
+/// The paper layout's sidecar manifest of the report at `path`, if it is there and is JSON.
+pub(super) fn sidecar_manifest(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&crate::io::read_bytes(&path.with_extension("manifest.json")).ok()?).ok()
 }
 
 /// The backend of a tenure-eval report: its manifest's `backendInfo`, or (reports written

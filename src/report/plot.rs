@@ -21,7 +21,7 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(188, 189, 34),
 ];
 
-fn plot_error(e: impl std::fmt::Display) -> Error {
+pub(super) fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::Output {
         path: "<svg>".into(),
         source: std::io::Error::other(e.to_string()),

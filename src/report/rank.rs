@@ -8,6 +8,7 @@
 //! [`crate::eval::rank`]); in the summary, `"rankMetrics": {"queries": n, "means": {…}}`, the
 //! means over the n cases that have gold.
 
+use super::schema::RankBlock;
 use crate::error::{Error, Result};
 use crate::eval::metrics::{static_gold, turn_gold};
 use crate::eval::rank::{scores, Measure};
@@ -150,40 +151,92 @@ pub fn entry_ranking(entry: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The rank metrics of a run's entries as they come, and their means: what [`annotate`] keeps
+/// over a report in memory and a streamed report keeps case by case.
+#[derive(Debug)]
+pub struct RankTally<'m> {
+    measures: &'m [Measure],
+    columns: Vec<Vec<f64>>,
+    queries: usize,
+}
+
+impl<'m> RankTally<'m> {
+    /// A tally of `measures`, nothing judged yet.
+    pub fn new(measures: &'m [Measure]) -> RankTally<'m> {
+        RankTally {
+            measures,
+            columns: vec![Vec::new(); measures.len()],
+            queries: 0,
+        }
+    }
+
+    /// The entry's value of each measure, judged by `qrels`, and counted; `None` for an entry
+    /// whose case the suite does not hold, or when there are no measures.
+    pub fn judge(
+        &mut self,
+        qrels: &Qrels,
+        case_id: &str,
+        turn: Option<i64>,
+        ranking: &[String],
+    ) -> Option<RankBlock> {
+        if self.measures.is_empty() {
+            return None;
+        }
+        let j = qrels.get(case_id, turn)?;
+        let values = case_scores(self.measures, ranking, j);
+        if !j.relevant.is_empty() {
+            self.queries += 1;
+        }
+        for (column, v) in self.columns.iter_mut().zip(&values) {
+            column.extend(v);
+        }
+        Some(RankBlock(
+            self.measures
+                .iter()
+                .map(|m| m.to_string())
+                .zip(values)
+                .collect(),
+        ))
+    }
+
+    /// The summary's block: `{queries, means}`; `None` without measures.
+    pub fn summary(&self) -> Option<Value> {
+        if self.measures.is_empty() {
+            return None;
+        }
+        let means: Vec<Option<f64>> = self
+            .columns
+            .iter()
+            .map(|c| mean(c.iter().copied()))
+            .collect();
+        Some(serde_json::json!({"queries": self.queries, "means": block(self.measures, &means)}))
+    }
+}
+
 /// Add the `rankMetrics` block to every entry of `report` (and its mean to the summary, when
 /// the report has one), judged by `qrels`. Entries whose case the suite does not hold are left
 /// without one; no measures, no block.
 pub fn annotate(report: &mut Value, qrels: &Qrels, measures: &[Measure]) {
-    if measures.is_empty() {
-        return;
-    }
-    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); measures.len()];
-    let mut queries = 0usize;
+    let mut tally = RankTally::new(measures);
     if let Some(entries) = entries_mut(report) {
         for entry in entries.iter_mut() {
             let case_id = entry.get("caseId").and_then(Value::as_str).unwrap_or("");
             let turn = entry.get("turnIndex").and_then(Value::as_i64);
-            let Some(j) = qrels.get(case_id, turn) else {
+            let Some(values) = tally.judge(qrels, case_id, turn, &entry_ranking(entry)) else {
                 continue;
             };
-            let values = case_scores(measures, &entry_ranking(entry), j);
-            if !j.relevant.is_empty() {
-                queries += 1;
-            }
-            for (column, v) in columns.iter_mut().zip(&values) {
-                column.extend(v);
-            }
             if let Value::Object(map) = entry {
-                map.insert("rankMetrics".into(), block(measures, &values));
+                map.insert(
+                    "rankMetrics".into(),
+                    serde_json::to_value(&values).unwrap_or_default(),
+                );
             }
         }
     }
-    if let Some(Value::Object(summary)) = report.get_mut("retrieval") {
-        let means: Vec<Option<f64>> = columns.iter().map(|c| mean(c.iter().copied())).collect();
-        summary.insert(
-            "rankMetrics".into(),
-            serde_json::json!({"queries": queries, "means": block(measures, &means)}),
-        );
+    if let (Some(Value::Object(summary)), Some(block)) =
+        (report.get_mut("retrieval"), tally.summary())
+    {
+        summary.insert("rankMetrics".into(), block);
     }
 }
 

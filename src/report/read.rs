@@ -3,14 +3,16 @@
 //! uses ([`super::schema`]). Third-party reports lack some fields (expandedQuery,
 //! searchScores, latency): only what the tables need is required.
 
-use super::origin::{manifest_info, report_manifest, upstream_info};
-use super::schema::{CaseEntry, PmbReport, ScoreEntry, TurnEntry};
+use super::origin::{manifest_info, report_manifest, sidecar_manifest, upstream_info};
+use super::parse::{not_a_report, Parsed};
+pub use super::row::Row;
+use super::row::{case_row, turn_row};
+use super::schema::PmbReport;
 use crate::backend::BackendInfo;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::eval::stats::mean;
-use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
+use crate::eval::summary::{summarise, Outcome, Summary};
 pub use crate::io::same_json;
-use crate::run::SESSION_CATEGORY;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -21,54 +23,6 @@ pub enum ReportKind {
     Static,
     /// Session turns.
     Session,
-}
-
-/// What the tables need of one case or turn.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    /// Case id.
-    pub case_id: String,
-    /// Turn index (sessions).
-    pub turn_index: Option<i64>,
-    /// Category (`Uncategorised` when absent; the session category for turns).
-    pub category: String,
-    /// Passed?
-    pub passed: bool,
-    /// Retrieval precision.
-    pub precision: Option<f64>,
-    /// Retrieval recall.
-    pub recall: Option<f64>,
-    /// Latency in ms, when reported.
-    pub latency_ms: Option<f64>,
-    /// Drift score as the report defines it (sessions): the paper's noise share in Tenure's
-    /// and tenure-eval's reports, 1 − precision in PrecisionMemBench's of other providers.
-    pub drift: Option<f64>,
-    /// The paper's drift, noise / (relevant + pinned), recomputed from the turn's lists: one
-    /// definition for every report (sessions).
-    pub noise_drift: Option<f64>,
-    /// PrecisionMemBench's drift (1 − precision), when the report carries it beside
-    /// `driftScore` (tenure-eval's own session reports do).
-    pub precision_drift: Option<f64>,
-    /// Failure messages.
-    pub failures: Vec<String>,
-    /// `searchScores` as (belief id, score), when the report has them.
-    pub scores: Vec<(String, f64)>,
-    /// The backend failed on it (an `error` field): neither passed nor an assertion failure.
-    pub errored: bool,
-    /// The relevant tier in rank order.
-    pub ranking: Vec<String>,
-    /// The report's `rankMetrics` block, by measure name (empty when it has none).
-    pub rank_metrics: super::schema::RankBlock,
-}
-
-impl Row {
-    /// Case id, plus the turn for session turns: the identity used to pair runs.
-    pub fn key(&self) -> String {
-        match self.turn_index {
-            Some(t) => format!("{} turn {t}", self.case_id),
-            None => self.case_id.clone(),
-        }
-    }
 }
 
 /// A report file, loaded.
@@ -99,9 +53,28 @@ pub struct LoadedReport {
 impl LoadedReport {
     /// Read and interpret `path`.
     pub fn load(path: &Path) -> Result<LoadedReport> {
-        let bytes = crate::io::read_bytes(path)?;
-        let value: Value = crate::io::parse_json(path, &bytes)?;
-        LoadedReport::from_value(path, &value)
+        LoadedReport::from_parsed(path, read_report(path)?)
+    }
+
+    /// A report read in one pass ([`super::parse`]).
+    pub(super) fn from_parsed(path: &Path, parsed: Parsed) -> Result<LoadedReport> {
+        if !parsed.array && !parsed.has_cases {
+            return Err(not_a_report(path));
+        }
+        let manifest = parsed.manifest.or_else(|| sidecar_manifest(path));
+        Ok(LoadedReport::assemble(
+            path,
+            parsed.kind.unwrap_or(ReportKind::Static),
+            parsed.rows,
+            parsed.provider,
+            parsed.summary,
+            parsed
+                .ingestion
+                .as_ref()
+                .and_then(|i| i.get("totalMs"))
+                .and_then(Value::as_f64),
+            manifest,
+        ))
     }
 
     /// Read every report in `paths`, skipping the paper layout's sidecar manifests that a
@@ -109,11 +82,11 @@ impl LoadedReport {
     pub fn load_all(paths: &[PathBuf]) -> Result<(Vec<LoadedReport>, Vec<PathBuf>)> {
         let (mut reports, mut skipped) = (Vec::new(), Vec::new());
         for path in paths {
-            let value: Value = crate::io::parse_json(path, &crate::io::read_bytes(path)?)?;
-            if is_manifest(&value) {
+            let parsed = read_report(path)?;
+            if !parsed.array && !parsed.has_cases && parsed.tool.as_deref() == Some("tenure-eval") {
                 skipped.push(path.clone());
             } else {
-                reports.push(LoadedReport::from_value(path, &value)?);
+                reports.push(LoadedReport::from_parsed(path, parsed)?);
             }
         }
         Ok((reports, skipped))
@@ -141,13 +114,7 @@ impl LoadedReport {
                     manifest,
                 )
             }
-            _ => {
-                return Err(Error::input(
-                    path,
-                    "$",
-                    "expected a report: an object with `cases` or an array of entries",
-                ))
-            }
+            _ => return Err(not_a_report(path)),
         };
         let kind = if entries
             .first()
@@ -168,6 +135,21 @@ impl LoadedReport {
                 ReportKind::Session => turn_row(crate::io::parse_value(path, &at(i), e)?),
             });
         }
+        Ok(LoadedReport::assemble(
+            path, kind, rows, provider, summary, ingestion, manifest,
+        ))
+    }
+
+    /// A loaded report from its rows and the blocks around them.
+    pub(super) fn assemble(
+        path: &Path,
+        kind: ReportKind,
+        rows: Vec<Row>,
+        provider: Option<String>,
+        summary: Option<Value>,
+        ingestion: Option<f64>,
+        manifest: Option<Value>,
+    ) -> LoadedReport {
         let case_count = match kind {
             ReportKind::Static => rows.len(),
             ReportKind::Session => {
@@ -194,7 +176,7 @@ impl LoadedReport {
             (None, true) if backend.id != "http" => backend.id.clone(),
             _ => backend.provider.clone(),
         };
-        Ok(LoadedReport {
+        LoadedReport {
             path: path.to_path_buf(),
             provider,
             backend,
@@ -204,7 +186,7 @@ impl LoadedReport {
             ingestion_ms: ingestion,
             case_count,
             manifest,
-        })
+        }
     }
 
     /// What its scores are, for figure legends: "bm25 (Lucene BM25 score)" or
@@ -338,8 +320,9 @@ impl LoadedReport {
 
 /// Is `value` a paper-layout report's sidecar manifest (`*.manifest.json`) rather than a
 /// report?
-fn is_manifest(value: &Value) -> bool {
-    value.get("tool").and_then(Value::as_str) == Some("tenure-eval") && value.get("cases").is_none()
+/// The report at `path`, read in one pass.
+fn read_report(path: &Path) -> Result<Parsed> {
+    super::parse::parse(path, &crate::io::read_bytes(path)?)
 }
 
 fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {
@@ -348,57 +331,5 @@ fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: O
     };
     if !same_json(p, r) {
         out.push(format!("{what} is {p} but the per-case rows give {r}"));
-    }
-}
-
-fn scores(entries: Option<Vec<ScoreEntry>>) -> Vec<(String, f64)> {
-    entries
-        .unwrap_or_default()
-        .into_iter()
-        .map(|s| (s.id, s.score))
-        .collect()
-}
-
-fn case_row(e: CaseEntry) -> Row {
-    Row {
-        case_id: e.case_id,
-        turn_index: None,
-        category: e.category.unwrap_or_else(|| UNCATEGORISED.to_string()),
-        passed: e.passed,
-        precision: e.retrieval_precision,
-        recall: e.retrieval_recall,
-        latency_ms: e.retrieval_latency_ms,
-        drift: None,
-        noise_drift: None,
-        precision_drift: None,
-        scores: scores(e.search_scores),
-        errored: e.error.is_some(),
-        failures: e.failures,
-        ranking: e.relevant_beliefs,
-        rank_metrics: e.rank_metrics.unwrap_or_default(),
-    }
-}
-
-fn turn_row(e: TurnEntry) -> Row {
-    Row {
-        case_id: e.case_id,
-        turn_index: Some(e.turn_index),
-        category: e.category.unwrap_or_else(|| SESSION_CATEGORY.to_string()),
-        passed: e.passed,
-        precision: e.retrieval_precision.flatten(),
-        recall: e.retrieval_recall.flatten(),
-        latency_ms: e.retrieval_latency_ms,
-        noise_drift: Some(crate::eval::metrics::noise_share(
-            e.noise_belief_ids.len(),
-            e.retrieved_belief_ids.len(),
-            e.pinned_belief_ids.len(),
-        )),
-        drift: e.drift_score,
-        precision_drift: e.precision_drift_score,
-        scores: scores(e.search_scores),
-        errored: e.error.is_some(),
-        failures: e.failures,
-        ranking: e.retrieved_belief_ids,
-        rank_metrics: e.rank_metrics.unwrap_or_default(),
     }
 }

@@ -14,30 +14,25 @@ use std::path::Path;
 /// names: what a published report without a manifest can be checked for.
 pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
     let bytes = crate::io::read_bytes(path)?;
-    let value: Value = crate::io::parse_json(path, &bytes)?;
-    let report = LoadedReport::from_value(path, &value)?;
+    let parsed = super::parse::parse(path, &bytes)?;
+    let pairing = sidecar_pairing(path, &bytes);
+    drop(bytes);
+    let ingestion = parsed.ingestion.clone();
+    let list = if parsed.array { "$" } else { "$.cases" };
+    let report = LoadedReport::from_parsed(path, parsed)?;
     let mut problems = report.disagreements();
-    let entries = value
-        .get("cases")
-        .unwrap_or(&value)
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    for (i, e) in entries.iter().enumerate() {
-        let failures = e.get("failures").and_then(Value::as_array).map(Vec::len);
-        let passed = e.get("passed").and_then(Value::as_bool);
+    for (i, row) in report.rows.iter().enumerate() {
         // A case the backend failed on has no failures and did not pass.
-        let errored = e.get("error").is_some_and(|x| !x.is_null());
-        if let (Some(n), Some(p)) = (failures, passed) {
-            if p != (n == 0 && !errored) {
-                problems.push(format!(
-                    "{}: $.cases[{i}].passed is {p} but it lists {n} failures",
-                    path.display()
-                ));
-            }
+        let n = row.failures.len();
+        if row.passed != (n == 0 && !row.errored) {
+            problems.push(format!(
+                "{}: {list}[{i}].passed is {} but it lists {n} failures",
+                path.display(),
+                row.passed
+            ));
         }
     }
-    if let Some(ingestion) = value.get("ingestion") {
+    if let Some(ingestion) = ingestion {
         let total = ingestion.get("totalMs").and_then(Value::as_f64);
         let count = ingestion.get("beliefCount").and_then(Value::as_f64);
         let mean = ingestion.get("meanPerBeliefMs").and_then(Value::as_f64);
@@ -48,7 +43,7 @@ pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
             }
         }
     }
-    problems.extend(sidecar_pairing(path, &bytes));
+    problems.extend(pairing);
     if !inputs {
         return Ok(problems);
     }

@@ -8,7 +8,7 @@ mod sessions;
 mod static_cases;
 
 pub use sessions::{run_sessions, SessionRun, TurnResult, SESSION_CATEGORY};
-pub use static_cases::{run_static, run_static_with, CaseResult, StaticRun};
+pub use static_cases::{run_static, run_static_each, run_static_with, CaseResult, StaticRun};
 
 use crate::backend::{
     Backend, BackendError, BackendFactory, ErrorKind, RetryPolicy, Seeding, Workload,

@@ -142,20 +142,49 @@ pub fn run_static_with(
     observer: &mut dyn Observer,
     concurrency: usize,
 ) -> Result<StaticRun> {
+    let mut results = Vec::with_capacity(suite.cases.len());
+    let mut run = run_static_each(suite, factory, observer, concurrency, &mut |_, r| {
+        results.push(r);
+        Ok(())
+    })?;
+    run.results = results;
+    Ok(run)
+}
+
+/// [`run_static_with`], handing each case's result (with who answered it) to `each` in file order as soon as it and
+/// every case before it are done, instead of keeping them: what a streamed report runs, so
+/// that memory does not grow with the number of cases. The returned run has no `results`.
+/// An error from `each` stops the run.
+pub fn run_static_each(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    observer: &mut dyn Observer,
+    concurrency: usize,
+    each: &mut dyn FnMut(&BackendInfo, CaseResult) -> Result<()>,
+) -> Result<StaticRun> {
     let started_at = now_rfc3339();
     let (index, ingestion) = ingest(factory, &suite.corpus, Workload::Static, observer)?;
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
     let total = suite.cases.len();
     let next = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let info = index.info().clone();
     let (send, receive) = mpsc::channel::<(usize, CaseResult, Recorder)>();
-    let mut slots: Vec<Option<CaseResult>> = vec![None; total];
+    // Finished cases waiting for an earlier one (at most about `concurrency` of them).
+    let mut waiting: std::collections::BTreeMap<usize, CaseResult> = Default::default();
+    let mut handed = 0;
     let mut retries = 0;
+    let mut failed = None;
     std::thread::scope(|scope| {
         for _ in 0..concurrency.clamp(1, total.max(1)) {
             let send = send.clone();
-            let (next, index, store, pinned) = (&next, index.as_ref(), &store, &pinned);
+            let (next, stop, index, store, pinned) =
+                (&next, &stop, index.as_ref(), &store, &pinned);
             scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(case) = suite.cases.get(i) else {
                     break;
@@ -171,14 +200,26 @@ pub fn run_static_with(
         for (done, (i, result, recorder)) in receive.iter().enumerate() {
             retries += recorder.replay(observer);
             observer.finished(done + 1, total, &result.case_id);
-            slots[i] = Some(result);
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&handed) {
+                handed += 1;
+                if failed.is_none() {
+                    if let Err(e) = each(&info, result) {
+                        failed = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
         }
     });
+    if let Some(e) = failed {
+        return Err(e);
+    }
     Ok(StaticRun {
         backend: index.info().clone(),
         backend_settings: index.settings(),
         backend_stats: index.stats(),
-        results: slots.into_iter().flatten().collect(),
+        results: Vec::new(),
         ingestion,
         retries,
         started_at,

@@ -9,7 +9,7 @@
 //! and others rare, as in a real store. The generator is xorshift64*: a fixed, seedable
 //! sequence that no dependency update can change.
 
-use super::{Belief, BeliefType, DEFAULT_USER};
+use super::{Belief, BeliefType, StaticCase, DEFAULT_USER};
 
 const SYLLABLES: [&str; 32] = [
     "ka", "vo", "mir", "tel", "zu", "ran", "po", "lek", "si", "dro", "mu", "fen", "ga", "lor",
@@ -115,6 +115,24 @@ pub fn corpus(planted: &[Belief], size: usize, scopes: &[String], seed: u64) -> 
         });
     }
     out
+}
+
+/// `cases` repeated to `n` cases in all (cut short when `n` is smaller): the first round keeps
+/// the ids, round r > 0 suffixes them `~r`, so every id is unique and judged as its original.
+pub fn cases(cases: &[StaticCase], n: usize) -> Vec<StaticCase> {
+    if cases.is_empty() {
+        return Vec::new();
+    }
+    (0..n)
+        .map(|i| {
+            let mut case = cases[i % cases.len()].clone();
+            let round = i / cases.len();
+            if round > 0 {
+                case.case_id = format!("{}~{round}", case.case_id);
+            }
+            case
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -68,3 +68,85 @@ fn the_suite_alone_reproduces_bm25_and_grown_stores_are_deterministic() {
     assert_eq!(c[0]["beliefs"], 3000);
     assert!(c[0]["passed"].as_u64().unwrap() <= 77);
 }
+
+#[test]
+fn a_long_run_repeats_the_cases_under_fresh_ids_into_a_streamed_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tenure_eval_ok(
+        &[
+            "scale",
+            "--suite",
+            "pmb",
+            "--sizes",
+            "35",
+            "--case-count",
+            "1000",
+            "--format",
+            "json",
+            "--quiet",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ],
+        &[],
+    );
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // 1000 = 12 rounds of 77 and 76 more; the store is the suite, so every case passes.
+    assert_eq!(rows[0]["cases"], 1000);
+    assert_eq!(rows[0]["passed"], 1000);
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("scale-35.json")).unwrap()).unwrap();
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1000);
+    let mut ids: Vec<&str> = cases
+        .iter()
+        .map(|c| c["caseId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids[77], format!("{}~1", ids[0]));
+    assert_eq!(ids[999], format!("{}~12", ids[75]));
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 1000);
+    // Each repeat is judged as its original: the same rank metrics, round after round.
+    assert_eq!(cases[3]["rankMetrics"], cases[3 + 77 * 5]["rankMetrics"]);
+    assert_eq!(report["retrieval"]["totalCases"], 1000);
+    assert!(
+        report["retrieval"]["rankMetrics"]["queries"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn the_study_draws_its_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("figs/scale.svg");
+    tenure_eval_ok(
+        &[
+            "scale",
+            "--suite",
+            "pmb",
+            "--sizes",
+            "35,2k",
+            "--queries",
+            "20",
+            "--quiet",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..80.min(text.len())]);
+    // Two sizes, a point each on four lines (p50, p95, build, precision).
+    assert_eq!(text.matches("<circle").count(), 8);
+    for label in ["p50", "p95", "build", "precision"] {
+        assert!(text.lines().any(|l| l.trim() == label), "{label}");
+    }
+    assert!(text.contains("Suite pmb planted in synthetic stores"));
+    // Store sizes on a log axis, in decades, written short.
+    for tick in ["10", "100", "1k", "10k"] {
+        assert!(text.lines().any(|l| l.trim() == tick), "{tick}");
+    }
+}

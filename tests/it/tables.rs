@@ -250,3 +250,41 @@ fn tables_over_a_paper_folder_glob_skip_the_sidecar_manifests() {
         .contains("is a report's manifest, not a report; skipped"));
     assert!(!String::from_utf8_lossy(&out.stdout).is_empty());
 }
+
+#[test]
+fn a_report_read_in_one_pass_names_where_it_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            r#"[{"caseId": "a", "passed": true}, {"caseId": "b", "passed": 1}]"#,
+            &["$[1].passed", "expected a boolean"],
+        ),
+        (
+            r#"{"cases": [], "ingestion": {"totalMs": "slow"}}"#,
+            &["$.ingestion.totalMs", "expected f64"],
+        ),
+        (
+            r#"{"provider": "x"}"#,
+            &["$: expected a report: an object with `cases` or an array of entries"],
+        ),
+        (
+            r#"{"cases": {"a": 1}}"#,
+            &["$.cases", "expected an array of case or turn entries"],
+        ),
+        (
+            "{\"cases\": [\n  {\"caseId\": \"a\", \"passed\": true},\n",
+            &["line 3", "EOF"],
+        ),
+    ];
+    for (k, (text, expected)) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("r{k}.json"));
+        std::fs::write(&file, text).unwrap();
+        let out = crate::common::tenure_eval(&["tables", file.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(&*file.to_string_lossy()), "{stderr}");
+        for e in *expected {
+            assert!(stderr.contains(e), "{text}: expected {e:?} in {stderr}");
+        }
+    }
+}

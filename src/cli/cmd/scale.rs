@@ -6,7 +6,9 @@ use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::job::scale::{measure, parse_size, Outputs, ScaleRow};
+use tenure_eval::report::plot_scale::{scale_figure, ScalePoint};
 use tenure_eval::report::tables::{number_cell as opt, render, Table, TableFormat};
+use tenure_eval::report::write_atomic;
 use tenure_eval::{Error, Result};
 
 /// `--format` of `scale`.
@@ -33,6 +35,10 @@ pub struct ScaleArgs {
     /// Generated queries searched per size.
     #[arg(long, default_value_t = 200)]
     pub queries: usize,
+    /// Run the suite's static cases repeated to this many (ids suffixed `~1`, `~2`, ...):
+    /// a long run, for its memory (the report is streamed).
+    #[arg(long, value_parser = parse_size)]
+    pub case_count: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value = "markdown")]
     pub format: ScaleFormat,
@@ -45,6 +51,10 @@ pub struct ScaleArgs {
     /// (`scripts/lucene-side-by-side.sh` runs Lucene on them).
     #[arg(long)]
     pub export: Option<std::path::PathBuf>,
+    /// Also draw the study as an SVG figure here: search latency, build time and the suite's
+    /// precision against store size.
+    #[arg(long)]
+    pub plot: Option<std::path::PathBuf>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -130,7 +140,14 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
             report: report.as_deref(),
             export: export.as_deref(),
         };
-        let row = measure(&suite, size, args.seed, args.queries, outputs)?;
+        let row = measure(
+            &suite,
+            size,
+            args.seed,
+            args.queries,
+            args.case_count,
+            outputs,
+        )?;
         write_stdout(&json_text(&row))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -140,6 +157,20 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
             say!("scale: {size} beliefs");
         }
         rows.push(in_child(size)?);
+    }
+    if let Some(file) = &args.plot {
+        let points: Vec<ScalePoint> = rows
+            .iter()
+            .map(|r| ScalePoint {
+                beliefs: r.beliefs as f64,
+                build_ms: r.build_ms,
+                search_p50_us: r.search_p50_us,
+                search_p95_us: r.search_p95_us,
+                precision: r.precision,
+            })
+            .collect();
+        let title = format!("Suite {} planted in synthetic stores (BM25)", suite.name);
+        write_atomic(file, scale_figure(&points, &title)?.as_bytes())?;
     }
     let text = match args.format {
         ScaleFormat::Markdown => render(&[table(&rows)], TableFormat::Markdown),
