@@ -8,7 +8,6 @@ use super::case::{Expect, IdsExpect, PreludeExpect, RelevantExpect};
 use super::session::TurnExpect;
 use super::Suite;
 use crate::error::{Error, Result};
-use serde_json::Value;
 use std::path::Path;
 
 const STATIC_GROUPS: &str =
@@ -19,46 +18,116 @@ const TURN_GROUPS: &str = "relevantBeliefs, pinnedFacts, openQuestions, noiseChe
 /// written: `$[i].expect` (or `$[i].turns[t].expect`) and each group in it. Keys starting with
 /// `_` are notes and do not count.
 pub fn refuse_empty(file: &Path, bytes: &[u8], sessions: bool) -> Result<()> {
-    let Ok(Value::Array(cases)) = serde_json::from_slice::<Value>(bytes) else {
+    // Only the keys of each `expect` and of its groups are read (not a JSON tree of the file:
+    // a 100,000-case file would cost 400 MB as one).
+    let Ok(cases) = serde_json::from_slice::<Vec<CaseShape>>(bytes) else {
         return Ok(()); // typed parsing already refused it
     };
     let mut expects = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         if sessions {
-            let turns = case["turns"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-            for (t, turn) in turns.iter().enumerate() {
-                expects.push((format!("$[{i}].turns[{t}].expect"), &turn["expect"]));
+            for (t, turn) in case.turns.iter().enumerate() {
+                expects.push((format!("$[{i}].turns[{t}].expect"), &turn.expect));
             }
         } else {
-            expects.push((format!("$[{i}].expect"), &case["expect"]));
+            expects.push((format!("$[{i}].expect"), &case.expect));
         }
     }
     let groups = if sessions { TURN_GROUPS } else { STATIC_GROUPS };
     for (at, expect) in expects {
-        let Some(expect) = expect.as_object() else {
+        let Group::Object { keys, empty } = expect else {
             continue;
         };
-        if !expect.keys().any(|k| !k.starts_with('_')) {
+        if !keys.iter().any(|k| !k.starts_with('_')) {
             return Err(Error::input(
                 file,
                 at,
                 format!("no assertion; expected at least one of {groups}"),
             ));
         }
-        for (key, group) in expect {
-            if group
-                .as_object()
-                .is_some_and(|g| !g.keys().any(|k| !k.starts_with('_')))
-            {
-                return Err(Error::input(
-                    file,
-                    format!("{at}.{key}"),
-                    "empty assertion group; expected at least one assertion (mustInclude, ...)",
-                ));
-            }
+        if let Some(key) = empty.first() {
+            return Err(Error::input(
+                file,
+                format!("{at}.{key}"),
+                "empty assertion group; expected at least one assertion (mustInclude, ...)",
+            ));
         }
     }
     Ok(())
+}
+
+/// What [`refuse_empty`] reads of a case or turn.
+#[derive(serde::Deserialize)]
+struct CaseShape {
+    #[serde(default)]
+    expect: Group,
+    #[serde(default)]
+    turns: Vec<CaseShape>,
+}
+
+/// A JSON value as far as emptiness goes: an object's keys, and which of its values are
+/// objects without a key that is not a note (`_`); anything else is `Other`.
+#[derive(Default)]
+enum Group {
+    Object {
+        keys: Vec<String>,
+        empty: Vec<String>,
+    },
+    #[default]
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Group {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Group, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Group;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Group, A::Error> {
+                let (mut keys, mut empty) = (Vec::new(), Vec::new());
+                while let Some(key) = map.next_key::<String>()? {
+                    if let Group::Object { keys: inner, .. } = map.next_value::<Group>()? {
+                        if !inner.iter().any(|k| !k.starts_with('_')) {
+                            empty.push(key.clone());
+                        }
+                    }
+                    keys.push(key);
+                }
+                Ok(Group::Object { keys, empty })
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Group, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Group::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<Group, E> {
+                Ok(Group::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<Group, E> {
+                Ok(Group::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<Group, E> {
+                Ok(Group::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<Group, E> {
+                Ok(Group::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> std::result::Result<Group, E> {
+                Ok(Group::Other)
+            }
+            fn visit_unit<E>(self) -> std::result::Result<Group, E> {
+                Ok(Group::Other)
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 /// Warnings for cases and turns whose assertions are all empty lists.

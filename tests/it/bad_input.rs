@@ -653,6 +653,15 @@ fn empty_assertions_are_errors_and_vacuous_ones_warnings() {
         |s| s[0]["turns"][2]["expect"]["pinnedFacts"] = json!({}),
         &["$[0].turns[2].expect.pinnedFacts", "empty assertion group"],
     );
+    // Notes (`_` keys) are not assertions, even when they are objects.
+    session_error(
+        |s| s[0]["turns"][2]["expect"] = json!({"_note": {}}),
+        &[
+            "$[0].turns[2].expect: ",
+            "no assertion; expected at least one of",
+        ],
+    );
+
     // Only empty lists: a warning naming the case.
     let mut c = cases();
     c[3]["expect"] = json!({"pinnedFacts": {"mustInclude": []}});
