@@ -146,6 +146,7 @@ public class ScaleLucene {
 
     static double percentile(double[] sorted, double q) {
         // Nearest rank, as tenure-eval's summary computes it.
+        if (sorted.length == 0) return 0; // no generated beliefs, no queries
         int rank = (int) Math.ceil(q * sorted.length);
         return sorted[Math.max(rank, 1) - 1];
     }
@@ -239,10 +240,10 @@ public class ScaleLucene {
         double[] sorted = times.clone();
         Arrays.sort(sorted);
         System.out.printf(Locale.ROOT,
-            "{\"beliefs\": %d, \"segments\": %d, \"buildMs\": %.1f, \"queries\": %d, "
+            "{\"lucene\": \"%s\", \"beliefs\": %d, \"segments\": %d, \"buildMs\": %.1f, \"queries\": %d, "
             + "\"searchP50Us\": %.1f, \"searchP95Us\": %.1f, \"peakRssMib\": %.0f, "
             + "\"sameAnswers\": %d, \"firstDifference\": %s}%n",
-            ids.length, segments, buildMs, n, percentile(sorted, 0.5), percentile(sorted, 0.95),
+            org.apache.lucene.util.Version.LATEST, ids.length, segments, buildMs, n, percentile(sorted, 0.5), percentile(sorted, 0.95),
             peakRssMib(), equal, firstDiff == null ? "null" : "\"" + firstDiff.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
         reader.close();
         writer.close();

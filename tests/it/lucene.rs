@@ -1,4 +1,4 @@
-//! Real Lucene (Debian's liblucene8-java, installed by `scripts/setup-lucene.sh`) on a grown
+//! Real Lucene (8.8.1, Debian's liblucene8-java, installed by `scripts/setup-lucene.sh`) on a grown
 //! store: the scale study's corpus and queries, exported by `scale --export`, indexed and
 //! searched by `scripts/lucene/ScaleLucene.java` with the suite's query; every answer must be
 //! ours, id for id and score for score (float32), ties in the same order.
@@ -64,6 +64,11 @@ fn lucene_gives_our_answers_on_a_grown_store() {
         ],
     ))
     .unwrap();
+    assert!(
+        lucene["lucene"].as_str().unwrap().starts_with("8."),
+        "{}",
+        lucene["lucene"]
+    );
     assert_eq!(lucene["beliefs"], 20_000);
     assert_eq!(lucene["queries"], 300);
     assert_eq!(
