@@ -29,16 +29,17 @@ ours = {r["beliefs"]: r for r in json.loads((out / "tenure-eval.json").read_text
 # The version Lucene reports (Debian's liblucene8-java 8.8.1 names its jars 8.7.0).
 version = json.loads((out / f"lucene-{min(ours)}.json").read_text())["lucene"]
 print(f"### tenure-eval beside Lucene {version}: same corpus, same queries, same answers\n")
-print("| Beliefs | Build ms (ours / Lucene) | Search p50 µs (ours / Lucene) | Search p95 µs (ours / Lucene) | Peak RSS MiB (ours / Lucene) | Same answers |")
-print("|---|---|---|---|---|---|")
+print("| Beliefs | Build ms (ours / Lucene) | Search p50 µs (ours / Lucene) | Search p95 µs (ours / Lucene) | Peak RSS MiB (ours / Lucene) | Same answers | Same case answers |")
+print("|---|---|---|---|---|---|---|")
 differ = False
 for n in sorted(ours):
     t, l = ours[n], json.loads((out / f"lucene-{n}.json").read_text())
     pair = lambda a, b: f"{a:,.0f} / {b:,.0f} ({a / b:.2f}x)" if b else f"{a:,.0f} / {b:,.0f}"
     print(f"| {n:,} | {pair(t['buildMs'], l['buildMs'])} | {pair(t['searchP50Us'], l['searchP50Us'])} "
           f"| {pair(t['searchP95Us'], l['searchP95Us'])} | {pair(t['peakRssMib'], l['peakRssMib'])} "
-          f"| {l['sameAnswers']}/{l['queries']} |")
-    if l["sameAnswers"] != l["queries"] or l["queries"] != t["queries"]:
+          f"| {l['sameAnswers']}/{l['queries']} | {l['sameCaseAnswers']}/{l['caseSearches']} |")
+    if (l["sameAnswers"] != l["queries"] or l["queries"] != t["queries"]
+            or l["sameCaseAnswers"] != l["caseSearches"]):
         differ = True
         print(f"\n{n}: {l['firstDifference']}", file=sys.stderr)
 sys.exit(1 if differ else 0)

@@ -129,6 +129,13 @@ public class ScaleLucene {
     }
 
     static Query query(String user, String text) throws IOException {
+        return query(user, text, Collections.emptyList(), Collections.emptyList());
+    }
+
+    // The scope filter (HEAD: scope in the request's list, when it has one) and the excluded ids
+    // (HEAD: the pinned facts) of a suite case's search.
+    static Query query(String user, String text, List<String> scopes, List<String> excluded)
+            throws IOException {
         BooleanQuery.Builder any = new BooleanQuery.Builder();
         any.add(clause(STANDARD, "canonical_name", text, true, 14f), BooleanClause.Occur.SHOULD);
         any.add(clause(CANONICAL_QUERY, "canonical_name", text, false, 14f), BooleanClause.Occur.SHOULD);
@@ -141,6 +148,14 @@ public class ScaleLucene {
         q.add(new TermQuery(new Term("active", "1")), BooleanClause.Occur.FILTER);
         q.add(new TermQuery(new Term("type", "open_question")), BooleanClause.Occur.MUST_NOT);
         q.add(new TermQuery(new Term("subtype", "expertise")), BooleanClause.Occur.MUST_NOT);
+        if (!scopes.isEmpty()) {
+            BooleanQuery.Builder in = new BooleanQuery.Builder();
+            for (String s : scopes) in.add(new TermQuery(new Term("scope", s)), BooleanClause.Occur.SHOULD);
+            q.add(in.build(), BooleanClause.Occur.FILTER);
+        }
+        for (String id : excluded) {
+            q.add(new TermQuery(new Term("id", id)), BooleanClause.Occur.MUST_NOT);
+        }
         return q.build();
     }
 
@@ -158,6 +173,26 @@ public class ScaleLucene {
             }
         }
         return -1;
+    }
+
+    // Top `limit` at a score of 3 or more, as `id score` strings.
+    static List<String> answer(IndexSearcher searcher, String[] ids, Query q, int limit)
+            throws IOException {
+        List<String> out = new ArrayList<>();
+        for (ScoreDoc sd : searcher.search(q, limit).scoreDocs) {
+            if (sd.score >= 3f) out.add(ids[sd.doc] + " " + sd.score);
+        }
+        return out;
+    }
+
+    // tenure-eval's answer in a line's third column, in the same form.
+    static List<String> ours(String column) {
+        List<String> out = new ArrayList<>();
+        for (String pair : list(column)) {
+            String[] p = pair.split(" ");
+            out.add(p[0] + " " + Float.parseFloat(p[1]));
+        }
+        return out;
     }
 
     public static void main(String[] args) throws Exception {
@@ -214,22 +249,14 @@ public class ScaleLucene {
         for (int i = 0; i < n; i++) {
             String[] q = queries.get(i);
             long t0 = System.nanoTime();
-            TopDocs top = searcher.search(query(unescape(q[0]), unescape(q[1])), 10);
-            List<String> answer = new ArrayList<>();
-            for (ScoreDoc sd : top.scoreDocs) {
-                if (sd.score >= 3f) answer.add(ids[sd.doc] + " " + sd.score);
-            }
+            List<String> answer = answer(searcher, ids, query(unescape(q[0]), unescape(q[1])), 10);
             times[i] = (System.nanoTime() - t0) / 1e3;
             answers.add(answer);
         }
         int equal = 0;
         String firstDiff = null;
         for (int i = 0; i < n; i++) {
-            List<String> ours = new ArrayList<>();
-            for (String pair : list(queries.get(i)[2])) {
-                String[] p = pair.split(" ");
-                ours.add(p[0] + " " + Float.parseFloat(p[1]));
-            }
+            List<String> ours = ours(queries.get(i)[2]);
             if (ours.equals(answers.get(i))) {
                 equal++;
             } else if (firstDiff == null) {
@@ -237,14 +264,32 @@ public class ScaleLucene {
                     + ours + ", Lucene " + answers.get(i);
             }
         }
+        // The suite's own cases' searches in the grown store (scope filters, excluded ids).
+        int cases = 0, sameCases = 0;
+        Path casesFile = dir.resolve("cases.tsv");
+        if (Files.exists(casesFile)) {
+            for (String line : Files.readAllLines(casesFile, StandardCharsets.UTF_8)) {
+                String[] c = line.split("\t", -1);
+                cases++;
+                Query q = query(unescape(c[0]), unescape(c[1]), list(c[3]), list(c[4]));
+                List<String> lucene = answer(searcher, ids, q, Integer.parseInt(c[5]));
+                if (ours(c[2]).equals(lucene)) {
+                    sameCases++;
+                } else if (firstDiff == null) {
+                    firstDiff = "case search " + unescape(c[1]) + ": tenure-eval " + ours(c[2])
+                        + ", Lucene " + lucene;
+                }
+            }
+        }
         double[] sorted = times.clone();
         Arrays.sort(sorted);
         System.out.printf(Locale.ROOT,
             "{\"lucene\": \"%s\", \"beliefs\": %d, \"segments\": %d, \"buildMs\": %.1f, \"queries\": %d, "
             + "\"searchP50Us\": %.1f, \"searchP95Us\": %.1f, \"peakRssMib\": %.0f, "
-            + "\"sameAnswers\": %d, \"firstDifference\": %s}%n",
+            + "\"sameAnswers\": %d, \"caseSearches\": %d, \"sameCaseAnswers\": %d, "
+            + "\"firstDifference\": %s}%n",
             org.apache.lucene.util.Version.LATEST, ids.length, segments, buildMs, n, percentile(sorted, 0.5), percentile(sorted, 0.95),
-            peakRssMib(), equal, firstDiff == null ? "null" : "\"" + firstDiff.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+            peakRssMib(), equal, cases, sameCases, firstDiff == null ? "null" : "\"" + firstDiff.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
         reader.close();
         writer.close();
     }

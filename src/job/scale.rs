@@ -182,11 +182,23 @@ pub fn measure(
     let qrels = Qrels::of(&grown);
     let measures = parse_measures(DEFAULT_MEASURES).map_err(|e| Error::backend("scale", e))?;
     let mut stream = StaticStream::new(dir, Shape::of(suite.profile), &qrels, &measures)?;
-    let factory = Prebuilt(Mutex::new(Some(Box::new(backend))));
+    // With an export, the cases' searches are recorded for the other engine to answer too.
+    let log = super::scale_export::SearchLog::default();
+    let backend: Box<dyn Backend> = match outputs.export {
+        Some(_) => Box::new(super::scale_export::Recording::new(
+            Box::new(backend),
+            log.clone(),
+        )),
+        None => Box::new(backend),
+    };
+    let factory = Prebuilt(Mutex::new(Some(backend)));
     let run = run_static_each(&grown, &factory, &mut Silent, 1, &mut |b, r| {
         stream.push(b, &r)
     })?;
     let (_, _, summary) = stream.finish(&path, &run, &grown)?;
+    if let Some(dir) = outputs.export {
+        super::scale_export::write_cases(dir, &log)?;
+    }
     Ok(ScaleRow {
         beliefs: grown.corpus.len(),
         segments,

@@ -11,13 +11,17 @@
 //!   canonical name, aliases (list); in corpus order (Lucene's doc ids follow it).
 //! * `queries.tsv`: user, query text, our answer: a list of `id score` pairs, the score the
 //!   float32 in its shortest decimal (`Float.parseFloat` reads back the same float).
+//! * `cases.tsv`: every search the suite's static cases made in the grown store (recorded as
+//!   the context builder sent it): the same three columns, then the scope filter (list), the
+//!   excluded ids (list) and the limit.
 
 use super::scale::Probe;
-use crate::backend::Hit;
+use crate::backend::{Backend, BackendError, BackendInfo, Hit, RetryPolicy, SearchRequest};
 use crate::error::Result;
 use crate::io::write_atomic_with;
 use crate::suite::Belief;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 const LIST: char = '\u{1f}';
 
@@ -75,6 +79,99 @@ pub fn query_line(probe: &Probe, answer: &[Hit]) -> String {
         list(pairs.iter().map(String::as_str)),
     ]
     .join("\t")
+}
+
+/// One search as a backend received and answered it.
+#[derive(Debug, Clone)]
+pub struct Searched {
+    user_id: String,
+    text: String,
+    scope: Vec<String>,
+    exclude_ids: Vec<String>,
+    limit: usize,
+    answer: Vec<Hit>,
+}
+
+/// The searches a [`Recording`] saw, in the order it saw them.
+pub type SearchLog = Arc<Mutex<Vec<Searched>>>;
+
+/// A backend that answers as `inner` does and records every search (without explanations).
+pub struct Recording {
+    inner: Box<dyn Backend>,
+    log: SearchLog,
+}
+
+impl Recording {
+    /// Record `inner`'s searches into `log`.
+    pub fn new(inner: Box<dyn Backend>, log: SearchLog) -> Recording {
+        Recording { inner, log }
+    }
+}
+
+impl Backend for Recording {
+    fn info(&self) -> &BackendInfo {
+        self.inner.info()
+    }
+    fn settings(&self) -> serde_json::Value {
+        self.inner.settings()
+    }
+    fn search(&self, request: &SearchRequest<'_>) -> std::result::Result<Vec<Hit>, BackendError> {
+        let answer = self.inner.search(request)?;
+        if let Ok(mut log) = self.log.lock() {
+            log.push(Searched {
+                user_id: request.filter.user_id.to_string(),
+                text: request.text.to_string(),
+                scope: request.filter.scope.to_vec(),
+                exclude_ids: request.filter.exclude_ids.to_vec(),
+                limit: request.limit,
+                answer: answer
+                    .iter()
+                    .map(|h| Hit {
+                        explanation: None,
+                        ..h.clone()
+                    })
+                    .collect(),
+            });
+        }
+        Ok(answer)
+    }
+    fn insert(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
+        self.inner.insert(belief)
+    }
+    fn replace(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
+        self.inner.replace(belief)
+    }
+    fn retry_policy(&self) -> RetryPolicy {
+        self.inner.retry_policy()
+    }
+    fn stats(&self) -> Option<serde_json::Value> {
+        self.inner.stats()
+    }
+}
+
+/// One recorded search's line.
+fn case_line(s: &Searched) -> String {
+    let probe = Probe {
+        user_id: &s.user_id,
+        text: &s.text,
+    };
+    [
+        query_line(&probe, &s.answer),
+        list(s.scope.iter().map(String::as_str)),
+        list(s.exclude_ids.iter().map(String::as_str)),
+        s.limit.to_string(),
+    ]
+    .join("\t")
+}
+
+/// Write the recorded searches of the suite's cases to `cases.tsv` in `dir`.
+pub fn write_cases(dir: &Path, log: &SearchLog) -> Result<()> {
+    let searches = log.lock().map(|l| l.clone()).unwrap_or_default();
+    write_atomic_with(&dir.join("cases.tsv"), |out| {
+        searches
+            .iter()
+            .try_for_each(|s| writeln!(out, "{}", case_line(s)))
+    })
 }
 
 /// Write `corpus.tsv` and `queries.tsv` into `dir`.
