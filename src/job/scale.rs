@@ -166,17 +166,16 @@ pub fn measure(
     };
     // The cases' report is streamed (report::stream): a run of many cases keeps a few numbers
     // a case in memory. Without a report file it goes to a temporary folder.
-    let scratch = match outputs.report {
-        Some(_) => None,
-        None => Some(tempfile::tempdir().map_err(|e| Error::Output {
-            path: std::env::temp_dir(),
-            source: e,
-        })?),
-    };
-    let path = match (outputs.report, &scratch) {
-        (Some(path), _) => path.to_path_buf(),
-        (None, Some(dir)) => dir.path().join("scale.json"),
-        (None, None) => unreachable!("a scratch folder without a report"),
+    let scratch;
+    let path = match outputs.report {
+        Some(path) => path.to_path_buf(),
+        None => {
+            scratch = tempfile::tempdir().map_err(|e| Error::Output {
+                path: std::env::temp_dir(),
+                source: e,
+            })?;
+            scratch.path().join("scale.json")
+        }
     };
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     let qrels = Qrels::of(&grown);
