@@ -125,11 +125,8 @@ pub fn pass(
             let path = dir.join(file_name(kind, suite.profile, &run.backend));
             let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
                 run.results = external;
-                let mut report =
-                    json::static_report(&run, &Manifest::for_static(suite, &run), shape);
-                rank::annotate(&mut report.0, &qrels, measures);
-                let reports = write_report(&path, &report)?;
-                let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
+                let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
+                let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
                 (reports, loaded, run.summary(), run.errored())
             } else {
                 let errored = stream.errored();
@@ -142,13 +139,10 @@ pub fn pass(
         RunKind::Session => {
             let run = run_sessions(suite, factory, observer)?;
             observer.pass_finished();
-            let mut report =
-                json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
+            let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
             let drift = Some(run.mean_drift_scores());
             let path = dir.join(file_name(kind, suite.profile, &run.backend));
-            rank::annotate(&mut report.0, &qrels, measures);
-            let reports = write_report(&path, &report)?;
-            let loaded = LoadedReport::from_parts(&path, &report.0, report.1.clone())?;
+            let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
             let (summary, errored) = (run.summary(), run.errored());
             (
                 reports,
@@ -184,4 +178,18 @@ pub fn pass(
         errored,
         warnings,
     })
+}
+
+/// A report built in memory (sessions; an external system's static cases): rank metrics added,
+/// written, and read back from memory.
+fn write_in_memory(
+    path: &Path,
+    mut report: (serde_json::Value, Option<serde_json::Value>),
+    qrels: &Qrels,
+    measures: &[Measure],
+) -> Result<(Vec<PathBuf>, LoadedReport)> {
+    rank::annotate(&mut report.0, qrels, measures);
+    let reports = write_report(path, &report)?;
+    let loaded = LoadedReport::from_parts(path, &report.0, report.1)?;
+    Ok((reports, loaded))
 }

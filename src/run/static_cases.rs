@@ -151,10 +151,10 @@ pub fn run_static_with(
     Ok(run)
 }
 
-/// [`run_static_with`], handing each case's result (with who answered it) to `each` in file order as soon as it and
-/// every case before it are done, instead of keeping them: what a streamed report runs, so
-/// that memory does not grow with the number of cases. The returned run has no `results`.
-/// An error from `each` stops the run.
+/// [`run_static_with`], handing each case's result (with who answered it) to `each` in file
+/// order as soon as it and every case before it are done, instead of keeping them: what a
+/// streamed report runs, so that memory does not grow with the number of cases. The returned
+/// run has no `results`. An error from `each` stops the run.
 pub fn run_static_each(
     suite: &Suite,
     factory: &dyn BackendFactory,
@@ -216,7 +216,7 @@ pub fn run_static_each(
         return Err(e);
     }
     Ok(StaticRun {
-        backend: index.info().clone(),
+        backend: info,
         backend_settings: index.settings(),
         backend_stats: index.stats(),
         results: Vec::new(),
