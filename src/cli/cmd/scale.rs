@@ -46,9 +46,9 @@ pub struct ScaleArgs {
     /// grown store fails, and why).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Also write each size's corpus, generated queries and our answers here, as
-    /// `<beliefs>/corpus.tsv` and `<beliefs>/queries.tsv`, for another engine to run and check
-    /// (`scripts/lucene-side-by-side.sh` runs Lucene on them).
+    /// Also write each size's corpus, generated queries, the suite's case searches and our
+    /// answers here, as `<beliefs>/corpus.tsv`, `queries.tsv` and `cases.tsv`, for another
+    /// engine to run and check (`scripts/lucene-side-by-side.sh` runs Lucene on them).
     #[arg(long)]
     pub export: Option<std::path::PathBuf>,
     /// Also draw the study as an SVG figure here: search latency, build time and the suite's
