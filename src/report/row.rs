@@ -35,6 +35,8 @@ pub struct Row {
     pub failures: Vec<String>,
     /// `searchScores` as (belief id, score), when the report has them.
     pub scores: Vec<(String, f64)>,
+    /// Each of `scores`' unrounded score: its `exactScore`, or the score where there is none.
+    pub exact_scores: Vec<f64>,
     /// The backend failed on it (an `error` field): neither passed nor an assertion failure.
     pub errored: bool,
     /// The relevant tier in rank order.
@@ -53,15 +55,17 @@ impl Row {
     }
 }
 
-fn scores(entries: Option<Vec<ScoreEntry>>) -> Vec<(String, f64)> {
+/// (scores, exact scores) of `searchScores`.
+fn scores(entries: Option<Vec<ScoreEntry>>) -> (Vec<(String, f64)>, Vec<f64>) {
     entries
         .unwrap_or_default()
         .into_iter()
-        .map(|s| (s.id, s.score))
-        .collect()
+        .map(|s| ((s.id, s.score), s.exact_score.unwrap_or(s.score)))
+        .unzip()
 }
 
 pub(super) fn case_row(e: CaseEntry) -> Row {
+    let (scores, exact_scores) = scores(e.search_scores);
     Row {
         case_id: e.case_id,
         turn_index: None,
@@ -73,7 +77,8 @@ pub(super) fn case_row(e: CaseEntry) -> Row {
         drift: None,
         noise_drift: None,
         precision_drift: None,
-        scores: scores(e.search_scores),
+        scores,
+        exact_scores,
         errored: e.error.is_some(),
         failures: e.failures,
         ranking: e.relevant_beliefs,
@@ -82,6 +87,7 @@ pub(super) fn case_row(e: CaseEntry) -> Row {
 }
 
 pub(super) fn turn_row(e: TurnEntry) -> Row {
+    let (scores, exact_scores) = scores(e.search_scores);
     Row {
         case_id: e.case_id,
         turn_index: Some(e.turn_index),
@@ -97,7 +103,8 @@ pub(super) fn turn_row(e: TurnEntry) -> Row {
         )),
         drift: e.drift_score,
         precision_drift: e.precision_drift_score,
-        scores: scores(e.search_scores),
+        scores,
+        exact_scores,
         errored: e.error.is_some(),
         failures: e.failures,
         ranking: e.retrieved_belief_ids,

@@ -25,11 +25,10 @@
 //! cannot be written: the export refuses it (exit 2) rather than write lines trec_eval would
 //! split wrongly.
 
-use super::rank::{entry_ranking, Qrels};
-use super::tables::LoadedReport;
+use super::rank::Qrels;
+use super::tables::{LoadedReport, Row};
 use crate::error::{Error, Result};
 use crate::suite::Suite;
-use serde_json::Value;
 
 /// Query id of a case or turn.
 fn qid(case: &str, turn: Option<i64>) -> String {
@@ -55,14 +54,9 @@ fn field<'a>(report: &LoadedReport, what: &str, at: &str, field: &'a str) -> Res
 }
 
 /// The search score of `id` in `entry` (`exactScore`, else `score`), if it has one.
-fn search_score(entry: &Value, id: &str) -> Option<f64> {
-    entry
-        .get("searchScores")?
-        .as_array()?
-        .iter()
-        .find(|s| s.get("id").and_then(Value::as_str) == Some(id))
-        .and_then(|s| s.get("exactScore").or_else(|| s.get("score")))
-        .and_then(Value::as_f64)
+fn search_score(row: &Row, id: &str) -> Option<f64> {
+    let at = row.scores.iter().position(|(s, _)| s == id)?;
+    row.exact_scores.get(at).copied()
 }
 
 /// The score column of a ranking: each belief's score (or `n − rank`) as a float32, made
@@ -84,23 +78,17 @@ pub fn strictly_decreasing(scores: &[Option<f64>]) -> Vec<f32> {
 }
 
 /// The run file of `report` (its raw JSON `value`), named `run_name`.
-pub fn run_file(report: &LoadedReport, value: &Value, run_name: &str) -> Result<String> {
+pub fn run_file(report: &LoadedReport, run_name: &str) -> Result<String> {
     let run_name = field(report, "the run name", "$.provider", run_name)?;
-    let entries = value
-        .get("cases")
-        .unwrap_or(value)
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
     let mut out = String::new();
-    for (row, entry) in report.rows.iter().zip(&entries) {
+    for row in &report.rows {
         let q = qid(&row.case_id, row.turn_index);
         let at = format!("case {q}");
         field(report, "the case id", &at, &q)?;
-        let mut ranking = entry_ranking(entry);
+        let mut ranking = row.ranking.clone();
         let mut seen = std::collections::HashSet::new();
         ranking.retain(|id| seen.insert(id.clone()));
-        let scores: Vec<Option<f64>> = ranking.iter().map(|id| search_score(entry, id)).collect();
+        let scores: Vec<Option<f64>> = ranking.iter().map(|id| search_score(row, id)).collect();
         for (rank, (id, score)) in ranking.iter().zip(strictly_decreasing(&scores)).enumerate() {
             let id = field(report, "the belief id", &at, id)?;
             out.push_str(&format!("{q} Q0 {id} {} {score} {run_name}\n", rank + 1));

@@ -25,9 +25,7 @@ pub struct TrecArgs {
 /// Export a report.
 pub fn run(args: TrecArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
-    let value: serde_json::Value =
-        tenure_eval::io::parse_json(&args.report, &tenure_eval::io::read_bytes(&args.report)?)?;
-    let report = LoadedReport::from_value(&args.report, &value)?;
+    let report = LoadedReport::load(&args.report)?;
     let dir = args
         .out
         .clone()
@@ -40,7 +38,7 @@ pub fn run(args: TrecArgs) -> Result<ExitCode> {
     let run_path = dir.join(format!("{stem}.run"));
     let qrels_path = dir.join(format!("{stem}.qrels"));
     // Both files are made before either is written: no run file without its qrels.
-    let run = run_file(&report, &value, &report.provider)?;
+    let run = run_file(&report, &report.provider)?;
     let qrels = qrels_file(&report, &suite)?;
     write_atomic(&run_path, run.as_bytes())?;
     write_atomic(&qrels_path, qrels.as_bytes())?;
