@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::Duration;
 use tenure_eval::backend::bm25::Bm25Backend;
-use tenure_eval::backend::{Backend, SearchFilter, SearchRequest};
+use tenure_eval::backend::{Backend, SearchRequest};
 use tenure_eval::suite::{synthetic, Belief, Suite, SuiteSource, DEFAULT_USER};
 
 const SIZES: [(&str, usize); 2] = [("10k", 10_000), ("100k", 100_000)];
@@ -50,16 +50,7 @@ fn query(c: &mut Criterion) {
                 generated.user_id.as_str(),
             ),
         ] {
-            let request = SearchRequest {
-                text,
-                message: text,
-                filter: SearchFilter {
-                    user_id: user,
-                    scope: &[],
-                    exclude_ids: &[],
-                },
-                limit: 10,
-            };
+            let request = SearchRequest::of_user(user, text, 10);
             group.bench_function(format!("{label}/{what}"), |b| {
                 b.iter(|| backend.search(black_box(&request)).unwrap())
             });

@@ -95,6 +95,23 @@ pub struct SearchRequest<'a> {
     pub limit: usize,
 }
 
+impl<'a> SearchRequest<'a> {
+    /// `text` (also the message) over every belief of `user_id`: no scope filter, nothing
+    /// excluded; at most `limit` results.
+    pub fn of_user(user_id: &'a str, text: &'a str, limit: usize) -> SearchRequest<'a> {
+        SearchRequest {
+            text,
+            message: text,
+            filter: SearchFilter {
+                user_id,
+                scope: &[],
+                exclude_ids: &[],
+            },
+            limit,
+        }
+    }
+}
+
 /// One search result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {

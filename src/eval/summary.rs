@@ -18,11 +18,12 @@ pub const STRUCTURAL_CATEGORIES: [&str; 7] = [
 /// Category of cases that have none (the paper suite).
 pub const UNCATEGORISED: &str = "Uncategorised";
 
-/// What the summary needs of one case or turn.
+/// What the summary needs of one case or turn (small and owned, so that a streamed run can keep
+/// one per case instead of the case's result).
 #[derive(Debug, Clone)]
-pub struct Outcome<'a> {
+pub struct Outcome {
     /// Category.
-    pub category: &'a str,
+    pub category: String,
     /// Passed?
     pub passed: bool,
     /// Retrieval precision.
@@ -47,10 +48,10 @@ pub enum PassType {
 }
 
 /// Pass type of a passing outcome.
-pub fn pass_type(o: &Outcome<'_>) -> PassType {
+pub fn pass_type(o: &Outcome) -> PassType {
     if o.precision.is_some_and(|p| p > 0.0) {
         PassType::ActiveRetrieval
-    } else if STRUCTURAL_CATEGORIES.contains(&o.category) {
+    } else if STRUCTURAL_CATEGORIES.contains(&o.category.as_str()) {
         PassType::Structural
     } else {
         PassType::TriviallyEmpty
@@ -143,11 +144,7 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Summarise outcomes. `case_count` is the number of cases (for sessions, session cases).
-pub fn summarise(
-    outcomes: &[Outcome<'_>],
-    case_count: usize,
-    turn_count: Option<usize>,
-) -> Summary {
+pub fn summarise(outcomes: &[Outcome], case_count: usize, turn_count: Option<usize>) -> Summary {
     let mut latencies: Vec<f64> = outcomes.iter().map(|o| o.latency_ms).collect();
     latencies.sort_by(f64::total_cmp);
     let mean_latency = if latencies.is_empty() {
@@ -167,15 +164,14 @@ pub fn summarise(
 
     let mut names: Vec<&str> = Vec::new();
     for o in outcomes {
-        if !names.contains(&o.category) {
-            names.push(o.category);
+        if !names.contains(&o.category.as_str()) {
+            names.push(&o.category);
         }
     }
     let mut categories: Vec<CategorySummary> = names
         .into_iter()
         .map(|name| {
-            let members: Vec<&Outcome<'_>> =
-                outcomes.iter().filter(|o| o.category == name).collect();
+            let members: Vec<&Outcome> = outcomes.iter().filter(|o| o.category == name).collect();
             let passed = members.iter().filter(|o| o.passed).count();
             CategorySummary {
                 category: name.to_string(),

@@ -4,7 +4,7 @@
 //! the store grows?).
 
 use crate::backend::bm25::Bm25Backend;
-use crate::backend::{Backend, BackendFactory, Hit, SearchFilter, SearchRequest};
+use crate::backend::{Backend, BackendFactory, Hit, SearchRequest};
 use crate::error::{Error, Result};
 use crate::eval::rank::{parse_measures, DEFAULT_MEASURES};
 use crate::eval::summary::percentile;
@@ -97,18 +97,8 @@ pub fn probes(generated: &[Belief], n: usize, seed: u64) -> Vec<Probe<'_>> {
 
 /// The top 10 of `probe` (min score as configured), as a search of the scale study runs it.
 pub fn search(backend: &dyn Backend, probe: &Probe) -> Result<Vec<Hit>> {
-    let request = SearchRequest {
-        text: probe.text,
-        message: probe.text,
-        filter: SearchFilter {
-            user_id: probe.user_id,
-            scope: &[],
-            exclude_ids: &[],
-        },
-        limit: 10,
-    };
     backend
-        .search(&request)
+        .search(&SearchRequest::of_user(probe.user_id, probe.text, 10))
         .map_err(|e| Error::backend("bm25", e))
 }
 

@@ -224,11 +224,11 @@ impl LoadedReport {
 
     /// The summary block recomputed from the rows.
     pub fn summary(&self) -> Summary {
-        let outcomes: Vec<Outcome<'_>> = self
+        let outcomes: Vec<Outcome> = self
             .rows
             .iter()
             .map(|r| Outcome {
-                category: &r.category,
+                category: r.category.clone(),
                 passed: r.passed,
                 precision: r.precision,
                 recall: r.recall,

@@ -16,22 +16,12 @@ use super::{Manifest, Shape};
 use crate::backend::BackendInfo;
 use crate::error::{Error, Result};
 use crate::eval::rank::Measure;
-use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
+use crate::eval::summary::{summarise, Outcome, Summary};
 use crate::run::{CaseResult, StaticRun};
 use crate::suite::Suite;
 use serde_json::Value;
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
-
-/// What the summary needs of one case.
-struct Kept {
-    category: String,
-    passed: bool,
-    precision: Option<f64>,
-    recall: Option<f64>,
-    latency_ms: f64,
-    errored: bool,
-}
 
 /// A static report being written.
 pub struct StaticStream<'a> {
@@ -41,7 +31,8 @@ pub struct StaticStream<'a> {
     spill: BufWriter<std::fs::File>,
     dir: PathBuf,
     style: Option<ScoreStyle>,
-    kept: Vec<Kept>,
+    /// What the summary needs of each case written.
+    kept: Vec<Outcome>,
     rows: Vec<Row>,
     entry: Vec<u8>,
 }
@@ -108,14 +99,7 @@ impl<'a> StaticStream<'a> {
             Ok(())
         };
         write().map_err(|e| spill_error(&self.dir, e))?;
-        self.kept.push(Kept {
-            category: r.category.as_deref().unwrap_or(UNCATEGORISED).to_string(),
-            passed: r.passed(),
-            precision: r.metrics.retrieval_precision,
-            recall: r.metrics.retrieval_recall,
-            latency_ms: r.latency_ms,
-            errored: r.error.is_some(),
-        });
+        self.kept.push(r.outcome());
         self.rows.push(case_row(entry));
         Ok(())
     }
@@ -133,19 +117,7 @@ impl<'a> StaticStream<'a> {
         run: &StaticRun,
         suite: &Suite,
     ) -> Result<(Vec<PathBuf>, LoadedReport, Summary)> {
-        let outcomes: Vec<Outcome<'_>> = self
-            .kept
-            .iter()
-            .map(|k| Outcome {
-                category: &k.category,
-                passed: k.passed,
-                precision: k.precision,
-                recall: k.recall,
-                latency_ms: k.latency_ms,
-                errored: k.errored,
-            })
-            .collect();
-        let summary = summarise(&outcomes, self.kept.len(), None);
+        let summary = summarise(&self.kept, self.kept.len(), None);
         let manifest = Manifest::for_static(suite, run);
         let ingestion = json::tenure_ingestion(&run.ingestion);
         let (mut skeleton, sidecar) = json::wrap(

@@ -87,11 +87,11 @@ impl SessionRun {
     /// The summary block over the reported turns (`caseCount` = session cases, plus
     /// `turnCount`).
     pub fn summary(&self) -> Summary {
-        let outcomes: Vec<Outcome<'_>> = self
+        let outcomes: Vec<Outcome> = self
             .reported()
             .into_iter()
             .map(|t| Outcome {
-                category: SESSION_CATEGORY,
+                category: SESSION_CATEGORY.to_string(),
                 passed: t.passed(),
                 precision: t.metrics.retrieval_precision,
                 recall: t.metrics.retrieval_recall,

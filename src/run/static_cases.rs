@@ -46,6 +46,22 @@ impl CaseResult {
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.error.is_none()
     }
+
+    /// What the summary needs of it.
+    pub fn outcome(&self) -> Outcome {
+        Outcome {
+            category: self
+                .category
+                .as_deref()
+                .unwrap_or(UNCATEGORISED)
+                .to_string(),
+            passed: self.passed(),
+            precision: self.metrics.retrieval_precision,
+            recall: self.metrics.retrieval_recall,
+            latency_ms: self.latency_ms,
+            errored: self.error.is_some(),
+        }
+    }
 }
 
 /// The context of an entry the backend failed on: the prepared query, nothing retrieved.
@@ -93,17 +109,10 @@ impl StaticRun {
 
     /// The summary block over the reported cases (`caseCount` counts every case).
     pub fn summary(&self) -> Summary {
-        let outcomes: Vec<Outcome<'_>> = self
+        let outcomes: Vec<Outcome> = self
             .reported()
             .into_iter()
-            .map(|r| Outcome {
-                category: r.category.as_deref().unwrap_or(UNCATEGORISED),
-                passed: r.passed(),
-                precision: r.metrics.retrieval_precision,
-                recall: r.metrics.retrieval_recall,
-                latency_ms: r.latency_ms,
-                errored: r.error.is_some(),
-            })
+            .map(CaseResult::outcome)
             .collect();
         summarise(&outcomes, self.results.len(), None)
     }

@@ -314,20 +314,11 @@ fn a_model_folder_run_embeds_what_its_store_lacks_and_matches_the_committed_stor
 fn an_on_demand_source_embeds_a_query_nobody_embedded_and_a_store_alone_refuses_it() {
     use std::sync::Arc;
     use tenure_eval::backend::cosine::{CosineBackend, CosineConfig};
-    use tenure_eval::backend::{Backend, ErrorKind, SearchFilter, SearchRequest};
+    use tenure_eval::backend::{Backend, ErrorKind, SearchRequest};
     let Some(models) = models() else { return };
     let suite = builtin("pmb");
     let message = "Which eviction policy did we settle on for the Redis cache?";
-    let request = SearchRequest {
-        text: message,
-        message,
-        filter: SearchFilter {
-            user_id: "test-user",
-            scope: &[],
-            exclude_ids: &[],
-        },
-        limit: 5,
-    };
+    let request = SearchRequest::of_user("test-user", message, 5);
     // The committed store has every suite text but not this message.
     let store = EmbeddingStore::open(&repo("embeddings"), FP32)
         .unwrap()

@@ -4,7 +4,7 @@
 //! failed to index: "expected one new segment".
 
 use tenure_eval::backend::bm25::{Bm25Backend, Bm25Config};
-use tenure_eval::backend::{Backend, SearchFilter, SearchRequest};
+use tenure_eval::backend::{Backend, SearchRequest};
 use tenure_eval::suite::Belief;
 
 const WORDS: [&str; 24] = [
@@ -89,16 +89,7 @@ fn a_large_corpus_indexes_in_several_segments_with_the_scores_of_one() {
     let mut compared = 0;
     for user in ["user-0", "user-3"] {
         for text in queries {
-            let request = SearchRequest {
-                text,
-                message: text,
-                filter: SearchFilter {
-                    user_id: user,
-                    scope: &[],
-                    exclude_ids: &[],
-                },
-                limit: 50,
-            };
+            let request = SearchRequest::of_user(user, text, 50);
             let (a, b) = (
                 split.search(&request).unwrap(),
                 whole.search(&request).unwrap(),
