@@ -73,6 +73,9 @@ pub enum Command {
     /// The scale study: the suite planted in synthetic stores of growing size; build time,
     /// search latency, peak memory, and whether the suite's precision holds.
     Scale(cmd::scale::ScaleArgs),
+    /// The TemporalClassifier: classify statements by valid time, or measure it against
+    /// gold labels (docs/temporal.md).
+    Temporal(cmd::temporal::TemporalArgs),
 }
 
 /// Run the command.
@@ -93,6 +96,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Scale(a) => cmd::scale::run(a),
+        Command::Temporal(a) => cmd::temporal::run(a),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod run;
 pub mod scale;
 pub mod serve;
 pub mod tables;
+pub mod temporal;
 pub mod trec;
 pub mod validate;
 pub mod verify;
