@@ -33,5 +33,6 @@ mod service;
 mod significance;
 mod streamed;
 mod tables;
+mod temporal;
 mod trec;
 mod verify;
