@@ -4,6 +4,7 @@
 mod attribution;
 mod backend_errors;
 mod bad_input;
+mod bitemporal;
 mod claims;
 mod common;
 mod compare;
