@@ -33,7 +33,10 @@ fn the_first_block_is_the_two_commands() {
             "scripts/test.sh"
         ]
     );
-    assert!(text.starts_with("# tenure-eval\n\n```sh\n"), "the commands come first");
+    assert!(
+        text.starts_with("# tenure-eval\n\n```sh\n"),
+        "the commands come first"
+    );
     assert!(repo("scripts/test.sh").is_file());
     assert!(text.contains("`cargo install --path .`"));
     assert!(text.contains("an **active retrieval** pass"));
@@ -87,7 +90,10 @@ fn the_readme_headline_figures_are_measured_ones() {
     let table = readme.split("## Results").nth(1).unwrap();
     let table = table.split("\n## ").next().unwrap();
     let mut checked = 0;
-    for row in table.lines().filter(|l| l.starts_with("| ") && !l.contains("---")) {
+    for row in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.contains("---"))
+    {
         let measured = row.split('|').nth(2).unwrap();
         for number in numbers(measured) {
             assert!(
@@ -161,7 +167,11 @@ fn every_relative_link_and_anchor_resolves() {
             if !dest.exists() && PAGES_WRITTEN_ELSEWHERE.contains(&name.as_str()) {
                 continue;
             }
-            assert!(dest.exists(), "{}: link to missing {target}", file.display());
+            assert!(
+                dest.exists(),
+                "{}: link to missing {target}",
+                file.display()
+            );
             if !anchor.is_empty() {
                 let slugs = heading_slugs(&std::fs::read_to_string(&dest).unwrap());
                 assert!(
@@ -309,7 +319,15 @@ fn every_spec_citation_names_a_section_that_exists() {
     for dir in ["src", "tests", "scripts", "benches", "examples", "docs"] {
         walk(&repo(dir), &mut files);
     }
-    files.extend(["README.md", "PROVENANCE.md", "ARCHITECTURE.md", "CONTRIBUTING.md"].map(repo));
+    files.extend(
+        [
+            "README.md",
+            "PROVENANCE.md",
+            "ARCHITECTURE.md",
+            "CONTRIBUTING.md",
+        ]
+        .map(repo),
+    );
     let mut checked = 0;
     let mut unresolved = Vec::new();
     for file in files {
