@@ -1,7 +1,9 @@
 //! tenure-eval: measure how precisely LLM memory systems retrieve what a user told them.
 //!
 //! Data flows one way: [`suite`] → [`backend`] → [`context`] → [`eval`] → [`report`], driven
-//! by [`run`]; [`job`] carries out a whole command's plan.
+//! by [`run`]; [`analysis`] judges written reports (compare, gates, verify, claims) and
+//! [`render`] shows reports and analyses (tables, figures, TREC, JUnit); [`job`] carries out a
+//! whole command's plan.
 //!
 //! ```
 //! use tenure_eval::backend::BackendConfig;
@@ -21,6 +23,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod backend;
 pub mod context;
 pub mod embed;
@@ -31,6 +34,7 @@ pub mod job;
 pub mod js;
 pub mod profile;
 pub mod query;
+pub mod render;
 pub mod report;
 pub mod run;
 pub mod serve;
