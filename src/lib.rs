@@ -31,6 +31,7 @@ pub mod job;
 pub mod js;
 pub mod profile;
 pub mod query;
+pub mod render;
 pub mod report;
 pub mod run;
 pub mod serve;

@@ -15,6 +15,7 @@ mod fuzz;
 mod gates;
 mod golden_pmb_session;
 mod golden_pmb_static;
+mod html;
 mod http_provider;
 mod lucene;
 mod onnx;
