@@ -261,6 +261,16 @@ function hitsBlock(hits, mark) {
     h("td", { class: "terms muted" }, x.terms.map((t) => t[1] + " (" + t[0] + ")").join(", "))))));
 }
 
+// The first failures in view, the rest one click away (a noisy system fails a case 20 ways).
+const FAILURES_SHOWN = 3;
+function failureList(failures) {
+  if (!failures.length) return null;
+  const li = (f) => h("li", {}, f);
+  const rest = failures.slice(FAILURES_SHOWN);
+  return h("div", { class: "failbox" }, h("ul", { class: "failures" }, failures.slice(0, FAILURES_SHOWN).map(li)),
+    rest.length ? h("details", {}, h("summary", {}, `${rest.length} more failure(s)`), h("ul", { class: "failures" }, rest.map(li))) : null);
+}
+
 function entryColumn(i, e, mark) {
   const r = R[i];
   if (!e) return h("section", { class: "col", "data-file": r.file }, h("h3", {}, reportName(i)), h("p", { class: "muted" }, "not in this report"));
@@ -270,7 +280,7 @@ function entryColumn(i, e, mark) {
       e.latencyMs !== null && e.latencyMs !== undefined ? " · " + num(e.latencyMs, 2) + " ms" : ""),
     e.expandedQuery !== null && e.expandedQuery !== undefined ? h("div", { class: "xq" }, h("em", {}, "expanded query: "), e.expandedQuery) : null,
     e.error ? h("div", { class: "error" }, `error (${e.error.kind}, ${e.error.attempts} attempt(s)): ${e.error.message}`) : null,
-    e.failures.length ? h("ul", { class: "failures" }, e.failures.map((f) => h("li", {}, f))) : null,
+    failureList(e.failures),
     h("div", { class: "tier", "data-tier": "pinned" }, h("h4", {}, "Pinned"), idList(e.pinned, mark)),
     h("div", { class: "tier", "data-tier": "relevant" }, h("h4", {}, "Relevant (rank order)"), idList(e.relevant, mark)),
     e.questions.length ? h("div", { class: "tier", "data-tier": "questions" }, h("h4", {}, "Open questions"), idList(e.questions, () => "other")) : null,
@@ -371,7 +381,7 @@ function differences() {
     const names = d.reports.map(reportName);
     out.push(h("h3", {}, `${d.kind === "static" ? "Static cases" : "Session turns"}: flips (${d.flips.length})`),
       h("p", { class: "muted" }, "Cases passed by some reports and failed or errored in others."),
-      h("div", { class: "scroll" }, h("table", { class: "flips", id: "flips-" + d.kind }, h("thead", {}, h("tr", {}, h("th", {}, "Case"), h("th", {}, "Category"),
+      h("div", { class: "scroll tall" }, h("table", { class: "flips", id: "flips-" + d.kind }, h("thead", {}, h("tr", {}, h("th", {}, "Case"), h("th", {}, "Category"),
         names.map((n) => h("th", {}, n)))), h("tbody", {}, d.flips.map((f) => h("tr", { "data-case": f.case, "data-turn": f.turn },
         h("td", {}, link(f.turn === null ? "#case/" + encodeURIComponent(f.case) : "#session/" + encodeURIComponent(f.case),
           f.turn === null ? f.case : f.case + " · turn " + f.turn)), h("td", { class: "muted" }, f.category),
