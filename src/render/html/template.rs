@@ -10,7 +10,11 @@ use super::model::Page;
 
 const PAGE: &str = include_str!("assets/page.html");
 const STYLE: &str = include_str!("assets/style.css");
-const SCRIPT: &str = include_str!("assets/app.js");
+/// The script, in two files read as one (`views.js` uses `app.js`'s helpers).
+const SCRIPT: [&str; 2] = [
+    include_str!("assets/app.js"),
+    include_str!("assets/views.js"),
+];
 
 /// Text escaped for HTML element content and attribute values.
 pub fn escape_html(s: &str) -> String {
@@ -43,7 +47,9 @@ fn escape_script(json: &str) -> String {
 /// The whole page.
 pub fn render(page: &Page) -> String {
     let data = script_json(page);
-    let mut out = String::with_capacity(PAGE.len() + STYLE.len() + SCRIPT.len() + data.len());
+    let mut out = String::with_capacity(
+        PAGE.len() + STYLE.len() + SCRIPT[0].len() + SCRIPT[1].len() + data.len(),
+    );
     // One pass over the template's markers, so that nothing inserted is read as a marker.
     let mut rest = PAGE;
     while let Some(at) = rest.find("{{") {
@@ -57,7 +63,7 @@ pub fn render(page: &Page) -> String {
         match &after[..end] {
             "TITLE" => out.push_str(&escape_html(&page.title)),
             "STYLE" => out.push_str(STYLE),
-            "SCRIPT" => out.push_str(SCRIPT),
+            "SCRIPT" => SCRIPT.iter().for_each(|part| out.push_str(part)),
             "DATA" => out.push_str(&data),
             other => {
                 out.push_str("{{");
