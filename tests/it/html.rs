@@ -16,6 +16,20 @@ pub(crate) fn cases_of(path: &Path) -> Vec<Value> {
     v["cases"].as_array().unwrap().clone()
 }
 
+/// `html INPUTS --out OUT` must fail with exit 2, write nothing, and say each of `said`.
+fn refused(inputs: &[&Path], out: &Path, said: &[&str]) {
+    let mut args: Vec<&str> = vec!["html"];
+    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["--out", out.to_str().unwrap()]);
+    let run = tenure_eval(&args);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    for s in said {
+        assert!(stderr.contains(s), "{s:?} not in {stderr}");
+    }
+    assert!(!out.exists());
+}
+
 #[test]
 fn html_refuses_what_is_not_a_report_and_mixed_suites_with_exit_2_writing_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -23,17 +37,7 @@ fn html_refuses_what_is_not_a_report_and_mixed_suites_with_exit_2_writing_nothin
     let junk = dir.path().join("notes.json");
     std::fs::write(&junk, br#"{"hello": "world"}"#).unwrap();
     let golden = repo(GOLDEN).join("retrieval-report-tenure.json");
-    let run = tenure_eval(&[
-        "html",
-        golden.to_str().unwrap(),
-        junk.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(stderr.contains("notes.json"), "{stderr}");
-    assert!(!out.exists());
+    refused(&[&golden, &junk], &out, &["notes.json"]);
 
     // A paper-suite report beside a pmb one: refused, naming the second suite's file.
     let paper = dir.path().join("paper");
@@ -44,21 +48,11 @@ fn html_refuses_what_is_not_a_report_and_mixed_suites_with_exit_2_writing_nothin
             &[at.as_path()],
         );
     }
-    let run = tenure_eval(&[
-        "html",
-        paper.to_str().unwrap(),
-        pmb.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        stderr.contains("pmb/retrieval-report-tenure.json"),
-        "{stderr}"
+    refused(
+        &[&paper, &pmb],
+        &out,
+        &["pmb/retrieval-report-tenure.json", "$.manifest.suite"],
     );
-    assert!(stderr.contains("$.manifest.suite"), "{stderr}");
-    assert!(!out.exists());
 }
 
 /// The page of a fresh BM25 run (static and session, written by `run --html`) beside
