@@ -7,8 +7,8 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tenure_eval::render::html::{self, Options};
-use tenure_eval::report::significance::TestSettings;
-use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::analysis::compare::significance::TestSettings;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::suite::{Suite, SuiteSource};
 use tenure_eval::Result;
 

@@ -7,7 +7,7 @@ use super::model::{EntryView, HitView, ReportView};
 use crate::eval::stats::mean;
 use crate::eval::summary::{pass_type, Outcome, PassType};
 use crate::report::schema::{RankBlock, ScoreEntry};
-use crate::report::tables::{LoadedReport, ReportKind, Row};
+use crate::report::{LoadedReport, ReportKind, Row};
 use std::collections::BTreeMap;
 
 /// The outcome of a row, as the case filter names it: a pass by its kind (spec §G's

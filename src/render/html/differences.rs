@@ -6,10 +6,10 @@ use super::build::{kind_name, outcome};
 use super::model::{DifferenceView, FlipView};
 use crate::error::Result;
 use crate::eval::rank::Measure;
-use crate::report::compare::compare;
-use crate::report::rank::Qrels;
-use crate::report::significance::{runs_table, TestSettings};
-use crate::report::tables::{LoadedReport, ReportKind};
+use crate::analysis::compare::compare;
+use crate::eval::qrels::Qrels;
+use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::report::{LoadedReport, ReportKind};
 
 /// The differences among `reports`, one view per kind that has two or more reports.
 pub fn differences(

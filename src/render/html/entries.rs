@@ -1,11 +1,11 @@
 //! A report's entries with everything a person reads in them (tiers, scores with their clause
-//! attribution, failures, errors, diagnostics): what [`crate::report::tables::Row`] leaves
+//! attribution, failures, errors, diagnostics): what [`crate::report::Row`] leaves
 //! out. Read typed, straight into the schema's entries (never through a JSON tree, see
 //! DEVELOPERS.md "Scale and memory").
 
 use crate::error::Result;
 use crate::report::schema::{CaseEntry, PmbReport, TurnEntry};
-use crate::report::tables::ReportKind;
+use crate::report::ReportKind;
 use std::path::Path;
 
 /// The entries of one report, of its kind.

@@ -15,9 +15,9 @@ pub mod template;
 
 use crate::error::{Error, Result};
 use crate::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
-use crate::report::rank::Qrels;
-use crate::report::significance::TestSettings;
-use crate::report::tables::LoadedReport;
+use crate::eval::qrels::Qrels;
+use crate::analysis::compare::significance::TestSettings;
+use crate::report::LoadedReport;
 use crate::suite::Suite;
 use model::Page;
 use std::path::{Path, PathBuf};

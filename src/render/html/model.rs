@@ -3,9 +3,9 @@
 //! script's; every list keeps the order of its source (suite order, report order, rank order).
 
 use crate::eval::summary::Summary;
-use crate::report::compare::Comparison;
+use crate::analysis::compare::Comparison;
 use crate::report::schema::RankBlock;
-use crate::report::significance::RunsTable;
+use crate::analysis::compare::significance::RunsTable;
 use crate::run::CaseError;
 use crate::suite::Suite;
 use crate::suite::{IdsExpect, PreludeExpect, RelevantExpect};
@@ -292,7 +292,7 @@ fn prelude(name: &str, p: &PreludeExpect) -> Vec<String> {
 /// The suite's cases and sessions, with their expectations and gold.
 pub fn suite_views(
     suite: &Suite,
-    qrels: &crate::report::rank::Qrels,
+    qrels: &crate::eval::qrels::Qrels,
 ) -> (Vec<CaseView>, Vec<SessionView>) {
     let judged = |id: &str, turn: Option<i64>| {
         qrels
