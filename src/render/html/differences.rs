@@ -4,11 +4,11 @@
 
 use super::build::{kind_name, outcome};
 use super::model::{DifferenceView, FlipView};
-use crate::error::Result;
-use crate::eval::rank::Measure;
 use crate::analysis::compare::compare;
-use crate::eval::qrels::Qrels;
 use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::error::Result;
+use crate::eval::qrels::Qrels;
+use crate::eval::rank::Measure;
 use crate::report::{LoadedReport, ReportKind};
 
 /// The differences among `reports`, one view per kind that has two or more reports.

@@ -13,10 +13,10 @@ pub mod entries;
 pub mod model;
 pub mod template;
 
-use crate::error::{Error, Result};
-use crate::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
-use crate::eval::qrels::Qrels;
 use crate::analysis::compare::significance::TestSettings;
+use crate::error::{Error, Result};
+use crate::eval::qrels::Qrels;
+use crate::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
 use crate::report::LoadedReport;
 use crate::suite::Suite;
 use model::Page;

@@ -2,10 +2,10 @@
 //! (`assets/app.js`) reads, embedded in the page as one JSON blob. Field names are the
 //! script's; every list keeps the order of its source (suite order, report order, rank order).
 
-use crate::eval::summary::Summary;
-use crate::analysis::compare::Comparison;
-use crate::report::schema::RankBlock;
 use crate::analysis::compare::significance::RunsTable;
+use crate::analysis::compare::Comparison;
+use crate::eval::summary::Summary;
+use crate::report::schema::RankBlock;
 use crate::run::CaseError;
 use crate::suite::Suite;
 use crate::suite::{IdsExpect, PreludeExpect, RelevantExpect};
