@@ -16,6 +16,8 @@ mod fuzz;
 mod gates;
 mod golden_pmb_session;
 mod golden_pmb_static;
+mod html;
+mod html_large;
 mod http_provider;
 mod lucene;
 mod onnx;
