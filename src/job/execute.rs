@@ -70,15 +70,17 @@ impl JobOutcome {
 pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOutcome> {
     for backend in &mut plan.backends {
         observer.preparing(&plan.suite.name);
-        backend.prepare(&plan.suite, &mut |done, total| {
-            observer.embedding(done, total)
-        })?;
+        let suite = match &plan.harness {
+            Some(h) if backend.runs_harness_copy() => h,
+            _ => &plan.suite,
+        };
+        backend.prepare(suite, &mut |done, total| observer.embedding(done, total))?;
     }
     let mut passes = Vec::new();
     for backend in &plan.backends {
         for &kind in &plan.kinds {
             passes.push(pass(
-                &plan.suite,
+                plan.suite_for(backend),
                 backend,
                 kind,
                 &plan.out_dir,

@@ -22,6 +22,10 @@ use std::path::PathBuf;
 pub struct RunPlan {
     /// The suite.
     pub suite: Suite,
+    /// PrecisionMemBench's own copy of the suite, loaded when a backend stands in for its
+    /// harness ([`BackendConfig::runs_harness_copy`]) and the suite has one: those backends
+    /// run it, the others `suite`.
+    pub harness: Option<Suite>,
     /// Backends in order (cosine once per model).
     pub backends: Vec<BackendConfig>,
     /// Static, session, or both, in that order.
@@ -67,8 +71,23 @@ impl RunPlan {
         } else {
             kinds.to_vec()
         };
+        let harness = if backends.iter().any(BackendConfig::runs_harness_copy) {
+            suite.harness_copy()?
+        } else {
+            None
+        };
+        if let Some(h) = &harness {
+            notes.push(format!(
+                "the http backend runs PrecisionMemBench's own copy of {} ({}), the files its \
+                 harness sends; in-process backends run {}",
+                h.name,
+                h.copy.unwrap_or("?"),
+                suite.copy.unwrap_or("the suite as given")
+            ));
+        }
         Ok(RunPlan {
             out_dir: out.join(&suite.name),
+            harness,
             suite,
             backends,
             kinds,
@@ -79,6 +98,14 @@ impl RunPlan {
             measures: crate::eval::rank::parse_measures(crate::eval::rank::DEFAULT_MEASURES)
                 .map_err(Error::Usage)?,
         })
+    }
+
+    /// The suite `backend` runs: PrecisionMemBench's copy for a stand-in for its harness.
+    pub fn suite_for(&self, backend: &BackendConfig) -> &Suite {
+        match &self.harness {
+            Some(h) if backend.runs_harness_copy() => h,
+            _ => &self.suite,
+        }
     }
 
     /// With CI gates, judged against `baselines`.

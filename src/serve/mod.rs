@@ -36,6 +36,7 @@ pub struct Server {
     factory: Box<dyn BackendFactory + Send + Sync>,
     profile: Profile,
     latency: std::time::Duration,
+    log: Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>,
 }
 
 /// An answer: status and JSON body.
@@ -64,6 +65,7 @@ impl Server {
             factory,
             profile: suite.profile,
             latency: std::time::Duration::ZERO,
+            log: None,
         })
     }
 
@@ -72,6 +74,29 @@ impl Server {
     pub fn with_latency(mut self, latency: std::time::Duration) -> Server {
         self.latency = latency;
         self
+    }
+
+    /// Append every request to `path` as it arrives, one JSON line each: `{"method", "path",
+    /// "body"}` with the body as the exact text received (what `scripts/crosscheck-pmb.sh`
+    /// compares between PrecisionMemBench's harness and `--compat pmb`).
+    pub fn with_request_log(mut self, path: &std::path::Path) -> Result<Server> {
+        let file = std::fs::File::create(path).map_err(|source| Error::Output {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.log = Some(std::sync::Mutex::new(std::io::BufWriter::new(file)));
+        Ok(self)
+    }
+
+    fn log_request(&self, method: &str, url: &str, body: &str) {
+        use std::io::Write;
+        if let Some(log) = &self.log {
+            if let Ok(mut log) = log.lock() {
+                let line = json!({"method": method, "path": url, "body": body});
+                // Flushed per line: the server runs until killed.
+                let _ = writeln!(log, "{line}").and_then(|()| log.flush());
+            }
+        }
     }
 
     /// The address it listens on (`http://127.0.0.1:PORT`).
@@ -99,7 +124,10 @@ impl Server {
         let mut body = String::new();
         let (status, value) = match request.as_reader().read_to_string(&mut body) {
             Err(e) => detail(400, format!("unreadable body: {e}")),
-            Ok(_) => self.route(request.method().as_str(), request.url(), &body),
+            Ok(_) => {
+                self.log_request(request.method().as_str(), request.url(), &body);
+                self.route(request.method().as_str(), request.url(), &body)
+            }
         };
         let header = tiny_http::Header::from_bytes("Content-Type", "application/json")
             .expect("a static header is valid");

@@ -22,6 +22,7 @@ mod output;
 mod paper_static;
 mod paper_tables;
 mod plot;
+mod pmb_harness;
 mod process_faults;
 mod provenance;
 mod rank_metrics;
