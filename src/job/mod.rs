@@ -3,11 +3,12 @@
 //! backend, run each kind, write each report atomically, evaluate the gates on the reports in
 //! memory. The top of the library: it drives `run` and writes through `report`.
 
+pub mod errors;
 mod execute;
 pub mod scale;
 pub mod scale_export;
 
-pub use execute::{execute, pass, JobOutcome, PassOutcome};
+pub use execute::{execute, pass, JobOutcome, PassOptions, PassOutcome};
 
 use crate::backend::BackendConfig;
 use crate::error::{Error, Result};
@@ -42,6 +43,8 @@ pub struct RunPlan {
     pub concurrency: usize,
     /// Rank-aware measures written in each report's `rankMetrics` block.
     pub measures: Vec<crate::eval::rank::Measure>,
+    /// A pass stops after this many errored cases or turns (`--max-errors`).
+    pub max_errors: usize,
 }
 
 impl RunPlan {
@@ -77,13 +80,19 @@ impl RunPlan {
             None
         };
         if let Some(h) = &harness {
-            notes.push(format!(
-                "the http backend runs PrecisionMemBench's own copy of {} ({}), the files its \
-                 harness sends; in-process backends run {}",
+            let mut note = format!(
+                "suite {}: the http backend runs PrecisionMemBench's own copy ({}), the files its \
+                 harness sends",
                 h.name,
-                h.copy.unwrap_or("?"),
-                suite.copy.unwrap_or("the suite as given")
-            ));
+                h.copy.unwrap_or("?")
+            );
+            if !backends.iter().all(BackendConfig::runs_harness_copy) {
+                note.push_str(&format!(
+                    "; the other backends run {}",
+                    suite.copy.unwrap_or("the suite as given")
+                ));
+            }
+            notes.push(note);
         }
         Ok(RunPlan {
             out_dir: out.join(&suite.name),
@@ -95,6 +104,7 @@ impl RunPlan {
             baselines: Vec::new(),
             notes,
             concurrency: 1,
+            max_errors: errors::DEFAULT_MAX_ERRORS,
             measures: crate::eval::rank::parse_measures(crate::eval::rank::DEFAULT_MEASURES)
                 .map_err(Error::Usage)?,
         })

@@ -37,6 +37,8 @@ pub struct Server {
     profile: Profile,
     latency: std::time::Duration,
     log: Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>,
+    exit_after_searches: Option<usize>,
+    searches: std::sync::atomic::AtomicUsize,
 }
 
 /// An answer: status and JSON body.
@@ -66,6 +68,8 @@ impl Server {
             profile: suite.profile,
             latency: std::time::Duration::ZERO,
             log: None,
+            exit_after_searches: None,
+            searches: Default::default(),
         })
     }
 
@@ -86,6 +90,13 @@ impl Server {
         })?;
         self.log = Some(std::sync::Mutex::new(std::io::BufWriter::new(file)));
         Ok(self)
+    }
+
+    /// A fault for tests: the process exits, unanswered, when search `n + 1` arrives (a crash;
+    /// whoever restarts it gets an empty store, as a real restart would).
+    pub fn exit_after_searches(mut self, n: Option<usize>) -> Server {
+        self.exit_after_searches = n;
+        self
     }
 
     fn log_request(&self, method: &str, url: &str, body: &str) {
@@ -126,6 +137,14 @@ impl Server {
             Err(e) => detail(400, format!("unreadable body: {e}")),
             Ok(_) => {
                 self.log_request(request.method().as_str(), request.url(), &body);
+                if let (Some(n), "/search") = (self.exit_after_searches, request.url()) {
+                    let seen = self
+                        .searches
+                        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    if seen == n {
+                        std::process::exit(70);
+                    }
+                }
                 self.route(request.method().as_str(), request.url(), &body)
             }
         };

@@ -27,6 +27,7 @@ mod process_faults;
 mod provenance;
 mod rank_metrics;
 mod readme;
+mod run_faults;
 mod scale;
 mod segments;
 mod serve;

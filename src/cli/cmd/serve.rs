@@ -48,6 +48,9 @@ pub struct ServeArgs {
     /// as received): to compare what two clients sent.
     #[arg(long, value_name = "FILE")]
     pub request_log: Option<std::path::PathBuf>,
+    /// Test fault: exit, unanswered, when search N+1 arrives (a crash mid-run).
+    #[arg(long, value_name = "N", hide = true)]
+    pub exit_after_searches: Option<usize>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -84,7 +87,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         &suite,
         Box::new(config),
     )?
-    .with_latency(std::time::Duration::from_millis(args.latency_ms));
+    .with_latency(std::time::Duration::from_millis(args.latency_ms))
+    .exit_after_searches(args.exit_after_searches);
     let server = match &args.request_log {
         Some(path) => server.with_request_log(path)?,
         None => server,

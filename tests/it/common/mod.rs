@@ -174,10 +174,18 @@ pub fn http_run(
         .path()
         .join(folder)
         .join(format!("{stem}retrieval-report-{name}.json"));
+    // A run whose cases errored writes its report beside the good one's name.
+    let failed = path.with_file_name(format!("{stem}retrieval-report-{name}.failed.json"));
+    let code = output.status.code().unwrap_or(-1);
+    assert!(
+        !(path.exists() && failed.exists()),
+        "one report per run, good or failed"
+    );
     HttpRun {
-        code: output.status.code().unwrap_or(-1),
+        code,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        report: std::fs::read(path)
+        report: std::fs::read(&path)
+            .or_else(|_| std::fs::read(&failed))
             .ok()
             .map(|b| serde_json::from_slice(&b).unwrap()),
     }
