@@ -55,7 +55,7 @@ impl Server {
         suite: &Suite,
         factory: Box<dyn BackendFactory + Send + Sync>,
     ) -> Result<Server> {
-        let http = tiny_http::Server::http(addr)
+        let http = tiny_http::Server::from_listener(listen(addr)?, None)
             .map_err(|e| Error::Usage(format!("cannot listen on {addr}: {e}")))?;
         let backend = factory.build(&[])?;
         Ok(Server {
@@ -275,4 +275,25 @@ impl Server {
             Err(e) => detail(500, e),
         }
     }
+}
+
+/// A listening socket with TCP_NODELAY, which the connections it accepts inherit (Linux, the
+/// BSDs, macOS). tiny_http writes a response's head and body separately; with Nagle's
+/// algorithm the body then waits for the client's delayed ACK, about 40 ms on some session
+/// turns (issue 22).
+fn listen(addr: &str) -> Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    use std::net::ToSocketAddrs;
+    let fail = |e: std::io::Error| Error::Usage(format!("cannot listen on {addr}: {e}"));
+    let at = addr
+        .to_socket_addrs()
+        .map_err(fail)?
+        .next()
+        .ok_or_else(|| Error::Usage(format!("cannot listen on {addr}: no address")))?;
+    let socket = Socket::new(Domain::for_address(at), Type::STREAM, None).map_err(fail)?;
+    socket.set_reuse_address(true).map_err(fail)?;
+    socket.set_tcp_nodelay(true).map_err(fail)?;
+    socket.bind(&at.into()).map_err(fail)?;
+    socket.listen(128).map_err(fail)?;
+    Ok(socket.into())
 }

@@ -189,3 +189,35 @@ fn the_two_copies_of_pmb_differ_where_provenance_says() {
     };
     assert_eq!(queries(&tenure), queries(&harness));
 }
+
+#[test]
+fn the_example_providers_config_loads_every_entry_and_key() {
+    use tenure_eval::backend::http::providers::{load, BeliefToText};
+    let path = repo("examples/providers.config.json");
+    let (name, mine) = load(&path, " Mine ").unwrap();
+    assert_eq!(name, "mine");
+    assert_eq!(
+        (mine.env_var.as_str(), mine.default_url.as_str()),
+        ("MINE_URL", "http://127.0.0.1:8090")
+    );
+    assert_eq!(mine.belief_to_text, BeliefToText::CanonicalNameAliases);
+    assert!(mine.supports_update && !mine.wait_after_seed);
+    assert_eq!(load(&path, "mem0").unwrap().1.seed_delay_ms, 5500);
+    assert_eq!(load(&path, "tenure-eval").unwrap().1.seed_delay_ms, 0);
+    // docs/providers.md explains every key the entry type has.
+    let docs = std::fs::read_to_string(repo("docs/providers.md")).unwrap();
+    for key in [
+        "envVar",
+        "defaultUrl",
+        "seedDelayMs",
+        "beliefToText",
+        "supportsUpdate",
+        "waitAfterSeed",
+        "supportsMultiScope",
+    ] {
+        assert!(
+            docs.contains(&format!("| `{key}` |")),
+            "{key} not explained"
+        );
+    }
+}
