@@ -33,6 +33,7 @@ mod segments;
 mod serve;
 mod service;
 mod significance;
+mod spec_refs;
 mod streamed;
 mod tables;
 mod trec;
