@@ -5,11 +5,10 @@
 //! received; PROVENANCE.md says how); our client must send the same requests in the same order
 //! and write the same reports, latencies excepted.
 
-use crate::common::{http_run, read_json, repo, same_json};
+use crate::common::{http_run, read_json, repo, same_json, spawn_serve};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 const GOLDEN: &str = "tests/golden/pmb-harness-cosine";
 
@@ -21,35 +20,19 @@ struct LoggingServe {
 
 impl LoggingServe {
     fn start(log: &Path) -> LoggingServe {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-            .args([
-                "serve",
-                "--suite",
-                "pmb",
-                "--backend",
-                "cosine",
-                "--port",
-                "0",
-            ])
-            .args(["--quiet", "--request-log"])
-            .arg(log)
-            .current_dir(repo(""))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert!(
-            line.starts_with("http://127.0.0.1:"),
-            "serve printed {line:?}"
-        );
-        LoggingServe {
-            child,
-            url: line.trim().to_string(),
-        }
+        let log = log.to_str().unwrap();
+        let (child, url) = spawn_serve(&[
+            "--suite",
+            "pmb",
+            "--backend",
+            "cosine",
+            "--port",
+            "0",
+            "--quiet",
+            "--request-log",
+            log,
+        ]);
+        LoggingServe { child, url }
     }
 }
 

@@ -3,10 +3,9 @@
 //! crashes mid-run and comes back empty, a system that answers its own ids.
 
 use crate::common::memory_server::{json, MemoryServer, Received};
-use crate::common::{http_run, repo, tenure_eval};
+use crate::common::{http_run, spawn_serve, tenure_eval};
 use serde_json::json as j;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// A port nothing listens on (bound, then released).
@@ -60,26 +59,14 @@ fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {
 
 /// `serve --backend bm25` on `port`, with extra flags.
 fn serve_on(port: u16, extra: &[&str]) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args([
-            "serve",
-            "--suite",
-            "pmb",
-            "--quiet",
-            "--port",
-            &port.to_string(),
-        ])
-        .args(extra)
-        .current_dir(repo(""))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(line.contains(&port.to_string()), "serve printed {line:?}");
+    let port = port.to_string();
+    let args = [
+        &["--suite", "pmb", "--quiet", "--port", port.as_str()][..],
+        extra,
+    ]
+    .concat();
+    let (child, url) = spawn_serve(&args);
+    assert!(url.ends_with(&port), "serve listens on {url}");
     child
 }
 

@@ -199,3 +199,26 @@ impl HttpRun {
             .unwrap_or_else(|| panic!("no report (exit {}): {stderr}", self.code))
     }
 }
+
+/// Start `tenure-eval serve ARGS` from the repository root (stderr dropped); the child and the
+/// URL it printed on stdout.
+pub fn spawn_serve(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .arg("serve")
+        .args(args)
+        .current_dir(repo(""))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.starts_with("http://127.0.0.1:"),
+        "serve printed {line:?}"
+    );
+    (child, line.trim().to_string())
+}
