@@ -5,7 +5,7 @@
 use crate::error::Result;
 use crate::io::sha256_hex;
 use crate::report::LoadedReport;
-use crate::suite::BUILTIN_SUITES;
+use crate::suite::BuiltinSuite;
 use serde_json::Value;
 use std::path::Path;
 
@@ -92,9 +92,8 @@ fn input_bytes(file: &str) -> Option<Vec<u8>> {
     crate::io::read_bytes(std::path::Path::new(file))
         .ok()
         .or_else(|| {
-            BUILTIN_SUITES
-                .iter()
-                .flat_map(|s| [s.corpus, s.cases, s.sessions])
+            BuiltinSuite::all_copies()
+                .flat_map(|s| s.files())
                 .find(|f| f.path == file)
                 .map(|f| f.bytes.to_vec())
         })

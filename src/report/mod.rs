@@ -60,6 +60,10 @@ pub struct Manifest {
     pub backend_info: BackendInfo,
     /// Backend settings.
     pub backend_settings: serde_json::Value,
+    /// Whose copy of a built-in suite ran (`tenurehq/precisionMemBench 18c7955` for an
+    /// external system on `pmb`, `tenurehq/tenure dc348a8` otherwise); absent for custom files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suite_copy: Option<&'static str>,
     /// Input files with their sha256.
     pub inputs: Vec<InputFile>,
     /// Run start (RFC 3339). Measured.
@@ -97,6 +101,7 @@ impl Manifest {
             backend: backend.id.clone(),
             backend_info: backend.clone(),
             backend_settings: backend_settings.clone(),
+            suite_copy: suite.copy,
             inputs: suite.inputs.clone(),
             started_at: started_at.to_string(),
             backend_stats: None,

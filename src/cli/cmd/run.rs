@@ -48,6 +48,10 @@ pub struct RunArgs {
     /// A memory system over HTTP.
     #[command(flatten)]
     pub http: HttpArgs,
+    /// Stop a pass after this many errored cases or turns (no report is written then); a pass
+    /// with fewer writes its report beside the good one, as NAME.failed.json.
+    #[arg(long, value_name = "N", default_value_t = tenure_eval::job::errors::DEFAULT_MAX_ERRORS)]
+    pub max_errors: usize,
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -112,6 +116,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?;
     plan.concurrency = args.remote.concurrency.max(1);
+    plan.max_errors = args.max_errors;
     plan.measures = args.output.metrics.0.clone();
     let quiet = args.output.quiet;
     if !quiet {
@@ -230,13 +235,26 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
     Ok(())
 }
 
-/// Say on stderr (always: it decides the exit code) how many entries the backend failed on.
+/// Say on stderr (always: it decides the exit code) how many entries the backend failed on,
+/// each cause once: count, first case, message.
 pub fn report_errored(outcome: &JobOutcome) {
     let errored = outcome.errored();
     if errored > 0 {
         say!(
-            "error: the backend failed on {errored} case(s) or turn(s); each is recorded in its \
-             report with its error"
+            "error: the backend failed on {errored} case(s) or turn(s); the report went beside \
+             the last good one, as *.failed.json"
         );
+        for pass in outcome.passes.iter().filter(|p| p.errored > 0) {
+            for cause in &pass.errors {
+                say!(
+                    "  {} {}: {}× (first: {}): {}",
+                    pass.backend.label,
+                    pass.row.kind.label(),
+                    cause.count,
+                    cause.first,
+                    cause.message
+                );
+            }
+        }
     }
 }
