@@ -131,6 +131,7 @@ pub const BUILTIN_SUITES: &[BuiltinSuite] = &[
     // and HEAD is the pipeline upstream runs today; the paper tag is kept for reproduction.
     BuiltinSuite {
         name: "bitemporal",
+        copy: "written for this project",
         profile: Profile::Head,
         corpus: builtin_file!(
             "seeds/bitemporal/beliefs.seed.json",
@@ -144,6 +145,7 @@ pub const BUILTIN_SUITES: &[BuiltinSuite] = &[
             "cases/bitemporal/session-retrieval.cases.json",
             "3bf120e454f68f2371a63ee1caaedff4f6ff7c1a16a525a6d0e49d6d78e9fcab"
         ),
+        harness: None,
     },
 ];
 
