@@ -11,6 +11,9 @@ export ORT_DYLIB_PATH
 export TENURE_EVAL_MODELS="$PWD/models" TENURE_EVAL_PYTHON="$PWD/.venv/bin/python"
 # The Lucene cross-check (tests/it/lucene.rs) needs a JDK and Debian's liblucene8-java.
 scripts/setup-lucene.sh >/dev/null
+# Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
+# plain `cargo test` skips what its machine lacks; here a missing need fails the test.
+export TENURE_EVAL_REQUIRE_ALL=1
 
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check
