@@ -18,7 +18,7 @@ use tenure_eval::suite::{Suite, SuiteSource};
 
 fn report(suite: &Suite, config: &BackendConfig, concurrency: usize) -> Value {
     let run = run_static_with(suite, config, &mut Silent, concurrency).unwrap();
-    let mut report = json::static_report(&run, &Manifest::for_static(suite, &run), Shape::Pmb).0;
+    let mut report = json::static_report(&run, &Manifest::for_static(suite, &run), Shape::Pmb).body;
     // Measured fields: latencies, timings, counters.
     fn strip(v: &mut Value) {
         match v {

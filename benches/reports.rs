@@ -50,9 +50,9 @@ fn write(c: &mut Criterion) {
     group.bench_function("in_memory", |b| {
         b.iter(|| {
             let mut report = json::static_report(&run, &Manifest::for_static(&suite, &run), shape);
-            annotate(&mut report.0, &qrels, &measures);
+            annotate(&mut report.body, &qrels, &measures);
             write_report(&path, &report).unwrap();
-            LoadedReport::from_parts(&path, &report.0, report.1.clone()).unwrap()
+            LoadedReport::from_parts(&path, &report.body, report.sidecar.clone()).unwrap()
         })
     });
     group.finish();

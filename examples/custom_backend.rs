@@ -202,7 +202,7 @@ fn main() -> tenure_eval::Result<()> {
 
     // The report a `tenure-eval run` would write, with this backend's info in its manifest.
     let manifest = Manifest::for_static(&suite, &static_run);
-    let (report, _) = report_json::static_report(&static_run, &manifest, Shape::Pmb);
+    let report = report_json::static_report(&static_run, &manifest, Shape::Pmb).body;
     assert_eq!(report["provider"], "word-overlap");
     assert_eq!(report["cases"].as_array().map(Vec::len), Some(77));
 

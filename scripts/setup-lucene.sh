@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Lucene for the side-by-side checks: Debian's liblucene8-java and a JDK, installed with apt
 # when missing. Prints the classpath (lucene-core and lucene-analyzers-common) on stdout.
+# `--check`: install nothing; print the classpath if both are here, else exit 1 (what the tests
+# call: tests never install).
 set -euo pipefail
 jars() {
   local core common
@@ -8,6 +10,10 @@ jars() {
   common=$(ls /usr/share/java/lucene-analyzers-common-8.*.jar 2>/dev/null | head -n1 || true)
   [[ -n $core && -n $common ]] && echo "$core:$common"
 }
+if [[ ${1:-} == --check ]]; then
+  command -v javac >/dev/null 2>&1 && jars
+  exit
+fi
 if ! command -v javac >/dev/null 2>&1 || ! jars >/dev/null; then
   "$(dirname "$0")/apt-install.sh" setup-lucene.sh liblucene8-java default-jdk-headless
 fi

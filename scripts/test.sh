@@ -16,6 +16,9 @@ CHROMIUM_PATHS=$(scripts/setup-chromium.sh)
 TENURE_EVAL_CHROMIUM=$(sed -n 1p <<<"$CHROMIUM_PATHS")
 TENURE_EVAL_CHROMEDRIVER=$(sed -n 2p <<<"$CHROMIUM_PATHS")
 export TENURE_EVAL_CHROMIUM TENURE_EVAL_CHROMEDRIVER
+# Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
+# plain `cargo test` skips what its machine lacks; here a missing need fails the test.
+export TENURE_EVAL_REQUIRE_ALL=1
 
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check

@@ -60,8 +60,23 @@ impl Error {
     /// Process exit code: 2 for input and usage errors, 3 for runtime failures.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Input { .. } | Error::Usage(_) => 2,
-            Error::Backend { .. } | Error::Output { .. } => 3,
+            Error::Input { .. } | Error::Usage(_) => exit::USAGE,
+            Error::Backend { .. } | Error::Output { .. } => exit::RUNTIME,
         }
     }
+}
+
+/// The process's exit codes, named: what `main` (the one place they are chosen) and a finished
+/// job's outcome return.
+pub mod exit {
+    /// Everything ran and held.
+    pub const OK: u8 = 0;
+    /// A CI gate failed, or `verify` / `doctor` found a problem.
+    pub const FAILED_CHECK: u8 = 1;
+    /// Usage or input error: the user must fix a flag or a file.
+    pub const USAGE: u8 = 2;
+    /// Runtime failure: a backend, the output, or a case the backend failed on.
+    pub const RUNTIME: u8 = 3;
+    /// Interrupted by SIGINT, SIGTERM or SIGHUP (128 + SIGINT).
+    pub const INTERRUPTED: i32 = 130;
 }

@@ -7,6 +7,7 @@ mod cli;
 
 use clap::Parser;
 use std::process::ExitCode;
+use tenure_eval::error::exit;
 
 fn main() -> ExitCode {
     // Reports are written through temporary files and renamed (tenure_eval::io): on a signal,
@@ -15,13 +16,17 @@ fn main() -> ExitCode {
         tenure_eval::io::remove_in_flight();
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr(), "interrupted");
-        std::process::exit(130);
+        std::process::exit(exit::INTERRUPTED);
     });
     let parsed = match cli::Cli::try_parse() {
         Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::from(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
         }
     };
     match cli::dispatch(parsed) {

@@ -2,8 +2,9 @@
 //! markdown renderings are `render::junit`). Gates judge the reports exactly as written (the same JSON values, read
 //! back from memory).
 
+use crate::backend::Workload;
 use crate::error::{Error, Result};
-use crate::report::{LoadedReport, ReportKind, Row};
+use crate::report::{LoadedReport, Row};
 
 /// Which failures fail the gate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,7 +166,7 @@ pub fn check(
             },
         );
     }
-    if let (Some(min), ReportKind::Static) = (gates.min_active_passes, report.kind) {
+    if let (Some(min), Workload::Static) = (gates.min_active_passes, report.kind) {
         let active = report.summary().active_retrieval_passes;
         add(
             "min-active-passes",

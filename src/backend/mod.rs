@@ -139,14 +139,25 @@ pub enum Reader {
     External,
 }
 
-/// What a backend is built for: static cases, or session cases (which share one store across
-/// turns and send more metadata with each belief, provider-http spec §6.1).
+/// Static cases or session turns: what a backend is built for (session cases share one store
+/// across turns and send more metadata with each belief, provider-http spec §6.1), what a run
+/// runs, and what a report file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workload {
     /// `retrieval.cases.json`.
     Static,
     /// `session-retrieval.cases.json`.
-    Sessions,
+    Session,
+}
+
+impl Workload {
+    /// `static` or `session`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Workload::Static => "static",
+            Workload::Session => "session",
+        }
+    }
 }
 
 /// How often, and how patiently, a transient failure is tried again.

@@ -21,7 +21,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::RunKind;
+use tenure_eval::backend::Workload;
 use tenure_eval::{Error, Result};
 
 /// Measure how precisely LLM memory systems retrieve what a user told them.
@@ -84,9 +84,9 @@ pub enum Command {
 /// Run the command.
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Static(a) => cmd::run::run(a, &[RunKind::Static]),
-        Command::Session(a) => cmd::run::run(a, &[RunKind::Session]),
-        Command::Run(a) => cmd::run::run(a, &[RunKind::Static, RunKind::Session]),
+        Command::Static(a) => cmd::run::run(a, &[Workload::Static]),
+        Command::Session(a) => cmd::run::run(a, &[Workload::Session]),
+        Command::Run(a) => cmd::run::run(a, &[Workload::Static, Workload::Session]),
         Command::Validate(a) => cmd::validate::run(a),
         Command::Tables(a) => cmd::tables::run(a),
         Command::Verify(a) => cmd::verify::run(a),

@@ -3,15 +3,16 @@
 use super::errors::{failed_path, Cause, ErrorTally};
 use super::RunPlan;
 use crate::analysis::gates::{self, GateCheck};
+use crate::backend::Workload;
 use crate::backend::{BackendFactory, BackendInfo, Reader};
-use crate::error::Result;
+use crate::error::{exit, Result};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::render::run_table::RunRow;
 use crate::report::rank;
 use crate::report::stream::StaticStream;
 use crate::report::LoadedReport;
-use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
+use crate::report::{file_name, json, write_report, Manifest, ReportFile, Shape};
 use crate::run::{run_sessions, run_static_each, Observer};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
@@ -60,11 +61,11 @@ impl JobOutcome {
     /// turn (whatever the gates say), else 1 if a gate failed, else 0.
     pub fn exit_code(&self) -> u8 {
         if self.errored() > 0 {
-            3
+            exit::RUNTIME
         } else if !self.gates_passed() {
-            1
+            exit::FAILED_CHECK
         } else {
-            0
+            exit::OK
         }
     }
 }
@@ -120,7 +121,7 @@ pub struct PassOptions<'a> {
 pub fn pass(
     suite: &Suite,
     factory: &dyn BackendFactory,
-    kind: RunKind,
+    kind: Workload,
     dir: &Path,
     options: &PassOptions<'_>,
     observer: &mut dyn Observer,
@@ -132,7 +133,7 @@ pub fn pass(
     let qrels = Qrels::of(suite);
     // What each kind leaves: (files, report as loaded, summary, drift, backend, errored, stats).
     let (reports, loaded, summary, drift, backend, errored, stats) = match kind {
-        RunKind::Static => {
+        Workload::Static => {
             // Streamed (report::stream), but for an external system's, which is kept.
             let mut stream = StaticStream::new(dir, shape, &qrels, measures)?;
             let mut external = Vec::new();
@@ -162,7 +163,7 @@ pub fn pass(
             let stats = run.backend_stats;
             (reports, loaded, summary, None, run.backend, errored, stats)
         }
-        RunKind::Session => {
+        Workload::Session => {
             let run = run_sessions(suite, factory, observer)?;
             observer.pass_finished();
             for t in &run.turns {
@@ -220,7 +221,7 @@ pub fn pass(
 /// replaces a good report); a good run removes the failed report an earlier run left.
 fn file_path(
     dir: &Path,
-    kind: RunKind,
+    kind: Workload,
     suite: &Suite,
     backend: &BackendInfo,
     errored: usize,
@@ -238,12 +239,12 @@ fn file_path(
 /// written, and read back from memory.
 fn write_in_memory(
     path: &Path,
-    mut report: (serde_json::Value, Option<serde_json::Value>),
+    mut report: ReportFile,
     qrels: &Qrels,
     measures: &[Measure],
 ) -> Result<(Vec<PathBuf>, LoadedReport)> {
-    rank::annotate(&mut report.0, qrels, measures);
+    rank::annotate(&mut report.body, qrels, measures);
     let reports = write_report(path, &report)?;
-    let loaded = LoadedReport::from_parts(path, &report.0, report.1)?;
+    let loaded = LoadedReport::from_parts(path, &report.body, report.sidecar)?;
     Ok((reports, loaded))
 }

@@ -12,9 +12,9 @@ pub use execute::{execute, pass, JobOutcome, PassOptions, PassOutcome};
 
 use crate::analysis::gates::Gates;
 use crate::backend::BackendConfig;
+use crate::backend::Workload;
 use crate::error::{Error, Result};
 use crate::report::LoadedReport;
-use crate::report::RunKind;
 use crate::suite::Suite;
 use std::path::PathBuf;
 
@@ -30,7 +30,7 @@ pub struct RunPlan {
     /// Backends in order (cosine once per model).
     pub backends: Vec<BackendConfig>,
     /// Static, session, or both, in that order.
-    pub kinds: Vec<RunKind>,
+    pub kinds: Vec<Workload>,
     /// Report folder of this suite (`reports/<suite>`).
     pub out_dir: PathBuf,
     /// CI gates.
@@ -54,26 +54,26 @@ impl RunPlan {
     pub fn new(
         suite: Suite,
         backends: Vec<BackendConfig>,
-        kinds: &[RunKind],
+        kinds: &[Workload],
         out: &std::path::Path,
     ) -> Result<RunPlan> {
         let mut notes = Vec::new();
-        let kinds: Vec<RunKind> = if suite.sessions.is_empty() && kinds.contains(&RunKind::Session)
-        {
-            if kinds.len() == 1 {
-                return Err(Error::Usage(format!(
-                    "suite {} has no session cases (give --sessions FILE)",
+        let kinds: Vec<Workload> =
+            if suite.sessions.is_empty() && kinds.contains(&Workload::Session) {
+                if kinds.len() == 1 {
+                    return Err(Error::Usage(format!(
+                        "suite {} has no session cases (give --sessions FILE)",
+                        suite.name
+                    )));
+                }
+                notes.push(format!(
+                    "suite {} has no session cases; running the static cases only",
                     suite.name
-                )));
-            }
-            notes.push(format!(
-                "suite {} has no session cases; running the static cases only",
-                suite.name
-            ));
-            vec![RunKind::Static]
-        } else {
-            kinds.to_vec()
-        };
+                ));
+                vec![Workload::Static]
+            } else {
+                kinds.to_vec()
+            };
         let harness = if backends.iter().any(BackendConfig::runs_harness_copy) {
             suite.harness_copy()?
         } else {
@@ -125,7 +125,7 @@ impl RunPlan {
                 "--fail-on new-failures and --max-precision-drop need --baseline FILE".into(),
             ));
         }
-        if gates.min_active_passes.is_some() && !self.kinds.contains(&RunKind::Static) {
+        if gates.min_active_passes.is_some() && !self.kinds.contains(&Workload::Static) {
             return Err(Error::Usage(
                 "--min-active-passes judges static reports, and this command runs none (use \
                  `run` or `static`)"

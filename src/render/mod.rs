@@ -17,6 +17,7 @@ pub mod run_table;
 pub mod significance;
 pub mod table;
 pub mod tables;
+pub mod tex;
 pub mod trec;
 
 pub use table::{number_cell, render, typed_cell, typed_row, Table, TableFormat};

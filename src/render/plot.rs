@@ -2,8 +2,9 @@
 //! cosine score (a spike against a flat band). Figure 2: the drift score of every session turn,
 //! one line per report (backend).
 
+use crate::backend::Workload;
 use crate::error::{Error, Result};
-use crate::report::{LoadedReport, ReportKind};
+use crate::report::LoadedReport;
 use plotters::prelude::*;
 
 /// Tableau's ten categorical colours (matplotlib's default cycle): distinct for ten series.
@@ -33,7 +34,7 @@ pub(super) fn plot_error(e: impl std::fmt::Display) -> Error {
 pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
     let sessions: Vec<&LoadedReport> = reports
         .iter()
-        .filter(|r| r.kind == ReportKind::Session)
+        .filter(|r| r.kind == Workload::Session)
         .collect();
     if sessions.is_empty() {
         return Err(Error::Usage(

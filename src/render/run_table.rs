@@ -1,9 +1,9 @@
 //! The human summary printed after a run (markdown, so it pastes into READMEs and CI logs).
 
+use super::table::Table;
+use crate::backend::Workload;
 use crate::eval::summary::Summary;
 use crate::run::Ingestion;
-use tabled::builder::Builder;
-use tabled::settings::Style;
 
 fn fmt_opt(x: Option<f64>) -> String {
     super::table::number_cell(x, 2)
@@ -11,17 +11,9 @@ fn fmt_opt(x: Option<f64>) -> String {
 
 /// Category table plus a totals row and one line of measurements.
 pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestion>) -> String {
-    let mut builder = Builder::default();
-    builder.push_record([
-        "Category",
-        "Cases",
-        "Passed",
-        "Failed",
-        "Precision",
-        "Recall",
-    ]);
+    let mut rows: Vec<Vec<String>> = Vec::new();
     for c in &summary.categories {
-        builder.push_record([
+        rows.push(vec![
             c.category.clone(),
             c.case_count.to_string(),
             c.passed.to_string(),
@@ -30,7 +22,7 @@ pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestio
             fmt_opt(c.mean_recall),
         ]);
     }
-    builder.push_record([
+    rows.push(vec![
         "**all**".to_string(),
         summary.total_cases.to_string(),
         summary.total_passed.to_string(),
@@ -38,7 +30,15 @@ pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestio
         fmt_opt(summary.mean_precision),
         fmt_opt(summary.mean_recall),
     ]);
-    let table = builder.build().with(Style::markdown()).to_string();
+    let header = [
+        "Category",
+        "Cases",
+        "Passed",
+        "Failed",
+        "Precision",
+        "Recall",
+    ];
+    let table = Table::new(title, &header, rows).markdown_grid();
     let p = &summary.pass_types;
     let mut footer = format!(
         "passed {}/{} · active retrieval {} · structural {} · trivially empty {} · latency p50 {:.2} ms, p95 {:.2} ms",
@@ -67,7 +67,7 @@ pub struct RunRow {
     /// Backend id.
     pub backend: String,
     /// Static cases or session turns.
-    pub kind: crate::report::RunKind,
+    pub kind: Workload,
     /// The summary block.
     pub summary: Summary,
     /// Mean paper drift (sessions only).
@@ -78,8 +78,7 @@ pub struct RunRow {
 
 /// The combined table of a `run`: one row per suite, backend and kind.
 pub fn run_table(rows: &[RunRow]) -> String {
-    let mut builder = Builder::default();
-    builder.push_record([
+    let header = [
         "Suite",
         "Backend",
         "Cases",
@@ -91,16 +90,17 @@ pub fn run_table(rows: &[RunRow]) -> String {
         "Drift (1−P)",
         "p50 ms",
         "p95 ms",
-    ]);
+    ];
+    let mut cells: Vec<Vec<String>> = Vec::new();
     for r in rows {
         let s = &r.summary;
-        builder.push_record([
+        cells.push(vec![
             r.suite.clone(),
             r.backend.clone(),
             format!(
                 "{} {}",
                 s.total_cases,
-                if r.kind == crate::report::RunKind::Session {
+                if r.kind == Workload::Session {
                     "turns"
                 } else {
                     "static"
@@ -116,7 +116,7 @@ pub fn run_table(rows: &[RunRow]) -> String {
             format!("{:.2}", s.p95_latency_ms),
         ]);
     }
-    builder.build().with(Style::markdown()).to_string() + "\n"
+    Table::new("", &header, cells).markdown_grid() + "\n"
 }
 
 /// One row of the embedding model invariance table (`tenure-eval models`).
@@ -139,8 +139,7 @@ pub struct ModelRow {
 
 /// PrecisionMemBench's "embedding model invariance" table, BM25 as the reference row.
 pub fn models_table(rows: &[ModelRow]) -> String {
-    let mut builder = Builder::default();
-    builder.push_record([
+    let header = [
         "Backend",
         "Model",
         "Text policy",
@@ -152,10 +151,11 @@ pub fn models_table(rows: &[ModelRow]) -> String {
         "Drift (noise)",
         "Mean ms",
         "p95 ms",
-    ]);
+    ];
+    let mut cells: Vec<Vec<String>> = Vec::new();
     for r in rows {
         let s = &r.static_summary;
-        builder.push_record([
+        cells.push(vec![
             r.backend.clone(),
             r.model.clone().unwrap_or_else(|| "–".into()),
             r.text_policy.clone().unwrap_or_else(|| "–".into()),
@@ -172,7 +172,7 @@ pub fn models_table(rows: &[ModelRow]) -> String {
             format!("{:.2}", s.p95_latency_ms),
         ]);
     }
-    builder.build().with(Style::markdown()).to_string() + "\n"
+    Table::new("", &header, cells).markdown_grid() + "\n"
 }
 
 /// The cases (or turns) a report failed, first `limit` of them with their first failure (or

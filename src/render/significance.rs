@@ -3,25 +3,11 @@
 //! letters of the runs it beats.
 
 use super::table::{render, Table, TableFormat};
+use super::tex::escape;
 use crate::analysis::compare::significance::{RunsTable, PASSED, PRECISION};
 
-/// LaTeX's special characters escaped (run names are file stems and model names).
-fn latex_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// A cell without a mean (the run has no value for the measure).
+const MISSING: &str = "–";
 
 /// A column's heading: the measure's ir_measures name, or the suite's own figure.
 fn column_title(measure: &str) -> String {
@@ -54,7 +40,7 @@ impl RunsTable {
     ) -> String {
         let column = &self.columns[k];
         let Some(mean) = column.means[run] else {
-            return "–".into();
+            return MISSING.into();
         };
         let number = if column.measure == PASSED {
             format!("{}/{}", self.passed[run], self.common_cases)
@@ -136,25 +122,27 @@ impl RunsTable {
         header.extend(
             self.columns
                 .iter()
-                .map(|c| latex_escape(&column_title(&c.measure))),
+                .map(|c| escape(&column_title(&c.measure))),
         );
         out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
         for (i, run) in self.runs.iter().enumerate() {
-            let mut row = vec![run.letter.clone(), latex_escape(&run.name)];
+            let mut row = vec![run.letter.clone(), escape(&run.name)];
             for k in 0..self.columns.len() {
-                row.push(self.cell(
+                let cell = self.cell(
                     k,
                     i,
                     |n| format!("\\textbf{{{n}}}"),
                     |s| format!("$^{{{s}}}$"),
-                ));
+                );
+                // The cell is LaTeX already but for the dash of a missing mean.
+                row.push(if cell == MISSING { escape(&cell) } else { cell });
             }
             out.push_str(&format!("{} \\\\\n", row.join(" & ")));
         }
         out.push_str("\\bottomrule\n\\end{tabular}\n");
         out.push_str(&format!(
             "\\caption{{{}}}\n\\end{{table}}\n",
-            latex_escape(&self.how())
+            escape(&self.how())
         ));
         out
     }

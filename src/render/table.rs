@@ -1,6 +1,7 @@
 //! The one table type of the crate and its output formats: one function per format over the
 //! same [`Table`].
 
+use super::tex::escape;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -38,17 +39,29 @@ pub fn render(tables: &[Table], format: TableFormat) -> String {
     }
 }
 
-fn markdown(t: &Table) -> String {
-    let mut builder = Builder::default();
-    builder.push_record(t.header.clone());
-    for row in &t.rows {
-        builder.push_record(row.clone());
+impl Table {
+    /// A table of `header` and `rows` (formatted cells) under `title`.
+    pub fn new(title: &str, header: &[&str], rows: Vec<Vec<String>>) -> Table {
+        Table {
+            title: title.to_string(),
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows,
+        }
     }
-    format!(
-        "### {}\n\n{}\n",
-        t.title,
-        builder.build().with(Style::markdown())
-    )
+
+    /// The header and rows as a GitHub markdown grid, without the title.
+    pub fn markdown_grid(&self) -> String {
+        let mut builder = Builder::default();
+        builder.push_record(self.header.clone());
+        for row in &self.rows {
+            builder.push_record(row.clone());
+        }
+        builder.build().with(Style::markdown()).to_string()
+    }
+}
+
+fn markdown(t: &Table) -> String {
+    format!("### {}\n\n{}\n", t.title, t.markdown_grid())
 }
 
 /// Every table in one CSV: one line per cell, `table,row,column,value` (row 1 is the first
@@ -138,33 +151,19 @@ pub fn typed_cell(cell: &str) -> serde_json::Value {
     Value::String(cell.to_string())
 }
 
-/// LaTeX special characters, escaped (no crate does just this; it is five lines).
-fn tex(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '\\' => out.push_str("\\textbackslash{}"),
-            '—' => out.push_str("---"),
-            '−' => out.push_str("$-$"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 fn latex(t: &Table) -> String {
     let columns = format!("l{}", "r".repeat(t.header.len().saturating_sub(1)));
-    let line =
-        |cells: &[String]| cells.iter().map(|c| tex(c)).collect::<Vec<_>>().join(" & ") + " \\\\\n";
+    let line = |cells: &[String]| {
+        cells
+            .iter()
+            .map(|c| escape(c))
+            .collect::<Vec<_>>()
+            .join(" & ")
+            + " \\\\\n"
+    };
     let mut out = format!(
         "% {}\n\\begin{{tabular}}{{{columns}}}\n\\hline\n",
-        tex(&t.title)
+        escape(&t.title)
     );
     out.push_str(&line(&t.header));
     out.push_str("\\hline\n");

@@ -13,7 +13,7 @@ use super::external;
 use super::schema::{
     CaseEntry, ExternalTurnEntry, IngestionBlock, PmbReport, ScoreEntry, TermEntry, TurnEntry,
 };
-use super::{Manifest, Shape};
+use super::{Manifest, ReportFile, Shape};
 use crate::backend::{BackendInfo, Reader, ScoreScale};
 use crate::context::ScoredBelief;
 use crate::eval::summary::Summary;
@@ -145,8 +145,8 @@ fn turn_entry(t: &&TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
 }
 
 /// The static report as upstream wrote it for `shape`, with the manifest (inline for the PMB
-/// shape). Returns the report and, for the paper shape, the sidecar manifest.
-pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Value, Option<Value>) {
+/// shape, a sidecar for the paper shape).
+pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> ReportFile {
     let reported = run.reported();
     if run.backend.reader == Reader::External {
         let exact = run.backend.upstream_exact;
@@ -181,11 +181,7 @@ pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> (Val
 }
 
 /// The session report as upstream wrote it for `shape` (spec §H); same conventions.
-pub fn session_report(
-    run: &SessionRun,
-    manifest: &Manifest,
-    shape: Shape,
-) -> (Value, Option<Value>) {
+pub fn session_report(run: &SessionRun, manifest: &Manifest, shape: Shape) -> ReportFile {
     let reported = run.reported();
     if run.backend.reader == Reader::External {
         let exact = run.backend.upstream_exact;
@@ -242,10 +238,13 @@ pub(super) fn wrap<E: Serialize>(
     entries: Vec<E>,
     ingestion: Option<IngestionBlock>,
     manifest: &Manifest,
-) -> (Value, Option<Value>) {
+) -> ReportFile {
     let manifest = to_value(manifest);
     match shape {
-        Shape::Paper => (to_value(&entries), Some(manifest)),
+        Shape::Paper => ReportFile {
+            body: to_value(&entries),
+            sidecar: Some(manifest),
+        },
         Shape::Pmb => {
             let report = PmbReport {
                 provider: Some(backend.provider.clone()),
@@ -254,7 +253,10 @@ pub(super) fn wrap<E: Serialize>(
                 ingestion,
                 manifest: Some(manifest),
             };
-            (to_value(&report), None)
+            ReportFile {
+                body: to_value(&report),
+                sidecar: None,
+            }
         }
     }
 }

@@ -13,9 +13,9 @@ mod row;
 pub mod schema;
 pub mod stream;
 pub use crate::io::write_atomic;
-pub use read::{same_json, LoadedReport, ReportKind, Row};
+pub use read::{same_json, LoadedReport, Row};
 
-use crate::backend::BackendInfo;
+use crate::backend::{BackendInfo, Workload};
 use crate::profile::Profile;
 use crate::run::{SessionRun, StaticRun};
 use crate::suite::{InputFile, Suite};
@@ -146,35 +146,16 @@ impl Manifest {
     }
 }
 
-/// Static cases or session turns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RunKind {
-    /// `retrieval.cases.json`.
-    Static,
-    /// `session-retrieval.cases.json`.
-    Session,
-}
-
-impl RunKind {
-    /// `static` or `session`.
-    pub fn label(self) -> &'static str {
-        match self {
-            RunKind::Static => "static",
-            RunKind::Session => "session",
-        }
-    }
-}
-
 /// Upstream file name of a report. The paper tag wrote `retrieval-report.json` (and
 /// `retrieval-report-vector.json`), PrecisionMemBench publishes
 /// `retrieval-report-<provider>.json` and `<model>-retrieval-report-vector.json`; `session-`
 /// variants alike. The backend says its prefix (a cosine run under a text policy other than
 /// its profile's adds the policy: `<model>.<policy>-retrieval-report-vector.json`) and whether
 /// it is the paper's own system, whose paper-layout files carry no provider.
-pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendInfo) -> String {
+pub fn file_name(kind: Workload, profile: Profile, backend: &BackendInfo) -> String {
     let stem = match kind {
-        RunKind::Static => "retrieval-report",
-        RunKind::Session => "session-retrieval-report",
+        Workload::Static => "retrieval-report",
+        Workload::Session => "session-retrieval-report",
     };
     let name = if backend.paper_primary && Shape::of(profile) == Shape::Paper {
         format!("{stem}.json")
@@ -187,6 +168,16 @@ pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendInfo) -> Stri
     }
 }
 
+/// A report as written: its JSON in the upstream layout and, in the paper layout, the sidecar
+/// manifest (PrecisionMemBench's layout carries its manifest inline).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportFile {
+    /// The report: a bare array of entries (paper) or `{provider, retrieval, cases, …}` (PMB).
+    pub body: serde_json::Value,
+    /// The paper layout's `*.manifest.json`; `None` when the manifest is inline.
+    pub sidecar: Option<serde_json::Value>,
+}
+
 /// Write a report (and its sidecar manifest, if any) atomically; return the paths written.
 ///
 /// The paper layout's pair is two renames. The sidecar records the report's sha256
@@ -195,10 +186,10 @@ pub fn file_name(kind: RunKind, profile: Profile, backend: &BackendInfo) -> Stri
 /// concurrent runs leave the pair of one of them, never a mix.
 pub fn write_report(
     path: &std::path::Path,
-    report: &(serde_json::Value, Option<serde_json::Value>),
+    report: &ReportFile,
 ) -> crate::Result<Vec<std::path::PathBuf>> {
-    let bytes = json::to_bytes(&report.0);
-    write_report_with(path, report.1.as_ref(), |out| out.write_all(&bytes))
+    let bytes = json::to_bytes(&report.body);
+    write_report_with(path, report.sidecar.as_ref(), |out| out.write_all(&bytes))
 }
 
 /// [`write_report`] for a report written piece by piece by `write` (a streamed report); the

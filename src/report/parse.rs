@@ -4,9 +4,9 @@
 //! ingestion) are small and kept as JSON. Errors name the file and the JSON path, as
 //! [`crate::io::parse_json`]'s do.
 
-use super::read::ReportKind;
 use super::row::{case_row, turn_row, Row};
 use super::schema::IngestionBlock;
+use crate::backend::Workload;
 use crate::error::{Error, Result};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserializer;
@@ -20,7 +20,7 @@ pub(crate) struct Parsed {
     /// A bare array of entries (the paper layout), not an object.
     pub array: bool,
     /// Static or session, by the first entry.
-    pub kind: Option<ReportKind>,
+    pub kind: Option<Workload>,
     /// The entries, as rows.
     pub rows: Vec<Row>,
     /// Whether the object has a `cases` list.
@@ -87,13 +87,13 @@ impl Top<'_> {
             let kind = *parsed
                 .kind
                 .get_or_insert(if entry.get("turnIndex").is_some() {
-                    ReportKind::Session
+                    Workload::Session
                 } else {
-                    ReportKind::Static
+                    Workload::Static
                 });
             let row = match kind {
-                ReportKind::Static => crate::io::parse_value(self.path, &at, entry).map(case_row),
-                ReportKind::Session => crate::io::parse_value(self.path, &at, entry).map(turn_row),
+                Workload::Static => crate::io::parse_value(self.path, &at, entry).map(case_row),
+                Workload::Session => crate::io::parse_value(self.path, &at, entry).map(turn_row),
             };
             parsed.rows.push(self.keep(row)?);
         }

@@ -9,21 +9,13 @@ pub use super::row::Row;
 use super::row::{case_row, turn_row};
 use super::schema::PmbReport;
 use crate::backend::BackendInfo;
+use crate::backend::Workload;
 use crate::error::Result;
 use crate::eval::stats::mean;
 use crate::eval::summary::{summarise, Outcome, Summary};
 pub use crate::io::same_json;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-/// Static cases or session turns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportKind {
-    /// Static cases.
-    Static,
-    /// Session turns.
-    Session,
-}
 
 /// A report file, loaded.
 #[derive(Debug, Clone)]
@@ -37,7 +29,7 @@ pub struct LoadedReport {
     /// [`upstream_info`]).
     pub backend: BackendInfo,
     /// Static or session.
-    pub kind: ReportKind,
+    pub kind: Workload,
     /// Per-case (per-turn) rows.
     pub rows: Vec<Row>,
     /// The report's own summary block, if it has one.
@@ -64,7 +56,7 @@ impl LoadedReport {
         let manifest = parsed.manifest.or_else(|| sidecar_manifest(path));
         Ok(LoadedReport::assemble(
             path,
-            parsed.kind.unwrap_or(ReportKind::Static),
+            parsed.kind.unwrap_or(Workload::Static),
             parsed.rows,
             parsed.provider,
             parsed.summary,
@@ -120,9 +112,9 @@ impl LoadedReport {
             .first()
             .is_some_and(|e| e.get("turnIndex").is_some())
         {
-            ReportKind::Session
+            Workload::Session
         } else {
-            ReportKind::Static
+            Workload::Static
         };
         let at = |i: usize| match value {
             Value::Array(_) => format!("$[{i}]"),
@@ -131,8 +123,8 @@ impl LoadedReport {
         let mut rows = Vec::with_capacity(entries.len());
         for (i, e) in entries.into_iter().enumerate() {
             rows.push(match kind {
-                ReportKind::Static => case_row(crate::io::parse_value(path, &at(i), e)?),
-                ReportKind::Session => turn_row(crate::io::parse_value(path, &at(i), e)?),
+                Workload::Static => case_row(crate::io::parse_value(path, &at(i), e)?),
+                Workload::Session => turn_row(crate::io::parse_value(path, &at(i), e)?),
             });
         }
         Ok(LoadedReport::assemble(
@@ -143,7 +135,7 @@ impl LoadedReport {
     /// A loaded report from its rows and the blocks around them.
     pub(super) fn assemble(
         path: &Path,
-        kind: ReportKind,
+        kind: Workload,
         rows: Vec<Row>,
         provider: Option<String>,
         summary: Option<Value>,
@@ -151,8 +143,8 @@ impl LoadedReport {
         manifest: Option<Value>,
     ) -> LoadedReport {
         let case_count = match kind {
-            ReportKind::Static => rows.len(),
-            ReportKind::Session => {
+            Workload::Static => rows.len(),
+            Workload::Session => {
                 let mut ids: Vec<&str> = rows.iter().map(|r| r.case_id.as_str()).collect();
                 ids.sort_unstable();
                 ids.dedup();
@@ -236,7 +228,7 @@ impl LoadedReport {
                 errored: r.errored,
             })
             .collect();
-        let turns = (self.kind == ReportKind::Session).then_some(self.rows.len());
+        let turns = (self.kind == Workload::Session).then_some(self.rows.len());
         summarise(&outcomes, self.case_count, turns)
     }
 

@@ -10,10 +10,11 @@
 
 use super::json::{self, ScoreStyle};
 use super::rank::RankTally;
-use super::read::{LoadedReport, ReportKind, Row};
+use super::read::{LoadedReport, Row};
 use super::row::case_row;
 use super::{Manifest, Shape};
 use crate::backend::BackendInfo;
+use crate::backend::Workload;
 use crate::error::{Error, Result};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
@@ -121,7 +122,10 @@ impl<'a> StaticStream<'a> {
         let summary = summarise(&self.kept, self.kept.len(), None);
         let manifest = Manifest::for_static(suite, run);
         let ingestion = json::tenure_ingestion(&run.ingestion);
-        let (mut skeleton, sidecar) = json::wrap(
+        let super::ReportFile {
+            body: mut skeleton,
+            sidecar,
+        } = json::wrap(
             self.shape,
             &run.backend,
             &summary,
@@ -174,7 +178,7 @@ impl<'a> StaticStream<'a> {
         };
         let loaded = LoadedReport::assemble(
             path,
-            ReportKind::Static,
+            Workload::Static,
             self.rows,
             provider,
             published,

@@ -146,7 +146,7 @@ pub fn run_sessions(
     observer: &mut dyn Observer,
 ) -> Result<SessionRun> {
     let started_at = now_rfc3339();
-    let (mut backend, ingestion) = ingest(factory, &suite.corpus, Workload::Sessions, observer)?;
+    let (mut backend, ingestion) = ingest(factory, &suite.corpus, Workload::Session, observer)?;
     let mut retries = 0;
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();

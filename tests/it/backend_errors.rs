@@ -5,12 +5,12 @@
 use crate::common::builtin;
 use std::sync::atomic::{AtomicU32, Ordering};
 use tenure_eval::backend::bm25::Bm25Backend;
+use tenure_eval::backend::Workload;
 use tenure_eval::backend::{
     Backend, BackendError, BackendFactory, BackendInfo, ErrorKind, Hit, SearchRequest,
 };
 use tenure_eval::job::{pass, JobOutcome, PassOptions};
 use tenure_eval::report::LoadedReport;
-use tenure_eval::report::RunKind;
 use tenure_eval::run::{run_sessions, Silent};
 use tenure_eval::suite::Belief;
 
@@ -67,7 +67,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
     let outcome = pass(
         &suite,
         &FlakyFactory(failing.query.clone()),
-        RunKind::Static,
+        Workload::Static,
         dir.path(),
         &PassOptions {
             concurrency: 1,
@@ -139,7 +139,7 @@ fn a_clean_report_has_no_error_keys() {
     let outcome = pass(
         &suite,
         &FlakyFactory("no case asks this".into()),
-        RunKind::Static,
+        Workload::Static,
         dir.path(),
         &PassOptions {
             concurrency: 1,

@@ -1,10 +1,10 @@
 //! Bad input: exit code 2, a message naming the file and the JSON path (or line), what was
 //! expected, no panic and no report written.
 
-use crate::common::{read_json, repo};
+use crate::common::{read_json, tenure_eval_with};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 struct Files {
     dir: tempfile::TempDir,
@@ -39,17 +39,8 @@ fn sessions() -> Value {
     read_json("cases/pmb/session-retrieval.cases.json")
 }
 
-fn tenure_eval(args: &[&str], extra: &[&Path]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
-    cmd.args(args).current_dir(repo(""));
-    for p in extra {
-        cmd.arg(p);
-    }
-    cmd.output().unwrap()
-}
-
 fn validate(corpus: &Path, cases: &Path, sessions: Option<&Path>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
+    let mut cmd = crate::common::cli(&[]);
     cmd.arg("validate")
         .arg("--corpus")
         .arg(corpus)
@@ -391,9 +382,9 @@ fn static_run_on_bad_input_writes_no_report() {
     let bad = f.json("cases.json", &c);
     let out_dir = f.dir.path().join("reports");
     let corpus = f.json("corpus.json", &corpus());
-    let out = tenure_eval(&["static", "--corpus"], &[&corpus]);
+    let out = tenure_eval_with(&["static", "--corpus"], &[&corpus]);
     assert_eq!(out.status.code(), Some(2)); // --cases missing: usage error
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
+    let mut cmd = crate::common::cli(&[]);
     let out = cmd
         .arg("static")
         .arg("--corpus")
@@ -417,7 +408,7 @@ fn static_run_on_bad_input_writes_no_report() {
 
 #[test]
 fn unknown_builtin_suite_is_a_usage_error() {
-    let out = tenure_eval(&["static", "--suite", "nope", "--out", "/nonexistent"], &[]);
+    let out = tenure_eval_with(&["static", "--suite", "nope", "--out", "/nonexistent"], &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -456,7 +447,7 @@ fn session_without_session_cases_is_a_usage_error_and_run_does_the_static_half()
     );
     let out_dir = f.dir.path().join("reports");
     let run = |command: &str| {
-        Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        crate::common::cli(&[])
             .args([command, "--corpus"])
             .arg(&corpus)
             .arg("--cases")
@@ -697,7 +688,7 @@ fn messages_name_the_real_problem() {
 
     let cases_file = f.json("cases.json", &cases());
     let empty = f.json("sessions.json", &json!([]));
-    let out = tenure_eval(
+    let out = tenure_eval_with(
         &["session", "--quiet", "--corpus"],
         &[
             &corpus_file,
@@ -716,7 +707,7 @@ fn messages_name_the_real_problem() {
 
     let file = f.write("not-a-folder", b"x");
     for out in [file.clone(), file.join("sub")] {
-        let run = tenure_eval(&["static", "--suite", "pmb", "--quiet", "--out"], &[&out]);
+        let run = tenure_eval_with(&["static", "--suite", "pmb", "--quiet", "--out"], &[&out]);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(3), "{stderr}");
         assert!(
@@ -729,7 +720,7 @@ fn messages_name_the_real_problem() {
     }
     std::fs::create_dir(f.dir.path().join("reports")).unwrap();
     let occupied = f.write("reports/pmb", b"x");
-    let run = tenure_eval(
+    let run = tenure_eval_with(
         &["static", "--suite", "pmb", "--quiet", "--out"],
         &[&f.dir.path().join("reports")],
     );
@@ -796,7 +787,7 @@ fn min_score_is_a_setting_recorded_in_the_manifest() {
     let (corpus, cases) = one_belief_suite(&f);
     let run = |extra: &[&str]| {
         let out = f.dir.path().join(format!("out{}", extra.len()));
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
+        let mut cmd = crate::common::cli(&[]);
         cmd.args(["static", "--quiet", "--corpus"])
             .arg(&corpus)
             .arg("--cases")
@@ -831,7 +822,7 @@ fn explain_shows_the_candidates_below_the_floor() {
     let f = Files::new();
     let (corpus, cases) = one_belief_suite(&f);
     let explain = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        let out = crate::common::cli(&[])
             .args(["static", "--corpus"])
             .arg(&corpus)
             .arg("--cases")

@@ -2,7 +2,6 @@
 //! and a report against itself.
 
 use crate::common::{repo, tenure_eval_ok};
-use std::process::Command;
 
 fn compare_json(base: &str, new: &str, seed: &str) -> serde_json::Value {
     let out = tenure_eval_ok(
@@ -113,7 +112,7 @@ fn score_changes_on_one_scale_are_listed() {
 #[test]
 fn markdown_flips_are_bounded_and_sessions_show_drift() {
     let text = |base: &str, new: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        let out = crate::common::cli(&[])
             .args(["compare", base, new])
             .current_dir(crate::common::repo(""))
             .output()
@@ -177,7 +176,7 @@ fn a_report_compared_with_itself_changes_nothing() {
 
 #[test]
 fn static_against_session_is_a_usage_error() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let out = crate::common::cli(&[])
         .arg("compare")
         .arg(repo(
             "tests/golden/pmb-baseline/retrieval-report-tenure.json",

@@ -8,7 +8,6 @@
 use crate::common::{builtin, read_json, repo, sorted, tenure_eval};
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
 use tenure_eval::backend::BackendConfig;
@@ -403,7 +402,7 @@ fn a_missing_runtime_and_missing_model_files_fail_clearly() {
         3,
         &["/nonexistent/libonnxruntime.so", "does not exist"],
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let out = crate::common::cli(&[])
         .args(["static", "--suite", "paper", "--model", &model_arg])
         .env_remove("ORT_DYLIB_PATH")
         .output()
@@ -536,7 +535,7 @@ fn vectors_computed_elsewhere_import_as_jsonl_or_npy_and_run_as_the_original_sto
                 "--model",
                 model,
             ];
-            let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+            let out = crate::common::cli(&[])
                 .args(args)
                 .args(["--store-dir", stores.to_str().unwrap()])
                 .args(["--out", reports.path().to_str().unwrap()])

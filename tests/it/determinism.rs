@@ -2,10 +2,9 @@
 
 use crate::common::{repo, strip_measurements};
 use serde_json::Value;
-use std::process::Command;
 
 fn run_cli(suite: &str, out: &std::path::Path) {
-    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let status = crate::common::cli(&[])
         .args([
             "run",
             "--suite",

@@ -3,6 +3,7 @@
 //! names it), and a port nobody listens on (exit 3). Where the doctor predicts a score
 //! consequence, a run against the same store shows it.
 
+use crate::common::needs::{needs, Need};
 use crate::common::toy_memory::{self, Flaws};
 use crate::common::{http_run, tenure_eval};
 use crate::serve::Served;
@@ -280,6 +281,10 @@ fn the_readme_wrapper_runs_and_both_modes_agree_on_it() {
         guide.contains(&format!("```python\n{source}```")),
         "docs/guide.md's wrapper block differs from examples/memory_wrapper.py"
     );
+
+    if !needs(&[Need::Python3]) {
+        return;
+    }
 
     let mut child = std::process::Command::new("python3")
         .args([

@@ -4,7 +4,7 @@
 use crate::common::read_json;
 use serde_json::json;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 struct Fixture {
     dir: tempfile::TempDir,
@@ -45,7 +45,7 @@ fn fixture() -> Fixture {
 impl Fixture {
     fn run(&self, cases: &Path, out: &str, extra: &[&str]) -> (Output, PathBuf) {
         let out_dir = self.dir.path().join(out);
-        let output = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        let output = crate::common::cli(&[])
             .args(["static", "--quiet", "--corpus"])
             .arg(&self.corpus)
             .arg("--cases")
@@ -245,7 +245,7 @@ fn gate_values_that_could_never_fail_are_usage_errors() {
     let (o, _) = f.run(&f.good, "nan", &["--max-precision-drop=NaN"]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("not a finite number"), "{}", stderr(&o));
-    let sessions = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let sessions = crate::common::cli(&[])
         .args([
             "session",
             "--suite",
@@ -258,7 +258,7 @@ fn gate_values_that_could_never_fail_are_usage_errors() {
         .unwrap();
     assert_eq!(code(&sessions), Some(2));
     assert!(stderr(&sessions).contains("judges static reports"));
-    let ignored = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let ignored = crate::common::cli(&[])
         .args(["validate", "--suite", "pmb", "--profile", "paper"])
         .output()
         .unwrap();
@@ -274,7 +274,7 @@ fn gate_values_that_could_never_fail_are_usage_errors() {
 #[test]
 fn the_terminal_shows_failing_cases_under_the_table() {
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let out = crate::common::cli(&[])
         .args([
             "run",
             "--suite",

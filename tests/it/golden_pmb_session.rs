@@ -29,7 +29,7 @@ fn score_of(run: &SessionRun, case_prefix: &str, turn: i64, id: &str) -> f64 {
 #[test]
 fn every_turn_matches_the_published_session_report() {
     let (suite, run) = sessions("pmb");
-    let mine = json::session_report(&run, &Manifest::for_sessions(&suite, &run), Shape::Pmb).0;
+    let mine = json::session_report(&run, &Manifest::for_sessions(&suite, &run), Shape::Pmb).body;
     let gold = read_json("tests/golden/pmb-baseline/session-retrieval-report-tenure.json");
     let (mt, gt) = (
         mine["cases"].as_array().unwrap(),
@@ -156,7 +156,8 @@ fn paper_sessions_pass_12_of_12_with_zero_drift() {
     }
     assert_eq!(run.cases_passed(), 2);
     // The paper-tag session report is a bare array without precision or latency.
-    let report = json::session_report(&run, &Manifest::for_sessions(&suite, &run), Shape::Paper).0;
+    let report =
+        json::session_report(&run, &Manifest::for_sessions(&suite, &run), Shape::Paper).body;
     let first = &report.as_array().unwrap()[0];
     assert!(first.get("retrievalPrecision").is_none() && first.get("category").is_none());
 }

@@ -1,9 +1,10 @@
-//! Real Lucene (8.8.1, Debian's liblucene8-java, installed by `scripts/setup-lucene.sh`) on a grown
+//! Real Lucene (8.x, Debian's liblucene8-java, installed by `scripts/setup-lucene.sh`) on a grown
 //! store: the scale study's corpus and queries, exported by `scale --export`, indexed and
 //! searched by `scripts/lucene/ScaleLucene.java` with the suite's query; every answer must be
 //! ours, id for id and score for score (float32), ties in the same order: the generated queries
 //! and every search the suite's static cases made in the grown store.
 
+use crate::common::needs::{lucene_classpath, needs, Need};
 use crate::common::{repo, tenure_eval_ok};
 use serde_json::Value;
 use std::process::Command;
@@ -24,8 +25,11 @@ fn run(program: &str, args: &[&str]) -> Vec<u8> {
 
 #[test]
 fn lucene_gives_our_answers_on_a_grown_store() {
-    let classpath = String::from_utf8(run("scripts/setup-lucene.sh", &[])).unwrap();
-    let classpath = classpath.trim();
+    if !needs(&[Need::Lucene]) {
+        return;
+    }
+    let classpath = lucene_classpath().unwrap();
+    let classpath = classpath.as_str();
     let dir = tempfile::tempdir().unwrap();
     let export = dir.path().join("export");
     tenure_eval_ok(

@@ -1,44 +1,89 @@
 //! The integration tests, one binary (each test file used to link its own copy of the
-//! library). Modules by concern; `common` holds shared helpers.
+//! library). Modules by concern; `common` holds shared helpers: the one CLI helper
+//! (`common::cli`, `tenure_eval*`), the test servers, the Python references, and
+//! `common::needs`, which skips a test whose machine lacks ONNX Runtime, the venv, Lucene, a
+//! browser or TeX (one line saying what and how to get it) and fails it under
+//! `scripts/test.sh`. Modules marked (needs …) skip without it on a plain `cargo test`.
 
+/// Score attribution: contributions add up to each belief's score.
 mod attribution;
+/// A failing backend is recorded in a complete report, not fatal (exit 3 after the run).
 mod backend_errors;
+/// Bad input: exit 2, a message naming the file and the JSON path, no report written.
 mod bad_input;
+/// The built-in `bitemporal` suite: valid, and what BM25 and cosine pass by group.
 mod bitemporal;
+/// `claims` on the paper suite: the pass counts reproduce, cosine claims measured.
 mod claims;
+/// Shared helpers (see above).
 mod common;
+/// `compare` on published reports, and a report against itself.
 mod compare;
+/// The backend contract, checked the same way for every backend.
 mod conformance;
+/// The cosine backend over the committed vectors against PrecisionMemBench's vector reports.
 mod cosine;
+/// Same inputs, byte-identical reports apart from measured fields.
 mod determinism;
+/// `doctor` against real memory systems on 127.0.0.1 (the README wrapper needs python3).
 mod doctor;
+/// Property tests: readers and analyzers never panic; refusals are input errors.
 mod fuzz;
+/// CI gates (exit 1 / 0), JUnit counts, a gate without its baseline refused up front.
 mod gates;
+/// `pmb` sessions through BM25 against PrecisionMemBench's published session report.
 mod golden_pmb_session;
+/// `pmb` static cases through BM25 against PrecisionMemBench's published report.
 mod golden_pmb_static;
+/// `tenure-eval html` driven in headless Chromium over WebDriver (needs Chromium).
 mod html;
+/// The html page over the published reports and a 10,000-case report (needs Chromium).
 mod html_large;
+/// `--backend http` against memory systems on 127.0.0.1, both client modes.
 mod http_provider;
+/// Real Lucene gives our answers on a grown store (needs a JDK and liblucene8-java).
 mod lucene;
+/// The ONNX embedder on the real MiniLM models (needs ONNX Runtime, the models, the venv).
 mod onnx;
+/// Output faults through the real binary: full stdout, closed pipes, no panic.
 mod output;
+/// The `paper` suite through BM25: the paper's 60/60 static claim.
 mod paper_static;
+/// The paper's tables from a paper-suite run.
 mod paper_tables;
+/// Figure 2 renders as well-formed SVG.
 mod plot;
+/// `--compat pmb` against `serve --backend cosine` equals PrecisionMemBench's harness run.
 mod pmb_harness;
+/// Signals and kills during report writes: nothing half-written is left.
 mod process_faults;
+/// The built-in suites are the upstream files (sha256 against PROVENANCE.md).
 mod provenance;
+/// Rank metrics equal ir_measures on the exported TREC files (needs the venv).
 mod rank_metrics;
+/// The README's commands and facts stay true.
 mod readme;
+/// A run that goes wrong says so: nothing listening, a store lost mid-run, foreign ids.
 mod run_faults;
+/// `scale`: a suite-sized store is the suite; grown stores are deterministic.
 mod scale;
+/// A multi-segment index scores exactly as a single-segment one.
 mod segments;
+/// `serve` over real HTTP, evaluated by our own HTTP client.
 mod serve;
+/// Embedding services against the in-process embedder (needs ONNX Runtime, the venv).
 mod service;
+/// Many-run `compare` with p-values that scipy confirms (needs the venv).
 mod significance;
+/// Every "spec §" citation resolves to a section under docs/spec/.
 mod spec_refs;
+/// Streamed reports are the bytes of reports built in memory.
 mod streamed;
+/// `tables` reproduces PrecisionMemBench's README figures from its published reports.
 mod tables;
+/// `tenure-eval temporal classify|eval` through the binary.
 mod temporal;
+/// TREC export: precision recomputed from the files equals the report's.
 mod trec;
+/// `verify` catches tampered aggregates, rows and inputs.
 mod verify;

@@ -3,9 +3,10 @@
 //! the reference, the committed vectors, and model/store mismatches.
 //!
 //! Needs `TENURE_EVAL_MODELS` (the models folder), `TENURE_EVAL_PYTHON` (the venv's python) and
-//! `ORT_DYLIB_PATH`, which `scripts/test.sh` sets. Without them these tests fail, unless
-//! `TENURE_EVAL_SKIP_ONNX=1` says on purpose that this machine has no runtime.
+//! `ORT_DYLIB_PATH`, which `scripts/test.sh` sets; without them each test says so and skips
+//! (`common::needs`), and under `scripts/test.sh` fails.
 
+use crate::common::needs::{env_path, needs, Need};
 use crate::common::{builtin, repo, tenure_eval};
 use std::path::{Path, PathBuf};
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
@@ -14,24 +15,12 @@ use tenure_eval::embed::{needed_texts, Embedder, EmbeddingStore, Role, TextPolic
 const FP32: &str = "all-minilm-l6-v2";
 const INT8: &str = "all-minilm-l6-v2-int8";
 
-/// The models folder, or `None` when skipping was asked for.
+/// The models folder, or `None` (and a skip line) on a machine without them.
 fn models() -> Option<PathBuf> {
-    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
-        eprintln!("TENURE_EVAL_SKIP_ONNX=1: ONNX tests skipped on purpose");
+    if !needs(&[Need::Onnx, Need::Python]) {
         return None;
     }
-    let dir = std::env::var_os("TENURE_EVAL_MODELS")
-        .map(PathBuf::from)
-        .expect(
-            "TENURE_EVAL_MODELS is not set: run scripts/test.sh (or scripts/setup-models.sh and \
-         export TENURE_EVAL_MODELS=models TENURE_EVAL_PYTHON=.venv/bin/python ORT_DYLIB_PATH=...), \
-         or set TENURE_EVAL_SKIP_ONNX=1",
-        );
-    Some(if dir.is_absolute() {
-        dir
-    } else {
-        repo("").join(dir)
-    })
+    env_path("TENURE_EVAL_MODELS")
 }
 
 fn open(dir: &Path, threads: usize) -> OnnxEmbedder {

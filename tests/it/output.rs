@@ -7,7 +7,7 @@ use std::fs::OpenOptions;
 use std::process::{Command, Stdio};
 
 fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
+    let mut c = crate::common::cli(&[]);
     c.args(args).current_dir(repo(""));
     c
 }

@@ -3,7 +3,6 @@
 
 use crate::common::{repo, tenure_eval_into, tenure_eval_ok};
 use quick_xml::events::Event;
-use std::process::Command;
 
 /// One SVG element: its name and attributes.
 struct Element {
@@ -147,7 +146,7 @@ fn drift_figure_is_well_formed_and_holds_one_series_per_report() {
 
 #[test]
 fn drift_figure_needs_a_session_report() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let out = crate::common::cli(&[])
         .arg("plot")
         .arg(repo(
             "tests/golden/pmb-baseline/retrieval-report-tenure.json",
@@ -219,7 +218,7 @@ fn score_figure_shows_the_bm25_spike_above_the_cosine_band() {
 fn an_out_name_that_is_not_svg_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("drift.png");
-    let out = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let out = crate::common::cli(&[])
         .arg("plot")
         .arg(repo(
             "tests/golden/pmb-baseline/session-retrieval-report-tenure.json",

@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn spawn(args: &[&str], delay_ms: u64) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    crate::common::cli(&[])
         .args(args)
         .current_dir(repo(""))
         .env("TENURE_EVAL_FAULT_WRITE_DELAY_MS", delay_ms.to_string())
@@ -111,7 +111,7 @@ fn a_kill_9_leftover_is_swept_by_the_next_write_and_a_live_runs_file_is_not() {
     let live = dir.join(format!(".tenure-eval-{}-live.tmp", std::process::id()));
     std::fs::write(&live, b"partial").unwrap();
 
-    let output = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let output = crate::common::cli(&[])
         .args([
             "static",
             "--suite",
@@ -154,7 +154,7 @@ fn paper_files(dir: &Path, all: bool) -> Vec<String> {
 /// Run the static cases of `suite` into `out`: a report and its sidecar manifest.
 fn paper_pair(out: &Path, suite: &[String]) -> (PathBuf, PathBuf) {
     let args: Vec<&str> = suite.iter().map(String::as_str).collect();
-    let output = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let output = crate::common::cli(&[])
         .args(
             [
                 &["static", "--quiet", "--out", out.to_str().unwrap()],
@@ -197,7 +197,7 @@ fn report_in(dir: &Path) -> PathBuf {
 }
 
 fn verify(report: &Path) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let output = crate::common::cli(&[])
         .arg("verify")
         .arg(report)
         .current_dir(repo(""))

@@ -4,7 +4,7 @@
 use crate::common::{builtin, http_run};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use tenure_eval::backend::bm25::Bm25Backend;
 use tenure_eval::backend::{Backend, SearchFilter, SearchRequest};
 
@@ -16,7 +16,7 @@ pub struct Served {
 
 impl Served {
     pub fn start(suite: &str) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        let mut child = crate::common::cli(&[])
             .args(["serve", "--suite", suite, "--port", "0", "--quiet"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

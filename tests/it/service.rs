@@ -2,13 +2,13 @@
 //! onnxruntime, speaking Ollama's and OpenAI's APIs on 127.0.0.1) against the in-process ONNX
 //! embedder, cosine runs through a service against runs through the model folder, the legacy
 //! API's unnormalised vectors, caching, and every failure a service can show, through the real
-//! binary. Needs what `tests/it/onnx.rs` needs (see there); `TENURE_EVAL_SKIP_ONNX=1` skips.
+//! binary. Needs what `tests/it/onnx.rs` needs (see there), and skips without it.
 
 use crate::common::embed_server::Server;
-use crate::common::{repo, strip_measurements, tenure_eval};
+use crate::common::needs::{env_path, needs, Need};
+use crate::common::{strip_measurements, tenure_eval};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
 use tenure_eval::embed::{needed_texts, normalised, Embedder, Role, TextPolicy};
@@ -17,24 +17,15 @@ const FP32: &str = "all-minilm-l6-v2";
 /// What the test server calls the model: not a built-in store's name, so its store is new.
 const SERVED: &str = "minilm";
 
-/// The model folder and the venv's python, or `None` when skipping was asked for.
+/// The model folder and the venv's python, or `None` (and a skip line) on a machine without
+/// them.
 fn setup() -> Option<(PathBuf, PathBuf)> {
-    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
+    if !needs(&[Need::Onnx, Need::Python]) {
         return None;
     }
-    let abs = |var: &str| {
-        let p = PathBuf::from(std::env::var_os(var).unwrap_or_else(|| {
-            panic!("{var} is not set: run scripts/test.sh, or set TENURE_EVAL_SKIP_ONNX=1")
-        }));
-        if p.is_absolute() {
-            p
-        } else {
-            repo("").join(p)
-        }
-    };
     Some((
-        abs("TENURE_EVAL_MODELS").join(FP32),
-        abs("TENURE_EVAL_PYTHON"),
+        env_path("TENURE_EVAL_MODELS")?.join(FP32),
+        env_path("TENURE_EVAL_PYTHON")?,
     ))
 }
 
@@ -387,7 +378,7 @@ fn configuration_errors_are_exit_2() {
     assert_eq!(unset.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unset.stderr).contains("TENURE_EVAL_TEST_NO_SUCH_KEY"));
     // A wrong key is the service's refusal: exit 3, with its message.
-    let wrong = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let wrong = crate::common::cli(&[])
         .args([
             "run",
             "--suite",
@@ -411,7 +402,7 @@ fn configuration_errors_are_exit_2() {
     assert_eq!(wrong.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("HTTP 401"));
     // A store made by another served model is refused unless --refresh.
-    let made = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let made = crate::common::cli(&[])
         .args(["embed", "--suite", "paper", "--quiet", "--model", &spec])
         .args([
             "--store-dir",

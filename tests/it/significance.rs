@@ -2,6 +2,7 @@
 //! pair's p-value checked against scipy on the same paired values, Holm's adjustment and the
 //! superscripts recomputed from them, and the table's means from the reports' own blocks.
 
+use crate::common::needs::{needs, Need};
 use crate::common::rank_reference::rank_reference;
 use crate::common::{tenure_eval_into, tenure_eval_ok};
 use serde_json::{json, Value};
@@ -21,6 +22,9 @@ fn value(entry: &Value, column: &str) -> Option<f64> {
 
 #[test]
 fn four_runs_compared_with_significance_that_scipy_confirms() {
+    if !needs(&[Need::Python]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     tenure_eval_into(
         &[

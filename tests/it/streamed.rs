@@ -25,9 +25,10 @@ fn both_ways(suite_name: &str, measures: &str) {
     let name = "retrieval-report.json";
 
     let mut report = json::static_report(&run, &Manifest::for_static(&suite, &run), shape);
-    annotate(&mut report.0, &qrels, &measures);
+    annotate(&mut report.body, &qrels, &measures);
     let in_memory = write_report(&a.join(name), &report).unwrap();
-    let read = LoadedReport::from_parts(&a.join(name), &report.0, report.1.clone()).unwrap();
+    let read =
+        LoadedReport::from_parts(&a.join(name), &report.body, report.sidecar.clone()).unwrap();
 
     let mut stream = StaticStream::new(&b, shape, &qrels, &measures).unwrap();
     for r in &run.results {

@@ -3,7 +3,6 @@
 //! output format; and disagreements between a summary block and its rows are reported.
 
 use crate::common::repo;
-use std::process::Command;
 use tenure_eval::render::tables::pmb_tables;
 use tenure_eval::render::{render, TableFormat};
 use tenure_eval::report::LoadedReport;
@@ -198,7 +197,6 @@ fn summary_blocks_that_contradict_their_rows_are_reported() {
 #[test]
 fn cli_tables_on_our_own_reports_and_a_bad_file() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = env!("CARGO_BIN_EXE_tenure-eval");
     crate::common::tenure_eval_into(&["run", "--suite", "pmb"], dir.path());
     let (static_report, session_report) = (
         dir.path().join("pmb/retrieval-report-tenure.json"),
@@ -225,7 +223,7 @@ fn cli_tables_on_our_own_reports_and_a_bad_file() {
         r#"{"provider": "x", "cases": [{"caseId": "a", "passed": "yes"}]}"#,
     )
     .unwrap();
-    let out = Command::new(exe).arg("tables").arg(&bad).output().unwrap();
+    let out = crate::common::tenure_eval_with(&["tables"], &[&bad]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

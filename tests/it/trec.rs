@@ -4,10 +4,9 @@
 use crate::common::{read_json, repo};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::process::Command;
 
 fn export(report: &Path, out: &Path) {
-    let status = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+    let status = crate::common::cli(&[])
         .arg("trec")
         .arg(report)
         .args(["--suite", "pmb", "--out"])

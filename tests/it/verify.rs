@@ -1,19 +1,9 @@
 //! `verify` passes untouched reports and catches a tampered aggregate, a tampered row and a
 //! tampered input file, naming each (exit 1).
 
-use crate::common::read_json;
+use crate::common::{read_json, tenure_eval_with};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn tenure_eval(args: &[&str], paths: &[&Path]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
-    cmd.args(args);
-    for p in paths {
-        cmd.arg(p);
-    }
-    cmd.output().unwrap()
-}
 
 fn edit(path: &Path, change: impl FnOnce(&mut Value)) {
     let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
@@ -38,7 +28,7 @@ fn verify_catches_tampered_aggregates_rows_and_inputs() {
     )
     .unwrap();
     let out_dir = dir.path().join("reports");
-    let out = tenure_eval(
+    let out = tenure_eval_with(
         &["static", "--quiet", "--corpus"],
         &[
             &corpus,
@@ -55,7 +45,7 @@ fn verify_catches_tampered_aggregates_rows_and_inputs() {
     );
     let report = out_dir.join("custom/retrieval-report-tenure.json");
 
-    let out = tenure_eval(&["verify"], &[&report]);
+    let out = tenure_eval_with(&["verify"], &[&report]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -67,7 +57,7 @@ fn verify_catches_tampered_aggregates_rows_and_inputs() {
     let tampered = dir.path().join("aggregate.json");
     std::fs::copy(&report, &tampered).unwrap();
     edit(&tampered, |v| v["retrieval"]["meanPrecision"] = json!(0.9));
-    let out = tenure_eval(&["verify"], &[&tampered]);
+    let out = tenure_eval_with(&["verify"], &[&tampered]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -81,7 +71,7 @@ fn verify_catches_tampered_aggregates_rows_and_inputs() {
     edit(&tampered, |v| {
         v["cases"][3]["failures"] = json!(["missing expected belief: b-x"])
     });
-    let out = tenure_eval(&["verify"], &[&tampered]);
+    let out = tenure_eval_with(&["verify"], &[&tampered]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -93,7 +83,7 @@ fn verify_catches_tampered_aggregates_rows_and_inputs() {
     let mut beliefs = read_json("seeds/pmb/beliefs.seed.json");
     beliefs[0]["aliases"] = json!(["verbosity"]);
     std::fs::write(&corpus, serde_json::to_vec(&beliefs).unwrap()).unwrap();
-    let out = tenure_eval(&["verify"], &[&report]);
+    let out = tenure_eval_with(&["verify"], &[&report]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -106,13 +96,13 @@ fn verify_catches_tampered_aggregates_rows_and_inputs() {
 #[test]
 fn verify_of_builtin_suite_reports_checks_the_compiled_in_inputs() {
     let dir = tempfile::tempdir().unwrap();
-    let out = tenure_eval(
+    let out = tenure_eval_with(
         &["run", "--suite", "paper", "--quiet", "--out"],
         &[dir.path()],
     );
     assert!(out.status.success());
     let paper = dir.path().join("paper");
-    let out = tenure_eval(
+    let out = tenure_eval_with(
         &["verify"],
         &[
             &paper.join("retrieval-report.json"),
@@ -129,7 +119,7 @@ fn verify_of_builtin_suite_reports_checks_the_compiled_in_inputs() {
     edit(&paper.join("retrieval-report.manifest.json"), |m| {
         m["inputs"][0]["sha256"] = json!("00")
     });
-    let out = tenure_eval(&["verify"], &[&paper.join("retrieval-report.json")]);
+    let out = tenure_eval_with(&["verify"], &[&paper.join("retrieval-report.json")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout)
         .contains("input seeds/paper/beliefs.seed.json has sha256"));

@@ -68,7 +68,7 @@ fn in_memory(suite: &Suite, config: &BackendConfig, prefix: &str) -> Result<Vec<
     );
     let named = |kind: &str| format!("paper/{prefix}{kind}-report (in memory)");
     Ok(vec![
-        LoadedReport::from_parts(Path::new(&named("retrieval")), &s.0, None)?,
-        LoadedReport::from_parts(Path::new(&named("session-retrieval")), &t.0, None)?,
+        LoadedReport::from_parts(Path::new(&named("retrieval")), &s.body, None)?,
+        LoadedReport::from_parts(Path::new(&named("session-retrieval")), &t.body, None)?,
     ])
 }

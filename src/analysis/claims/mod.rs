@@ -5,8 +5,8 @@ mod measure;
 
 pub use measure::{check_paper_reports, measure_paper};
 
-use crate::backend::ScoreScale;
-use crate::report::{LoadedReport, ReportKind};
+use crate::backend::{ScoreScale, Workload};
+use crate::report::LoadedReport;
 use serde::Serialize;
 
 /// Whether a claim holds here.
@@ -64,16 +64,16 @@ impl<'a> ClaimSources<'a> {
     /// Sort `reports` by kind and by what their backend says its scores are: Lucene BM25, or
     /// a vector similarity.
     pub fn from_reports(reports: &'a [LoadedReport]) -> ClaimSources<'a> {
-        let pick = |kind: ReportKind, scale: ScoreScale| {
+        let pick = |kind: Workload, scale: ScoreScale| {
             reports
                 .iter()
                 .find(|r| r.kind == kind && r.backend.score_scale == scale)
         };
         ClaimSources {
-            bm25_static: pick(ReportKind::Static, ScoreScale::LuceneBm25),
-            bm25_session: pick(ReportKind::Session, ScoreScale::LuceneBm25),
-            cosine_static: pick(ReportKind::Static, ScoreScale::VectorSimilarity),
-            cosine_session: pick(ReportKind::Session, ScoreScale::VectorSimilarity),
+            bm25_static: pick(Workload::Static, ScoreScale::LuceneBm25),
+            bm25_session: pick(Workload::Session, ScoreScale::LuceneBm25),
+            cosine_static: pick(Workload::Static, ScoreScale::VectorSimilarity),
+            cosine_session: pick(Workload::Session, ScoreScale::VectorSimilarity),
         }
     }
 }
@@ -143,7 +143,7 @@ const DRIFT_SESSION: &str = "session-drift-noise-10-turns-implicit-redis";
 /// A BM25 score the paper quotes, and where to find it.
 struct QuotedScore {
     claim: &'static str,
-    kind: ReportKind,
+    kind: Workload,
     case: &'static str,
     turn: Option<i64>,
     belief: &'static str,
@@ -153,12 +153,12 @@ struct QuotedScore {
 
 /// The paper's six quoted BM25 scores (spec §J.3).
 const QUOTED_SCORES: [QuotedScore; 6] = [
-    QuotedScore { claim: "\"What are we using Redis for?\" → b-redis-code", kind: ReportKind::Static, case: "conflict-scope-disambiguation-redis-code", turn: None, belief: "b-redis-code", quote: 11.71, why: "one alias clause (boost 5) cannot reach 11.71 with the tag's 24 aliased beliefs (it needs ≥ 32): an earlier, unpublished corpus" },
-    QuotedScore { claim: "Mongoose query → b-mongo-raw-driver (moongoose)", kind: ReportKind::Static, case: "negative-guidance-mongoose", turn: None, belief: "b-mongo-raw-driver", quote: 9.29, why: "no single rescaling fits all six quotes: an earlier corpus or index" },
-    QuotedScore { claim: "session turn 8 `base class` shingle", kind: ReportKind::Session, case: "session-drift-noise-10-turns-implicit-redis", turn: Some(8), belief: "b-composition-inheritance", quote: 29.75, why: "a single-clause shingle match, so only corpus statistics can move it" },
-    QuotedScore { claim: "session turn 10 `allkeys-lru`", kind: ReportKind::Session, case: "session-drift-noise-10-turns-implicit-redis", turn: Some(10), belief: "b-redis-code", quote: 10.26, why: "boosts and index definition are unchanged since the tag: an earlier corpus" },
-    QuotedScore { claim: "cross-session turn 0 → b-redis-code", kind: ReportKind::Session, case: "cross-session-formative-turn-surfaces-via-belief-join", turn: Some(0), belief: "b-redis-code", quote: 6.73, why: "a single-clause alias match: an earlier corpus" },
-    QuotedScore { claim: "\"TS\" case → b-ts-pref", kind: ReportKind::Static, case: "alias-ts-resolves", turn: None, belief: "b-ts-pref", quote: 6.07, why: "the tag's docs show this clause as visible, which its corpus cannot produce: the example came from another corpus" },
+    QuotedScore { claim: "\"What are we using Redis for?\" → b-redis-code", kind: Workload::Static, case: "conflict-scope-disambiguation-redis-code", turn: None, belief: "b-redis-code", quote: 11.71, why: "one alias clause (boost 5) cannot reach 11.71 with the tag's 24 aliased beliefs (it needs ≥ 32): an earlier, unpublished corpus" },
+    QuotedScore { claim: "Mongoose query → b-mongo-raw-driver (moongoose)", kind: Workload::Static, case: "negative-guidance-mongoose", turn: None, belief: "b-mongo-raw-driver", quote: 9.29, why: "no single rescaling fits all six quotes: an earlier corpus or index" },
+    QuotedScore { claim: "session turn 8 `base class` shingle", kind: Workload::Session, case: "session-drift-noise-10-turns-implicit-redis", turn: Some(8), belief: "b-composition-inheritance", quote: 29.75, why: "a single-clause shingle match, so only corpus statistics can move it" },
+    QuotedScore { claim: "session turn 10 `allkeys-lru`", kind: Workload::Session, case: "session-drift-noise-10-turns-implicit-redis", turn: Some(10), belief: "b-redis-code", quote: 10.26, why: "boosts and index definition are unchanged since the tag: an earlier corpus" },
+    QuotedScore { claim: "cross-session turn 0 → b-redis-code", kind: Workload::Session, case: "cross-session-formative-turn-surfaces-via-belief-join", turn: Some(0), belief: "b-redis-code", quote: 6.73, why: "a single-clause alias match: an earlier corpus" },
+    QuotedScore { claim: "\"TS\" case → b-ts-pref", kind: Workload::Static, case: "alias-ts-resolves", turn: None, belief: "b-ts-pref", quote: 6.07, why: "the tag's docs show this clause as visible, which its corpus cannot produce: the example came from another corpus" },
 ];
 
 /// Every claim, measured from `sources`.
@@ -300,8 +300,8 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
     } in QUOTED_SCORES
     {
         let source = match kind {
-            ReportKind::Static => sources.bm25_static,
-            ReportKind::Session => sources.bm25_session,
+            Workload::Static => sources.bm25_static,
+            Workload::Session => sources.bm25_session,
         };
         let measured = source.and_then(|r| {
             r.rows

@@ -3,6 +3,7 @@
 
 pub mod significance;
 
+use crate::backend::Workload;
 use crate::eval::stats::{mcnemar_exact, mean, paired_bootstrap, Interval};
 use crate::report::LoadedReport;
 use serde::Serialize;
@@ -197,7 +198,7 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
             scales.1.describe()
         )
     });
-    let drift = (base.kind == crate::report::ReportKind::Session).then(|| DriftDelta {
+    let drift = (base.kind == Workload::Session).then(|| DriftDelta {
         base_precision_drift: base.mean_precision_drift(),
         new_precision_drift: new.mean_precision_drift(),
         base_noise_drift: base.mean_drift(),

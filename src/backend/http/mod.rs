@@ -173,7 +173,7 @@ impl HttpBackend {
         progress: &mut dyn FnMut(usize, usize),
     ) -> std::result::Result<(), BackendError> {
         self.reset()?;
-        let sessions = self.workload == Workload::Sessions;
+        let sessions = self.workload == Workload::Session;
         for (done, belief) in corpus.iter().enumerate() {
             progress(done, corpus.len());
             let start = Instant::now();

@@ -74,7 +74,7 @@ pub fn run(args: DoctorArgs) -> Result<ExitCode> {
     };
     crate::cli::write_stdout(&text)?;
     Ok(if checkup.failed() {
-        ExitCode::from(1)
+        ExitCode::from(tenure_eval::error::exit::FAILED_CHECK)
     } else {
         ExitCode::SUCCESS
     })

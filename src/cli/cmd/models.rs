@@ -9,9 +9,9 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::backend::BackendConfig;
+use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, RunPlan};
 use tenure_eval::render::run_table::{models_table, ModelRow};
-use tenure_eval::report::RunKind;
 use tenure_eval::Result;
 
 /// `tenure-eval models`.
@@ -68,7 +68,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         }
         backends.insert(backends.len() - methods.len(), cosine);
     }
-    let kinds = [RunKind::Static, RunKind::Session];
+    let kinds = [Workload::Static, Workload::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
     let mut progress = Progress::new(args.quiet, &name);
     let outcome = execute(&mut plan, &mut progress)?;
@@ -106,7 +106,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             "error: the backend failed on {} cases or turns",
             outcome.errored()
         );
-        return Ok(ExitCode::from(3));
+        return Ok(ExitCode::from(tenure_eval::error::exit::RUNTIME));
     }
     Ok(ExitCode::SUCCESS)
 }

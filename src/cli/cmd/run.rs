@@ -10,10 +10,11 @@ use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
+use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, JobOutcome, RunPlan};
 use tenure_eval::render::{junit, run_table as table};
+use tenure_eval::report::write_atomic;
 use tenure_eval::report::LoadedReport;
-use tenure_eval::report::{write_atomic, RunKind};
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
@@ -86,7 +87,7 @@ impl RunArgs {
 }
 
 /// Run `kinds` of the suite through each backend.
-pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
+pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     if let Some(case) = &args.explain {
         let floor = args

@@ -31,7 +31,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         failed |= !problems.is_empty();
     }
     Ok(if failed {
-        ExitCode::from(1)
+        ExitCode::from(tenure_eval::error::exit::FAILED_CHECK)
     } else {
         ExitCode::SUCCESS
     })

@@ -7,7 +7,8 @@ use super::model::{EntryView, HitView, ReportView};
 use crate::eval::stats::mean;
 use crate::eval::summary::{pass_type, Outcome, PassType};
 use crate::report::schema::{RankBlock, ScoreEntry};
-use crate::report::{LoadedReport, ReportKind, Row};
+use crate::backend::Workload;
+use crate::report::{LoadedReport, Row};
 use std::collections::BTreeMap;
 
 /// The outcome of a row, as the case filter names it: a pass by its kind (spec §G's
@@ -151,9 +152,9 @@ pub fn report_view(report: &LoadedReport, entries: Entries) -> ReportView {
 }
 
 /// `static` or `session`.
-pub fn kind_name(kind: ReportKind) -> &'static str {
+pub fn kind_name(kind: Workload) -> &'static str {
     match kind {
-        ReportKind::Static => "static",
-        ReportKind::Session => "session",
+        Workload::Static => "static",
+        Workload::Session => "session",
     }
 }

@@ -9,7 +9,8 @@ use crate::analysis::compare::significance::{runs_table, TestSettings};
 use crate::error::Result;
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
-use crate::report::{LoadedReport, ReportKind};
+use crate::backend::Workload;
+use crate::report::LoadedReport;
 
 /// The differences among `reports`, one view per kind that has two or more reports.
 pub fn differences(
@@ -19,7 +20,7 @@ pub fn differences(
     settings: TestSettings,
 ) -> Result<Vec<DifferenceView>> {
     let mut out = Vec::new();
-    for kind in [ReportKind::Static, ReportKind::Session] {
+    for kind in [Workload::Static, Workload::Session] {
         let members: Vec<usize> = (0..reports.len())
             .filter(|&i| reports[i].kind == kind)
             .collect();

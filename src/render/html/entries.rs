@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 use crate::report::schema::{CaseEntry, PmbReport, TurnEntry};
-use crate::report::ReportKind;
+use crate::backend::Workload;
 use std::path::Path;
 
 /// The entries of one report, of its kind.
@@ -18,7 +18,7 @@ pub enum Entries {
 }
 
 /// Read the entries of the report at `path`, whose kind the row reader already found.
-pub fn read(path: &Path, kind: ReportKind) -> Result<Entries> {
+pub fn read(path: &Path, kind: Workload) -> Result<Entries> {
     let bytes = crate::io::read_bytes(path)?;
     // The paper layout is a bare array; PrecisionMemBench's an object with `cases`.
     let array = bytes
@@ -26,13 +26,13 @@ pub fn read(path: &Path, kind: ReportKind) -> Result<Entries> {
         .find(|b| !b.is_ascii_whitespace())
         .is_some_and(|b| *b == b'[');
     Ok(match (kind, array) {
-        (ReportKind::Static, true) => Entries::Static(crate::io::parse_json(path, &bytes)?),
-        (ReportKind::Static, false) => {
+        (Workload::Static, true) => Entries::Static(crate::io::parse_json(path, &bytes)?),
+        (Workload::Static, false) => {
             let report: PmbReport<CaseEntry> = crate::io::parse_json(path, &bytes)?;
             Entries::Static(report.cases)
         }
-        (ReportKind::Session, true) => Entries::Session(crate::io::parse_json(path, &bytes)?),
-        (ReportKind::Session, false) => {
+        (Workload::Session, true) => Entries::Session(crate::io::parse_json(path, &bytes)?),
+        (Workload::Session, false) => {
             let report: PmbReport<TurnEntry> = crate::io::parse_json(path, &bytes)?;
             Entries::Session(report.cases)
         }

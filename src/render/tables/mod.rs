@@ -8,7 +8,7 @@ mod pmb;
 mod rank;
 
 use super::table::Table;
-use crate::report::{LoadedReport, ReportKind};
+use crate::report::LoadedReport;
 
 pub use paper::paper_tables;
 pub use pmb::pmb_tables;

@@ -5,7 +5,8 @@
 //! The paper tag's case file has no categories. Each of its 60 case ids also exists in the HEAD
 //! (`pmb`) case file, whose category is used for rows that carry none.
 
-use super::{LoadedReport, ReportKind, Table};
+use super::{LoadedReport, Table};
+use crate::backend::Workload;
 use crate::eval::summary::UNCATEGORISED;
 use crate::suite::{Suite, SuiteSource};
 use std::collections::HashMap;
@@ -49,11 +50,11 @@ pub fn paper_tables(reports: &[LoadedReport]) -> Vec<Table> {
     let mut tables = Vec::new();
     let statics: Vec<&LoadedReport> = reports
         .iter()
-        .filter(|r| r.kind == ReportKind::Static)
+        .filter(|r| r.kind == Workload::Static)
         .collect();
     let sessions: Vec<&LoadedReport> = reports
         .iter()
-        .filter(|r| r.kind == ReportKind::Session)
+        .filter(|r| r.kind == Workload::Session)
         .collect();
 
     if let Some(first) = statics.first() {
@@ -108,7 +109,7 @@ pub fn paper_tables(reports: &[LoadedReport]) -> Vec<Table> {
             providers.push(&r.provider);
         }
     }
-    let find = |provider: &str, kind: ReportKind| {
+    let find = |provider: &str, kind: Workload| {
         reports
             .iter()
             .find(|r| r.provider == provider && r.kind == kind)
@@ -131,15 +132,14 @@ pub fn paper_tables(reports: &[LoadedReport]) -> Vec<Table> {
             .iter()
             .map(|p| {
                 let (s, t) = (
-                    passes(find(p, ReportKind::Static)),
-                    passes(find(p, ReportKind::Session)),
+                    passes(find(p, Workload::Static)),
+                    passes(find(p, Workload::Session)),
                 );
                 let total = s
                     .zip(t)
                     .map(|(a, b)| ratio(a.0 + b.0, a.1 + b.1))
                     .unwrap_or_else(|| "—".into());
-                let precision =
-                    find(p, ReportKind::Static).and_then(|r| r.summary().mean_precision);
+                let precision = find(p, Workload::Static).and_then(|r| r.summary().mean_precision);
                 vec![
                     p.to_string(),
                     s.map_or_else(|| "—".into(), |x| ratio(x.0, x.1)),

@@ -1,8 +1,9 @@
 //! PrecisionMemBench's README tables: retrieval precision, pass types, sessions, and embedding
 //! model invariance. Row order and number formats follow the published README.
 
-use super::{LoadedReport, ReportKind, Table};
+use super::{LoadedReport, Table};
 use crate::backend::ScoreScale;
+use crate::backend::Workload;
 use crate::eval::summary::Summary;
 use std::cmp::Ordering;
 
@@ -58,12 +59,12 @@ fn model_label(r: &LoadedReport) -> Option<String> {
 pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
     let statics: Vec<(&LoadedReport, Summary)> = reports
         .iter()
-        .filter(|r| r.kind == ReportKind::Static)
+        .filter(|r| r.kind == Workload::Static)
         .map(|r| (r, r.summary()))
         .collect();
     let sessions: Vec<(&LoadedReport, Summary)> = reports
         .iter()
-        .filter(|r| r.kind == ReportKind::Session)
+        .filter(|r| r.kind == Workload::Session)
         .map(|r| (r, r.summary()))
         .collect();
     let mut tables = Vec::new();

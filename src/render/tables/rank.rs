@@ -1,8 +1,9 @@
 //! The rank-metric table of `tables`.
 
+use crate::backend::Workload;
 use crate::eval::stats::mean;
 use crate::render::table::{number_cell, Table};
-use crate::report::{LoadedReport, ReportKind};
+use crate::report::LoadedReport;
 
 /// `tables`' rank-metric table: one row per report that carries `rankMetrics` blocks (run,
 /// kind, queries with gold, each measure's mean), measures in the order first met; `None` when
@@ -26,8 +27,8 @@ pub fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
         .filter(|r| r.rows.iter().any(|row| !row.rank_metrics.is_empty()))
         .map(|r| {
             let kind = match r.kind {
-                ReportKind::Static => "static",
-                ReportKind::Session => "turns",
+                Workload::Static => "static",
+                Workload::Session => "turns",
             };
             let judged = r
                 .rows

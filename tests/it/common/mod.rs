@@ -4,6 +4,7 @@
 pub mod browser;
 pub mod embed_server;
 pub mod memory_server;
+pub mod needs;
 pub mod python_reference;
 pub mod rank_reference;
 pub mod toy_memory;
@@ -36,7 +37,7 @@ pub fn static_run(name: &str) -> (Suite, StaticRun) {
 /// The report JSON exactly as the CLI writes it.
 pub fn static_report(suite: &Suite, run: &StaticRun) -> Value {
     let manifest = Manifest::for_static(suite, run);
-    json::static_report(run, &manifest, Shape::of(suite.profile)).0
+    json::static_report(run, &manifest, Shape::of(suite.profile)).body
 }
 
 pub fn ids(v: &Value) -> Vec<String> {
@@ -81,23 +82,28 @@ pub fn same_number(a: &Value, b: &Value) -> bool {
 #[allow(unused_imports)]
 pub use tenure_eval::report::same_json;
 
-/// Run `tenure-eval ARGS` from the repository root (where `embeddings/` is); any exit code.
-pub fn tenure_eval(args: &[&str]) -> std::process::Output {
-    run(args, &[])
+/// `tenure-eval ARGS` as a child process run from the repository root (where `embeddings/`
+/// is): the one place the tests name the binary. Add paths, environment and stdio, then
+/// `output()`, `status()` or `spawn()`.
+pub fn cli(args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
+    cmd.args(args).current_dir(repo(""));
+    cmd
 }
 
-fn run(args: &[&str], paths: &[&Path]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args(args)
-        .args(paths)
-        .current_dir(repo(""))
-        .output()
-        .unwrap()
+/// Run `tenure-eval ARGS`; any exit code.
+pub fn tenure_eval(args: &[&str]) -> std::process::Output {
+    tenure_eval_with(args, &[])
+}
+
+/// Run `tenure-eval ARGS PATHS...`; any exit code.
+pub fn tenure_eval_with(args: &[&str], paths: &[&Path]) -> std::process::Output {
+    cli(args).args(paths).output().unwrap()
 }
 
 /// Run `tenure-eval ARGS PATHS...`, require success, return its output.
 pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
-    let output = run(args, paths);
+    let output = tenure_eval_with(args, paths);
     assert!(
         output.status.success(),
         "tenure-eval {args:?}: {}",

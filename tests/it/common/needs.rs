@@ -1,0 +1,153 @@
+//! What a test needs beyond the Rust toolchain, and what happens without it.
+//!
+//! A plain `cargo test` on a fresh clone has only the toolchain: a test that needs ONNX Runtime,
+//! the venv's Python, Lucene, a browser or TeX calls [`needs`] first and, when something is
+//! missing, returns early after printing one line that says what it needs and how to get it:
+//!
+//! ```text
+//! skipped onnx::fp32_minilm_gives_…: needs ONNX Runtime and the models (ORT_DYLIB_PATH, TENURE_EVAL_MODELS); run scripts/setup-models.sh or scripts/test.sh
+//! ```
+//!
+//! `scripts/test.sh` (CI) installs everything and sets `TENURE_EVAL_REQUIRE_ALL=1`: then a
+//! missing need fails the test instead, so nothing is skipped there. No test installs anything.
+//!
+//! ```ignore
+//! #[test]
+//! fn something_against_the_reference() {
+//!     if !needs(&[Need::Onnx, Need::Python]) {
+//!         return;
+//!     }
+//!     …
+//! }
+//! ```
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Set (to `1`) by `scripts/test.sh`: every need is required, none is skipped.
+pub const REQUIRE_ALL: &str = "TENURE_EVAL_REQUIRE_ALL";
+
+/// Something outside the Rust toolchain a test needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// ONNX Runtime (`ORT_DYLIB_PATH`) and the ONNX models (`TENURE_EVAL_MODELS`), which
+    /// `scripts/setup-models.sh` builds.
+    Onnx,
+    /// The venv's Python (`TENURE_EVAL_PYTHON`: onnxruntime, sentence-transformers,
+    /// ir_measures, scipy), which `scripts/setup-models.sh` makes.
+    Python,
+    /// A system `python3` on `PATH` (the standard library only).
+    Python3,
+    /// A JDK and Debian's liblucene8-java (`scripts/setup-lucene.sh` installs them).
+    Lucene,
+    /// Headless Chromium and chromedriver on `PATH`.
+    Chromium,
+    /// `pdflatex` on `PATH` (TeX Live).
+    Pdflatex,
+}
+
+impl Need {
+    /// What is missing, or `None` when this machine has it.
+    fn missing(self) -> Option<&'static str> {
+        let present = match self {
+            Need::Onnx => {
+                env_path("ORT_DYLIB_PATH").is_some_and(|p| p.is_file())
+                    && env_path("TENURE_EVAL_MODELS").is_some_and(|p| p.is_dir())
+            }
+            Need::Python => env_path("TENURE_EVAL_PYTHON").is_some_and(|p| p.is_file()),
+            Need::Python3 => runs("python3", &["--version"]),
+            Need::Lucene => lucene_classpath().is_some(),
+            Need::Chromium => {
+                (runs("chromium", &["--version"]) || runs("chromium-browser", &["--version"]))
+                    && runs("chromedriver", &["--version"])
+            }
+            Need::Pdflatex => runs("pdflatex", &["--version"]),
+        };
+        (!present).then_some(self.how())
+    }
+
+    /// What it is and how to get it.
+    fn how(self) -> &'static str {
+        match self {
+            Need::Onnx => {
+                "ONNX Runtime and the models (ORT_DYLIB_PATH, TENURE_EVAL_MODELS); run \
+                 scripts/setup-models.sh and export what it says, or scripts/test.sh"
+            }
+            Need::Python => {
+                "the venv's Python (TENURE_EVAL_PYTHON=.venv/bin/python); run \
+                 scripts/setup-models.sh, or scripts/test.sh"
+            }
+            Need::Python3 => "python3 on PATH",
+            Need::Lucene => {
+                "a JDK and Debian's liblucene8-java; run scripts/setup-lucene.sh, or \
+                 scripts/test.sh"
+            }
+            Need::Chromium => {
+                "chromium and chromedriver on PATH (Debian: chromium chromium-driver); \
+                 scripts/test.sh installs them"
+            }
+            Need::Pdflatex => {
+                "pdflatex on PATH (Debian: texlive-latex-recommended texlive-latex-extra); \
+                 scripts/test.sh installs it"
+            }
+        }
+    }
+}
+
+/// Whether the calling test may run: `true` when this machine has everything in `what`.
+/// Otherwise it prints one `skipped <test>: needs …` line to stderr (past the test harness's
+/// capture, so a passing run shows it) and returns `false`; or, under
+/// `TENURE_EVAL_REQUIRE_ALL=1`, panics with the same words.
+pub fn needs(what: &[Need]) -> bool {
+    let missing: Vec<&str> = what.iter().filter_map(|n| n.missing()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let line = format!("skipped {test}: needs {}", missing.join("; and "));
+    if std::env::var_os(REQUIRE_ALL).is_some_and(|v| v == "1") {
+        panic!("{line} ({REQUIRE_ALL}=1: nothing may be skipped)");
+    }
+    // Straight to the process's stderr: `eprintln!` output of a passing test is swallowed.
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    false
+}
+
+/// An environment variable naming a path; a relative one is taken from the repository root.
+pub fn env_path(var: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(std::env::var_os(var).filter(|v| !v.is_empty())?);
+    Some(if p.is_absolute() {
+        p
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+    })
+}
+
+/// Lucene's classpath (lucene-core and lucene-analyzers-common) when a JDK and the jars are
+/// here: `scripts/setup-lucene.sh --check`, which never installs.
+pub fn lucene_classpath() -> Option<String> {
+    if !runs("javac", &["-version"]) {
+        return None;
+    }
+    let out = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-lucene.sh"))
+        .arg("--check")
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let classpath = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !classpath.is_empty()).then_some(classpath)
+}
+
+/// Whether `program args` starts and exits 0.
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
