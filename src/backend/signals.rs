@@ -154,9 +154,12 @@ mod tests {
         assert!((s.product - 0.36).abs() < 1e-12);
         s.add_boosts(false);
         assert!((s.score - 0.41).abs() < 1e-12);
+        // 0.36 + 0.30 + 0.15 + 0.30 = 1.11: 1.0 when clamped, as is when not.
         s.temporal_validity = Some(0.3);
-        s.primacy = Some(0.3);
+        s.revisitation = Some(0.15);
         s.add_boosts(true);
         assert_eq!(s.score, 1.0);
+        s.add_boosts(false);
+        assert!((s.score - 1.11).abs() < 1e-12);
     }
 }

@@ -27,6 +27,7 @@ mod provenance;
 mod rank_metrics;
 mod readme;
 mod scale;
+mod scorers;
 mod segments;
 mod serve;
 mod service;
