@@ -1,7 +1,9 @@
 //! tenure-eval: measure how precisely LLM memory systems retrieve what a user told them.
 //!
-//! Data flows one way: [`suite`] → [`backend`] → [`context`] → [`eval`] → [`report`], driven
-//! by [`run`]; [`job`] carries out a whole command's plan.
+//! Data flows one way, from [`suite`] through [`backend`], [`context`] and [`eval`] to
+//! [`report`], driven by [`run`]; [`job`] carries out a whole command's plan. The one picture
+//! of that flow, with every module placed in it, is `ARCHITECTURE.md` at the repository's root;
+//! the upstream behaviour the code cites as "spec §" is in `docs/spec/`.
 //!
 //! ```
 //! use tenure_eval::backend::BackendConfig;
@@ -36,6 +38,7 @@ pub mod run;
 pub mod serve;
 pub mod store;
 pub mod suite;
+pub mod temporal;
 
 pub use error::{Error, Result};
 pub use profile::Profile;
