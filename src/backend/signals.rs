@@ -92,6 +92,9 @@ pub struct Signals {
     pub score: f64,
     /// Its tier; `None` for a scorer without tiers (`recent`).
     pub tier: Option<Tier>,
+    /// The valid-time class that set `temporalValidity` (bitemporal only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_class: Option<String>,
 }
 
 impl Signals {

@@ -5,30 +5,8 @@
 
 use crate::backend::Tier;
 
-/// A belief's valid-time class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValidClass {
-    /// Decisions, constraints, plans: valid from their statement on.
-    ForwardOpen,
-    /// A present state, open.
-    CurrentState,
-    /// A bounded (historical) fact: valid time closed.
-    Closed,
-    /// A correction: the new statement is open and current (it closes what it corrects).
-    Correction,
-}
-
-impl ValidClass {
-    /// The name reports use (`forward_open`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            ValidClass::ForwardOpen => "forward_open",
-            ValidClass::CurrentState => "current_state",
-            ValidClass::Closed => "closed",
-            ValidClass::Correction => "correction",
-        }
-    }
-}
+/// A belief's valid-time class: the TemporalClassifier's classes.
+pub use crate::temporal::TemporalClass as ValidClass;
 
 /// A closed belief within this many turns of its closure is "recent" (spec §5 table).
 pub const CLOSED_RECENT_TURNS: u64 = 5;
@@ -86,13 +64,18 @@ pub struct ValidTime {
 }
 
 impl ValidTime {
-    /// The valid time of `belief`: explicit metadata wins, the TemporalClassifier otherwise.
+    /// The valid time of `belief`: explicit metadata wins (`superseded_by`, `resolved_at`,
+    /// `valid_to`, decision and constraint types), the TemporalClassifier's text markers
+    /// otherwise (`crate::temporal::classify_belief`). A closed belief closed at its
+    /// `valid_to`, else its `resolved_at`, else when it was stated (a past description).
     pub fn of(belief: &crate::suite::Belief) -> ValidTime {
-        let _ = belief;
-        // Wired to crate::temporal::classify_belief when helper temporal's classifier lands.
+        let class = crate::temporal::classify_belief(belief).class;
         ValidTime {
-            class: ValidClass::CurrentState,
-            closed_at: None,
+            class,
+            closed_at: match class {
+                ValidClass::Closed => belief.valid_to.or(belief.resolved_at),
+                _ => None,
+            },
         }
     }
 }
@@ -125,6 +108,31 @@ mod tests {
         let normal = super::super::signals::recency(1.0, 0.25);
         assert_eq!(recency(ValidClass::CurrentState, 1.0, 0.25, 0.9), normal);
         assert_eq!(recency(ValidClass::Closed, 1.0, 0.25, 0.5), (-0.5f64).exp());
+    }
+
+    #[test]
+    fn valid_time_comes_from_metadata_then_the_classifier() {
+        let belief = |extra: serde_json::Value| -> crate::suite::Belief {
+            let mut v = serde_json::json!({
+                "_id": "b", "user_id": "u", "type": "entity", "canonical_name": "ci",
+                "content": "CI runs on GitHub Actions.",
+            });
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            serde_json::from_value(v).unwrap()
+        };
+        let of = |extra| ValidTime::of(&belief(extra));
+        assert_eq!(of(serde_json::json!({})).class, ValidClass::CurrentState);
+        assert_eq!(
+            of(serde_json::json!({"type": "decision"})).class,
+            ValidClass::ForwardOpen
+        );
+        let bounded = of(serde_json::json!({"valid_to": "2026-09-15T00:00:00Z"}));
+        assert_eq!(bounded.class, ValidClass::Closed);
+        assert_eq!(bounded.closed_at, Some(1_789_430_400_000));
+        let past = of(serde_json::json!({"content": "We used to deploy on Heroku."}));
+        assert_eq!((past.class, past.closed_at), (ValidClass::Closed, None));
     }
 
     #[test]

@@ -159,6 +159,7 @@ impl CompositeBackend {
                 now.saturating_sub(closure),
                 p.established_after,
             ));
+            s.valid_class = Some(class.as_str().to_string());
         } else {
             s.recency = Some(signals::recency(p.lambda, position));
             s.currency = Some(signals::currency(
