@@ -316,3 +316,63 @@ impl Segments {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn belief(id: &str, created: Option<&str>) -> Belief {
+        serde_json::from_value(serde_json::json!({
+            "_id": id, "user_id": "u", "type": "entity", "canonical_name": id,
+            "content": "Always pin versions.", "created_at": created,
+        }))
+        .unwrap()
+    }
+
+    fn store(workload: Workload) -> Segments {
+        let mut s = Segments::new(workload, None, vec!["always".into()]);
+        for (id, at) in [
+            ("a", Some("2026-01-01T00:00:00Z")),
+            ("b", Some("2026-02-01T00:00:00Z")),
+            ("c", Some("2026-02-01T00:00:00Z")),
+            ("d", None),
+        ] {
+            s.add(&belief(id, at), false).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn seed_steps_order_by_created_at_and_the_newest_is_now() {
+        let s = store(Workload::Static);
+        let steps: Vec<u64> = (0..4).map(|r| s.step(r)).collect();
+        // Equal times share a step; no created_at counts as the newest.
+        assert_eq!(steps, [0, 1, 1, 3]);
+        assert_eq!(s.now(), 3);
+        assert_eq!(s.position(1), 1.0 / 3.0);
+        assert_eq!(s.position(3), 1.0);
+        // Age runs to the newest timestamp (February 1st): 31 days for a.
+        assert_eq!(s.hours_since(Some(1_767_225_600_000)), 744.0);
+        assert_eq!(s.hours_since(None), 0.0);
+        assert!(s.versions[0].instruction);
+    }
+
+    #[test]
+    fn session_turns_continue_the_clock() {
+        let mut s = store(Workload::Sessions);
+        s.at_turn(0);
+        assert_eq!(s.now(), 3);
+        s.at_turn(2);
+        assert_eq!(s.now(), 5);
+        // Created after turn 2's retrieval: step 3 + 2 + 1, the newest from turn 3 on.
+        s.add(&belief("e", None), false).unwrap();
+        assert_eq!(s.step(4), 6);
+        assert_eq!(s.first_turn(4), 3);
+        s.at_turn(3);
+        assert_eq!(s.position(s.step(4)), 1.0);
+        // A replacement keeps the slot and enters on the turn clock too.
+        s.add(&belief("a", Some("2026-01-01T00:00:00Z")), true).unwrap();
+        assert_eq!((s.versions[5].slot, s.step(5)), (0, 7));
+        assert!(!s.versions[0].live);
+    }
+}
