@@ -371,7 +371,8 @@ mod tests {
         s.at_turn(3);
         assert_eq!(s.position(s.step(4)), 1.0);
         // A replacement keeps the slot and enters on the turn clock too.
-        s.add(&belief("a", Some("2026-01-01T00:00:00Z")), true).unwrap();
+        s.add(&belief("a", Some("2026-01-01T00:00:00Z")), true)
+            .unwrap();
         assert_eq!((s.versions[5].slot, s.step(5)), (0, 7));
         assert!(!s.versions[0].live);
     }
