@@ -46,6 +46,26 @@ pub fn rank(scored: &mut [Scored]) {
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 }
 
+/// Rank `scored` and keep the first `limit` as hits, each explained by its signals (`name`:
+/// the scorer).
+pub fn ranked_hits(
+    segments: &Segments,
+    mut scored: Vec<Scored>,
+    limit: usize,
+    name: &str,
+) -> Vec<Hit> {
+    rank(&mut scored);
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(score, _, row, s)| Hit {
+            id: segments.versions[row].belief.id.clone(),
+            score: Some(score),
+            explanation: Some(Explanation::signals(s, name)),
+        })
+        .collect()
+}
+
 /// The backend info of a context scorer over `vectors` (`id` names it, `variant` a setting
 /// that changes its file names, e.g. `bitemporal`). As cosine's, file names carry the model,
 /// and the text policy only when it is not the profile's.
@@ -233,7 +253,7 @@ impl Backend for CompositeBackend {
             .expect("composite has vectors");
         let q = vectors.query(request.text, request.message)?;
         let earlier = self.segments.remember(&q);
-        let mut scored: Vec<Scored> = self
+        let scored: Vec<Scored> = self
             .segments
             .admitted(&request.filter)
             .map(|row| {
@@ -242,16 +262,12 @@ impl Backend for CompositeBackend {
             })
             .filter(|(_, _, _, s)| s.tier.is_some_and(super::Tier::in_context))
             .collect();
-        rank(&mut scored);
-        Ok(scored
-            .into_iter()
-            .take(request.limit)
-            .map(|(score, _, row, s)| Hit {
-                id: self.segments.versions[row].belief.id.clone(),
-                score: Some(score),
-                explanation: Some(Explanation::signals(s, "composite")),
-            })
-            .collect())
+        Ok(ranked_hits(
+            &self.segments,
+            scored,
+            request.limit,
+            "composite",
+        ))
     }
 
     fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {

@@ -5,9 +5,9 @@
 //! ([`crate::backend::composite::segments`]), so newer is higher; equal steps go to corpus order.
 
 use super::composite::segments::Segments;
-use super::composite::{rank, scorer_info, signals, Scored};
+use super::composite::{ranked_hits, scorer_info, signals, Scored};
 use super::{
-    Backend, BackendError, BackendInfo, Explanation, Hit, SearchRequest, Signals, Workload,
+    Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Workload,
 };
 use crate::suite::Belief;
 use serde::{Deserialize, Serialize};
@@ -70,7 +70,7 @@ impl Backend for RecentBackend {
             return Ok(Vec::new());
         }
         let segs = &self.segments;
-        let mut scored: Vec<Scored> = segs
+        let scored: Vec<Scored> = segs
             .admitted(&request.filter)
             .map(|row| {
                 let mut s = Signals {
@@ -85,16 +85,7 @@ impl Backend for RecentBackend {
                 (s.score as f32, segs.versions[row].slot, row, s)
             })
             .collect();
-        rank(&mut scored);
-        Ok(scored
-            .into_iter()
-            .take(request.limit)
-            .map(|(score, _, row, s)| Hit {
-                id: segs.versions[row].belief.id.clone(),
-                score: Some(score),
-                explanation: Some(Explanation::signals(s, "recent")),
-            })
-            .collect())
+        Ok(ranked_hits(segs, scored, request.limit, "recent"))
     }
 
     fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {

@@ -10,10 +10,10 @@
 //! not meant for a million beliefs).
 
 use super::composite::segments::{Segments, Vectors};
-use super::composite::{rank, scorer_info, signals, vector_settings, RelevanceMap, Scored};
+use super::composite::{ranked_hits, scorer_info, signals, vector_settings, RelevanceMap, Scored};
 use super::cosine::CosineConfig;
 use super::{
-    Backend, BackendError, BackendInfo, Explanation, Hit, SearchRequest, Signals, Thresholds,
+    Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Thresholds,
     Workload,
 };
 use crate::error::Result;
@@ -153,7 +153,7 @@ impl Backend for SpreadingBackend {
             let v = &segs.versions[row];
             v.live && v.belief.user_id == user && v.belief.is_active()
         };
-        let mut scored: Vec<Scored> = segs
+        let scored: Vec<Scored> = segs
             .admitted(&request.filter)
             .map(|row| {
                 let around: Vec<f64> = self.edges[row]
@@ -178,16 +178,7 @@ impl Backend for SpreadingBackend {
             })
             .filter(|(_, _, _, s)| s.tier.is_some_and(super::Tier::in_context))
             .collect();
-        rank(&mut scored);
-        Ok(scored
-            .into_iter()
-            .take(request.limit)
-            .map(|(score, _, row, s)| Hit {
-                id: segs.versions[row].belief.id.clone(),
-                score: Some(score),
-                explanation: Some(Explanation::signals(s, "spreading")),
-            })
-            .collect())
+        Ok(ranked_hits(segs, scored, request.limit, "spreading"))
     }
 
     fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {
