@@ -59,6 +59,9 @@ pub enum Command {
     Plot(cmd::plot::PlotArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(cmd::tables::TablesArgs),
+    /// One self-contained HTML page to explore reports: overview, cases side by side,
+    /// sessions, differences (offline, one file).
+    Html(cmd::html::HtmlArgs),
     /// Fill an embedding store: embed every text a suite needs with an ONNX model (or import
     /// upstream vectors).
     Embed(cmd::embed::EmbedArgs),
@@ -74,6 +77,9 @@ pub enum Command {
     /// The scale study: the suite planted in synthetic stores of growing size; build time,
     /// search latency, peak memory, and whether the suite's precision holds.
     Scale(cmd::scale::ScaleArgs),
+    /// The TemporalClassifier: classify statements by valid time, or measure it against
+    /// gold labels (docs/temporal.md).
+    Temporal(cmd::temporal::TemporalArgs),
 }
 
 /// Run the command.
@@ -90,10 +96,12 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Trec(a) => cmd::trec::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Embed(a) => cmd::embed::run(a),
+        Command::Html(a) => cmd::html::run(a),
         Command::Models(a) => cmd::models::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Scale(a) => cmd::scale::run(a),
+        Command::Temporal(a) => cmd::temporal::run(a),
     }
 }
 

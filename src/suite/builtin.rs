@@ -95,4 +95,23 @@ pub const BUILTIN_SUITES: &[BuiltinSuite] = &[
             "b9832477bc313cac9a93c67408b7cac8026b3ad6c9db180e43caac08c55e2b38"
         ),
     },
+    // Written for this project (docs/temporal.md): the bitemporal claims of the dissertation's
+    // chapter 8. HEAD profile: its files use the HEAD shape (categories, budget overrides)
+    // and HEAD is the pipeline upstream runs today; the paper tag is kept for reproduction.
+    BuiltinSuite {
+        name: "bitemporal",
+        profile: Profile::Head,
+        corpus: builtin_file!(
+            "seeds/bitemporal/beliefs.seed.json",
+            "dce89262767b36a9aa54a94709b95d290d4ea4f50d2252f639b9f9814b0308ab"
+        ),
+        cases: builtin_file!(
+            "cases/bitemporal/retrieval.cases.json",
+            "135a0af6cc7968d46dc2097766b39581aeba4657e0d635e2f22a202234ea0607"
+        ),
+        sessions: builtin_file!(
+            "cases/bitemporal/session-retrieval.cases.json",
+            "3bf120e454f68f2371a63ee1caaedff4f6ff7c1a16a525a6d0e49d6d78e9fcab"
+        ),
+    },
 ];

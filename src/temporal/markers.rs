@@ -42,6 +42,33 @@ fn tiers() -> Vec<Vec<(TemporalClass, &'static str, String)>> {
         vec![
             (Correction, "correction", format!(r"{HEAD}actually\b")),
             (Correction, "correction", s(r"\bactually\b[^.;]*,\s*not\b")),
+            // Tuned on the odd-numbered half of the corpus (docs/temporal.md, "Tuning").
+            (
+                Correction,
+                "correction",
+                s(r"^(?:no|nope|hmm,? no|no wait|wait, no)[,.!:]"),
+            ),
+            (
+                Correction,
+                "correction",
+                s(
+                    r"\b(?:let me correct|i (?:should|need to|have to|must) correct|correcting myself|slight correction|correction to|correct the record|let me fix what i said|fix to what i said|let me restate|walk (?:that|it) back|strike that|on second thought|to be precise|i got (?:that|it) (?:backwards|wrong)|the other way around|mixed (?:them|those|it) up|i misread|i misheard|i had the \w+ wrong|oops|whoops)\b",
+                ),
+            ),
+            (
+                Correction,
+                "correction",
+                s(
+                    r"\b(?:what i (?:said|wrote|told you|mentioned)|my (?:earlier|previous|last) (?:note|message|answer|statement|comment|reply)|i (?:previously|earlier) (?:said|told you|wrote|mentioned)|i (?:said|told you|wrote|mentioned|quoted|gave you|gave|pasted|linked) (?:earlier|before|previously)|earlier i (?:said|called|wrote|told|mentioned)|the earlier (?:claim|statement|number|figure))\b",
+                ),
+            ),
+            (
+                Correction,
+                "correction",
+                s(
+                    r"\b(?:was|were) (?:wrong|incorrect|a typo|backwards|premature)\b(?! (?:with|about the (?:disk|server)))|\bisn't (?:true|right|correct|the case)\b|\bthat's not (?:quite )?right\b",
+                ),
+            ),
             (
                 Correction,
                 "correction",
@@ -72,14 +99,14 @@ fn tiers() -> Vec<Vec<(TemporalClass, &'static str, String)>> {
                 Correction,
                 "correction",
                 s(
-                    r"\bnot [^,.;]{1,40}(?:as i said|like i said|as i wrote|like i wrote|as i told you|as i mentioned)\b",
+                    r"\bnot [^.;]{1,40}?,? (?:as i said|like i said|as i wrote|like i wrote|as i told you|as i mentioned)\b",
                 ),
             ),
             (
                 Correction,
                 "retroactive",
                 s(
-                    r"\b(?:this|that|it) (?:has|had) always been\b|\b(?:that|this|it) was never (?:the case|true|right|correct)\b|\bwas never actually\b|\b(?:has|had) never actually\b|\balways was\b",
+                    r"\b(?:this|that|it) (?:has|had) always been\b|\b(?:that|this|it) was never(?: the case| true| right| correct)?\b|\bwas never actually\b|\b(?:has|had) never actually\b|\balways was\b",
                 ),
             ),
             (
@@ -171,6 +198,23 @@ fn tiers() -> Vec<Vec<(TemporalClass, &'static str, String)>> {
                 ),
             ),
         ],
+        // Broader past readings, after the specific closed markers so those name the marker.
+        vec![
+            (
+                Closed,
+                "superseded",
+                s(
+                    r"\b(?:the|our) old\b|\b(?:was|were) once\b|\b(?:in the early days|in the beginning|at first|for a while|for the first \w+ (?:years|months)|in the first (?:release|version|year|years)|the first (?:version|prototype|release)|our first \w+|in (?:the )?\d+\.x releases?|in v\d+|(?:\w+|\d+) years ago)\b",
+                ),
+            ),
+            (
+                Closed,
+                "bound",
+                s(
+                    r"\b(?:was|were|had|took|ran|went|used|lived)\b[^.;]*\b(?:before|until)\b|\b(?:before|until)\b[^.;]*\b(?:was|were|had)\b",
+                ),
+            ),
+        ],
         vec![
             (
                 ForwardOpen,
@@ -195,12 +239,21 @@ fn tiers() -> Vec<Vec<(TemporalClass, &'static str, String)>> {
             ),
             (
                 ForwardOpen,
+                "constraint",
+                s(
+                    r"^(?:please|remember|treat|keep|write|follow)\b|\bi'd like you to\b|\bi want (?:you|all|every|the|it)\b|^(?:every|each|all|no|only) \w+|\bshould\b|\b(?:has|have) to\b|\bneeds? to\b",
+                ),
+            ),
+            (
+                ForwardOpen,
                 "commitment",
                 s(
                     r"\b(?:we|i)(?:'re| are|'m| am) (?:using|on|standardi[sz]ing on|sticking with|keeping|targeting|going with)\b(?! (?:\d|about|around|almost|nearly|over|under|up|too|a lot|more|less|half|most|all of|the wrong|it wrong))|\b(?:we|i) (?:use|run|deploy|ship|target|host|build|release|keep)\b|\bour (?:standard|convention|policy|default) is\b",
                 ),
             ),
         ],
+        // The weakest reading: "X, not Y" with no other marker replaces an earlier value.
+        vec![(Correction, "contrast", s(r",\s*not\b"))],
     ]
 }
 

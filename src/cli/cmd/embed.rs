@@ -11,7 +11,7 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval embed`.
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
-    /// Suites to embed for: built-in names (default: paper and pmb, each under its own policy).
+    /// Suites to embed for: built-in names (default: every built-in suite, each under its own policy).
     #[arg(long)]
     pub suite: Vec<String>,
     /// Custom suite instead.
@@ -58,7 +58,9 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             custom: args.custom,
         })?]
     } else if args.suite.is_empty() {
-        vec![builtin("paper")?, builtin("pmb")?]
+        (tenure_eval::suite::BUILTIN_SUITES.iter())
+            .map(|s| builtin(s.name))
+            .collect::<Result<_>>()?
     } else {
         args.suite
             .iter()

@@ -57,6 +57,9 @@ pub struct RunArgs {
     /// CI gates.
     #[command(flatten)]
     pub gates: GateArgs,
+    /// Also write one self-contained HTML page of the reports this run wrote (see `html`).
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -125,6 +128,16 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     progress.finish();
     print_outcome(&plan.suite, &outcome, &args.output)?;
     write_gate_files(&outcome, &args.gates)?;
+    if let Some(path) = &args.html {
+        let files: Vec<_> = outcome
+            .passes
+            .iter()
+            .flat_map(|p| p.reports.clone())
+            .collect();
+        let reports = crate::cli::load_reports(&files, true)?;
+        let options = crate::cli::cmd::html::default_options();
+        crate::cli::cmd::html::write(path, &reports, &plan.suite, &options, quiet)?;
+    }
     for c in &outcome.checks {
         if !quiet || !c.passed {
             say!(

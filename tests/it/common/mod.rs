@@ -1,6 +1,7 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod embed_server;
 pub mod memory_server;
 pub mod python_reference;
