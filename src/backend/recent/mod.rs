@@ -6,9 +6,7 @@
 
 use super::composite::segments::Segments;
 use super::composite::{ranked_hits, scorer_info, signals, Scored};
-use super::{
-    Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Workload,
-};
+use super::{Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Workload};
 use crate::suite::Belief;
 use serde::{Deserialize, Serialize};
 use serde_json::json;

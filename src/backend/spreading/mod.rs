@@ -13,8 +13,7 @@ use super::composite::segments::{Segments, Vectors};
 use super::composite::{ranked_hits, scorer_info, signals, vector_settings, RelevanceMap, Scored};
 use super::cosine::CosineConfig;
 use super::{
-    Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Thresholds,
-    Workload,
+    Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Thresholds, Workload,
 };
 use crate::error::Result;
 use crate::suite::Belief;
