@@ -3,9 +3,12 @@
 //! from the suite (a cosine model's vectors), `build` indexes a corpus.
 
 use super::bm25::{Bm25Backend, Bm25Config};
+use super::composite::{CompositeBackend, CompositeConfig};
 use super::cosine::{CosineBackend, CosineConfig};
 use super::fusion::{FusionBackend, FusionConfig};
 use super::http::{HttpBackend, HttpConfig};
+use super::recent::{RecentBackend, RecentConfig};
+use super::spreading::{SpreadingBackend, SpreadingConfig};
 use super::{Backend, Workload};
 use crate::embed::source::EmbedProgress;
 use crate::error::Result;
@@ -47,6 +50,12 @@ pub enum BackendConfig {
     Http(Box<HttpConfig>),
     /// Several backends, their lists fused (RRF, CombSUM, fallback).
     Fusion(Box<FusionConfig>),
+    /// The dissertation's composite context scorer (context-scorer spec §1-2, §5).
+    Composite(Box<CompositeConfig>),
+    /// Spreading activation over a similarity graph (context-scorer spec §4).
+    Spreading(Box<SpreadingConfig>),
+    /// Oldest-first truncation: the newest beliefs that fit (context-scorer spec §2).
+    Recent(RecentConfig),
 }
 
 impl BackendConfig {
@@ -72,8 +81,10 @@ impl BackendConfig {
     /// embedded now or checked present); `progress` hears embedding progress.
     pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
         match self {
-            BackendConfig::Bm25(_) | BackendConfig::Http(_) => Ok(()),
+            BackendConfig::Bm25(_) | BackendConfig::Http(_) | BackendConfig::Recent(_) => Ok(()),
             BackendConfig::Cosine(c) => c.prepare(suite, progress),
+            BackendConfig::Composite(c) => c.vectors.prepare(suite, progress),
+            BackendConfig::Spreading(c) => c.vectors.prepare(suite, progress),
             BackendConfig::Fusion(f) => f
                 .children
                 .iter_mut()
@@ -100,6 +111,9 @@ impl BackendFactory for BackendConfig {
                 Box::new(HttpBackend::connect(corpus, c, workload, progress)?)
             }
             BackendConfig::Fusion(f) => Box::new(FusionBackend::build(corpus, f)?),
+            BackendConfig::Composite(c) => Box::new(CompositeBackend::build(corpus, c, workload)?),
+            BackendConfig::Spreading(c) => Box::new(SpreadingBackend::build(corpus, c, workload)?),
+            BackendConfig::Recent(c) => Box::new(RecentBackend::build(corpus, *c, workload)),
         })
     }
 }

@@ -13,6 +13,8 @@ pub struct Explanation {
     pub term: Option<TermMatch>,
     /// The parts it is made of.
     pub details: Vec<Explanation>,
+    /// A context scorer's signals and tier (composite, spreading, recent).
+    pub signals: Option<Box<super::Signals>>,
 }
 
 /// A leaf: one indexed term matched in one field.
@@ -48,6 +50,7 @@ impl Explanation {
             description: description.into(),
             term: None,
             details,
+            signals: None,
         }
     }
 
@@ -58,6 +61,18 @@ impl Explanation {
             description: format!("{}:{}", term.path, term.term),
             term: Some(term),
             details: Vec::new(),
+            signals: None,
+        }
+    }
+
+    /// A context scorer's explanation: its score, what it is, and its signals.
+    pub fn signals(signals: super::Signals, description: impl Into<String>) -> Self {
+        Explanation {
+            value: signals.score as f32,
+            description: description.into(),
+            term: None,
+            details: Vec::new(),
+            signals: Some(Box::new(signals)),
         }
     }
 

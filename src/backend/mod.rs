@@ -7,6 +7,7 @@
 //! that record instead of guessing from names.
 
 pub mod bm25;
+pub mod composite;
 mod config;
 pub mod cosine;
 mod error;
@@ -14,11 +15,15 @@ mod explain;
 mod filterable;
 pub mod fusion;
 pub mod http;
+pub mod recent;
+mod signals;
+pub mod spreading;
 
 pub use config::{BackendConfig, BackendFactory, SeedProgress};
 pub use error::{BackendError, ErrorKind};
 pub use explain::{Contribution, Explanation, TermMatch};
 pub use filterable::{Filterable, Interner};
+pub use signals::{Signals, Thresholds, Tier};
 
 use crate::suite::{Belief, BeliefType};
 use serde::{Deserialize, Serialize};
@@ -214,6 +219,9 @@ pub enum ScoreScale {
     RankFusion,
     /// No score: the backend only ranks.
     None,
+    /// A context scorer's score (product of signals plus boosts, context-scorer spec §1):
+    /// 3 decimals plus each hit's `signals`.
+    ContextScore,
 }
 
 impl ScoreScale {
@@ -224,6 +232,7 @@ impl ScoreScale {
             ScoreScale::VectorSimilarity => "Atlas vector score, (1 + cos) / 2",
             ScoreScale::RankFusion => "rank-fusion score",
             ScoreScale::None => "rank only",
+            ScoreScale::ContextScore => "context score: product of signals plus boosts",
         }
     }
 }
@@ -286,6 +295,12 @@ pub trait Backend: Send + Sync {
     /// How a remote store was seeded; `None` for an index built in process.
     fn seeding(&self) -> Option<&Seeding> {
         None
+    }
+    /// Sessions: the run is at turn `turn` (0-based, counted over the whole run, since the
+    /// session cases share one store), before the turn's search and its mutations. Backends
+    /// with a turn clock (the context scorers) keep it; others ignore it.
+    fn at_turn(&mut self, turn: usize) {
+        let _ = turn;
     }
     /// Counters for the report manifest (requests, retries, errors); measured, not settings.
     fn stats(&self) -> Option<serde_json::Value> {

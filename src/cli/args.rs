@@ -3,6 +3,7 @@
 
 pub use super::backends::{backend_configs, Bm25Args, CosineArgs, FusionArgs};
 pub use super::remote::{HttpArgs, RemoteArgs};
+pub use super::scorers::ScorerArgs;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
@@ -67,6 +68,12 @@ pub enum BackendArg {
     Combsum,
     /// The first --fuse backend, or the next when it finds nothing (BM25, then cosine).
     Fallback,
+    /// The dissertation's composite context scorer (see --bitemporal, --lambda, --model).
+    Composite,
+    /// Spreading activation over a similarity graph (see --edge-threshold, --model).
+    Spreading,
+    /// Oldest-first truncation: the newest beliefs that fit the budget.
+    Recent,
 }
 
 impl BackendArg {
@@ -79,6 +86,9 @@ impl BackendArg {
             BackendArg::Rrf => "rrf",
             BackendArg::Combsum => "combsum",
             BackendArg::Fallback => "fallback",
+            BackendArg::Composite => "composite",
+            BackendArg::Spreading => "spreading",
+            BackendArg::Recent => "recent",
         }
     }
 }

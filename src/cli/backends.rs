@@ -3,6 +3,7 @@
 
 use super::args::{non_negative, BackendArg};
 use super::remote::{HttpArgs, RemoteArgs};
+use super::scorers::ScorerArgs;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::backend::bm25::Bm25Config;
@@ -231,6 +232,7 @@ pub fn backend_configs(
     fusion: &FusionArgs,
     remote: &RemoteArgs,
     http: &HttpArgs,
+    scorer: &ScorerArgs,
 ) -> Result<Vec<BackendConfig>> {
     let mut configs = Vec::new();
     for b in chosen {
@@ -250,7 +252,7 @@ pub fn backend_configs(
             // One configuration per fused backend: the first cosine model, if several.
             let mut children = Vec::new();
             for f in &fusion.fuse {
-                let mut one = backend_configs(&[*f], bm25, cosine, fusion, remote, http)?;
+                let mut one = backend_configs(&[*f], bm25, cosine, fusion, remote, http, scorer)?;
                 children.push(one.remove(0));
             }
             for (what, n, one_for_all) in [
@@ -284,6 +286,9 @@ pub fn backend_configs(
                     .map(BackendConfig::cosine),
             ),
             BackendArg::Http => configs.push(BackendConfig::Http(Box::new(http.config(remote)?))),
+            BackendArg::Composite => configs.extend(scorer.composite(cosine, remote)?),
+            BackendArg::Spreading => configs.extend(scorer.spreading(cosine, remote)?),
+            BackendArg::Recent => configs.push(scorer.recent()),
         }
     }
     Ok(configs)

@@ -16,6 +16,7 @@ mod backends;
 mod cmd;
 pub mod progress;
 pub mod remote;
+mod scorers;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

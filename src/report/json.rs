@@ -39,6 +39,8 @@ pub enum ScoreStyle {
     },
     /// Vector search: `{id, score}` with the score to 3 decimals, as the vector harnesses wrote.
     Vector,
+    /// A context scorer: 3 decimals, plus each hit's `signals`.
+    Signals,
 }
 
 impl ScoreStyle {
@@ -48,6 +50,7 @@ impl ScoreStyle {
             ScoreScale::VectorSimilarity | ScoreScale::RankFusion | ScoreScale::None => {
                 ScoreStyle::Vector
             }
+            ScoreScale::ContextScore => ScoreStyle::Signals,
         }
     }
 }
@@ -57,12 +60,17 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
     scores
         .iter()
         .map(|s| match style {
-            ScoreStyle::Vector => ScoreEntry {
+            ScoreStyle::Vector | ScoreStyle::Signals => ScoreEntry {
                 id: s.id.clone(),
                 score: round3(f64::from(s.score)),
                 exact_score: Some(f32_decimal(s.score)),
                 clauses: None,
                 attribution: None,
+                signals: s
+                    .explanation
+                    .as_ref()
+                    .and_then(|e| e.signals.as_deref().cloned())
+                    .filter(|_| style == ScoreStyle::Signals),
             },
             ScoreStyle::Lucene { all_clauses } => {
                 let contributions = s.contributions();
@@ -88,6 +96,7 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
                             .map(|c| term(c, f32_decimal(c.score)))
                             .collect(),
                     ),
+                    signals: None,
                 }
             }
         })

@@ -69,6 +69,9 @@ pub struct ScoreEntry {
     /// Every matched term's unrounded float32 contribution.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attribution: Option<Vec<TermEntry>>,
+    /// A context scorer's signals and tier (tenure-eval's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signals: Option<crate::backend::Signals>,
 }
 
 /// One term of a score.

@@ -160,6 +160,7 @@ pub fn run_sessions(
                 budget: Budget::default(),
             };
             let label = format!("{} turn {}", case.case_id, turn.turn_index);
+            backend.at_turn(turns.len());
             let start = Instant::now();
             let policy = backend.retry_policy();
             let built = match seeding_failed(backend.as_ref()) {

@@ -56,6 +56,30 @@ pub struct Belief {
     /// Non-null means superseded: not active.
     #[serde(default)]
     pub superseded_by: Option<String>,
+    /// When the belief entered the store (Unix ms): the context scorers' transaction time
+    /// (context-scorer spec §6). Retrieval never reads it.
+    #[serde(
+        default,
+        deserialize_with = "date",
+        serialize_with = "ser_date",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub created_at: Option<i64>,
+    /// Last change (Unix ms); the context scorers' clock runs to the newest of these.
+    #[serde(
+        default,
+        deserialize_with = "date",
+        serialize_with = "ser_date",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_at: Option<i64>,
+    /// `active`, `inferred`, `exploratory`, `superseded`: the context scorers' confidence
+    /// when `confidence` is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epistemic_status: Option<String>,
+    /// Tenure's confidence in [0, 1]: the context scorers' confidence signal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
     /// HEAD relations: the beliefs this one links.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub participants: Vec<String>,

@@ -449,3 +449,38 @@ fn models_fuses_each_model_with_bm25_into_its_own_report() {
         }
     }
 }
+
+/// The context scorers keep the contract: composite and spreading return only their
+/// Verbatim and Compressed beliefs, recent the newest; ties go to corpus order. The
+/// composite's default Compressed threshold (0.40) lets one or two pmb beliefs through per
+/// query, too few for the excluded-ids variant to return anything, so the contract is checked
+/// at 0.25 (the code paths are the same at any threshold; the tiers have their own tests).
+#[test]
+fn context_scorers_conform() {
+    use tenure_eval::backend::composite::{CompositeBackend, CompositeConfig};
+    use tenure_eval::backend::recent::{RecentBackend, RecentConfig};
+    use tenure_eval::backend::spreading::{SpreadingBackend, SpreadingConfig};
+    use tenure_eval::backend::Workload;
+    let suite = builtin("pmb");
+    let mut composite = CompositeConfig::new(minilm(&suite, IndexKind::Exact));
+    composite.params.thresholds.compressed = 0.25;
+    conformance("composite", &suite, &|corpus| {
+        Box::new(CompositeBackend::build(corpus, &composite, Workload::Static).unwrap())
+    });
+    let mut bitemporal = composite.clone();
+    bitemporal.params.bitemporal = true;
+    conformance("composite --bitemporal", &suite, &|corpus| {
+        Box::new(CompositeBackend::build(corpus, &bitemporal, Workload::Static).unwrap())
+    });
+    let spreading = SpreadingConfig::new(minilm(&suite, IndexKind::Exact));
+    conformance("spreading", &suite, &|corpus| {
+        Box::new(SpreadingBackend::build(corpus, &spreading, Workload::Static).unwrap())
+    });
+    conformance("recent", &suite, &|corpus| {
+        Box::new(RecentBackend::build(
+            corpus,
+            RecentConfig::default(),
+            Workload::Static,
+        ))
+    });
+}

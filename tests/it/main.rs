@@ -67,6 +67,8 @@ mod readme;
 mod run_faults;
 /// `scale`: a suite-sized store is the suite; grown stores are deterministic.
 mod scale;
+/// Context scorers through the binary: every hit's score recomputed from its signals.
+mod scorers;
 /// A multi-segment index scores exactly as a single-segment one.
 mod segments;
 /// `serve` over real HTTP, evaluated by our own HTTP client.

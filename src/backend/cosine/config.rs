@@ -168,6 +168,18 @@ impl CosineConfig {
         self
     }
 
+    /// The prepared vectors and text policy, for other backends that score by cosine (the
+    /// context scorers).
+    /// The policy is the profile's unless told otherwise (the third value says which).
+    pub fn vector_setup(&self) -> Result<(Arc<dyn VectorSource>, TextPolicy, bool)> {
+        let p = self.prepared()?;
+        Ok((
+            p.vectors.clone(),
+            p.policy,
+            p.policy == TextPolicy::of(p.profile),
+        ))
+    }
+
     pub(super) fn prepared(&self) -> Result<&Prepared> {
         self.prepared.as_ref().ok_or_else(|| {
             Error::Usage(format!(

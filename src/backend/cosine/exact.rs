@@ -29,6 +29,11 @@ impl Matrix {
         self.data.len() / self.dims.max(1)
     }
 
+    /// Row `id`.
+    pub fn row(&self, id: usize) -> &[f32] {
+        &self.data[id * self.dims..(id + 1) * self.dims]
+    }
+
     /// Cosine of row `id` with the unit vector `query`.
     pub fn dot(&self, id: usize, query: &[f32]) -> f32 {
         let row = &self.data[id * self.dims..(id + 1) * self.dims];

@@ -301,6 +301,10 @@ impl Backend for FusionBackend {
         }
         Ok(())
     }
+
+    fn at_turn(&mut self, turn: usize) {
+        self.children.iter_mut().for_each(|c| c.at_turn(turn));
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::cli::args::{
     backend_configs, load, BackendArg, Bm25Args, CosineArgs, FormatArg, FusionArgs, GateArgs,
-    HttpArgs, OutputArgs, RemoteArgs, SuiteArgs,
+    HttpArgs, OutputArgs, RemoteArgs, ScorerArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -36,6 +36,9 @@ pub struct RunArgs {
     /// Fusion backend settings.
     #[command(flatten)]
     pub fusion: FusionArgs,
+    /// Context scorer settings (composite, spreading, recent).
+    #[command(flatten)]
+    pub scorer: ScorerArgs,
     /// Instead of running: why this static case's search tier holds what it holds (its best
     /// BM25 candidates with their scores and terms, those below the floor included).
     #[arg(long, value_name = "CASE")]
@@ -113,6 +116,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         &args.fusion,
         &args.remote,
         &args.http,
+        &args.scorer,
     )?;
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?;

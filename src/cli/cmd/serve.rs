@@ -2,7 +2,7 @@
 
 use crate::cli::args::{
     backend_configs, load, BackendArg, Bm25Args, CosineArgs, FusionArgs, HttpArgs, RemoteArgs,
-    SuiteArgs,
+    ScorerArgs, SuiteArgs,
 };
 use crate::cli::progress::Progress;
 use clap::Args;
@@ -28,6 +28,9 @@ pub struct ServeArgs {
     /// Fusion backend settings.
     #[command(flatten)]
     pub fusion: FusionArgs,
+    /// Context scorer settings.
+    #[command(flatten)]
+    pub scorer: ScorerArgs,
     /// Served models (for cosine): calls in flight, timeout, retries.
     #[command(flatten)]
     pub remote: RemoteArgs,
@@ -75,6 +78,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         &args.fusion,
         &args.remote,
         &http,
+        &args.scorer,
     )?;
     let mut config = configs.remove(0);
     let mut progress = Progress::new(args.quiet, &suite.name);
