@@ -4,6 +4,7 @@
 //! memory. The top of the library: it drives `run` and writes through `report`.
 
 mod execute;
+pub mod flywheel;
 pub mod scale;
 pub mod scale_export;
 
