@@ -1,4 +1,4 @@
-//! The essay's claims C1-C7 (`../shared/spec/alias-flywheel.md`) against what was measured,
+//! The essay's claims C1-C7 (`docs/spec/alias-flywheel.md`) against what was measured,
 //! each with the parameters it depends on, and the sensitivity sweep: where each claim stops
 //! holding as one parameter moves. The essay's figures are illustrations; they are quoted as
 //! the essay's, never as measurements.

@@ -1,4 +1,4 @@
-//! The alias enrichment flywheel, measured (`../shared/spec/alias-flywheel.md`): one simulated
+//! The alias enrichment flywheel, measured (`docs/spec/alias-flywheel.md`): one simulated
 //! user over many sessions, run on the real alias-BM25 backend and the real belief store.
 //!
 //! - [`domain`]: the one technical domain (real tool and concept names) beliefs are made of.

@@ -1,5 +1,5 @@
 //! Replay a [`Trace`] against the real belief store and the real alias-BM25 backend, capturing
-//! aliases as the essay describes (`../shared/spec/alias-flywheel.md`, mechanisms 1-6):
+//! aliases as the essay describes (`docs/spec/alias-flywheel.md`, mechanisms 1-6):
 //!
 //! - a created belief enters the store with its seeded aliases (none with seeding off);
 //! - each message is prepared as the suites prepare queries (spec §B) and searched for the

@@ -11,6 +11,7 @@ mod conformance;
 mod cosine;
 mod determinism;
 mod doctor;
+mod flywheel;
 mod fuzz;
 mod gates;
 mod golden_pmb_session;
