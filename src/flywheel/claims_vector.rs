@@ -27,9 +27,12 @@ fn curve(rows: &[&VectorRow]) -> String {
         .join(", ")
 }
 
-/// First and last precision of a curve (nothing retrieved counts as missing).
+/// First and last precision of a curve, over the sizes where it retrieved anything (a high
+/// floor retrieves nothing from a small store).
 fn ends(rows: &[&VectorRow]) -> Option<(f64, f64)> {
-    Some((rows.first()?.precision?, rows.last()?.precision?))
+    let mut defined = rows.iter().filter_map(|r| r.precision);
+    let first = defined.next()?;
+    Some((first, defined.next_back().unwrap_or(first)))
 }
 
 /// C3 and C4.

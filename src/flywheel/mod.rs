@@ -24,6 +24,7 @@ pub mod domain;
 pub mod figure;
 pub mod metrics;
 pub mod simulate;
+pub mod trace;
 pub mod user;
 pub mod vector;
 

@@ -123,7 +123,7 @@ fn a_hit_captures_the_messages_other_form_only_with_capture_on_a_hit() {
 #[test]
 fn the_26th_alias_is_refused_with_the_ceiling_and_kept_without() {
     // Two-word aliases (`store a` ... `store y`): a message matches one by its bigram.
-    let aliases: Vec<String> = (b'a'..b'z')
+    let aliases: Vec<String> = (b'a'..=b'y')
         .map(|c| format!("store {}", c as char))
         .collect();
     let refs: Vec<&str> = aliases.iter().map(String::as_str).collect();
