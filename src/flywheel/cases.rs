@@ -7,7 +7,7 @@ use super::simulate::Replay;
 use super::user::Event;
 use super::{Mechanisms, Params};
 use crate::error::Result;
-use crate::suite::{Belief, BeliefType, DEFAULT_USER};
+use crate::suite::Belief;
 
 /// One query of a fixed case and what it retrieved with the mechanism on and off.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -30,27 +30,7 @@ impl Probe {
     }
 }
 
-/// A belief of the fixed cases.
-pub fn belief(id: &str, name: &str, aliases: &[&str]) -> Belief {
-    Belief {
-        id: id.into(),
-        user_id: DEFAULT_USER.into(),
-        kind: BeliefType::Entity,
-        subtype: None,
-        canonical_name: name.into(),
-        aliases: aliases.iter().map(|a| a.to_string()).collect(),
-        scope: vec!["domain:code".into()],
-        pinned: false,
-        user_edited: false,
-        last_reinforced_at: None,
-        resolved_at: None,
-        superseded_by: None,
-        participants: Vec::new(),
-        relation_type: None,
-        content: String::new(),
-        why_it_matters: None,
-    }
-}
+pub use super::trace::belief;
 
 /// The user whose beliefs fill the index around a fixed case.
 pub const BACKGROUND_USER: &str = "flywheel-background";
@@ -149,29 +129,34 @@ pub fn compaction(each: usize, two_words: bool) -> Result<Vec<Probe>> {
         .collect();
     let a_refs: Vec<&str> = a.iter().map(String::as_str).collect();
     let b_refs: Vec<&str> = b.iter().map(String::as_str).collect();
-    let corpus = [
+    merge(&[
         belief("cache", "cache_layer", &a_refs),
         belief("sessions", "session_cache", &b_refs),
-    ];
+    ])
+}
+
+/// `corpus[1]` merges into `corpus[0]`; each alias of either, in a message, should retrieve
+/// the survivor.
+fn merge(corpus: &[Belief; 2]) -> Result<Vec<Probe>> {
     let event = Event::Merge {
-        survivor: "cache".into(),
-        absorbed: "sessions".into(),
+        survivor: corpus[0].id.clone(),
+        absorbed: corpus[1].id.clone(),
     };
     let off = Mechanisms {
         union: false,
         ..Mechanisms::ALL
     };
-    let queries: Vec<(String, &str)> = a
+    let queries: Vec<(String, &str)> = corpus
         .iter()
-        .chain(&b)
-        .map(|f| (format!("any news on the {f}"), "cache"))
+        .flat_map(|b| b.aliases.iter())
+        .map(|f| (format!("any news on the {f}"), corpus[0].id.as_str()))
         .collect();
-    probes(&corpus, &event, off, &queries)
+    probes(corpus, &event, off, &queries)
 }
 
 /// C5 with readable names: a Redis cache and a Redis session store merge.
 pub fn compaction_named() -> Result<Vec<Probe>> {
-    let corpus = [
+    merge(&[
         belief(
             "cache",
             "redis_cache_layer",
@@ -182,19 +167,5 @@ pub fn compaction_named() -> Result<Vec<Probe>> {
             "redis_session_store",
             &["session store", "sessions", "session backend"],
         ),
-    ];
-    let event = Event::Merge {
-        survivor: "cache".into(),
-        absorbed: "sessions".into(),
-    };
-    let off = Mechanisms {
-        union: false,
-        ..Mechanisms::ALL
-    };
-    let queries: Vec<(String, &str)> = corpus
-        .iter()
-        .flat_map(|b| b.aliases.iter())
-        .map(|f| (format!("any news on the {f}"), "cache"))
-        .collect();
-    probes(&corpus, &event, off, &queries)
+    ])
 }

@@ -2,7 +2,7 @@
 //! [`super::user`] produces and [`super::simulate`] replays, and the draws both use.
 
 use crate::suite::synthetic::Rng;
-use crate::suite::Belief;
+use crate::suite::{Belief, BeliefType, DEFAULT_USER};
 
 /// What the store sees change at the start of a session.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,4 +99,26 @@ pub(super) fn weighted(rng: &mut Rng, weights: impl Iterator<Item = f64> + Clone
         last = i;
     }
     last
+}
+
+/// A belief of the user's (an entity in `domain:code`) with `aliases`, no content.
+pub fn belief(id: &str, name: &str, aliases: &[&str]) -> Belief {
+    Belief {
+        id: id.into(),
+        user_id: DEFAULT_USER.into(),
+        kind: BeliefType::Entity,
+        subtype: None,
+        canonical_name: name.into(),
+        aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        scope: vec!["domain:code".into()],
+        pinned: false,
+        user_edited: false,
+        last_reinforced_at: None,
+        resolved_at: None,
+        superseded_by: None,
+        participants: Vec::new(),
+        relation_type: None,
+        content: String::new(),
+        why_it_matters: None,
+    }
 }

@@ -26,7 +26,7 @@ use super::trace::{unit, weighted, FRAMES, TWO_FORM_FRAMES};
 pub use super::trace::{Event, RefKind, Reference, SessionPlan, Trace};
 use super::Params;
 use crate::suite::synthetic::Rng;
-use crate::suite::{Belief, BeliefType, DEFAULT_USER};
+use crate::suite::Belief;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The user's view of one belief.
@@ -127,23 +127,10 @@ impl Model<'_> {
             aliases.push(slot.forms[k].clone());
             weights[k] = 0.0;
         }
+        let aliases: Vec<&str> = aliases.iter().map(String::as_str).collect();
         Belief {
-            id: slot.id.clone(),
-            user_id: DEFAULT_USER.to_string(),
-            kind: BeliefType::Entity,
-            subtype: None,
-            canonical_name: slot.topic.canonical_name(),
-            aliases,
-            scope: vec!["domain:code".into()],
-            pinned: false,
-            user_edited: false,
-            last_reinforced_at: None,
-            resolved_at: None,
-            superseded_by: None,
-            participants: Vec::new(),
-            relation_type: None,
             content: slot.topic.content(),
-            why_it_matters: None,
+            ..super::trace::belief(&slot.id, &slot.topic.canonical_name(), &aliases)
         }
     }
 
