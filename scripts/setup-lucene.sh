@@ -9,15 +9,6 @@ jars() {
   [[ -n $core && -n $common ]] && echo "$core:$common"
 }
 if ! command -v javac >/dev/null 2>&1 || ! jars >/dev/null; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup-lucene.sh: needs javac and Debian's liblucene8-java, and apt-get is not here" >&2
-    exit 1
-  fi
-  SUDO=""
-  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
-  echo "setup-lucene.sh: installing liblucene8-java and a JDK with apt-get" >&2
-  $SUDO apt-get update -q >&2
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    liblucene8-java default-jdk-headless >&2
+  "$(dirname "$0")/apt-install.sh" setup-lucene.sh liblucene8-java default-jdk-headless
 fi
 jars

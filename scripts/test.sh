@@ -11,6 +11,11 @@ export ORT_DYLIB_PATH
 export TENURE_EVAL_MODELS="$PWD/models" TENURE_EVAL_PYTHON="$PWD/.venv/bin/python"
 # The Lucene cross-check (tests/it/lucene.rs) needs a JDK and Debian's liblucene8-java.
 scripts/setup-lucene.sh >/dev/null
+# The HTML page's tests (tests/it/html.rs) drive it in a real headless Chromium.
+CHROMIUM_PATHS=$(scripts/setup-chromium.sh)
+TENURE_EVAL_CHROMIUM=$(sed -n 1p <<<"$CHROMIUM_PATHS")
+TENURE_EVAL_CHROMEDRIVER=$(sed -n 2p <<<"$CHROMIUM_PATHS")
+export TENURE_EVAL_CHROMIUM TENURE_EVAL_CHROMEDRIVER
 
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check

@@ -60,6 +60,14 @@ impl BackendConfig {
         BackendConfig::Cosine(Box::new(config))
     }
 
+    /// Does this backend stand in for PrecisionMemBench's harness (an external system, sent what
+    /// that harness sends)? Such a run reads PrecisionMemBench's own copy of a built-in suite
+    /// ([`Suite::harness_copy`]); every in-process backend reads Tenure's, which the goldens
+    /// were made from.
+    pub fn runs_harness_copy(&self) -> bool {
+        matches!(self, BackendConfig::Http(_))
+    }
+
     /// Resolve what the backend needs from `suite` before any work (a cosine model's vectors,
     /// embedded now or checked present); `progress` hears embedding progress.
     pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {

@@ -12,6 +12,9 @@ pub enum ErrorKind {
     Permanent,
     /// The backend cannot do this at all (`replace` on a store without updates).
     Unsupported,
+    /// The store no longer holds what was seeded (a remote system restarted empty): every
+    /// later answer would be scored against the wrong store, so the run stops.
+    Lost,
 }
 
 impl fmt::Display for ErrorKind {
@@ -20,6 +23,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Transient => "transient",
             ErrorKind::Permanent => "permanent",
             ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Lost => "lost",
         })
     }
 }

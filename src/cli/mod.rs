@@ -58,6 +58,9 @@ pub enum Command {
     Plot(cmd::plot::PlotArgs),
     /// Regenerate PrecisionMemBench's tables from report files (figures recomputed from rows).
     Tables(cmd::tables::TablesArgs),
+    /// One self-contained HTML page to explore reports: overview, cases side by side,
+    /// sessions, differences (offline, one file).
+    Html(cmd::html::HtmlArgs),
     /// Fill an embedding store: embed every text a suite needs with an ONNX model (or import
     /// upstream vectors).
     Embed(cmd::embed::EmbedArgs),
@@ -77,6 +80,9 @@ pub enum Command {
     /// (coverage, precision, aliases per belief), the vector side with --vector, and the
     /// essay's claims C1-C7.
     Flywheel(cmd::flywheel::FlywheelArgs),
+    /// The TemporalClassifier: classify statements by valid time, or measure it against
+    /// gold labels (docs/temporal.md).
+    Temporal(cmd::temporal::TemporalArgs),
 }
 
 /// Run the command.
@@ -93,11 +99,13 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Trec(a) => cmd::trec::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Embed(a) => cmd::embed::run(a),
+        Command::Html(a) => cmd::html::run(a),
         Command::Models(a) => cmd::models::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Scale(a) => cmd::scale::run(a),
         Command::Flywheel(a) => cmd::flywheel::run(a),
+        Command::Temporal(a) => cmd::temporal::run(a),
     }
 }
 
@@ -129,8 +137,8 @@ pub fn write_stdout_then_go_on(text: &str) -> Result<()> {
 pub fn load_reports(
     paths: &[PathBuf],
     quiet: bool,
-) -> Result<Vec<tenure_eval::report::tables::LoadedReport>> {
-    let (reports, skipped) = tenure_eval::report::tables::LoadedReport::load_all(paths)?;
+) -> Result<Vec<tenure_eval::report::LoadedReport>> {
+    let (reports, skipped) = tenure_eval::report::LoadedReport::load_all(paths)?;
     if !quiet {
         for path in skipped {
             say!(

@@ -1,5 +1,6 @@
 //! Progress on a terminal (stderr), silent in CI, in pipes and with `--quiet`. Backend errors
-//! and retries are printed as they happen unless `--quiet`.
+//! and retries are printed as they happen unless `--quiet`, each cause once (the first case
+//! it hit): the end of the run counts them (`run::report_errored`).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -11,6 +12,8 @@ pub struct Progress {
     bar: ProgressBar,
     visible: bool,
     quiet: bool,
+    /// Error and retry messages already shown.
+    seen: std::collections::HashSet<String>,
 }
 
 impl Progress {
@@ -21,6 +24,7 @@ impl Progress {
             bar: ProgressBar::hidden(),
             visible,
             quiet,
+            seen: Default::default(),
         };
         progress.start(what);
         progress
@@ -89,12 +93,23 @@ impl Observer for Progress {
     }
 
     fn retrying(&mut self, label: &str, attempt: u32, error: &BackendError) {
-        self.warn(format!("warning: {label}: {error}; attempt {attempt}"));
+        if self.seen.insert(format!("retry {}", error.message)) {
+            self.warn(format!(
+                "warning: {label}: {error}; attempt {attempt} (shown once per cause)"
+            ));
+        }
     }
 
     fn errored(&mut self, label: &str, error: &CaseError) {
+        // A lost store stops the run; its error says where.
+        if error.kind == tenure_eval::backend::ErrorKind::Lost
+            || !self.seen.insert(format!("error {}", error.message))
+        {
+            return;
+        }
         self.warn(format!(
-            "warning: {label}: backend error ({}, after {} attempt{}): {}; recorded, the run goes on",
+            "warning: {label}: backend error ({}, after {} attempt{}): {}; recorded, the run goes \
+             on (shown once per cause)",
             error.kind,
             error.attempts,
             if error.attempts == 1 { "" } else { "s" },

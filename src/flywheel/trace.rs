@@ -120,5 +120,7 @@ pub fn belief(id: &str, name: &str, aliases: &[&str]) -> Belief {
         relation_type: None,
         content: String::new(),
         why_it_matters: None,
+        valid_from: None,
+        valid_to: None,
     }
 }

@@ -1,14 +1,16 @@
 //! Carrying out a [`RunPlan`].
 
+use super::errors::{failed_path, Cause, ErrorTally};
 use super::RunPlan;
+use crate::analysis::gates::{self, GateCheck};
 use crate::backend::{BackendFactory, BackendInfo, Reader};
 use crate::error::Result;
+use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
-use crate::report::gates::{self, GateCheck};
-use crate::report::rank::{self, Qrels};
+use crate::render::run_table::RunRow;
+use crate::report::rank;
 use crate::report::stream::StaticStream;
-use crate::report::table::RunRow;
-use crate::report::tables::LoadedReport;
+use crate::report::LoadedReport;
 use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
 use crate::run::{run_sessions, run_static_each, Observer};
 use crate::suite::Suite;
@@ -27,6 +29,8 @@ pub struct PassOutcome {
     pub report: LoadedReport,
     /// Cases or turns the backend failed on.
     pub errored: usize,
+    /// Their causes, each once (count, first case, message).
+    pub errors: Vec<Cause>,
     /// What a remote backend did that a careful client would not accept (compat mode), with
     /// counts: for stderr.
     pub warnings: Vec<String>,
@@ -70,20 +74,26 @@ impl JobOutcome {
 pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOutcome> {
     for backend in &mut plan.backends {
         observer.preparing(&plan.suite.name);
-        backend.prepare(&plan.suite, &mut |done, total| {
-            observer.embedding(done, total)
-        })?;
+        let suite = match &plan.harness {
+            Some(h) if backend.runs_harness_copy() => h,
+            _ => &plan.suite,
+        };
+        backend.prepare(suite, &mut |done, total| observer.embedding(done, total))?;
     }
     let mut passes = Vec::new();
     for backend in &plan.backends {
         for &kind in &plan.kinds {
+            let options = PassOptions {
+                concurrency: plan.concurrency,
+                measures: &plan.measures,
+                max_errors: plan.max_errors,
+            };
             passes.push(pass(
-                &plan.suite,
+                plan.suite_for(backend),
                 backend,
                 kind,
                 &plan.out_dir,
-                plan.concurrency,
-                &plan.measures,
+                &options,
                 observer,
             )?);
         }
@@ -93,17 +103,30 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
     Ok(JobOutcome { passes, checks })
 }
 
-/// One (backend, kind) pass: run (static cases `concurrency` at a time), write the report,
-/// summarise.
+/// How a pass runs.
+#[derive(Debug, Clone, Copy)]
+pub struct PassOptions<'a> {
+    /// Static cases in flight at once.
+    pub concurrency: usize,
+    /// Rank-aware measures of the report's `rankMetrics` block.
+    pub measures: &'a [Measure],
+    /// Stop the pass after this many errored cases or turns (`--max-errors`).
+    pub max_errors: usize,
+}
+
+/// One (backend, kind) pass: run (static cases `concurrency` at a time), write the report
+/// (beside the good one when cases errored: [`failed_path`]), summarise. A lost store, or more
+/// errors than `max_errors`, stops the pass with an error and no report.
 pub fn pass(
     suite: &Suite,
     factory: &dyn BackendFactory,
     kind: RunKind,
     dir: &Path,
-    concurrency: usize,
-    measures: &[Measure],
+    options: &PassOptions<'_>,
     observer: &mut dyn Observer,
 ) -> Result<PassOutcome> {
+    let (concurrency, measures) = (options.concurrency, options.measures);
+    let mut tally = ErrorTally::new(options.max_errors);
     let shape = Shape::of(suite.profile);
     observer.pass_started(&format!("{} {}", suite.name, kind.label()));
     let qrels = Qrels::of(suite);
@@ -114,6 +137,9 @@ pub fn pass(
             let mut stream = StaticStream::new(dir, shape, &qrels, measures)?;
             let mut external = Vec::new();
             let mut run = run_static_each(suite, factory, observer, concurrency, &mut |b, r| {
+                if let Some(e) = &r.error {
+                    tally.see(&b.id, &r.case_id, e)?;
+                }
                 if b.reader == Reader::External {
                     external.push(r);
                     Ok(())
@@ -122,7 +148,7 @@ pub fn pass(
                 }
             })?;
             observer.pass_finished();
-            let path = dir.join(file_name(kind, suite.profile, &run.backend));
+            let path = file_path(dir, kind, suite, &run.backend, tally.total());
             let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
                 run.results = external;
                 let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
@@ -139,9 +165,18 @@ pub fn pass(
         RunKind::Session => {
             let run = run_sessions(suite, factory, observer)?;
             observer.pass_finished();
+            for t in &run.turns {
+                if let Some(e) = &t.error {
+                    tally.see(
+                        &run.backend.id,
+                        &format!("{} turn {}", t.case_id, t.turn_index),
+                        e,
+                    )?;
+                }
+            }
             let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
             let drift = Some(run.mean_drift_scores());
-            let path = dir.join(file_name(kind, suite.profile, &run.backend));
+            let path = file_path(dir, kind, suite, &run.backend, tally.total());
             let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
             let (summary, errored) = (run.summary(), run.errored());
             (
@@ -176,8 +211,27 @@ pub fn pass(
         reports,
         report: loaded,
         errored,
+        errors: tally.causes,
         warnings,
     })
+}
+
+/// A pass's report file: its usual name, or beside it when cases errored (a failed run never
+/// replaces a good report); a good run removes the failed report an earlier run left.
+fn file_path(
+    dir: &Path,
+    kind: RunKind,
+    suite: &Suite,
+    backend: &BackendInfo,
+    errored: usize,
+) -> PathBuf {
+    let path = dir.join(file_name(kind, suite.profile, backend));
+    if errored > 0 {
+        failed_path(&path)
+    } else {
+        let _ = std::fs::remove_file(failed_path(&path));
+        path
+    }
 }
 
 /// A report built in memory (sessions; an external system's static cases): rank metrics added,

@@ -12,8 +12,8 @@ use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, Sensitiv
 use crate::flywheel::metrics::SessionMetrics;
 use crate::flywheel::vector::{self, VectorOptions, VectorRow};
 use crate::flywheel::{domain, figure, simulate::simulate, user, Mechanisms, Params, Variant};
+use crate::render::{render, Table, TableFormat};
 use crate::report::json::to_bytes;
-use crate::report::tables::{render, Table, TableFormat};
 use crate::report::write_atomic;
 use crate::run::Observer;
 use serde_json::json;

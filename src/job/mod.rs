@@ -3,17 +3,18 @@
 //! backend, run each kind, write each report atomically, evaluate the gates on the reports in
 //! memory. The top of the library: it drives `run` and writes through `report`.
 
+pub mod errors;
 mod execute;
 pub mod flywheel;
 pub mod scale;
 pub mod scale_export;
 
-pub use execute::{execute, pass, JobOutcome, PassOutcome};
+pub use execute::{execute, pass, JobOutcome, PassOptions, PassOutcome};
 
+use crate::analysis::gates::Gates;
 use crate::backend::BackendConfig;
 use crate::error::{Error, Result};
-use crate::report::gates::Gates;
-use crate::report::tables::LoadedReport;
+use crate::report::LoadedReport;
 use crate::report::RunKind;
 use crate::suite::Suite;
 use std::path::PathBuf;
@@ -23,6 +24,10 @@ use std::path::PathBuf;
 pub struct RunPlan {
     /// The suite.
     pub suite: Suite,
+    /// PrecisionMemBench's own copy of the suite, loaded when a backend stands in for its
+    /// harness ([`BackendConfig::runs_harness_copy`]) and the suite has one: those backends
+    /// run it, the others `suite`.
+    pub harness: Option<Suite>,
     /// Backends in order (cosine once per model).
     pub backends: Vec<BackendConfig>,
     /// Static, session, or both, in that order.
@@ -39,6 +44,8 @@ pub struct RunPlan {
     pub concurrency: usize,
     /// Rank-aware measures written in each report's `rankMetrics` block.
     pub measures: Vec<crate::eval::rank::Measure>,
+    /// A pass stops after this many errored cases or turns (`--max-errors`).
+    pub max_errors: usize,
 }
 
 impl RunPlan {
@@ -68,8 +75,29 @@ impl RunPlan {
         } else {
             kinds.to_vec()
         };
+        let harness = if backends.iter().any(BackendConfig::runs_harness_copy) {
+            suite.harness_copy()?
+        } else {
+            None
+        };
+        if let Some(h) = &harness {
+            let mut note = format!(
+                "suite {}: the http backend runs PrecisionMemBench's own copy ({}), the files its \
+                 harness sends",
+                h.name,
+                h.copy.unwrap_or("?")
+            );
+            if !backends.iter().all(BackendConfig::runs_harness_copy) {
+                note.push_str(&format!(
+                    "; the other backends run {}",
+                    suite.copy.unwrap_or("the suite as given")
+                ));
+            }
+            notes.push(note);
+        }
         Ok(RunPlan {
             out_dir: out.join(&suite.name),
+            harness,
             suite,
             backends,
             kinds,
@@ -77,9 +105,18 @@ impl RunPlan {
             baselines: Vec::new(),
             notes,
             concurrency: 1,
+            max_errors: errors::DEFAULT_MAX_ERRORS,
             measures: crate::eval::rank::parse_measures(crate::eval::rank::DEFAULT_MEASURES)
                 .map_err(Error::Usage)?,
         })
+    }
+
+    /// The suite `backend` runs: PrecisionMemBench's copy for a stand-in for its harness.
+    pub fn suite_for(&self, backend: &BackendConfig) -> &Suite {
+        match &self.harness {
+            Some(h) if backend.runs_harness_copy() => h,
+            _ => &self.suite,
+        }
     }
 
     /// With CI gates, judged against `baselines`.

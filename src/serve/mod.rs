@@ -36,6 +36,9 @@ pub struct Server {
     factory: Box<dyn BackendFactory + Send + Sync>,
     profile: Profile,
     latency: std::time::Duration,
+    log: Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>,
+    exit_after_searches: Option<usize>,
+    searches: std::sync::atomic::AtomicUsize,
 }
 
 /// An answer: status and JSON body.
@@ -52,7 +55,7 @@ impl Server {
         suite: &Suite,
         factory: Box<dyn BackendFactory + Send + Sync>,
     ) -> Result<Server> {
-        let http = tiny_http::Server::http(addr)
+        let http = tiny_http::Server::from_listener(listen(addr)?, None)
             .map_err(|e| Error::Usage(format!("cannot listen on {addr}: {e}")))?;
         let backend = factory.build(&[])?;
         Ok(Server {
@@ -64,6 +67,9 @@ impl Server {
             factory,
             profile: suite.profile,
             latency: std::time::Duration::ZERO,
+            log: None,
+            exit_after_searches: None,
+            searches: Default::default(),
         })
     }
 
@@ -72,6 +78,36 @@ impl Server {
     pub fn with_latency(mut self, latency: std::time::Duration) -> Server {
         self.latency = latency;
         self
+    }
+
+    /// Append every request to `path` as it arrives, one JSON line each: `{"method", "path",
+    /// "body"}` with the body as the exact text received (what `scripts/crosscheck-pmb.sh`
+    /// compares between PrecisionMemBench's harness and `--compat pmb`).
+    pub fn with_request_log(mut self, path: &std::path::Path) -> Result<Server> {
+        let file = std::fs::File::create(path).map_err(|source| Error::Output {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.log = Some(std::sync::Mutex::new(std::io::BufWriter::new(file)));
+        Ok(self)
+    }
+
+    /// A fault for tests: the process exits, unanswered, when search `n + 1` arrives (a crash;
+    /// whoever restarts it gets an empty store, as a real restart would).
+    pub fn exit_after_searches(mut self, n: Option<usize>) -> Server {
+        self.exit_after_searches = n;
+        self
+    }
+
+    fn log_request(&self, method: &str, url: &str, body: &str) {
+        use std::io::Write;
+        if let Some(log) = &self.log {
+            if let Ok(mut log) = log.lock() {
+                let line = json!({"method": method, "path": url, "body": body});
+                // Flushed per line: the server runs until killed.
+                let _ = writeln!(log, "{line}").and_then(|()| log.flush());
+            }
+        }
     }
 
     /// The address it listens on (`http://127.0.0.1:PORT`).
@@ -99,7 +135,18 @@ impl Server {
         let mut body = String::new();
         let (status, value) = match request.as_reader().read_to_string(&mut body) {
             Err(e) => detail(400, format!("unreadable body: {e}")),
-            Ok(_) => self.route(request.method().as_str(), request.url(), &body),
+            Ok(_) => {
+                self.log_request(request.method().as_str(), request.url(), &body);
+                if let (Some(n), "/search") = (self.exit_after_searches, request.url()) {
+                    let seen = self
+                        .searches
+                        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    if seen == n {
+                        std::process::exit(70);
+                    }
+                }
+                self.route(request.method().as_str(), request.url(), &body)
+            }
         };
         let header = tiny_http::Header::from_bytes("Content-Type", "application/json")
             .expect("a static header is valid");
@@ -228,4 +275,25 @@ impl Server {
             Err(e) => detail(500, e),
         }
     }
+}
+
+/// A listening socket with TCP_NODELAY, which the connections it accepts inherit (Linux, the
+/// BSDs, macOS). tiny_http writes a response's head and body separately; with Nagle's
+/// algorithm the body then waits for the client's delayed ACK, about 40 ms on some session
+/// turns (issue 22).
+fn listen(addr: &str) -> Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    use std::net::ToSocketAddrs;
+    let fail = |e: std::io::Error| Error::Usage(format!("cannot listen on {addr}: {e}"));
+    let at = addr
+        .to_socket_addrs()
+        .map_err(fail)?
+        .next()
+        .ok_or_else(|| Error::Usage(format!("cannot listen on {addr}: no address")))?;
+    let socket = Socket::new(Domain::for_address(at), Type::STREAM, None).map_err(fail)?;
+    socket.set_reuse_address(true).map_err(fail)?;
+    socket.set_tcp_nodelay(true).map_err(fail)?;
+    socket.bind(&at.into()).map_err(fail)?;
+    socket.listen(128).map_err(fail)?;
+    Ok(socket.into())
 }

@@ -93,13 +93,14 @@ impl Catalogue {
             &metadata["beliefId"]
         };
         let id = id.as_str().filter(|s| !s.is_empty());
-        // A suite belief keeps its fields (the text only selects its version); any other
-        // belief is indexed from the text it was sent with, every time.
+        // A suite belief keeps its fields (the text selects its version); any other belief, and
+        // a suite belief sent with a text that is none of its versions, is indexed from the text
+        // it was sent with.
         let suite_belief = id
             .filter(|id| self.known.contains_key(*id))
             .and_then(|id| self.live.get(id).or_else(|| self.known.get(id)));
-        if let Some(current) = suite_belief {
-            return Ok(self.version_for(current, text));
+        if let Some(version) = suite_belief.and_then(|current| self.version_for(current, text)) {
+            return Ok(version);
         }
         let id = match id {
             Some(id) => id.to_string(),
@@ -115,6 +116,15 @@ impl Catalogue {
             (None, Some(current)) => split_updated_text(text, current),
             (None, None) => (text.to_string(), Vec::new(), text.to_string()),
         };
+        if let Some(current) = suite_belief {
+            return Ok(Belief {
+                canonical_name,
+                aliases,
+                content,
+                why_it_matters: None,
+                ..current.clone()
+            });
+        }
         Ok(Belief {
             id,
             user_id: user_id.to_string(),
@@ -132,14 +142,17 @@ impl Catalogue {
             relation_type: None,
             content,
             why_it_matters: None,
+            valid_from: None,
+            valid_to: None,
         })
     }
 
     /// `current`, or `current` with the suite's alias updates merged (trimmed, lower-cased, no
-    /// repeats, as both harnesses merge them) when that is the text that was sent.
-    fn version_for(&self, current: &Belief, text: &str) -> Belief {
+    /// repeats, as both harnesses merge them), whichever is the text that was sent; `None` when
+    /// neither is.
+    fn version_for(&self, current: &Belief, text: &str) -> Option<Belief> {
         if belief_text(current) == text {
-            return current.clone();
+            return Some(current.clone());
         }
         let mut updated = current.clone();
         for alias in self.alias_updates.get(&current.id).into_iter().flatten() {
@@ -148,11 +161,7 @@ impl Catalogue {
                 updated.aliases.push(alias);
             }
         }
-        if belief_text(&updated) == text {
-            updated
-        } else {
-            current.clone()
-        }
+        (belief_text(&updated) == text).then_some(updated)
     }
 }
 

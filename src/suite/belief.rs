@@ -68,6 +68,13 @@ pub struct Belief {
     /// Not searched by BM25; embedded by PrecisionMemBench's vector baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why_it_matters: Option<String>,
+    /// Start of the belief's valid time (ISO 8601, as `created_at`), Unix milliseconds; our
+    /// extension for the bitemporal scorer (spec context-scorer §5), unknown upstream.
+    #[serde(default, with = "iso_date", skip_serializing_if = "Option::is_none")]
+    pub valid_from: Option<i64>,
+    /// End of the belief's valid time: set means the content no longer holds (closed).
+    #[serde(default, with = "iso_date", skip_serializing_if = "Option::is_none")]
+    pub valid_to: Option<i64>,
 }
 
 impl Belief {
@@ -95,6 +102,19 @@ fn date<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
             })
     })
     .transpose()
+}
+
+/// `date` and `ser_date` as one serde `with` module, for the optional valid-time fields.
+mod iso_date {
+    use serde::{Deserializer, Serializer};
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        super::date(d)
+    }
+
+    pub fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        super::ser_date(v, s)
+    }
 }
 
 fn ser_date<S: serde::Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {

@@ -53,6 +53,9 @@ pub struct Suite {
     pub inputs: Vec<InputFile>,
     /// Things that load but deserve a look (keys upstream ignores, ...).
     pub warnings: Vec<String>,
+    /// Whose copy of a built-in suite this is (`tenurehq/tenure dc348a8`); none for custom
+    /// files. Manifests record it.
+    pub copy: Option<&'static str>,
 }
 
 /// Where a suite comes from.
@@ -107,19 +110,7 @@ impl Suite {
                             names.join(", ")
                         ))
                     })?;
-                let files = [builtin.corpus, builtin.cases, builtin.sessions];
-                for file in &files {
-                    file.verify()?;
-                }
-                let mut suite = Suite::from_bytes(
-                    builtin.name,
-                    builtin.profile,
-                    (Path::new(builtin.corpus.path), builtin.corpus.bytes),
-                    (Path::new(builtin.cases.path), builtin.cases.bytes),
-                    Some((Path::new(builtin.sessions.path), builtin.sessions.bytes)),
-                )?;
-                suite.borrow_head_categories()?;
-                Ok(suite)
+                Suite::from_builtin(builtin)
             }
             SuiteSource::Custom {
                 corpus,
@@ -139,6 +130,38 @@ impl Suite {
                 )
             }
         }
+    }
+
+    /// Load one copy of a built-in suite, its files checked against PROVENANCE.md.
+    fn from_builtin(builtin: &BuiltinSuite) -> Result<Suite> {
+        for file in &builtin.files() {
+            file.verify()?;
+        }
+        let mut suite = Suite::from_bytes(
+            builtin.name,
+            builtin.profile,
+            (Path::new(builtin.corpus.path), builtin.corpus.bytes),
+            (Path::new(builtin.cases.path), builtin.cases.bytes),
+            Some((Path::new(builtin.sessions.path), builtin.sessions.bytes)),
+        )?;
+        suite.copy = Some(builtin.copy);
+        suite.borrow_head_categories()?;
+        Ok(suite)
+    }
+
+    /// PrecisionMemBench's own copy of this built-in suite, when it has one that differs
+    /// (`pmb`): what tenure-eval runs wherever it stands in for PrecisionMemBench's harness
+    /// (see `builtin`). `None` for custom files and for suites with one copy.
+    pub fn harness_copy(&self) -> Result<Option<Suite>> {
+        let Some(copy) = self.copy else {
+            return Ok(None);
+        };
+        BUILTIN_SUITES
+            .iter()
+            .filter(|b| b.name == self.name && b.copy == copy)
+            .find_map(|b| b.harness)
+            .map(Suite::from_builtin)
+            .transpose()
     }
 
     fn from_bytes(
@@ -174,6 +197,7 @@ impl Suite {
             sessions: session_cases,
             inputs,
             warnings: Vec::new(),
+            copy: None,
         };
         let sessions_path = sessions.map(|(p, _)| p).unwrap_or(Path::new(""));
         suite.warnings = validate::validate(&suite, corpus.0, cases.0, sessions_path)?;

@@ -8,8 +8,8 @@ use tenure_eval::backend::bm25::Bm25Backend;
 use tenure_eval::backend::{
     Backend, BackendError, BackendFactory, BackendInfo, ErrorKind, Hit, SearchRequest,
 };
-use tenure_eval::job::{pass, JobOutcome};
-use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::job::{pass, JobOutcome, PassOptions};
+use tenure_eval::report::LoadedReport;
 use tenure_eval::report::RunKind;
 use tenure_eval::run::{run_sessions, Silent};
 use tenure_eval::suite::Belief;
@@ -69,8 +69,11 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
         &FlakyFactory(failing.query.clone()),
         RunKind::Static,
         dir.path(),
-        1,
-        &[],
+        &PassOptions {
+            concurrency: 1,
+            measures: &[],
+            max_errors: 10,
+        },
         &mut Silent,
     )
     .unwrap();
@@ -100,7 +103,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
     // Readers see it too, and no temp file is left behind.
     let loaded = LoadedReport::load(path).unwrap();
     assert_eq!(
-        tenure_eval::report::verify::verify(path, true).unwrap(),
+        tenure_eval::analysis::verify::verify(path, true).unwrap(),
         Vec::<String>::new(),
         "an errored entry (not passed, no failures) is consistent"
     );
@@ -114,7 +117,13 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, ["retrieval-report-tenure.json"]);
+    // A failed run's report goes beside the good one's name.
+    assert_eq!(names, ["retrieval-report-tenure.failed.json"]);
+    assert_eq!(outcome.errors.len(), 1);
+    assert_eq!(
+        (outcome.errors[0].count, outcome.errors[0].first.as_str()),
+        (1, failing.case_id.as_str())
+    );
 
     let job = JobOutcome {
         passes: vec![outcome],
@@ -132,8 +141,11 @@ fn a_clean_report_has_no_error_keys() {
         &FlakyFactory("no case asks this".into()),
         RunKind::Static,
         dir.path(),
-        1,
-        &[],
+        &PassOptions {
+            concurrency: 1,
+            measures: &[],
+            max_errors: 10,
+        },
         &mut Silent,
     )
     .unwrap();

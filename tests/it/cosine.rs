@@ -337,7 +337,7 @@ fn nan_and_zero_vectors_dimension_mismatches_and_tampered_keys_are_input_errors(
     let width = broken_store(|_, manifest| manifest["model"]["dimensions"] = 768.into());
     fails_on_store(
         width.path(),
-        &["vectors.npy", "shape", "(219, 384)", "expected (219, 768)"],
+        &["vectors.npy", "shape", "(357, 384)", "expected (357, 768)"],
     );
 
     let key = broken_store(|_, manifest| {
@@ -363,7 +363,7 @@ fn nan_and_zero_vectors_dimension_mismatches_and_tampered_keys_are_input_errors(
     let huge = broken_store(|npy, _| {
         let header_len = u16::from_le_bytes([npy[8], npy[9]]) as usize;
         let header = String::from_utf8(npy[10..10 + header_len].to_vec()).unwrap();
-        let claimed = header.replace("(219, 384)", "(1099511627776, 8)");
+        let claimed = header.replace("(357, 384)", "(1099511627776, 8)");
         let padded = format!("{:<width$}\n", claimed.trim_end(), width = header_len - 1);
         npy[10..10 + header_len].copy_from_slice(padded.as_bytes());
     });
@@ -372,7 +372,7 @@ fn nan_and_zero_vectors_dimension_mismatches_and_tampered_keys_are_input_errors(
         &[
             "vectors.npy",
             "shape (1099511627776, 8) needs 35184372088832 bytes",
-            "the file has 336384",
+            "the file has 548352",
         ],
     );
 }

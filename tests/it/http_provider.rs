@@ -420,11 +420,12 @@ fn the_careful_client_reads_ids_from_metadata_and_says_what_it_dropped() {
         body,
         r#"{"query":"What's Redis doing?","user_id":"test-user","limit":20,"scope":"domain:code","scopes":["domain:code","domain:writing"]}"#
     );
-    // Two elements of every answer were read by metadata; both runs searched as often.
+    // Two elements of every answer were read by metadata; both runs searched as often, but
+    // for the careful client's one store probe after seeding (backend::http::watch).
     let searches = server.to("/search").len() as u64;
     assert_eq!(
         careful["manifest"]["backendStats"]["idsFromMetadata"],
-        j!(searches)
+        j!(searches - 1)
     );
 }
 
@@ -615,35 +616,6 @@ fn faults_are_recorded_per_case_and_the_run_completes() {
             compat.stderr
         );
     }
-}
-
-#[test]
-fn a_system_that_is_not_there_fails_every_case_and_still_writes_the_reports() {
-    // A port nobody listens on: taken, then released.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("http://127.0.0.1:{port}");
-    let careful = run_faulty(&url, false, &["--retries", "0"]);
-    assert_eq!(careful.code, 3);
-    let cases = careful.report["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 77);
-    let searched = cases.iter().filter(|c| c.get("error").is_some()).count();
-    assert!(searched >= 70, "{searched}");
-    assert!(cases
-        .iter()
-        .filter_map(|c| c.get("error"))
-        .all(|e| e["message"]
-            .as_str()
-            .unwrap()
-            .contains("seeding failed: DELETE /reset")));
-    // Upstream's run ends in its before hook: a report with no entries.
-    let compat = run_faulty(&url, true, &[]);
-    assert_eq!(compat.code, 3);
-    assert_eq!(compat.report["cases"], j!([]));
-    assert_eq!(compat.report["retrieval"]["caseCount"], 77);
 }
 
 /// The runner tells its observer how seeding goes (the terminal's progress bar), one event

@@ -128,7 +128,7 @@ fn committed_vectors_equal_freshly_computed_ones_within_1e_6() {
             "{name}: store made by another model file"
         );
         assert_eq!(store.model.tokenizer_sha256, model.info().tokenizer_sha256);
-        assert_eq!(store.len(), 219);
+        assert_eq!(store.len(), 357); // paper, pmb and bitemporal
         let mut worst = 0f32;
         for role in [Role::Belief, Role::Query] {
             let entries: Vec<_> = store.entries().iter().filter(|e| e.role == role).collect();

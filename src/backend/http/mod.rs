@@ -11,6 +11,7 @@
 mod client;
 pub mod doctor;
 pub mod providers;
+pub mod watch;
 pub mod wire;
 
 pub use client::{excerpt, Client, Endpoint, Reply};
@@ -111,17 +112,20 @@ pub struct HttpBackend {
     workload: Workload,
     known: HashSet<String>,
     seeding: Seeding,
+    watch: watch::StoreWatch,
 }
 
 impl HttpBackend {
     /// Connect to `config.url` and, unless told not to, reset the store and seed `corpus` in
-    /// order (spec §5.1). A seeding failure does not stop the run: every case then records it.
+    /// order (spec §5.1). Nothing listening there is an error at once ([`watch::reachable`]);
+    /// a seeding failure does not stop the run: every case then records it.
     pub fn connect(
         corpus: &[Belief],
         config: &HttpConfig,
         workload: Workload,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<HttpBackend> {
+        watch::reachable(&config.url).map_err(|m| crate::Error::backend("http", m))?;
         let mut backend = HttpBackend {
             info: BackendInfo {
                 id: "http".into(),
@@ -140,6 +144,7 @@ impl HttpBackend {
             workload,
             known: corpus.iter().map(|b| b.id.clone()).collect(),
             seeding: Seeding::default(),
+            watch: watch::StoreWatch::default(),
         };
         if config.reseed {
             let start = Instant::now();
@@ -148,6 +153,10 @@ impl HttpBackend {
             }
             backend.seeding.reseeded = true;
             backend.seeding.wall_ms = start.elapsed().as_secs_f64() * 1000.0;
+            if config.careful() && backend.seeding.failed.is_none() {
+                let known = |id: &str| backend.known.contains(id);
+                backend.watch = watch::StoreWatch::after_seeding(&backend.client, corpus, &known);
+            }
         }
         Ok(backend)
     }
@@ -280,9 +289,11 @@ impl Backend for HttpBackend {
             self.config.careful(),
         );
         let reply = self.client.call(Endpoint::Search, Some(&body)).inspect_err(|_| {
-            if !self.config.careful() {
+            if self.config.careful() {
+                self.watch.transport_failed();
+            } else {
                 self.client.warn(
-                    "POST /search failed in transport; upstream's client throws and the entry is lost".into(),
+                    "POST /search failed in transport; upstream's client throws and the entry is lost (if the system restarted, later answers come from an empty store: compat mode does not re-probe)".into(),
                 );
             }
         })?;
@@ -305,6 +316,15 @@ impl Backend for HttpBackend {
                 })?;
         self.client
             .from_metadata(results.iter().filter(|r| r.from_metadata).count() as u64);
+        let known = |id: &str| self.known.contains(id);
+        let hits = results.iter().filter(|r| known(&r.id)).count();
+        if self.config.careful() {
+            self.watch.check(&self.client, hits, &known)?;
+        } else if results.iter().any(|r| !r.id.is_empty() && !known(&r.id)) {
+            self.client.warn(
+                "POST /search answered ids that are not the suite's; upstream drops them, so they count as nothing (does the provider return its own ids instead of the benchmark's beliefId?)".into(),
+            );
+        }
         Ok(results
             .into_iter()
             .map(|r| Hit {

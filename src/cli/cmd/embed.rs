@@ -11,7 +11,7 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval embed`.
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
-    /// Suites to embed for: built-in names (default: paper and pmb, each under its own policy).
+    /// Suites to embed for: built-in names (default: every built-in suite, each under its own policy).
     #[arg(long)]
     pub suite: Vec<String>,
     /// Custom suite instead.
@@ -58,12 +58,16 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             custom: args.custom,
         })?]
     } else if args.suite.is_empty() {
-        vec![builtin("paper")?, builtin("pmb")?]
+        (tenure_eval::suite::BUILTIN_SUITES.iter())
+            .map(|s| builtin(s.name))
+            .collect::<Result<Vec<_>>>()?
+            .concat()
     } else {
         args.suite
             .iter()
             .map(|s| builtin(s))
-            .collect::<Result<_>>()?
+            .collect::<Result<Vec<_>>>()?
+            .concat()
     };
     let store_dir = &args.cosine.store_dir;
     if let Some(file) = &args.import_vectors {
@@ -83,7 +87,13 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         return save_imported(&store, file, &store_dir.join(name), before, args.quiet);
     }
     if let Some(file) = &args.import_upstream {
-        let [suite] = suites.as_slice() else {
+        // One suite named; of `pmb`'s two copies, Tenure's (the first), as before.
+        let named = if args.suite.is_empty() {
+            suites.len()
+        } else {
+            args.suite.len()
+        };
+        let (1, Some(suite)) = (named, suites.first()) else {
             return Err(Error::Usage(
                 "--import-upstream needs exactly one --suite".into(),
             ));
@@ -163,8 +173,12 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn builtin(name: &str) -> Result<Suite> {
-    Suite::load(&tenure_eval::suite::SuiteSource::Builtin(name.to_string()))
+/// Every copy of a built-in suite: `pmb` is embedded for both Tenure's copy (in-process runs)
+/// and PrecisionMemBench's (what `serve` indexes when its harness seeds it).
+fn builtin(name: &str) -> Result<Vec<Suite>> {
+    let suite = Suite::load(&tenure_eval::suite::SuiteSource::Builtin(name.to_string()))?;
+    let harness = suite.harness_copy()?;
+    Ok(std::iter::once(suite).chain(harness).collect())
 }
 
 /// A message on stderr, unless `--quiet`.

@@ -11,8 +11,9 @@ use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
 use tenure_eval::job::{execute, JobOutcome, RunPlan};
-use tenure_eval::report::tables::LoadedReport;
-use tenure_eval::report::{gates, table, write_atomic, RunKind};
+use tenure_eval::render::{junit, run_table as table};
+use tenure_eval::report::LoadedReport;
+use tenure_eval::report::{write_atomic, RunKind};
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
@@ -47,12 +48,19 @@ pub struct RunArgs {
     /// A memory system over HTTP.
     #[command(flatten)]
     pub http: HttpArgs,
+    /// Stop a pass after this many errored cases or turns (no report is written then); a pass
+    /// with fewer writes its report beside the good one, as NAME.failed.json.
+    #[arg(long, value_name = "N", default_value_t = tenure_eval::job::errors::DEFAULT_MAX_ERRORS)]
+    pub max_errors: usize,
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
     /// CI gates.
     #[command(flatten)]
     pub gates: GateArgs,
+    /// Also write one self-contained HTML page of the reports this run wrote (see `html`).
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 impl RunArgs {
@@ -85,7 +93,8 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
             .bm25
             .min_score
             .map_or(tenure_eval::backend::bm25::DEFAULT_MIN_SCORE, |m| m as f32);
-        let explained = tenure_eval::report::explain::explain_case(&suite, case, floor, args.top)?;
+        let explained =
+            tenure_eval::backend::bm25::explain::explain_case(&suite, case, floor, args.top)?;
         crate::cli::write_stdout(&explained.markdown())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -107,6 +116,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?;
     plan.concurrency = args.remote.concurrency.max(1);
+    plan.max_errors = args.max_errors;
     plan.measures = args.output.metrics.0.clone();
     let quiet = args.output.quiet;
     if !quiet {
@@ -119,6 +129,16 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
     progress.finish();
     print_outcome(&plan.suite, &outcome, &args.output)?;
     write_gate_files(&outcome, &args.gates)?;
+    if let Some(path) = &args.html {
+        let files: Vec<_> = outcome
+            .passes
+            .iter()
+            .flat_map(|p| p.reports.clone())
+            .collect();
+        let reports = crate::cli::load_reports(&files, true)?;
+        let options = crate::cli::cmd::html::default_options();
+        crate::cli::cmd::html::write(path, &reports, &plan.suite, &options, quiet)?;
+    }
     for c in &outcome.checks {
         if !quiet || !c.passed {
             say!(
@@ -145,11 +165,11 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
 fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
     let reports: Vec<&LoadedReport> = outcome.passes.iter().map(|p| &p.report).collect();
     if let Some(path) = &args.junit {
-        write_atomic(path, gates::junit(&reports, &outcome.checks)?.as_bytes())?;
+        write_atomic(path, junit::junit(&reports, &outcome.checks)?.as_bytes())?;
     }
     if let Some(path) = &args.summary_md {
         let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
-        let text = gates::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
+        let text = junit::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
         write_atomic(path, text.as_bytes())?;
     }
     Ok(())
@@ -215,13 +235,26 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
     Ok(())
 }
 
-/// Say on stderr (always: it decides the exit code) how many entries the backend failed on.
+/// Say on stderr (always: it decides the exit code) how many entries the backend failed on,
+/// each cause once: count, first case, message.
 pub fn report_errored(outcome: &JobOutcome) {
     let errored = outcome.errored();
     if errored > 0 {
         say!(
-            "error: the backend failed on {errored} case(s) or turn(s); each is recorded in its \
-             report with its error"
+            "error: the backend failed on {errored} case(s) or turn(s); the report went beside \
+             the last good one, as *.failed.json"
         );
+        for pass in outcome.passes.iter().filter(|p| p.errored > 0) {
+            for cause in &pass.errors {
+                say!(
+                    "  {} {}: {}× (first: {}): {}",
+                    pass.backend.label,
+                    pass.row.kind.label(),
+                    cause.count,
+                    cause.first,
+                    cause.message
+                );
+            }
+        }
     }
 }

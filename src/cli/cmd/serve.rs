@@ -44,6 +44,13 @@ pub struct ServeArgs {
     /// Threads answering requests.
     #[arg(long, default_value_t = 4)]
     pub workers: usize,
+    /// Append every request to FILE, one JSON line each (`{"method", "path", "body"}`, the body
+    /// as received): to compare what two clients sent.
+    #[arg(long, value_name = "FILE")]
+    pub request_log: Option<std::path::PathBuf>,
+    /// Test fault: exit, unanswered, when search N+1 arrives (a crash mid-run).
+    #[arg(long, value_name = "N", hide = true)]
+    pub exit_after_searches: Option<usize>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -56,7 +63,10 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             "serve exposes a built-in backend (bm25 or cosine), not another server".into(),
         ));
     }
-    let suite = load(&args.suite)?;
+    // A served backend is a memory system that PrecisionMemBench's harness (or ours, standing
+    // in for it) seeds: it holds PrecisionMemBench's own copy of the suite, the texts it is sent.
+    let given = load(&args.suite)?;
+    let suite = given.harness_copy()?.unwrap_or(given);
     let http = HttpArgs::none();
     let mut configs = backend_configs(
         &[args.backend],
@@ -77,13 +87,22 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         &suite,
         Box::new(config),
     )?
-    .with_latency(std::time::Duration::from_millis(args.latency_ms));
+    .with_latency(std::time::Duration::from_millis(args.latency_ms))
+    .exit_after_searches(args.exit_after_searches);
+    let server = match &args.request_log {
+        Some(path) => server.with_request_log(path)?,
+        None => server,
+    };
     crate::cli::write_stdout(&format!("{}\n", server.url()))?;
     if !args.quiet {
         say!(
-            "serving {} over suite {} at {} (DELETE /reset, POST /add, POST /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
+            "serving {} over suite {}{} at {} (DELETE /reset, POST /add, POST /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
             args.backend.name(),
             suite.name,
+            suite
+                .copy
+                .map(|c| format!(" ({c}'s copy)"))
+                .unwrap_or_default(),
             server.url()
         );
     }

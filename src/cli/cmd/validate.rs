@@ -21,5 +21,16 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode> {
         turns,
         suite.warnings.len()
     ))?;
+    if let Some(copy) = suite.copy {
+        let mut text = format!("{}: loaded {copy}'s copy", suite.name);
+        if let Some(harness) = suite.harness_copy()? {
+            text.push_str(&format!(
+                " (what bm25, cosine and fusion run); the http backend and serve run {}'s copy, \
+                 the files PrecisionMemBench's harness sends (see docs/providers.md)",
+                harness.copy.unwrap_or("?")
+            ));
+        }
+        crate::cli::write_stdout(&format!("{text}\n"))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

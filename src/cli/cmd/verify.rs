@@ -21,7 +21,7 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut failed = false;
     for path in &args.reports {
-        let problems = tenure_eval::report::verify::verify(path, !args.no_inputs)?;
+        let problems = tenure_eval::analysis::verify::verify(path, !args.no_inputs)?;
         if problems.is_empty() {
             crate::cli::write_stdout(&format!("{}: verified\n", path.display()))?;
         }

@@ -1,6 +1,7 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod embed_server;
 pub mod memory_server;
 pub mod python_reference;
@@ -78,7 +79,7 @@ pub fn same_number(a: &Value, b: &Value) -> bool {
 }
 
 #[allow(unused_imports)]
-pub use tenure_eval::report::tables::same_json;
+pub use tenure_eval::report::same_json;
 
 /// Run `tenure-eval ARGS` from the repository root (where `embeddings/` is); any exit code.
 pub fn tenure_eval(args: &[&str]) -> std::process::Output {
@@ -174,10 +175,18 @@ pub fn http_run(
         .path()
         .join(folder)
         .join(format!("{stem}retrieval-report-{name}.json"));
+    // A run whose cases errored writes its report beside the good one's name.
+    let failed = path.with_file_name(format!("{stem}retrieval-report-{name}.failed.json"));
+    let code = output.status.code().unwrap_or(-1);
+    assert!(
+        !(path.exists() && failed.exists()),
+        "one report per run, good or failed"
+    );
     HttpRun {
-        code: output.status.code().unwrap_or(-1),
+        code,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        report: std::fs::read(path)
+        report: std::fs::read(&path)
+            .or_else(|_| std::fs::read(&failed))
             .ok()
             .map(|b| serde_json::from_slice(&b).unwrap()),
     }
@@ -190,4 +199,27 @@ impl HttpRun {
         self.report
             .unwrap_or_else(|| panic!("no report (exit {}): {stderr}", self.code))
     }
+}
+
+/// Start `tenure-eval serve ARGS` from the repository root (stderr dropped); the child and the
+/// URL it printed on stdout.
+pub fn spawn_serve(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
+        .arg("serve")
+        .args(args)
+        .current_dir(repo(""))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.starts_with("http://127.0.0.1:"),
+        "serve printed {line:?}"
+    );
+    (child, line.trim().to_string())
 }

@@ -1,0 +1,74 @@
+//! What `claims` measures from: the paper suite run now (BM25, and cosine over the committed
+//! MiniLM vectors), or reports checked to be the paper suite's.
+
+use crate::backend::cosine::CosineConfig;
+use crate::backend::BackendConfig;
+use crate::embed::source::DEFAULT_MODEL;
+use crate::error::Result;
+use crate::report::{json, LoadedReport, Manifest, Shape};
+use crate::run::{run_sessions, run_static, Silent};
+use crate::suite::{Suite, SuiteSource};
+use std::path::Path;
+
+/// Refuse reports of another suite: the claims are the paper's, about its 60 static cases and
+/// 12 session turns, and a `pmb` report would only "differ" everywhere. A report belongs to the
+/// paper suite when every case it lists is one of the paper suite's.
+pub fn check_paper_reports(reports: &[LoadedReport]) -> Result<()> {
+    let suite = Suite::load(&SuiteSource::Builtin("paper".into()))?;
+    let known = |id: &str| {
+        suite.cases.iter().any(|c| c.case_id == id)
+            || suite.sessions.iter().any(|c| c.case_id == id)
+    };
+    for report in reports {
+        if let Some(row) = report.rows.iter().find(|r| !known(&r.case_id)) {
+            return Err(crate::error::Error::Usage(format!(
+                "{}: case {:?} is not one of the paper suite's; claims are measured on `paper` \
+                 reports (tenure-eval run --suite paper)",
+                report.path.display(),
+                row.case_id
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The reports of the `paper` suite, run now and kept in memory (what `claims` measures when it
+/// is given no report): BM25, and cosine with the committed all-MiniLM-L6-v2 vectors when
+/// their store is found (from the repository root). Also says why cosine was left out, if it
+/// was.
+pub fn measure_paper() -> Result<(Vec<LoadedReport>, Option<String>)> {
+    let suite = Suite::load(&SuiteSource::Builtin("paper".into()))?;
+    let mut reports = in_memory(&suite, &BackendConfig::bm25(), "")?;
+    let mut cosine = BackendConfig::cosine(CosineConfig::new(DEFAULT_MODEL));
+    match cosine.prepare(&suite, &mut |_, _| {}) {
+        Ok(()) => {
+            reports.extend(in_memory(&suite, &cosine, &format!("{DEFAULT_MODEL}-"))?);
+            Ok((reports, None))
+        }
+        Err(e) => Ok((
+            reports,
+            Some(format!("cosine rows not measured: {e} (run from the repository root, where embeddings/ holds the committed {DEFAULT_MODEL} vectors)")),
+        )),
+    }
+}
+
+/// The static and session reports of `config` on `suite`, in memory.
+fn in_memory(suite: &Suite, config: &BackendConfig, prefix: &str) -> Result<Vec<LoadedReport>> {
+    let static_run = run_static(suite, config, &mut Silent)?;
+    let session_run = run_sessions(suite, config, &mut Silent)?;
+    let s = json::static_report(
+        &static_run,
+        &Manifest::for_static(suite, &static_run),
+        Shape::Pmb,
+    );
+    let t = json::session_report(
+        &session_run,
+        &Manifest::for_sessions(suite, &session_run),
+        Shape::Pmb,
+    );
+    let named = |kind: &str| format!("paper/{prefix}{kind}-report (in memory)");
+    Ok(vec![
+        LoadedReport::from_parts(Path::new(&named("retrieval")), &s.0, None)?,
+        LoadedReport::from_parts(Path::new(&named("session-retrieval")), &t.0, None)?,
+    ])
+}

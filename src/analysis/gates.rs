@@ -1,0 +1,186 @@
+//! CI gates over written reports, optionally against a baseline report (their JUnit and
+//! markdown renderings are `render::junit`). Gates judge the reports exactly as written (the same JSON values, read
+//! back from memory).
+
+use crate::error::{Error, Result};
+use crate::report::{LoadedReport, ReportKind, Row};
+
+/// Which failures fail the gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    /// A case (or turn) that passes in the baseline fails now.
+    NewFailures,
+    /// Any failing case (or turn).
+    AnyFailure,
+}
+
+/// The gates asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Gates {
+    /// Failure policy.
+    pub fail_on: Option<FailOn>,
+    /// Static reports must have at least this many active-retrieval passes.
+    pub min_active_passes: Option<usize>,
+    /// Mean precision may fall at most this much below the baseline's.
+    pub max_precision_drop: Option<f64>,
+}
+
+impl Gates {
+    /// Whether any gate needs a baseline report.
+    pub fn need_baseline(&self) -> bool {
+        self.fail_on == Some(FailOn::NewFailures) || self.max_precision_drop.is_some()
+    }
+
+    /// Whether any gate was asked for.
+    pub fn any(&self) -> bool {
+        self.fail_on.is_some()
+            || self.min_active_passes.is_some()
+            || self.max_precision_drop.is_some()
+    }
+}
+
+/// The outcome of one gate on one report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateCheck {
+    /// Report file name.
+    pub report: String,
+    /// Gate name (`fail-on new-failures`, ...).
+    pub gate: String,
+    /// Did it hold?
+    pub passed: bool,
+    /// What was measured.
+    pub detail: String,
+}
+
+/// The baseline among `baselines` for `report`: same kind (static or session), same provider
+/// when several qualify.
+pub fn pick_baseline<'a>(
+    report: &LoadedReport,
+    baselines: &'a [LoadedReport],
+) -> Option<&'a LoadedReport> {
+    let same_kind: Vec<&LoadedReport> =
+        baselines.iter().filter(|b| b.kind == report.kind).collect();
+    same_kind
+        .iter()
+        .find(|b| b.provider == report.provider)
+        .or(same_kind.first())
+        .copied()
+}
+
+/// Check `gates` on every report, each against its baseline (see [`pick_baseline`]).
+pub fn evaluate(
+    reports: &[&LoadedReport],
+    baselines: &[LoadedReport],
+    gates: &Gates,
+) -> Result<Vec<GateCheck>> {
+    let mut checks = Vec::new();
+    for report in reports {
+        checks.extend(check(report, pick_baseline(report, baselines), gates)?);
+    }
+    Ok(checks)
+}
+
+/// Check `gates` on `report`.
+pub fn check(
+    report: &LoadedReport,
+    baseline: Option<&LoadedReport>,
+    gates: &Gates,
+) -> Result<Vec<GateCheck>> {
+    let name = report.file_name();
+    let mut checks = Vec::new();
+    let mut add = |gate: &str, passed: bool, detail: String| {
+        checks.push(GateCheck {
+            report: name.clone(),
+            gate: gate.to_string(),
+            passed,
+            detail,
+        })
+    };
+    let needs = |gate: &str| {
+        Error::Usage(format!(
+            "{gate} needs a --baseline report of the same kind as {name}"
+        ))
+    };
+    match gates.fail_on {
+        Some(FailOn::AnyFailure) => {
+            let failing: Vec<String> = report
+                .rows
+                .iter()
+                .filter(|r| !r.passed)
+                .map(|r| r.key())
+                .collect();
+            add(
+                "fail-on any-failure",
+                failing.is_empty(),
+                if failing.is_empty() {
+                    "no failing case".into()
+                } else {
+                    format!("failing: {}", failing.join(", "))
+                },
+            );
+        }
+        Some(FailOn::NewFailures) => {
+            let baseline = baseline.ok_or_else(|| needs("--fail-on new-failures"))?;
+            let new: Vec<String> = report
+                .rows
+                .iter()
+                .filter(|r| {
+                    !r.passed && baseline.rows.iter().any(|b| b.key() == r.key() && b.passed)
+                })
+                .map(|r| r.key())
+                .collect();
+            add(
+                "fail-on new-failures",
+                new.is_empty(),
+                if new.is_empty() {
+                    "no case that passed in the baseline fails".into()
+                } else {
+                    format!("newly failing: {}", new.join(", "))
+                },
+            );
+        }
+        None => {}
+    }
+    // A baseline compared with a run that lacks some of its cases would pass on what is not
+    // there: every case the baseline has must be in the run.
+    if let (Some(baseline), true) = (baseline, gates.need_baseline()) {
+        let missing: Vec<String> = baseline
+            .rows
+            .iter()
+            .map(Row::key)
+            .filter(|k| !report.rows.iter().any(|r| &r.key() == k))
+            .collect();
+        add(
+            "baseline coverage",
+            missing.is_empty(),
+            if missing.is_empty() {
+                format!("every case of {} is in the run", baseline.file_name())
+            } else {
+                format!(
+                    "{} case(s) of {} are missing from the run: {}",
+                    missing.len(),
+                    baseline.file_name(),
+                    missing.join(", ")
+                )
+            },
+        );
+    }
+    if let (Some(min), ReportKind::Static) = (gates.min_active_passes, report.kind) {
+        let active = report.summary().active_retrieval_passes;
+        add(
+            "min-active-passes",
+            active >= min,
+            format!("{active} active-retrieval passes (minimum {min})"),
+        );
+    }
+    if let Some(max_drop) = gates.max_precision_drop {
+        let baseline = baseline.ok_or_else(|| needs("--max-precision-drop"))?;
+        let (now, before) = (
+            report.summary().mean_precision.unwrap_or(0.0),
+            baseline.summary().mean_precision.unwrap_or(0.0),
+        );
+        let drop = before - now;
+        add("max-precision-drop", drop <= max_drop + 1e-12, format!("mean precision {now:.4} vs baseline {before:.4}: drop {drop:.4} (maximum {max_drop})"));
+    }
+    Ok(checks)
+}

@@ -1,0 +1,117 @@
+//! `verify`: a report is what its rows and inputs say it is. Every aggregate is recomputed from
+//! the per-case rows (`LoadedReport::disagreements`: summary and categories), every row's `passed` must match its failures, and every input file named by
+//! the manifest must still have the recorded sha256.
+
+use crate::error::Result;
+use crate::io::sha256_hex;
+use crate::report::LoadedReport;
+use crate::suite::BuiltinSuite;
+use serde_json::Value;
+use std::path::Path;
+
+/// Every mismatch found in the report at `path` (empty: verified). With `inputs` false, only
+/// the report itself is checked (its aggregates and rows), not the input files its manifest
+/// names: what a published report without a manifest can be checked for.
+pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
+    let bytes = crate::io::read_bytes(path)?;
+    let parsed = crate::report::parse::parse(path, &bytes)?;
+    let pairing = sidecar_pairing(path, &bytes);
+    drop(bytes);
+    let ingestion = parsed.ingestion.clone();
+    let list = if parsed.array { "$" } else { "$.cases" };
+    let report = LoadedReport::from_parsed(path, parsed)?;
+    let mut problems = report.disagreements();
+    for (i, row) in report.rows.iter().enumerate() {
+        // A case the backend failed on has no failures and did not pass.
+        let n = row.failures.len();
+        if row.passed != (n == 0 && !row.errored) {
+            problems.push(format!(
+                "{}: {list}[{i}].passed is {} but it lists {n} failures",
+                path.display(),
+                row.passed
+            ));
+        }
+    }
+    if let Some(ingestion) = ingestion {
+        let total = ingestion.get("totalMs").and_then(Value::as_f64);
+        let count = ingestion.get("beliefCount").and_then(Value::as_f64);
+        let mean = ingestion.get("meanPerBeliefMs").and_then(Value::as_f64);
+        if let (Some(t), Some(c), Some(m)) = (total, count, mean) {
+            let expected = crate::js::round2(t / c.max(1.0));
+            if (expected - m).abs() > 1e-9 {
+                problems.push(format!("{}: ingestion.meanPerBeliefMs is {m} but totalMs / beliefCount gives {expected}", path.display()));
+            }
+        }
+    }
+    problems.extend(pairing);
+    if !inputs {
+        return Ok(problems);
+    }
+    let manifest = &report.manifest;
+    match manifest
+        .as_ref()
+        .and_then(|m| m.get("inputs"))
+        .and_then(Value::as_array)
+    {
+        None => problems.push(format!(
+            "{}: no manifest with input hashes to check",
+            path.display()
+        )),
+        Some(inputs) => {
+            for input in inputs {
+                let (Some(file), Some(recorded)) = (
+                    input.get("path").and_then(Value::as_str),
+                    input.get("sha256").and_then(Value::as_str),
+                ) else {
+                    problems.push(format!(
+                        "{}: manifest input without path or sha256: {input}",
+                        path.display()
+                    ));
+                    continue;
+                };
+                match input_bytes(file) {
+                    None => problems.push(format!(
+                        "{}: input {file} cannot be read to check its sha256",
+                        path.display()
+                    )),
+                    Some(bytes) if sha256_hex(&bytes) != recorded => problems.push(format!(
+                        "{}: input {file} has sha256 {}, the manifest records {recorded}",
+                        path.display(),
+                        sha256_hex(&bytes)
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// An input file's bytes: on disk, or compiled in for a built-in suite path.
+fn input_bytes(file: &str) -> Option<Vec<u8>> {
+    crate::io::read_bytes(std::path::Path::new(file))
+        .ok()
+        .or_else(|| {
+            BuiltinSuite::all_copies()
+                .flat_map(|s| s.files())
+                .find(|f| f.path == file)
+                .map(|f| f.bytes.to_vec())
+        })
+}
+
+/// A sidecar manifest that records its report's sha256 must record this report's: otherwise
+/// the pair was torn (a kill between the two renames) or mixed by another run.
+fn sidecar_pairing(path: &Path, report: &[u8]) -> Option<String> {
+    let sidecar = path.with_extension("manifest.json");
+    let manifest: Value = serde_json::from_slice(&crate::io::read_bytes(&sidecar).ok()?).ok()?;
+    let recorded = manifest["report"]["sha256"].as_str()?;
+    let actual = sha256_hex(report);
+    (recorded != actual).then(|| {
+        format!(
+            "{}: the report has sha256 {actual}, its manifest {} records {recorded}: the pair \
+             comes from two different writes (an interrupted run, or two runs into one folder)",
+            path.display(),
+            sidecar.display()
+        )
+    })
+}

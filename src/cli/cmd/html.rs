@@ -1,0 +1,106 @@
+//! `tenure-eval html`: one self-contained HTML page to explore reports (see
+//! `tenure_eval::render::html`), and the `--html FILE` of `run`, `static` and `session`.
+
+use crate::cli::args::SuiteArgs;
+use crate::cli::load_reports;
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tenure_eval::analysis::compare::significance::TestSettings;
+use tenure_eval::render::html::{self, Options};
+use tenure_eval::report::LoadedReport;
+use tenure_eval::suite::{Suite, SuiteSource};
+use tenure_eval::Result;
+
+/// `tenure-eval html`.
+#[derive(Debug, Args)]
+pub struct HtmlArgs {
+    /// Report files, or folders of them (every .json file under a folder).
+    #[arg(required = true, value_name = "REPORT_OR_FOLDER")]
+    pub reports: Vec<PathBuf>,
+    /// The suite of the reports (default: the one their manifests name, else pmb). Reports
+    /// of different suites are refused unless the suite is named.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// The page to write (one self-contained file).
+    #[arg(long, value_name = "FILE.html")]
+    pub out: PathBuf,
+    /// The page's title.
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Seed of the comparisons' bootstrap and sampled randomisation tests (as `compare`).
+    #[arg(long, default_value_t = 20_260_511)]
+    pub seed: u64,
+    /// Significance level of the runs table, after Holm's adjustment (as `compare`).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Sign patterns drawn by a randomisation test too large to enumerate (as `compare`).
+    #[arg(long, default_value_t = 100_000)]
+    pub resamples: usize,
+    /// No messages on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Write the page.
+pub fn run(args: HtmlArgs) -> Result<ExitCode> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(tenure_eval::Error::Usage(format!(
+            "--alpha {}: expected a level between 0 and 1",
+            args.alpha
+        )));
+    }
+    let files = html::report_files(&args.reports)?;
+    let reports = load_reports(&files, args.quiet)?;
+    let named = args.suite.suite.is_some() || args.suite.custom.corpus.is_some();
+    let suite = if named {
+        crate::cli::args::load(&args.suite)?
+    } else {
+        let name = html::suite_name(&reports)?.unwrap_or_else(|| "pmb".into());
+        Suite::load(&SuiteSource::Builtin(name))?
+    };
+    let options = Options {
+        title: args.title.clone(),
+        settings: TestSettings {
+            alpha: args.alpha,
+            resamples: args.resamples,
+            seed: args.seed,
+        },
+        measures: None,
+    };
+    write(&args.out, &reports, &suite, &options, args.quiet)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write the page of `reports` to `out`, saying so unless `quiet`.
+pub fn write(
+    out: &Path,
+    reports: &[LoadedReport],
+    suite: &Suite,
+    options: &Options,
+    quiet: bool,
+) -> Result<()> {
+    let bytes = html::write(out, reports, suite, options)?;
+    if !quiet {
+        say!(
+            "wrote {} ({} report(s), {:.1} kB)",
+            out.display(),
+            reports.len(),
+            bytes as f64 / 1000.0
+        );
+    }
+    Ok(())
+}
+
+/// The options `run --html` uses: `compare`'s defaults.
+pub fn default_options() -> Options {
+    Options {
+        title: None,
+        settings: TestSettings {
+            alpha: 0.05,
+            resamples: 100_000,
+            seed: 20_260_511,
+        },
+        measures: None,
+    }
+}

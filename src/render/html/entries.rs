@@ -1,0 +1,40 @@
+//! A report's entries with everything a person reads in them (tiers, scores with their clause
+//! attribution, failures, errors, diagnostics): what [`crate::report::Row`] leaves
+//! out. Read typed, straight into the schema's entries (never through a JSON tree, see
+//! DEVELOPERS.md "Scale and memory").
+
+use crate::error::Result;
+use crate::report::schema::{CaseEntry, PmbReport, TurnEntry};
+use crate::report::ReportKind;
+use std::path::Path;
+
+/// The entries of one report, of its kind.
+#[derive(Debug)]
+pub enum Entries {
+    /// Static cases.
+    Static(Vec<CaseEntry>),
+    /// Session turns.
+    Session(Vec<TurnEntry>),
+}
+
+/// Read the entries of the report at `path`, whose kind the row reader already found.
+pub fn read(path: &Path, kind: ReportKind) -> Result<Entries> {
+    let bytes = crate::io::read_bytes(path)?;
+    // The paper layout is a bare array; PrecisionMemBench's an object with `cases`.
+    let array = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'[');
+    Ok(match (kind, array) {
+        (ReportKind::Static, true) => Entries::Static(crate::io::parse_json(path, &bytes)?),
+        (ReportKind::Static, false) => {
+            let report: PmbReport<CaseEntry> = crate::io::parse_json(path, &bytes)?;
+            Entries::Static(report.cases)
+        }
+        (ReportKind::Session, true) => Entries::Session(crate::io::parse_json(path, &bytes)?),
+        (ReportKind::Session, false) => {
+            let report: PmbReport<TurnEntry> = crate::io::parse_json(path, &bytes)?;
+            Entries::Session(report.cases)
+        }
+    })
+}

@@ -1,0 +1,215 @@
+//! The human summary printed after a run (markdown, so it pastes into READMEs and CI logs).
+
+use crate::eval::summary::Summary;
+use crate::run::Ingestion;
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+fn fmt_opt(x: Option<f64>) -> String {
+    super::table::number_cell(x, 2)
+}
+
+/// Category table plus a totals row and one line of measurements.
+pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestion>) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "Category",
+        "Cases",
+        "Passed",
+        "Failed",
+        "Precision",
+        "Recall",
+    ]);
+    for c in &summary.categories {
+        builder.push_record([
+            c.category.clone(),
+            c.case_count.to_string(),
+            c.passed.to_string(),
+            c.failed.to_string(),
+            fmt_opt(c.mean_precision),
+            fmt_opt(c.mean_recall),
+        ]);
+    }
+    builder.push_record([
+        "**all**".to_string(),
+        summary.total_cases.to_string(),
+        summary.total_passed.to_string(),
+        (summary.total_cases - summary.total_passed).to_string(),
+        fmt_opt(summary.mean_precision),
+        fmt_opt(summary.mean_recall),
+    ]);
+    let table = builder.build().with(Style::markdown()).to_string();
+    let p = &summary.pass_types;
+    let mut footer = format!(
+        "passed {}/{} · active retrieval {} · structural {} · trivially empty {} · latency p50 {:.2} ms, p95 {:.2} ms",
+        summary.total_passed,
+        summary.total_cases,
+        p.active_retrieval,
+        p.structural,
+        p.trivially_empty,
+        summary.p50_latency_ms,
+        summary.p95_latency_ms,
+    );
+    if let Some(i) = ingestion {
+        footer.push_str(&format!(
+            " · index build {:.2} ms ({} beliefs)",
+            i.total_ms, i.belief_count
+        ));
+    }
+    format!("### {title}\n\n{table}\n\n{footer}\n")
+}
+
+/// One row of the combined `run` table.
+#[derive(Debug, Clone)]
+pub struct RunRow {
+    /// Suite name.
+    pub suite: String,
+    /// Backend id.
+    pub backend: String,
+    /// Static cases or session turns.
+    pub kind: crate::report::RunKind,
+    /// The summary block.
+    pub summary: Summary,
+    /// Mean paper drift (sessions only).
+    pub mean_drift: Option<f64>,
+    /// Mean PrecisionMemBench drift, 1 − precision (sessions only).
+    pub mean_precision_drift: Option<f64>,
+}
+
+/// The combined table of a `run`: one row per suite, backend and kind.
+pub fn run_table(rows: &[RunRow]) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "Suite",
+        "Backend",
+        "Cases",
+        "Passed",
+        "Active",
+        "Precision",
+        "Recall",
+        "Drift (noise)",
+        "Drift (1−P)",
+        "p50 ms",
+        "p95 ms",
+    ]);
+    for r in rows {
+        let s = &r.summary;
+        builder.push_record([
+            r.suite.clone(),
+            r.backend.clone(),
+            format!(
+                "{} {}",
+                s.total_cases,
+                if r.kind == crate::report::RunKind::Session {
+                    "turns"
+                } else {
+                    "static"
+                }
+            ),
+            format!("{}/{}", s.total_passed, s.total_cases),
+            s.active_retrieval_passes.to_string(),
+            fmt_opt(s.mean_precision),
+            fmt_opt(s.mean_recall),
+            fmt_opt(r.mean_drift),
+            fmt_opt(r.mean_precision_drift),
+            format!("{:.2}", s.p50_latency_ms),
+            format!("{:.2}", s.p95_latency_ms),
+        ]);
+    }
+    builder.build().with(Style::markdown()).to_string() + "\n"
+}
+
+/// One row of the embedding model invariance table (`tenure-eval models`).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelRow {
+    /// `bm25` or `cosine`.
+    pub backend: String,
+    /// Model name (none for BM25: `–` in the table, `null` in JSON).
+    pub model: Option<String>,
+    /// Text policy (`names+expanded`, ...; none for BM25).
+    pub text_policy: Option<String>,
+    /// Static cases.
+    pub static_summary: Summary,
+    /// Session turns, when the suite has them.
+    pub session_summary: Option<Summary>,
+    /// Mean paper drift over the session turns.
+    pub mean_drift: Option<f64>,
+}
+
+/// PrecisionMemBench's "embedding model invariance" table, BM25 as the reference row.
+pub fn models_table(rows: &[ModelRow]) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "Backend",
+        "Model",
+        "Text policy",
+        "Precision",
+        "Recall",
+        "Static passes",
+        "Active passes",
+        "Session passes",
+        "Drift (noise)",
+        "Mean ms",
+        "p95 ms",
+    ]);
+    for r in rows {
+        let s = &r.static_summary;
+        builder.push_record([
+            r.backend.clone(),
+            r.model.clone().unwrap_or_else(|| "–".into()),
+            r.text_policy.clone().unwrap_or_else(|| "–".into()),
+            fmt_opt(s.mean_precision),
+            fmt_opt(s.mean_recall),
+            format!("{}/{}", s.total_passed, s.total_cases),
+            s.active_retrieval_passes.to_string(),
+            r.session_summary.as_ref().map_or_else(
+                || "–".into(),
+                |t| format!("{}/{}", t.total_passed, t.total_cases),
+            ),
+            fmt_opt(r.mean_drift),
+            format!("{:.2}", s.mean_latency_ms),
+            format!("{:.2}", s.p95_latency_ms),
+        ]);
+    }
+    builder.build().with(Style::markdown()).to_string() + "\n"
+}
+
+/// The cases (or turns) a report failed, first `limit` of them with their first failure (or
+/// error), and how many more: what a terminal shows under the run table, so that failing ids
+/// are seen without opening the report.
+pub fn failing_cases(report: &crate::report::LoadedReport, limit: usize) -> String {
+    let failed: Vec<&crate::report::Row> = report.rows.iter().filter(|r| !r.passed).collect();
+    if failed.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "failing in {} ({} of {}):\n",
+        report.path.display(),
+        failed.len(),
+        report.rows.len()
+    );
+    for row in failed.iter().take(limit) {
+        // Session failures already begin with "turn N:".
+        let id = match row.turn_index {
+            Some(turn) if !row.failures.first().is_some_and(|f| f.starts_with("turn ")) => {
+                format!("{} turn {turn}", row.case_id)
+            }
+            _ => row.case_id.clone(),
+        };
+        let why = match row.failures.first() {
+            Some(first) => first.clone(),
+            None if row.errored => "backend error (see the report)".into(),
+            None => "failed".into(),
+        };
+        let more = match row.failures.len() {
+            0 | 1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        text.push_str(&format!("  {id}: {why}{more}\n"));
+    }
+    if failed.len() > limit {
+        text.push_str(&format!("  … and {} more\n", failed.len() - limit));
+    }
+    text
+}

@@ -1,0 +1,190 @@
+//! A run against a memory system that goes wrong says so, early and on the console (issue 22),
+//! through the binary against real servers on 127.0.0.1: nothing listening, a system that
+//! crashes mid-run and comes back empty, a system that answers its own ids.
+
+use crate::common::memory_server::{json, MemoryServer, Received};
+use crate::common::{http_run, spawn_serve, tenure_eval};
+use serde_json::json as j;
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+/// A port nothing listens on (bound, then released).
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+#[test]
+fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {
+    let out = tempfile::tempdir().unwrap();
+    let folder = out.path().join("pmb");
+    std::fs::create_dir_all(&folder).unwrap();
+    let good = folder.join("retrieval-report-mine.json");
+    std::fs::write(&good, b"{\"the last good report\": true}").unwrap();
+    let url = format!("http://127.0.0.1:{}", free_port());
+    for mode in [&[][..], &["--compat", "pmb"][..]] {
+        let start = Instant::now();
+        let mut args = vec![
+            "static",
+            "--suite",
+            "pmb",
+            "--backend",
+            "http",
+            "--url",
+            &url,
+        ];
+        args.extend(["--name", "mine", "--out", out.path().to_str().unwrap()]);
+        args.extend(mode);
+        let output = tenure_eval(&args);
+        let elapsed = start.elapsed();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{mode:?}: {stderr}");
+        assert!(elapsed < Duration::from_secs(10), "{mode:?}: {elapsed:?}");
+        assert!(
+            stderr.contains("refused") && stderr.contains(&url),
+            "{stderr}"
+        );
+        assert!(stderr.lines().count() <= 3, "a few lines: {stderr}");
+        assert_eq!(
+            std::fs::read(&good).unwrap(),
+            b"{\"the last good report\": true}"
+        );
+        assert_eq!(
+            std::fs::read_dir(&folder).unwrap().count(),
+            1,
+            "no report written"
+        );
+    }
+}
+
+/// `serve --backend bm25` on `port`, with extra flags.
+fn serve_on(port: u16, extra: &[&str]) -> Child {
+    let port = port.to_string();
+    let args = [
+        &["--suite", "pmb", "--quiet", "--port", port.as_str()][..],
+        extra,
+    ]
+    .concat();
+    let (child, url) = spawn_serve(&args);
+    assert!(url.ends_with(&port), "serve listens on {url}");
+    child
+}
+
+/// A serve that crashes when search 31 arrives and is restarted (empty) at once on the same
+/// port, as a supervisor would; the restarted one is killed when the returned guard drops.
+struct Restarting {
+    url: String,
+    second: std::sync::Arc<std::sync::Mutex<Option<Child>>>,
+    watcher: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Restarting {
+    fn start() -> Restarting {
+        let port = free_port();
+        let mut first = serve_on(port, &["--exit-after-searches", "30"]);
+        let second = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let slot = second.clone();
+        let watcher = std::thread::spawn(move || {
+            let status = first.wait().unwrap();
+            assert_eq!(status.code(), Some(70), "the fault fired");
+            *slot.lock().unwrap() = Some(serve_on(port, &[]));
+        });
+        Restarting {
+            url: format!("http://127.0.0.1:{port}"),
+            second,
+            watcher: Some(watcher),
+        }
+    }
+}
+
+impl Drop for Restarting {
+    fn drop(&mut self) {
+        if let Some(w) = self.watcher.take() {
+            let _ = w.join();
+        }
+        if let Some(mut child) = self.second.lock().unwrap().take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[test]
+fn a_store_lost_mid_run_stops_the_careful_client_and_warns_in_compat() {
+    let server = Restarting::start();
+    let run = http_run(
+        "static",
+        &["--suite", "pmb"],
+        "pmb",
+        &server.url,
+        "crashy",
+        &[],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.report.is_none(), "no report for a run on a lost store");
+    assert!(run.stderr.contains("store lost at "), "{}", run.stderr);
+    // The note, a retry line per cause (shown once each), the error.
+    assert!(run.stderr.lines().count() <= 5, "{}", run.stderr);
+    drop(server);
+
+    // Compat keeps upstream's numbers (the entry whose search failed is lost, the rest are
+    // scored against the empty store) and says so.
+    let server = Restarting::start();
+    let run = http_run(
+        "static",
+        &["--suite", "pmb"],
+        "pmb",
+        &server.url,
+        "crashy",
+        // How many searches meet the restart depends on how fast it is: let them all through.
+        &["--compat", "pmb", "--max-errors", "77"],
+    );
+    drop(server);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("failed in transport"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("compat mode does not re-probe"),
+        "{}",
+        run.stderr
+    );
+    let report = run.report.expect("compat writes the failed run's report");
+    let entries = report["cases"].as_array().unwrap();
+    assert!(
+        entries.len() < 77,
+        "the failed searches' entries are lost, as upstream"
+    );
+    assert_eq!(report["retrieval"]["caseCount"], 77);
+    // After the restart the store is empty: the last cases found nothing.
+    assert_eq!(entries.last().unwrap()["relevantBeliefs"], j!([]));
+}
+
+#[test]
+fn own_ids_in_compat_mode_warn_once_and_in_the_summary() {
+    let server = MemoryServer::start(|r: &Received, n| match r.path.as_str() {
+        "/search" => json(j!({"results": [{"id": format!("mem-{n}")}, {"id": "mem-x"}]})),
+        _ => json(j!({"status": "ok"})),
+    });
+    let run = http_run(
+        "static",
+        &["--suite", "pmb"],
+        "pmb",
+        &server.url,
+        "own",
+        &["--compat", "pmb"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let warnings: Vec<_> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("ids that are not the suite's"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "once per kind: {}", run.stderr);
+    assert!(
+        warnings[0].contains("x)"),
+        "with its count: {}",
+        warnings[0]
+    );
+    let report = run.report.unwrap();
+    let recorded = report["manifest"]["backendStats"]["warnings"].to_string();
+    assert!(recorded.contains("not the suite's"), "{recorded}");
+}
