@@ -31,6 +31,7 @@ pub mod context;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod flywheel;
 pub mod io;
 pub mod job;
 pub mod js;

@@ -308,6 +308,15 @@ impl<'a> BeliefStore<'a> {
         Some(belief)
     }
 
+    /// Mark `id` superseded by `by` (its replacement, or the survivor of a merge): the belief
+    /// stays in the collection but is no longer active, so search filters it out (spec §C.2).
+    /// Returns the new version, or `None` when the id is unknown.
+    pub fn supersede(&mut self, id: &str, by: &str) -> Option<&Belief> {
+        let belief = self.get_mut(id)?;
+        belief.superseded_by = Some(by.to_string());
+        Some(belief)
+    }
+
     /// The `$addToSet` of a session update: trimmed, lowercased aliases appended in order,
     /// skipping values already present. Returns the new version, or `None` when nothing was
     /// added (MongoDB then writes nothing) or the id is unknown.

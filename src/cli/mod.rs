@@ -77,6 +77,10 @@ pub enum Command {
     /// The scale study: the suite planted in synthetic stores of growing size; build time,
     /// search latency, peak memory, and whether the suite's precision holds.
     Scale(cmd::scale::ScaleArgs),
+    /// The alias-flywheel essay, measured: one simulated user over many sessions on alias-BM25
+    /// (coverage, precision, aliases per belief), the vector side with --vector, and the
+    /// essay's claims C1-C7.
+    Flywheel(cmd::flywheel::FlywheelArgs),
     /// The TemporalClassifier: classify statements by valid time, or measure it against
     /// gold labels (docs/temporal.md).
     Temporal(cmd::temporal::TemporalArgs),
@@ -101,6 +105,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Doctor(a) => cmd::doctor::run(a),
         Command::Scale(a) => cmd::scale::run(a),
+        Command::Flywheel(a) => cmd::flywheel::run(a),
         Command::Temporal(a) => cmd::temporal::run(a),
     }
 }

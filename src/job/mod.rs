@@ -5,6 +5,7 @@
 
 pub mod errors;
 mod execute;
+pub mod flywheel;
 pub mod scale;
 pub mod scale_export;
 

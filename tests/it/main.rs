@@ -29,6 +29,8 @@ mod determinism;
 mod doctor;
 /// Property tests: readers and analyzers never panic; refusals are input errors.
 mod fuzz;
+/// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
+mod flywheel;
 /// CI gates (exit 1 / 0), JUnit counts, a gate without its baseline refused up front.
 mod gates;
 /// `pmb` sessions through BM25 against PrecisionMemBench's published session report.

@@ -1,0 +1,359 @@
+//! The essay's claims C1-C7 (`docs/spec/alias-flywheel.md`) against what was measured,
+//! each with the parameters it depends on, and the sensitivity sweep: where each claim stops
+//! holding as one parameter moves. The essay's figures are illustrations; they are quoted as
+//! the essay's, never as measurements.
+
+use super::cases::Probe;
+use super::metrics::SessionMetrics;
+use super::vector::VectorRow;
+use super::Params;
+use serde::Serialize;
+
+/// Whether a claim held under the parameters given beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// It held.
+    Holds,
+    /// Part of it held (the row says which part).
+    Partly,
+    /// It failed.
+    Fails,
+    /// Not measured in this run (the row says how to measure it).
+    NotMeasured,
+    /// An assumption about users, not something a simulation can decide.
+    Assumption,
+}
+
+impl Verdict {
+    /// As the table writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Partly => "partly",
+            Verdict::Fails => "fails",
+            Verdict::NotMeasured => "not measured",
+            Verdict::Assumption => "assumption",
+        }
+    }
+}
+
+/// One row of the claims table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Claim {
+    /// `C1` ... `C7`.
+    pub id: &'static str,
+    /// What the essay says (its illustrations marked as the essay's).
+    pub essay: &'static str,
+    /// What was measured.
+    pub measured: String,
+    /// The parameters the measurement depends on.
+    pub parameters: String,
+    /// Whether it held.
+    pub verdict: Verdict,
+}
+
+/// Everything the claims are judged on.
+pub struct Evidence<'a> {
+    /// The study's parameters.
+    pub params: &'a Params,
+    /// Each variant's sessions (`all` first is not required; found by name).
+    pub runs: &'a [(String, Vec<SessionMetrics>)],
+    /// The fixed counter-signal case.
+    pub counter_signals: &'a [Probe],
+    /// The fixed compaction case, readable names.
+    pub compaction: &'a [Probe],
+    /// The fixed compaction case past the ceiling (two sets of 15 two-word aliases).
+    pub compaction_ceiling: &'a [Probe],
+    /// The same with one-word aliases.
+    pub compaction_ceiling_one_word: &'a [Probe],
+    /// The vector side, when run.
+    pub vector: Option<&'a [VectorRow]>,
+    /// The sensitivity sweep, when run.
+    pub sensitivity: Option<&'a [SensitivityRow]>,
+}
+
+/// The run of `name`, if the study ran it.
+fn run<'a>(runs: &'a [(String, Vec<SessionMetrics>)], name: &str) -> Option<&'a [SessionMetrics]> {
+    runs.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, s)| s.as_slice())
+}
+
+/// Lowest per-session precision (sessions that retrieved something).
+pub fn min_precision(s: &[SessionMetrics]) -> Option<f64> {
+    s.iter().filter_map(|m| m.precision).reduce(f64::min)
+}
+
+/// Coverage of session `n` (1-based), or of the last session when there are fewer.
+pub fn coverage_at(s: &[SessionMetrics], n: usize) -> Option<f64> {
+    s.get(n.min(s.len()).checked_sub(1)?).map(|m| m.coverage)
+}
+
+fn share(covered: usize, refs: usize) -> String {
+    match super::metrics::ratio(covered, refs) {
+        Some(r) => format!("{r:.2} ({covered}/{refs})"),
+        None => "no such reference".into(),
+    }
+}
+
+fn sum(s: &[SessionMetrics], f: fn(&SessionMetrics) -> usize) -> usize {
+    s.iter().map(f).sum()
+}
+
+fn f2(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{v:.2}"))
+}
+
+/// What the C1 and C2 verdicts of one run are (also the sensitivity sweep's cells).
+pub fn c1_c2(s: &[SessionMetrics]) -> (Verdict, Verdict) {
+    let min = min_precision(s);
+    let c1 = match min {
+        Some(p) if p >= 1.0 => Verdict::Holds,
+        _ => Verdict::Fails,
+    };
+    let (first, last) = (coverage_at(s, 1), coverage_at(s, s.len()));
+    let grows = matches!((first, last), (Some(a), Some(b)) if b > a);
+    let full = last.is_some_and(|c| c >= FULL);
+    let c2 = match (grows && full, c1 == Verdict::Holds) {
+        (true, true) => Verdict::Holds,
+        (false, false) => Verdict::Fails,
+        _ => Verdict::Partly,
+    };
+    (c1, c2)
+}
+
+/// Coverage that counts as the essay's "full".
+pub const FULL: f64 = 0.95;
+
+/// The claims table.
+pub fn claims(e: &Evidence) -> Vec<Claim> {
+    let p = e.params;
+    let all = run(e.runs, "all").unwrap_or(&[]);
+    let model = format!(
+        "seed {}, {} sessions x {} references, {} beliefs + {}/session, forms {}, zipf {}, \
+         collision {}, clarify {}, drift {}, limit {}, min score {}",
+        p.seed,
+        p.sessions,
+        p.references,
+        p.initial_beliefs,
+        p.growth,
+        p.forms,
+        p.zipf,
+        p.collision,
+        p.clarify,
+        p.drift,
+        p.limit,
+        p.min_score
+    );
+    let (c1, c2) = c1_c2(all);
+    let mut out = vec![
+        Claim {
+            id: "C1",
+            essay: "Alias-BM25 gives precision 1.0 (it matches only the vocabulary a belief was given).",
+            measured: format!(
+                "per-session precision (variant all): min {}, last {}; retrieved per query {}",
+                f2(min_precision(all)),
+                f2(all.last().and_then(|m| m.precision)),
+                f2(all.last().map(|m| m.retrieved_per_query))
+            ),
+            parameters: model.clone(),
+            verdict: c1,
+        },
+        Claim {
+            id: "C2",
+            essay: "Coverage grows with sessions while precision stays 1.0; the essay's illustration: partial after 1 session, good after 10, full after 50.",
+            measured: format!(
+                "coverage (variant all) after session 1: {}, 10: {}, {}: {} (full = {FULL}); \
+                 seed-only last: {}; min precision {}",
+                f2(coverage_at(all, 1)),
+                f2(coverage_at(all, 10)),
+                all.len(),
+                f2(coverage_at(all, all.len())),
+                f2(run(e.runs, "seed-only").and_then(|s| coverage_at(s, s.len()))),
+                f2(min_precision(all))
+            ),
+            parameters: model.clone(),
+            verdict: c2,
+        },
+    ];
+    out.extend(super::claims_vector::c3_c4(e, all));
+    out.push(c5(e));
+    out.push(c6(e));
+    out.push(c7(e));
+    out
+}
+
+fn c5(e: &Evidence) -> Claim {
+    let named_ok = e.compaction.iter().all(Probe::holds);
+    let lost = e.compaction_ceiling.iter().filter(|p| !p.holds()).count();
+    let lost_one = e
+        .compaction_ceiling_one_word
+        .iter()
+        .filter(|p| !p.holds())
+        .count();
+    let off_lost = e.compaction.iter().filter(|p| p.off.is_empty()).count();
+    let on = run(e.runs, "all").unwrap_or(&[]);
+    let off = run(e.runs, "no-union");
+    let mut measured = format!(
+        "fixed case (2 beliefs x 3 aliases merge): {}/{} terms retrieve the survivor with union, \
+         {} retrieve nothing without; past the ceiling (2 x 15 two-word aliases) {} of 30 terms \
+         lost; with one-word aliases {} of 30 lost (a 25-alias belief's one-word aliases score \
+         under the minimum, BM25 length normalisation). Simulation, references with a \
+         merged-away form covered: union {}",
+        e.compaction.iter().filter(|p| p.holds()).count(),
+        e.compaction.len(),
+        off_lost,
+        lost,
+        lost_one,
+        share(sum(on, |m| m.merged_covered), sum(on, |m| m.merged_refs)),
+    );
+    if let Some(off) = off {
+        measured += &format!(
+            ", no union {}",
+            share(sum(off, |m| m.merged_covered), sum(off, |m| m.merged_refs))
+        );
+    }
+    Claim {
+        id: "C5",
+        essay:
+            "Compaction loses no vocabulary and makes the store smaller and more findable at once.",
+        measured,
+        parameters: format!(
+            "ceiling {}, merge rate {}/session",
+            e.params.ceiling, e.params.merge
+        ),
+        verdict: match (named_ok, lost) {
+            (true, 0) => Verdict::Holds,
+            (true, _) => Verdict::Partly,
+            _ => Verdict::Fails,
+        },
+    }
+}
+
+fn c6(e: &Evidence) -> Claim {
+    let ok = e.counter_signals.iter().all(Probe::holds);
+    let dead = e
+        .counter_signals
+        .iter()
+        .filter(|p| p.off.is_empty())
+        .count();
+    let on = run(e.runs, "all").unwrap_or(&[]);
+    let mut measured = format!(
+        "fixed case (Valkey -> Redis): {}/{} queries retrieve only the Redis belief with \
+         counter-signals, {} retrieve nothing without. Simulation, references naming the old \
+         tool covered: counter-signals {}",
+        e.counter_signals.iter().filter(|p| p.holds()).count(),
+        e.counter_signals.len(),
+        dead,
+        share(
+            sum(on, |m| m.old_form_covered),
+            sum(on, |m| m.old_form_refs)
+        ),
+    );
+    if let Some(off) = run(e.runs, "no-counter-signals") {
+        measured += &format!(
+            ", none {}",
+            share(
+                sum(off, |m| m.old_form_covered),
+                sum(off, |m| m.old_form_refs)
+            )
+        );
+    }
+    Claim {
+        id: "C6",
+        essay: "Counter-signals route a query about a tool the user left to the belief about its replacement.",
+        measured,
+        parameters: format!(
+            "supersession rate {}/session, old-form use {}",
+            e.params.supersede, e.params.old_form
+        ),
+        verdict: if ok { Verdict::Holds } else { Verdict::Fails },
+    }
+}
+
+fn c7(e: &Evidence) -> Claim {
+    let measured = match e.sensitivity {
+        Some(rows) => {
+            let drift: Vec<String> = rows
+                .iter()
+                .filter(|r| r.parameter == "drift")
+                .map(|r| format!("{}: {}", r.value, f2(r.coverage_last)))
+                .collect();
+            format!(
+                "not measurable by simulation; last-session coverage (variant all) by drift rate: {}",
+                drift.join(", ")
+            )
+        }
+        None => "not measurable by simulation; run with --sensitivity for how coverage moves with the drift rate".into(),
+    };
+    Claim {
+        id: "C7",
+        essay: "The argument rests on idiolect stability: one user keeps referring to the same thing with the same few words over one to two years.",
+        measured,
+        parameters: format!("drift {}/session/belief (baseline)", e.params.drift),
+        verdict: Verdict::Assumption,
+    }
+}
+
+/// One point of the sensitivity sweep: the baseline with one parameter moved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SensitivityRow {
+    /// Which parameter moved.
+    pub parameter: String,
+    /// Its value.
+    pub value: f64,
+    /// Lowest session precision (variant all).
+    pub min_precision: Option<f64>,
+    /// Coverage after session 1.
+    pub coverage_first: Option<f64>,
+    /// Coverage after session 10.
+    pub coverage_10: Option<f64>,
+    /// Coverage after the last session.
+    pub coverage_last: Option<f64>,
+    /// Distinct aliases held by two beliefs after the last session.
+    pub collisions: usize,
+    /// One-word aliases that are a word of another belief's alias, after the last session.
+    pub word_overlaps: usize,
+    /// C1 under this value.
+    pub c1: Verdict,
+    /// C2 under this value.
+    pub c2: Verdict,
+}
+
+impl SensitivityRow {
+    /// The row of `sessions` run with `parameter` at `value`.
+    pub fn of(parameter: &str, value: f64, sessions: &[SessionMetrics]) -> SensitivityRow {
+        let (c1, c2) = c1_c2(sessions);
+        SensitivityRow {
+            parameter: parameter.to_string(),
+            value,
+            min_precision: min_precision(sessions),
+            coverage_first: coverage_at(sessions, 1),
+            coverage_10: coverage_at(sessions, 10),
+            coverage_last: coverage_at(sessions, sessions.len()),
+            collisions: sessions.last().map_or(0, |m| m.collisions),
+            word_overlaps: sessions.last().map_or(0, |m| m.word_overlaps),
+            c1,
+            c2,
+        }
+    }
+}
+
+/// For each parameter of the sweep and each of C1, C2: the first value (in sweep order) at which
+/// the claim no longer holds, or `None` if it holds throughout.
+pub fn breaking_points(rows: &[SensitivityRow]) -> Vec<(String, Option<f64>, Option<f64>)> {
+    let mut params: Vec<&str> = rows.iter().map(|r| r.parameter.as_str()).collect();
+    params.dedup();
+    params
+        .into_iter()
+        .map(|p| {
+            let of = rows.iter().filter(|r| r.parameter == p);
+            let c1 = of.clone().find(|r| r.c1 != Verdict::Holds).map(|r| r.value);
+            let c2 = of.clone().find(|r| r.c2 != Verdict::Holds).map(|r| r.value);
+            (p.to_string(), c1, c2)
+        })
+        .collect()
+}

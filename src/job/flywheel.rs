@@ -1,0 +1,382 @@
+//! The flywheel study as a job: simulate each variant of the mechanisms on one user's trace,
+//! run the fixed cases, optionally the vector side and the sensitivity sweep, judge the
+//! essay's claims, then write every output (each atomically, after all the work succeeded).
+//!
+//! Files under `--out`: `manifest.json` (parameters, variants, what was run, and the only
+//! measured fields: elapsed times), `sessions-<variant>.json` (one record per session),
+//! `cases.json`, `claims.json`, `claims.md`, and `vector.json`, `sensitivity.json` when run.
+
+use crate::error::{Error, Result};
+use crate::flywheel::cases::{self, Probe};
+use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, SensitivityRow};
+use crate::flywheel::metrics::SessionMetrics;
+use crate::flywheel::vector::{self, VectorOptions, VectorRow};
+use crate::flywheel::{domain, figure, simulate::simulate, user, Mechanisms, Params, Variant};
+use crate::render::{render, Table, TableFormat};
+use crate::report::json::to_bytes;
+use crate::report::write_atomic;
+use crate::run::Observer;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Parameters the sensitivity sweep can move, and the values it tries by default (baseline
+/// included), collision rate first.
+pub const SWEEP: [(&str, &[f64]); 4] = [
+    ("collision", &[0.0, 0.05, 0.1, 0.2, 0.3, 0.5]),
+    ("tool-reuse", &[0.0, 0.1, 0.3, 0.6, 1.0]),
+    ("clarify", &[0.0, 0.25, 0.5, 0.75, 1.0]),
+    ("drift", &[0.0, 0.02, 0.05, 0.1, 0.2]),
+];
+
+/// `params` with `name` set to `value`.
+pub fn with(params: &Params, name: &str, value: f64) -> Result<Params> {
+    let mut p = params.clone();
+    match name {
+        "collision" => p.collision = value,
+        "clarify" => p.clarify = value,
+        "drift" => p.drift = value,
+        "tool-reuse" => p.tool_reuse = value,
+        "zipf" => p.zipf = value,
+        "supersede" => p.supersede = value,
+        "merge" => p.merge = value,
+        "old-form" => p.old_form = value,
+        _ => {
+            return Err(Error::Usage(format!(
+                "--sweep {name}: expected collision, tool-reuse, clarify, drift, zipf, supersede, merge or old-form"
+            )))
+        }
+    }
+    p.check().map_err(Error::Usage)?;
+    Ok(p)
+}
+
+/// What `tenure-eval flywheel` was asked to do.
+#[derive(Debug, Clone)]
+pub struct FlywheelPlan {
+    /// The model and store parameters.
+    pub params: Params,
+    /// The variants, one line each in the figure.
+    pub variants: Vec<Variant>,
+    /// The vector side, when asked for.
+    pub vector: Option<VectorOptions>,
+    /// The sensitivity sweep: parameter and values.
+    pub sweep: Vec<(String, Vec<f64>)>,
+    /// Folder of the JSON outputs.
+    pub out: Option<PathBuf>,
+    /// SVG figure.
+    pub plot: Option<PathBuf>,
+}
+
+/// What the study found.
+#[derive(Debug, Clone)]
+pub struct FlywheelResult {
+    /// Each variant's sessions.
+    pub runs: Vec<(String, Vec<SessionMetrics>)>,
+    /// Fixed cases: counter-signals, compaction, compaction past the ceiling (one-word
+    /// aliases, two-word aliases).
+    pub cases: [Vec<Probe>; 4],
+    /// The vector side.
+    pub vector: Option<Vec<VectorRow>>,
+    /// The sensitivity sweep.
+    pub sensitivity: Vec<SensitivityRow>,
+    /// The claims table.
+    pub claims: Vec<Claim>,
+    /// Elapsed ms per piece of work. Measured.
+    pub elapsed_ms: Vec<(String, f64)>,
+}
+
+fn timed<T>(
+    elapsed: &mut Vec<(String, f64)>,
+    what: String,
+    f: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let start = Instant::now();
+    let value = f()?;
+    elapsed.push((what, start.elapsed().as_secs_f64() * 1000.0));
+    Ok(value)
+}
+
+/// Run the study, then write what the plan asks for.
+pub fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Result<FlywheelResult> {
+    plan.params.check().map_err(Error::Usage)?;
+    let mut elapsed = Vec::new();
+    let trace = user::trace(&plan.params);
+    let mut runs = Vec::new();
+    for variant in &plan.variants {
+        observer.pass_started(&format!("flywheel {}", variant.name));
+        let sessions = timed(&mut elapsed, format!("variant {}", variant.name), || {
+            simulate(&trace, &plan.params, variant.mechanisms, &mut |d, t, u| {
+                observer.finished(d, t, u)
+            })
+        })?;
+        observer.pass_finished();
+        runs.push((variant.name.clone(), sessions));
+    }
+    let cases = [
+        cases::counter_signals()?,
+        cases::compaction_named()?,
+        cases::compaction(15, false)?,
+        cases::compaction(15, true)?,
+    ];
+    let vector = match &plan.vector {
+        Some(options) => {
+            observer.pass_started("flywheel vector side");
+            let rows = timed(&mut elapsed, "vector side".into(), || {
+                vector::run(&plan.params, options, &mut |d, t, u| {
+                    observer.finished(d, t, u)
+                })
+            })?;
+            observer.pass_finished();
+            Some(rows)
+        }
+        None => None,
+    };
+    let mut sensitivity = Vec::new();
+    for (name, values) in &plan.sweep {
+        for &value in values {
+            let params = with(&plan.params, name, value)?;
+            observer.pass_started(&format!("sensitivity {name} {value}"));
+            let sessions = timed(&mut elapsed, format!("sensitivity {name} {value}"), || {
+                simulate(
+                    &user::trace(&params),
+                    &params,
+                    Mechanisms::ALL,
+                    &mut |d, t, u| observer.finished(d, t, u),
+                )
+            })?;
+            observer.pass_finished();
+            sensitivity.push(SensitivityRow::of(name, value, &sessions));
+        }
+    }
+    let claims = claims(&Evidence {
+        params: &plan.params,
+        runs: &runs,
+        counter_signals: &cases[0],
+        compaction: &cases[1],
+        compaction_ceiling: &cases[3],
+        compaction_ceiling_one_word: &cases[2],
+        vector: vector.as_deref(),
+        sensitivity: (!sensitivity.is_empty()).then_some(sensitivity.as_slice()),
+    });
+    let result = FlywheelResult {
+        runs,
+        cases,
+        vector,
+        sensitivity,
+        claims,
+        elapsed_ms: elapsed,
+    };
+    write(plan, &result)?;
+    Ok(result)
+}
+
+fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
+    // The figure first: it is the one output that can fail on its own (plotters).
+    let svg = match &plan.plot {
+        Some(_) => Some(figure::figure(
+            &r.runs,
+            &format!(
+                "Alias flywheel: one simulated user, seed {}, {} beliefs at start (alias-BM25)",
+                plan.params.seed, plan.params.initial_beliefs
+            ),
+        )?),
+        None => None,
+    };
+    if let Some(dir) = &plan.out {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Output {
+            path: dir.clone(),
+            source,
+        })?;
+        let mut files: Vec<String> = Vec::new();
+        let mut put = |name: String, value: serde_json::Value| -> Result<()> {
+            write_atomic(&dir.join(&name), &to_bytes(&value))?;
+            files.push(name);
+            Ok(())
+        };
+        for (name, sessions) in &r.runs {
+            put(format!("sessions-{name}.json"), json!(sessions))?;
+        }
+        put(
+            "cases.json".into(),
+            json!({
+                "counterSignals": r.cases[0], "compaction": r.cases[1], "compactionPastCeilingOneWord": r.cases[2], "compactionPastCeiling": r.cases[3],
+            }),
+        )?;
+        if let Some(rows) = &r.vector {
+            put("vector.json".into(), json!(rows))?;
+        }
+        if !r.sensitivity.is_empty() {
+            put("sensitivity.json".into(), json!(r.sensitivity))?;
+        }
+        put("claims.json".into(), json!(r.claims))?;
+        write_atomic(&dir.join("claims.md"), markdown(plan, r).as_bytes())?;
+        files.push("claims.md".into());
+        let manifest = json!({
+            "command": "tenure-eval flywheel",
+            "version": env!("CARGO_PKG_VERSION"),
+            "params": plan.params,
+            "variants": plan.variants,
+            "domain": {"categories": domain::CATEGORIES.len(), "topics": domain::topics(0).len()},
+            "vector": plan.vector,
+            "sweep": plan.sweep,
+            "files": files,
+            "measured": {"elapsedMs": r.elapsed_ms.iter().map(|(k, v)| json!({"what": k, "ms": (v * 100.0).round() / 100.0})).collect::<Vec<_>>()},
+        });
+        write_atomic(&dir.join("manifest.json"), &to_bytes(&manifest))?;
+    }
+    if let (Some(file), Some(svg)) = (&plan.plot, svg) {
+        write_atomic(file, svg.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn f2(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{v:.2}"))
+}
+
+/// The study's tables: claims, last sessions per variant, vector side, sensitivity.
+pub fn tables(r: &FlywheelResult) -> Vec<Table> {
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = vec![Table {
+        title: "The flywheel essay's claims, measured".into(),
+        header: strings(&[
+            "Claim",
+            "The essay says",
+            "Measured",
+            "Parameters",
+            "Verdict",
+        ]),
+        rows: r
+            .claims
+            .iter()
+            .map(|c| {
+                vec![
+                    c.id.into(),
+                    c.essay.into(),
+                    c.measured.clone(),
+                    c.parameters.clone(),
+                    c.verdict.name().into(),
+                ]
+            })
+            .collect(),
+    }];
+    out.push(Table {
+        title: "Variants after the last session".into(),
+        header: strings(&[
+            "Variant",
+            "Coverage s1",
+            "Coverage s10",
+            "Coverage last",
+            "Min precision",
+            "Per query",
+            "Aliases median",
+            "Aliases p90",
+            "Collisions",
+            "Word overlaps",
+        ]),
+        rows: r
+            .runs
+            .iter()
+            .map(|(name, s)| {
+                let last = s.last().cloned().unwrap_or_default();
+                vec![
+                    name.clone(),
+                    f2(crate::flywheel::claims::coverage_at(s, 1)),
+                    f2(crate::flywheel::claims::coverage_at(s, 10)),
+                    format!("{:.2}", last.coverage),
+                    f2(crate::flywheel::claims::min_precision(s)),
+                    format!("{:.2}", last.retrieved_per_query),
+                    format!("{}", last.aliases_median),
+                    format!("{}", last.aliases_p90),
+                    last.collisions.to_string(),
+                    last.word_overlaps.to_string(),
+                ]
+            })
+            .collect(),
+    });
+    if let Some(rows) = &r.vector {
+        out.push(Table {
+            title: "The vector side: the same stores and queries".into(),
+            header: strings(&[
+                "Beliefs",
+                "System",
+                "Precision",
+                "Coverage",
+                "Top 1",
+                "Per query",
+                "Gold score",
+                "Best other",
+            ]),
+            rows: rows
+                .iter()
+                .map(|v| {
+                    vec![
+                        v.beliefs.to_string(),
+                        v.system.clone(),
+                        f2(v.precision),
+                        format!("{:.2}", v.coverage),
+                        format!("{:.2}", v.top1),
+                        format!("{:.2}", v.retrieved_per_query),
+                        f2(v.gold_score),
+                        f2(v.best_other_score),
+                    ]
+                })
+                .collect(),
+        });
+    }
+    if !r.sensitivity.is_empty() {
+        out.push(Table {
+            title: "Sensitivity: the baseline with one parameter moved (variant all)".into(),
+            header: strings(&[
+                "Parameter",
+                "Value",
+                "Min precision",
+                "Coverage s1",
+                "Coverage s10",
+                "Coverage last",
+                "Collisions",
+                "Word overlaps",
+                "C1",
+                "C2",
+            ]),
+            rows: r
+                .sensitivity
+                .iter()
+                .map(|s| {
+                    vec![
+                        s.parameter.clone(),
+                        s.value.to_string(),
+                        f2(s.min_precision),
+                        f2(s.coverage_first),
+                        f2(s.coverage_10),
+                        f2(s.coverage_last),
+                        s.collisions.to_string(),
+                        s.word_overlaps.to_string(),
+                        s.c1.name().into(),
+                        s.c2.name().into(),
+                    ]
+                })
+                .collect(),
+        });
+        let first = |v: Option<f64>| v.map_or("holds throughout".into(), |v| format!("from {v}"));
+        out.push(Table {
+            title: "Where each claim stops holding".into(),
+            header: strings(&["Parameter", "C1 fails", "C2 fails"]),
+            rows: breaking_points(&r.sensitivity)
+                .into_iter()
+                .map(|(p, c1, c2)| vec![p, first(c1), first(c2)])
+                .collect(),
+        });
+    }
+    out
+}
+
+/// The tables as markdown, headed by the parameters.
+pub fn markdown(plan: &FlywheelPlan, r: &FlywheelResult) -> String {
+    let params = serde_json::to_string(&plan.params).unwrap_or_default();
+    format!(
+        "Parameters: `{params}`\n\n{}",
+        render(&tables(r), TableFormat::Markdown)
+    )
+}
