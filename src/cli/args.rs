@@ -174,7 +174,7 @@ impl GateArgs {
 }
 
 /// A custom suite.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CustomSuiteArgs {
     /// Custom suite: belief corpus (beliefs.seed.json format).
     #[arg(long, requires = "cases")]

@@ -81,9 +81,14 @@ pub struct CosineArgs {
     /// ONNX Runtime shared library (else ORT_DYLIB_PATH); only for model folders.
     #[arg(long)]
     pub ort_lib: Option<PathBuf>,
-    /// Folder of embedding stores; built-in stores are used for names not found there.
-    #[arg(long, default_value = "embeddings")]
-    pub store_dir: PathBuf,
+    /// Folder of embedding stores, the only one looked at when given [default: embeddings/,
+    /// then the stores built into the binary].
+    #[arg(long)]
+    pub store_dir: Option<PathBuf>,
+    /// The store a model folder or served model fills [default: the model's name; a served
+    /// model's prefixed with its API: ollama:all-minilm:l6-v2 → ollama-all-minilm-l6-v2].
+    #[arg(long)]
+    pub store_name: Option<String>,
     /// ONNX Runtime intra-op threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -189,6 +194,7 @@ impl CosineArgs {
                     QueryTextArg::Raw => QueryText::Raw,
                 });
                 config.store_dir = self.store_dir.clone();
+                config.store_name = self.store_name.clone();
                 config.ort_lib = self.ort_lib.clone();
                 config.embed = EmbedOptions {
                     batch_size: self.batch_size.max(1),

@@ -4,6 +4,7 @@ pub mod claims;
 pub mod compare;
 pub mod doctor;
 pub mod embed;
+mod embed_texts;
 pub mod models;
 pub mod plot;
 pub mod run;
