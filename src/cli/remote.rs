@@ -120,7 +120,7 @@ impl HttpArgs {
             )));
         }
         config.name = name.unwrap_or_else(|| "http".into());
-        tenure_eval::io::check_file_name(std::path::Path::new("--name"), "$", &config.name)?;
+        tenure_eval::io::check_system_name("--name", &config.name)?;
         config.mode = match self.compat {
             Some(CompatArg::Pmb) => Mode::Compat,
             None => Mode::Careful,

@@ -304,6 +304,26 @@ pub fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Can `name` be one field of a TREC file (the run tag, a query or document id)? TREC files
+/// separate fields by whitespace, so an empty name or one holding whitespace cannot.
+pub fn is_trec_field(name: &str) -> bool {
+    !name.is_empty() && !name.contains(char::is_whitespace)
+}
+
+/// A system's name (`--name`), checked where it is given: it names report files and is the
+/// TREC run tag, so it is one plain path component and one TREC field.
+pub fn check_system_name(flag: &str, name: &str) -> Result<()> {
+    check_file_name(Path::new(flag), "$", name)?;
+    if !is_trec_field(name) {
+        return Err(Error::Usage(format!(
+            "{flag} {name:?} holds whitespace; it is the TREC run tag of the reports, and TREC \
+             files separate fields by whitespace: use '-' or '_' instead (e.g. {:?})",
+            name.split_whitespace().collect::<Vec<_>>().join("-")
+        )));
+    }
+    Ok(())
+}
+
 /// Structural JSON equality where numbers compare by value (`1` equals `1.0`).
 pub fn same_json(a: &Value, b: &Value) -> bool {
     match (a, b) {
