@@ -44,6 +44,7 @@ pub enum QueryTextArg {
 
 /// The alias-BM25 backend's settings.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "BM25 (--backend bm25)")]
 pub struct Bm25Args {
     /// BM25: hits scoring below this are dropped (Tenure's eval uses 3; recorded in the
     /// manifest when changed). A tiny corpus may need less: its terms' IDF is low.
@@ -53,6 +54,7 @@ pub struct Bm25Args {
 
 /// Embedding models and vector search (the cosine backend).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
 pub struct CosineArgs {
     /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text),
     /// an ONNX model folder (model.onnx + tokenizer.json), or a served model,
@@ -112,6 +114,7 @@ pub struct CosineArgs {
 
 /// Fusion backends' settings (`--backend rrf|combsum|fallback`).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
 pub struct FusionArgs {
     /// The backends a fusion fuses, in order.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25,cosine")]

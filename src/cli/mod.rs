@@ -11,6 +11,7 @@ macro_rules! say {
     }};
 }
 
+pub mod applies;
 pub mod args;
 mod backends;
 mod cmd;

@@ -5,6 +5,7 @@ mod attribution;
 mod backend_errors;
 mod bad_input;
 mod claims;
+mod cli_flags;
 mod common;
 mod compare;
 mod conformance;

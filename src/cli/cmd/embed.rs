@@ -12,7 +12,7 @@ use tenure_eval::{Error, Result};
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
     /// Suites to embed for: built-in names (default: paper and pmb, each under its own policy).
-    #[arg(long)]
+    #[arg(long, help_heading = "Suite")]
     pub suite: Vec<String>,
     /// Custom suite instead.
     #[command(flatten)]
@@ -25,7 +25,7 @@ pub struct EmbedArgs {
     pub remote: RemoteArgs,
     /// Import the `embedding` arrays of an upstream beliefs.seed.embedded.json instead of running
     /// a model (store named by --model, keyed under the suite's belief text).
-    #[arg(long)]
+    #[arg(long, help_heading = "Vectors computed elsewhere")]
     pub import_upstream: Option<PathBuf>,
     /// Import vectors computed elsewhere into the store named by --model: JSON Lines of
     /// {"text", "role", "vector"[, "policy"]}, or a float32 or float64 .npy matrix with
@@ -67,14 +67,14 @@ pub struct EmbedArgs {
     pub out: Option<PathBuf>,
     /// Recompute every vector the suites need instead of only the missing ones (and drop
     /// vectors they no longer need).
-    #[arg(long)]
+    #[arg(long, help_heading = "Embedding")]
     pub refresh: bool,
     /// With --import-upstream or --import-vectors: where the vectors came from (recorded in the
     /// store's manifest).
-    #[arg(long)]
+    #[arg(long, help_heading = "Vectors computed elsewhere")]
     pub source: Option<String>,
     /// No progress bar.
-    #[arg(long, short)]
+    #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
 }
 
