@@ -11,6 +11,8 @@ export ORT_DYLIB_PATH
 export TENURE_EVAL_MODELS="$PWD/models" TENURE_EVAL_PYTHON="$PWD/.venv/bin/python"
 # The Lucene cross-check (tests/it/lucene.rs) needs a JDK and Debian's liblucene8-java.
 scripts/setup-lucene.sh >/dev/null
+# The LaTeX tests (tests/it/latex.rs) compile the tables with pdflatex, booktabs and adjustbox.
+scripts/setup-tex.sh >/dev/null
 
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check

@@ -36,6 +36,7 @@ pub mod run;
 pub mod serve;
 pub mod store;
 pub mod suite;
+pub mod tex;
 
 pub use error::{Error, Result};
 pub use profile::Profile;

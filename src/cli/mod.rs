@@ -15,6 +15,7 @@ pub mod applies;
 pub mod args;
 mod backends;
 mod cmd;
+mod mixed;
 pub mod progress;
 pub mod remote;
 

@@ -29,6 +29,7 @@ pub struct TablesArgs {
 pub fn run(args: TablesArgs) -> Result<ExitCode> {
     use tenure_eval::report::tables::{paper_tables, pmb_tables, render};
     let reports = load_reports(&args.reports, args.quiet)?;
+    crate::cli::mixed::warn(&reports);
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {
             say!("warning: {warning}; the table uses the rows");
