@@ -5,8 +5,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 use tenure_eval::backend::BackendConfig;
+use tenure_eval::eval::qrels::Qrels;
 use tenure_eval::eval::rank::{parse_measures, DEFAULT_MEASURES};
-use tenure_eval::report::rank::{annotate, Qrels};
+use tenure_eval::report::rank::annotate;
 use tenure_eval::report::read::LoadedReport;
 use tenure_eval::report::stream::StaticStream;
 use tenure_eval::report::{json, write_report, Manifest, Shape};

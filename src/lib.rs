@@ -1,7 +1,11 @@
 //! tenure-eval: measure how precisely LLM memory systems retrieve what a user told them.
 //!
-//! Data flows one way: [`suite`] → [`backend`] → [`context`] → [`eval`] → [`report`], driven
-//! by [`run`]; [`job`] carries out a whole command's plan.
+//! Data flows one way, from [`suite`] through [`backend`], [`context`] and [`eval`] to
+//! [`report`], driven by [`run`]; [`analysis`] judges written reports (compare, gates, verify,
+//! claims) and [`render`] shows reports and analyses (tables, figures, TREC, JUnit); [`job`]
+//! carries out a whole command's plan. The one picture of that flow, with every module placed in
+//! it, is `ARCHITECTURE.md` at the repository's root; the upstream behaviour the code cites as
+//! "spec §" is in `docs/spec/`.
 //!
 //! ```
 //! use tenure_eval::backend::BackendConfig;
@@ -21,6 +25,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod backend;
 pub mod context;
 pub mod embed;
@@ -31,11 +36,13 @@ pub mod job;
 pub mod js;
 pub mod profile;
 pub mod query;
+pub mod render;
 pub mod report;
 pub mod run;
 pub mod serve;
 pub mod store;
 pub mod suite;
+pub mod temporal;
 pub mod tex;
 
 pub use error::{Error, Result};

@@ -5,7 +5,7 @@ pub use super::backends::{backend_configs, Bm25Args, CosineArgs, FusionArgs};
 pub use super::remote::{HttpArgs, RemoteArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::report::gates::{FailOn, Gates};
+use tenure_eval::analysis::gates::{FailOn, Gates};
 use tenure_eval::suite::{Suite, SuiteSource};
 use tenure_eval::{Error, Profile, Result};
 
@@ -227,9 +227,9 @@ pub enum TableStyleArg {
     All,
 }
 
-impl From<TableFormatArg> for tenure_eval::report::tables::TableFormat {
+impl From<TableFormatArg> for tenure_eval::render::TableFormat {
     fn from(format: TableFormatArg) -> Self {
-        use tenure_eval::report::tables::TableFormat;
+        use tenure_eval::render::TableFormat;
         match format {
             TableFormatArg::Markdown => TableFormat::Markdown,
             TableFormatArg::Csv => TableFormat::Csv,

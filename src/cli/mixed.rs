@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 
 /// The files of each suite the reports' manifests name, when they name more than one.

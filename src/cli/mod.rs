@@ -126,8 +126,8 @@ pub fn write_stdout_then_go_on(text: &str) -> Result<()> {
 pub fn load_reports(
     paths: &[PathBuf],
     quiet: bool,
-) -> Result<Vec<tenure_eval::report::tables::LoadedReport>> {
-    let (reports, skipped) = tenure_eval::report::tables::LoadedReport::load_all(paths)?;
+) -> Result<Vec<tenure_eval::report::LoadedReport>> {
+    let (reports, skipped) = tenure_eval::report::LoadedReport::load_all(paths)?;
     if !quiet {
         for path in skipped {
             say!(

@@ -2,6 +2,7 @@
 
 pub mod assertions;
 pub mod metrics;
+pub mod qrels;
 pub mod rank;
 pub mod stats;
 pub mod summary;

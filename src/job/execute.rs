@@ -1,14 +1,15 @@
 //! Carrying out a [`RunPlan`].
 
 use super::RunPlan;
+use crate::analysis::gates::{self, GateCheck};
 use crate::backend::{BackendFactory, BackendInfo, Reader};
 use crate::error::Result;
+use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
-use crate::report::gates::{self, GateCheck};
-use crate::report::rank::{self, Qrels};
+use crate::render::run_table::RunRow;
+use crate::report::rank;
 use crate::report::stream::StaticStream;
-use crate::report::table::RunRow;
-use crate::report::tables::LoadedReport;
+use crate::report::LoadedReport;
 use crate::report::{file_name, json, write_report, Manifest, RunKind, Shape};
 use crate::run::{run_sessions, run_static_each, Observer};
 use crate::suite::Suite;

@@ -9,10 +9,10 @@ pub mod scale_export;
 
 pub use execute::{execute, pass, JobOutcome, PassOutcome};
 
+use crate::analysis::gates::Gates;
 use crate::backend::BackendConfig;
 use crate::error::{Error, Result};
-use crate::report::gates::Gates;
-use crate::report::tables::LoadedReport;
+use crate::report::LoadedReport;
 use crate::report::RunKind;
 use crate::suite::Suite;
 use std::path::PathBuf;

@@ -6,9 +6,9 @@
 use crate::backend::bm25::Bm25Backend;
 use crate::backend::{Backend, BackendFactory, Hit, SearchRequest};
 use crate::error::{Error, Result};
+use crate::eval::qrels::Qrels;
 use crate::eval::rank::{parse_measures, DEFAULT_MEASURES};
 use crate::eval::summary::percentile;
-use crate::report::rank::Qrels;
 use crate::report::stream::StaticStream;
 use crate::report::Shape;
 use crate::run::{run_static_each, Silent};

@@ -1,26 +1,19 @@
-//! Reports: upstream-shaped JSON (spec §H) plus a manifest, the summary table, atomic writes.
+//! Reports, the file format: upstream-shaped JSON (spec §H) plus a manifest; the typed schema,
+//! file names, the writer (streamed and in memory, one entry serialiser), the one-pass reader
+//! into rows, where a loaded report came from, and external systems' entries. Analyses over
+//! reports are `analysis`, their renderings `render`.
 
-pub mod claims;
-pub mod compare;
-pub mod explain;
 mod external;
-pub mod gates;
 pub mod json;
 mod origin;
-mod parse;
-pub mod plot;
-pub mod plot_scale;
+pub(crate) mod parse;
 pub mod rank;
 pub mod read;
 mod row;
 pub mod schema;
-pub mod significance;
 pub mod stream;
-pub mod table;
-pub mod tables;
-pub mod trec;
-pub mod verify;
 pub use crate::io::write_atomic;
+pub use read::{same_json, LoadedReport, ReportKind, Row};
 
 use crate::backend::BackendInfo;
 use crate::profile::Profile;

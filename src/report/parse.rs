@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// What a report file holds.
 #[derive(Debug, Default)]
-pub(super) struct Parsed {
+pub(crate) struct Parsed {
     /// A bare array of entries (the paper layout), not an object.
     pub array: bool,
     /// Static or session, by the first entry.
@@ -38,7 +38,7 @@ pub(super) struct Parsed {
 }
 
 /// Read the report `bytes` of `path`.
-pub(super) fn parse(path: &Path, bytes: &[u8]) -> Result<Parsed> {
+pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<Parsed> {
     let failed = RefCell::new(None);
     let parsed = crate::io::parse_json_seed(
         path,

@@ -1,4 +1,4 @@
-//! Rank-aware metrics in reports: the judgments a suite gives each query, the `rankMetrics`
+//! Rank-aware metrics in reports (over the judgments of [`crate::eval::qrels`]): the `rankMetrics`
 //! block added to each case (and to the summary), and the per-case values `compare` and
 //! `tables` read back (the block when a report has it, else recomputed from the report's
 //! relevant tier and the suite).
@@ -10,113 +10,10 @@
 
 use super::schema::RankBlock;
 use crate::error::{Error, Result};
-use crate::eval::metrics::{static_gold, turn_gold};
-use crate::eval::rank::{scores, Measure};
+use crate::eval::qrels::{case_scores, Qrels};
+use crate::eval::rank::Measure;
 use crate::eval::stats::mean;
-use crate::suite::{Suite, DEFAULT_USER};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
-use std::path::Path;
-
-/// What a suite says of one query's beliefs.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Judgments {
-    /// Gold: relevant (qrels relevance 1), in the case's order.
-    pub relevant: Vec<String>,
-    /// `mustExclude` beliefs not in the gold: judged non-relevant (relevance 0).
-    pub non_relevant: Vec<String>,
-}
-
-/// The judgments of every query of a suite: static cases by case id, turns by case id and
-/// turn index.
-#[derive(Debug, Clone, Default)]
-pub struct Qrels {
-    queries: HashMap<(String, Option<i64>), Judgments>,
-    suite: String,
-}
-
-fn judgments(relevant: Vec<&String>, excluded: &[String]) -> Judgments {
-    let relevant: Vec<String> = relevant.into_iter().cloned().collect();
-    let mut non_relevant: Vec<String> = Vec::new();
-    for id in excluded {
-        if !relevant.contains(id) && !non_relevant.contains(id) {
-            non_relevant.push(id.clone());
-        }
-    }
-    Judgments {
-        relevant,
-        non_relevant,
-    }
-}
-
-impl Qrels {
-    /// The judgments `suite` gives (the same gold as the suite's own recall).
-    pub fn of(suite: &Suite) -> Qrels {
-        let pinned: Vec<String> = suite
-            .corpus
-            .iter()
-            .filter(|b| b.user_id == DEFAULT_USER && b.pinned)
-            .map(|b| b.id.clone())
-            .collect();
-        let mut queries = HashMap::new();
-        for case in &suite.cases {
-            let excluded = case
-                .expect
-                .relevant_beliefs
-                .as_ref()
-                .map_or(&[][..], |rb| &rb.must_exclude);
-            let j = judgments(static_gold(&case.expect, &pinned), excluded);
-            queries.insert((case.case_id.clone(), None), j);
-        }
-        for session in &suite.sessions {
-            for turn in &session.turns {
-                let excluded = turn
-                    .expect
-                    .relevant_beliefs
-                    .as_ref()
-                    .map_or(&[][..], |rb| &rb.must_exclude);
-                let j = judgments(turn_gold(&turn.expect), excluded);
-                queries.insert((session.case_id.clone(), Some(turn.turn_index)), j);
-            }
-        }
-        Qrels {
-            queries,
-            suite: suite.name.clone(),
-        }
-    }
-
-    /// The judgments of a case (`turn`: `None` for a static case).
-    pub fn get(&self, case_id: &str, turn: Option<i64>) -> Option<&Judgments> {
-        self.queries.get(&(case_id.to_string(), turn))
-    }
-
-    /// As [`Qrels::get`], or an input error naming `file` and the case when the suite has no
-    /// such case (a report of another suite).
-    pub fn require(&self, file: &Path, case_id: &str, turn: Option<i64>) -> Result<&Judgments> {
-        self.get(case_id, turn).ok_or_else(|| {
-            let what = match turn {
-                Some(t) => format!("case {case_id:?} turn {t}"),
-                None => format!("case {case_id:?}"),
-            };
-            Error::input(
-                file,
-                "$",
-                format!(
-                    "{what} is not in the suite {:?}; expected a report of that suite \
-                     (name its suite with --suite)",
-                    self.suite
-                ),
-            )
-        })
-    }
-}
-
-/// Each measure of `ranking` given `j`.
-pub fn case_scores(measures: &[Measure], ranking: &[String], j: &Judgments) -> Vec<Option<f64>> {
-    let ranking: Vec<&str> = ranking.iter().map(String::as_str).collect();
-    let gold: Vec<&str> = j.relevant.iter().map(String::as_str).collect();
-    scores(measures, &ranking, &gold)
-}
 
 fn block(measures: &[Measure], values: &[Option<f64>]) -> Value {
     let mut map = Map::new();
@@ -244,7 +141,7 @@ pub fn annotate(report: &mut Value, qrels: &Qrels, measures: &[Measure]) {
 /// where it holds the measure, else recomputed from the row's relevant tier with `qrels`;
 /// an input error when neither is possible.
 pub fn row_values(
-    report: &super::tables::LoadedReport,
+    report: &super::LoadedReport,
     measures: &[Measure],
     qrels: Option<&Qrels>,
 ) -> Result<Vec<Vec<Option<f64>>>> {
@@ -280,55 +177,4 @@ pub fn row_values(
                 .collect()
         })
         .collect()
-}
-
-/// `tables`' rank-metric table: one row per report that carries `rankMetrics` blocks (run,
-/// kind, queries with gold, each measure's mean), measures in the order first met; `None` when
-/// no report has a block.
-pub fn rank_table(reports: &[super::tables::LoadedReport]) -> Option<super::tables::Table> {
-    let mut names: Vec<String> = Vec::new();
-    for r in reports {
-        for row in &r.rows {
-            for m in row.rank_metrics.keys() {
-                if !names.contains(m) {
-                    names.push(m.clone());
-                }
-            }
-        }
-    }
-    if names.is_empty() {
-        return None;
-    }
-    let rows = reports
-        .iter()
-        .filter(|r| r.rows.iter().any(|row| !row.rank_metrics.is_empty()))
-        .map(|r| {
-            let kind = match r.kind {
-                super::tables::ReportKind::Static => "static",
-                super::tables::ReportKind::Session => "turns",
-            };
-            let judged = r
-                .rows
-                .iter()
-                .filter(|row| row.rank_metrics.0.iter().any(|(_, v)| v.is_some()))
-                .count();
-            let mut cells = vec![r.provider.clone(), kind.to_string(), judged.to_string()];
-            for m in &names {
-                let v: Vec<f64> = r
-                    .rows
-                    .iter()
-                    .filter_map(|row| row.rank_metrics.get(m).flatten())
-                    .collect();
-                cells.push(super::tables::number_cell(mean(v), 4));
-            }
-            cells
-        })
-        .collect();
-    let mut header = vec!["Run".to_string(), "Kind".into(), "Queries with gold".into()];
-    header.extend(names);
-    Some(super::tables::Table {
-        title: "Rank metrics (means over queries with gold; ir_measures names)".into(),
-        header,
-        rows,
-    })
 }

@@ -57,7 +57,7 @@ impl LoadedReport {
     }
 
     /// A report read in one pass ([`super::parse`]).
-    pub(super) fn from_parsed(path: &Path, parsed: Parsed) -> Result<LoadedReport> {
+    pub(crate) fn from_parsed(path: &Path, parsed: Parsed) -> Result<LoadedReport> {
         if !parsed.array && !parsed.has_cases {
             return Err(not_a_report(path));
         }

@@ -9,12 +9,13 @@
 //! `upstream_exact` and time searches across all cases (`job::pass` keeps those in memory).
 
 use super::json::{self, ScoreStyle};
-use super::rank::{Qrels, RankTally};
+use super::rank::RankTally;
 use super::read::{LoadedReport, ReportKind, Row};
 use super::row::case_row;
 use super::{Manifest, Shape};
 use crate::backend::BackendInfo;
 use crate::error::{Error, Result};
+use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::summary::{summarise, Outcome, Summary};
 use crate::run::{CaseResult, StaticRun};

@@ -132,6 +132,8 @@ impl Catalogue {
             relation_type: None,
             content,
             why_it_matters: None,
+            valid_from: None,
+            valid_to: None,
         })
     }
 

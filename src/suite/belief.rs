@@ -68,6 +68,23 @@ pub struct Belief {
     /// Not searched by BM25; embedded by PrecisionMemBench's vector baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why_it_matters: Option<String>,
+    /// Start of the belief's valid time (ISO 8601, as `created_at`), Unix milliseconds; our
+    /// extension for the bitemporal scorer (spec context-scorer §5), unknown upstream.
+    #[serde(
+        default,
+        deserialize_with = "date",
+        serialize_with = "ser_date",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub valid_from: Option<i64>,
+    /// End of the belief's valid time: set means the content no longer holds (closed).
+    #[serde(
+        default,
+        deserialize_with = "date",
+        serialize_with = "ser_date",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub valid_to: Option<i64>,
 }
 
 impl Belief {

@@ -112,6 +112,8 @@ pub fn corpus(planted: &[Belief], size: usize, scopes: &[String], seed: u64) -> 
             relation_type: None,
             content: rng.phrase(8),
             why_it_matters: None,
+            valid_from: None,
+            valid_to: None,
         });
     }
     out

@@ -9,7 +9,7 @@ use tenure_eval::backend::{
     Backend, BackendError, BackendFactory, BackendInfo, ErrorKind, Hit, SearchRequest,
 };
 use tenure_eval::job::{pass, JobOutcome};
-use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::report::RunKind;
 use tenure_eval::run::{run_sessions, Silent};
 use tenure_eval::suite::Belief;
@@ -100,7 +100,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
     // Readers see it too, and no temp file is left behind.
     let loaded = LoadedReport::load(path).unwrap();
     assert_eq!(
-        tenure_eval::report::verify::verify(path, true).unwrap(),
+        tenure_eval::analysis::verify::verify(path, true).unwrap(),
         Vec::<String>::new(),
         "an errored entry (not passed, no failures) is consistent"
     );

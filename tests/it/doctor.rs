@@ -268,17 +268,17 @@ fn the_predicted_consequences_are_what_a_run_shows() {
     );
 }
 
-/// The README's wrapper (`examples/memory_wrapper.py`, the same bytes as the README's block),
+/// The guide's wrapper (`examples/memory_wrapper.py`, the same bytes as the guide's block),
 /// run with python3: the doctor finds what it leaves out (scope, update) and nothing else, and
 /// both clients read it alike, since it answers 2xx with benchmark ids only.
 #[test]
 fn the_readme_wrapper_runs_and_both_modes_agree_on_it() {
     let source =
         std::fs::read_to_string(crate::common::repo("examples/memory_wrapper.py")).unwrap();
-    let readme = std::fs::read_to_string(crate::common::repo("README.md")).unwrap();
+    let guide = std::fs::read_to_string(crate::common::repo("docs/guide.md")).unwrap();
     assert!(
-        readme.contains(&format!("```python\n{source}```")),
-        "README's wrapper block differs from examples/memory_wrapper.py"
+        guide.contains(&format!("```python\n{source}```")),
+        "docs/guide.md's wrapper block differs from examples/memory_wrapper.py"
     );
 
     let mut child = std::process::Command::new("python3")

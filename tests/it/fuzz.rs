@@ -197,7 +197,7 @@ fn the_report_reader_refuses_mutated_reports_as_input_errors() {
     runner(300)
         .run(&(0..originals.len(), mutations()), |(which, m)| {
             let doc = mutate(originals[which].clone(), &m);
-            if let Err(e) = tenure_eval::report::tables::LoadedReport::from_value(path, &doc) {
+            if let Err(e) = tenure_eval::report::LoadedReport::from_value(path, &doc) {
                 prop_assert!(input_error(&e), "{e}");
             }
             Ok(())

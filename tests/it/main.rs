@@ -35,6 +35,7 @@ mod segments;
 mod serve;
 mod service;
 mod significance;
+mod spec_refs;
 mod streamed;
 mod tables;
 mod trec;

@@ -7,8 +7,9 @@ use crate::common::rank_reference::rank_reference;
 use crate::common::{repo, tenure_eval_into, tenure_eval_ok};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use tenure_eval::eval::qrels::{case_scores, Qrels};
 use tenure_eval::eval::rank::parse_measures;
-use tenure_eval::report::rank::{case_scores, entry_ranking, Qrels};
+use tenure_eval::report::rank::entry_ranking;
 
 const MEASURES: &str = "P@1,P@5,P@10,R@1,R@5,R@10,nDCG,nDCG@3,nDCG@10,RR,RR@3,AP,AP@5";
 

@@ -4,8 +4,9 @@
 //! metrics; the rows and summary the stream hands back equal a reading of the in-memory report.
 
 use crate::common::static_run;
+use tenure_eval::eval::qrels::Qrels;
 use tenure_eval::eval::rank::{parse_measures, DEFAULT_MEASURES};
-use tenure_eval::report::rank::{annotate, Qrels};
+use tenure_eval::report::rank::annotate;
 use tenure_eval::report::read::LoadedReport;
 use tenure_eval::report::stream::StaticStream;
 use tenure_eval::report::{json, write_report, Manifest, Shape};

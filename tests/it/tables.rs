@@ -4,7 +4,9 @@
 
 use crate::common::repo;
 use std::process::Command;
-use tenure_eval::report::tables::{pmb_tables, render, LoadedReport, TableFormat};
+use tenure_eval::render::tables::pmb_tables;
+use tenure_eval::render::{render, TableFormat};
+use tenure_eval::report::LoadedReport;
 
 fn published() -> Vec<LoadedReport> {
     let mut paths: Vec<_> = std::fs::read_dir(repo("tests/golden/pmb-baseline"))
@@ -74,7 +76,7 @@ fn markdown_reproduces_every_figure_of_the_published_readme() {
 
 #[test]
 fn csv_and_json_carry_the_same_cells() {
-    use tenure_eval::report::tables::typed_row;
+    use tenure_eval::render::typed_row;
     let tables = pmb_tables(&published());
     let expected = readme();
     // JSON: the header, and each row as the README's cells read by a machine: the label as

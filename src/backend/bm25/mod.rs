@@ -11,6 +11,7 @@
 //! during a session in write order; an updated belief moves to the end, like a Lucene docid).
 
 pub mod analysis;
+pub mod explain;
 pub mod fuzzy;
 mod index;
 mod segments;

@@ -5,10 +5,10 @@ use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
+use tenure_eval::eval::qrels::Qrels;
 use tenure_eval::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
-use tenure_eval::report::rank::Qrels;
-use tenure_eval::report::significance::{runs_table, TestSettings};
-use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 
 /// `--format` of `compare`.
@@ -105,7 +105,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     };
     let table = runs_table(&reports, &measures, qrels.as_ref(), settings)?;
     let pair = (reports.len() == 2)
-        .then(|| tenure_eval::report::compare::compare(&reports[0], &reports[1], args.seed));
+        .then(|| tenure_eval::analysis::compare::compare(&reports[0], &reports[1], args.seed));
     let text = match (args.format, &pair) {
         (CompareFormat::Markdown, Some(c)) => format!("{}\n{}", c.markdown(), table.markdown()),
         (CompareFormat::Markdown, None) => table.markdown(),

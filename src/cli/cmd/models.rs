@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::job::{execute, RunPlan};
-use tenure_eval::report::table::{models_table, ModelRow};
+use tenure_eval::render::run_table::{models_table, ModelRow};
 use tenure_eval::report::RunKind;
 use tenure_eval::Result;
 

@@ -3,8 +3,8 @@
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::tables::LoadedReport;
 use tenure_eval::report::write_atomic;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 
 /// `tenure-eval plot`.
@@ -37,7 +37,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
         )));
     }
     if let Some(case) = &args.case {
-        use tenure_eval::report::plot::{score_figure, ScoreSource};
+        use tenure_eval::render::plot::{score_figure, ScoreSource};
         let [top, bottom] = args.reports.as_slice() else {
             return Err(Error::Usage(
                 "plot --case needs two static reports: BM25 first, then cosine".into(),
@@ -70,7 +70,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
     crate::cli::mixed::warn(&reports);
-    let svg = tenure_eval::report::plot::drift_figure(&reports)?;
+    let svg = tenure_eval::render::plot::drift_figure(&reports)?;
     write_atomic(&args.out, svg.as_bytes())?;
     say!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)

@@ -11,8 +11,9 @@ use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
 use tenure_eval::job::{execute, JobOutcome, RunPlan};
-use tenure_eval::report::tables::LoadedReport;
-use tenure_eval::report::{gates, table, write_atomic, RunKind};
+use tenure_eval::render::{junit, run_table as table};
+use tenure_eval::report::LoadedReport;
+use tenure_eval::report::{write_atomic, RunKind};
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
@@ -90,7 +91,8 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
             .bm25
             .min_score
             .map_or(tenure_eval::backend::bm25::DEFAULT_MIN_SCORE, |m| m as f32);
-        let explained = tenure_eval::report::explain::explain_case(&suite, case, floor, args.top)?;
+        let explained =
+            tenure_eval::backend::bm25::explain::explain_case(&suite, case, floor, args.top)?;
         crate::cli::write_stdout(&explained.markdown())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -151,7 +153,7 @@ pub fn run(args: RunArgs, kinds: &[RunKind]) -> Result<ExitCode> {
 fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
     let reports: Vec<&LoadedReport> = outcome.passes.iter().map(|p| &p.report).collect();
     if let Some(path) = &args.junit {
-        write_atomic(path, gates::junit(&reports, &outcome.checks)?.as_bytes())?;
+        write_atomic(path, junit::junit(&reports, &outcome.checks)?.as_bytes())?;
     }
     // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
     // then runs anywhere, without a summary.
@@ -163,7 +165,7 @@ fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     } else if let Some(path) = &args.summary_md {
         let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
-        let text = gates::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
+        let text = junit::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
         write_atomic(path, text.as_bytes())?;
     }
     Ok(())

@@ -6,8 +6,8 @@ use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::job::scale::{measure, parse_size, Outputs, ScaleRow};
-use tenure_eval::report::plot_scale::{scale_figure, ScalePoint};
-use tenure_eval::report::tables::{number_cell as opt, render, Table, TableFormat};
+use tenure_eval::render::plot_scale::{scale_figure, ScalePoint};
+use tenure_eval::render::{number_cell as opt, render, Table, TableFormat};
 use tenure_eval::report::write_atomic;
 use tenure_eval::{Error, Result};
 

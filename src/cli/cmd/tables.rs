@@ -5,7 +5,7 @@ use crate::cli::{load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::tables::LoadedReport;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::Result;
 
 /// `tenure-eval tables`.
@@ -27,7 +27,8 @@ pub struct TablesArgs {
 
 /// Tables from report files.
 pub fn run(args: TablesArgs) -> Result<ExitCode> {
-    use tenure_eval::report::tables::{paper_tables, pmb_tables, render};
+    use tenure_eval::render::render;
+    use tenure_eval::render::tables::{paper_tables, pmb_tables};
     let reports = load_reports(&args.reports, args.quiet)?;
     crate::cli::mixed::warn(&reports);
     if !args.quiet {
@@ -41,7 +42,7 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
         TableStyleArg::All => [pmb_tables(&reports), paper_tables(&reports)].concat(),
     };
     // tenure-eval's reports carry rank metrics; upstream's tables have no place for them.
-    tables.extend(tenure_eval::report::rank::rank_table(&reports));
+    tables.extend(tenure_eval::render::tables::rank_table(&reports));
     write_stdout(&render(&tables, args.format.into()))?;
     Ok(ExitCode::SUCCESS)
 }

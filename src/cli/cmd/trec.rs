@@ -4,9 +4,9 @@ use crate::cli::args::{load, SuiteArgs};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::tables::LoadedReport;
-use tenure_eval::report::trec::{qrels_file, run_file};
+use tenure_eval::render::trec::{qrels_file, run_file};
 use tenure_eval::report::write_atomic;
+use tenure_eval::report::LoadedReport;
 use tenure_eval::Result;
 
 /// `tenure-eval trec`.

@@ -28,7 +28,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             );
             continue;
         }
-        let problems = tenure_eval::report::verify::verify(path, !args.no_inputs)?;
+        let problems = tenure_eval::analysis::verify::verify(path, !args.no_inputs)?;
         if problems.is_empty() {
             crate::cli::write_stdout(&format!("{}: verified\n", path.display()))?;
         }
@@ -50,8 +50,7 @@ fn is_sidecar(path: &std::path::Path) -> Result<bool> {
     if !path.to_string_lossy().ends_with(".manifest.json") {
         return Ok(false);
     }
-    let (_, skipped) = tenure_eval::report::tables::LoadedReport::load_all(std::slice::from_ref(
-        &path.to_path_buf(),
-    ))?;
+    let (_, skipped) =
+        tenure_eval::report::LoadedReport::load_all(std::slice::from_ref(&path.to_path_buf()))?;
     Ok(!skipped.is_empty())
 }

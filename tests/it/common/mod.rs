@@ -78,7 +78,7 @@ pub fn same_number(a: &Value, b: &Value) -> bool {
 }
 
 #[allow(unused_imports)]
-pub use tenure_eval::report::tables::same_json;
+pub use tenure_eval::report::same_json;
 
 /// Run `tenure-eval ARGS` from the repository root (where `embeddings/` is); any exit code.
 pub fn tenure_eval(args: &[&str]) -> std::process::Output {

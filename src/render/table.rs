@@ -1,8 +1,19 @@
-//! Table output formats: one function per format over the same [`Table`].
+//! The one table type of the crate and its output formats: one function per format over the
+//! same [`Table`].
 
-use super::Table;
 use tabled::builder::Builder;
 use tabled::settings::Style;
+
+/// A table: title, header and rows of already formatted cells.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Table {
+    /// Heading.
+    pub title: String,
+    /// Column names.
+    pub header: Vec<String>,
+    /// Cells, row by row.
+    pub rows: Vec<Vec<String>>,
+}
 
 /// Output format of `tables`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 fn fmt_opt(x: Option<f64>) -> String {
-    super::tables::number_cell(x, 2)
+    super::table::number_cell(x, 2)
 }
 
 /// Category table plus a totals row and one line of measurements.
@@ -67,7 +67,7 @@ pub struct RunRow {
     /// Backend id.
     pub backend: String,
     /// Static cases or session turns.
-    pub kind: super::RunKind,
+    pub kind: crate::report::RunKind,
     /// The summary block.
     pub summary: Summary,
     /// Mean paper drift (sessions only).
@@ -100,7 +100,7 @@ pub fn run_table(rows: &[RunRow]) -> String {
             format!(
                 "{} {}",
                 s.total_cases,
-                if r.kind == super::RunKind::Session {
+                if r.kind == crate::report::RunKind::Session {
                     "turns"
                 } else {
                     "static"
@@ -178,8 +178,8 @@ pub fn models_table(rows: &[ModelRow]) -> String {
 /// The cases (or turns) a report failed, first `limit` of them with their first failure (or
 /// error), and how many more: what a terminal shows under the run table, so that failing ids
 /// are seen without opening the report.
-pub fn failing_cases(report: &super::tables::LoadedReport, limit: usize) -> String {
-    let failed: Vec<&super::tables::Row> = report.rows.iter().filter(|r| !r.passed).collect();
+pub fn failing_cases(report: &crate::report::LoadedReport, limit: usize) -> String {
+    let failed: Vec<&crate::report::Row> = report.rows.iter().filter(|r| !r.passed).collect();
     if failed.is_empty() {
         return String::new();
     }

@@ -2,9 +2,9 @@
 //! the per-case rows (`LoadedReport::disagreements`: summary and categories), every row's `passed` must match its failures, and every input file named by
 //! the manifest must still have the recorded sha256.
 
-use super::tables::LoadedReport;
 use crate::error::Result;
 use crate::io::sha256_hex;
+use crate::report::LoadedReport;
 use crate::suite::BUILTIN_SUITES;
 use serde_json::Value;
 use std::path::Path;
@@ -14,7 +14,7 @@ use std::path::Path;
 /// names: what a published report without a manifest can be checked for.
 pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
     let bytes = crate::io::read_bytes(path)?;
-    let parsed = super::parse::parse(path, &bytes)?;
+    let parsed = crate::report::parse::parse(path, &bytes)?;
     let pairing = sidecar_pairing(path, &bytes);
     drop(bytes);
     let ingestion = parsed.ingestion.clone();

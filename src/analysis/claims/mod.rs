@@ -5,8 +5,8 @@ mod measure;
 
 pub use measure::{check_paper_reports, measure_paper};
 
-use super::tables::{LoadedReport, ReportKind, Table};
 use crate::backend::ScoreScale;
+use crate::report::{LoadedReport, ReportKind};
 use serde::Serialize;
 
 /// Whether a claim holds here.
@@ -22,7 +22,8 @@ pub enum Status {
 }
 
 impl Status {
-    fn label(self) -> &'static str {
+    /// How the status reads in the table.
+    pub fn label(self) -> &'static str {
         match self {
             Status::Reproduced => "reproduced",
             Status::Differs => "differs",
@@ -337,26 +338,4 @@ pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
         });
     }
     out
-}
-
-/// The claims as a table.
-pub fn claims_table(claims: &[Claim]) -> Table {
-    Table {
-        title: "The paper's claims, measured".into(),
-        header: ["Claim", "Paper", "Measured", "Status", "Why"]
-            .map(String::from)
-            .to_vec(),
-        rows: claims
-            .iter()
-            .map(|c| {
-                vec![
-                    c.claim.clone(),
-                    c.paper.clone(),
-                    c.measured.clone(),
-                    c.status.label().into(),
-                    c.reason.clone(),
-                ]
-            })
-            .collect(),
-    }
 }

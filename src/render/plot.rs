@@ -2,8 +2,8 @@
 //! cosine score (a spike against a flat band). Figure 2: the drift score of every session turn,
 //! one line per report (backend).
 
-use super::tables::{LoadedReport, ReportKind};
 use crate::error::{Error, Result};
+use crate::report::{LoadedReport, ReportKind};
 use plotters::prelude::*;
 
 /// Tableau's ten categorical colours (matplotlib's default cycle): distinct for ten series.

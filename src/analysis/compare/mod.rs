@@ -1,8 +1,10 @@
 //! `compare BASE NEW`: what changed between two runs of the same cases, and whether it is more
 //! than noise. Cases pair by case id (and turn for sessions).
 
-use super::tables::{LoadedReport, Table};
+pub mod significance;
+
 use crate::eval::stats::{mcnemar_exact, mean, paired_bootstrap, Interval};
+use crate::report::LoadedReport;
 use serde::Serialize;
 
 /// Resamples of the paired bootstrap.
@@ -114,7 +116,7 @@ pub struct DriftDelta {
 }
 
 /// Flips listed in markdown per direction (JSON lists all).
-const FLIPS_SHOWN: usize = 20;
+pub const FLIPS_SHOWN: usize = 20;
 
 /// Compare BASE with NEW. `seed` seeds the bootstrap.
 pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison {
@@ -167,7 +169,7 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
         beliefs.dedup();
         for belief in beliefs {
             let score =
-                |r: &super::tables::Row| r.scores.iter().find(|(id, _)| id == belief).map(|s| s.1);
+                |r: &crate::report::Row| r.scores.iter().find(|(id, _)| id == belief).map(|s| s.1);
             let change = ScoreChange {
                 case: n.key(),
                 belief: belief.clone(),
@@ -195,7 +197,7 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
             scales.1.describe()
         )
     });
-    let drift = (base.kind == super::tables::ReportKind::Session).then(|| DriftDelta {
+    let drift = (base.kind == crate::report::ReportKind::Session).then(|| DriftDelta {
         base_precision_drift: base.mean_precision_drift(),
         new_precision_drift: new.mean_precision_drift(),
         base_noise_drift: base.mean_drift(),
@@ -243,135 +245,5 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
         largest_score_changes: score_changes,
         scores_not_compared,
         drift,
-    }
-}
-
-use super::tables::number_cell as opt;
-
-impl Comparison {
-    /// The comparison as markdown.
-    pub fn markdown(&self) -> String {
-        let mut out = format!(
-            "## Comparison\n\nBASE `{}` → NEW `{}`: {} paired cases",
-            self.base, self.new, self.paired
-        );
-        if !self.only_in_base.is_empty() || !self.only_in_new.is_empty() {
-            out.push_str(&format!(
-                " ({} only in BASE, {} only in NEW)",
-                self.only_in_base.len(),
-                self.only_in_new.len()
-            ));
-        }
-        out.push_str(".\n\n");
-        out.push_str(&format!(
-            "- flips: {} pass→fail, {} fail→pass; exact McNemar p = {}\n- precision per case (both non-null): {} wins, {} ties, {} losses\n",
-            self.pass_to_fail.len(),
-            self.fail_to_pass.len(),
-            if self.mcnemar_p < 1e-4 { format!("{:.3e}", self.mcnemar_p) } else { format!("{:.4}", self.mcnemar_p) },
-            self.wins,
-            self.ties,
-            self.losses
-        ));
-        match &self.precision_difference {
-            Some(i) => out.push_str(&format!(
-                "- mean precision difference (NEW − BASE): {:+.4}, 95 % paired bootstrap interval [{:+.4}, {:+.4}] ({} resamples, seed {})\n\n",
-                i.mean, i.low, i.high, i.resamples, i.seed
-            )),
-            None => out.push_str("- mean precision difference: no case has a precision in both runs\n\n"),
-        }
-        if let Some(d) = &self.drift {
-            out.push_str(&format!(
-                "- mean drift, 1 − precision (PrecisionMemBench): {} → {}\n",
-                opt(d.base_precision_drift, 4),
-                opt(d.new_precision_drift, 4)
-            ));
-            out.push_str(&format!(
-                "- mean drift, noise / (relevant + pinned) (the paper): {} → {}\n",
-                opt(d.base_noise_drift, 4),
-                opt(d.new_noise_drift, 4)
-            ));
-            out.push('\n');
-        }
-        for (title, flips) in [
-            ("Pass → fail", &self.pass_to_fail),
-            ("Fail → pass", &self.fail_to_pass),
-        ] {
-            if !flips.is_empty() {
-                out.push_str(&format!("### {title} ({})\n\n", flips.len()));
-                for f in flips.iter().take(FLIPS_SHOWN) {
-                    let why = match f.failures.as_slice() {
-                        [] => String::new(),
-                        [one] => format!(": {one}"),
-                        [first, rest @ ..] => format!(": {first} (+{} more)", rest.len()),
-                    };
-                    out.push_str(&format!("- `{}` ({}){why}\n", f.case, f.category));
-                }
-                if flips.len() > FLIPS_SHOWN {
-                    out.push_str(&format!(
-                        "- … and {} more (`--format json` lists every one)\n",
-                        flips.len() - FLIPS_SHOWN
-                    ));
-                }
-                out.push('\n');
-            }
-        }
-        let categories = Table {
-            title: "Per category".into(),
-            header: [
-                "Category",
-                "Cases",
-                "Passed (BASE)",
-                "Passed (NEW)",
-                "Precision (BASE)",
-                "Precision (NEW)",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: self
-                .categories
-                .iter()
-                .map(|c| {
-                    vec![
-                        c.category.clone(),
-                        c.cases.to_string(),
-                        c.base_passed.to_string(),
-                        c.new_passed.to_string(),
-                        opt(c.base_precision, 4),
-                        opt(c.new_precision, 4),
-                    ]
-                })
-                .collect(),
-        };
-        out.push_str(&super::tables::render(
-            &[categories],
-            super::tables::TableFormat::Markdown,
-        ));
-        if let Some(why) = &self.scores_not_compared {
-            out.push_str(&format!("\n{why}.\n"));
-        }
-        if !self.largest_score_changes.is_empty() {
-            let changes = Table {
-                title: "Largest score changes".into(),
-                header: ["Case", "Belief", "BASE", "NEW"].map(String::from).to_vec(),
-                rows: self
-                    .largest_score_changes
-                    .iter()
-                    .map(|s| {
-                        vec![
-                            s.case.clone(),
-                            s.belief.clone(),
-                            opt(s.base, 2),
-                            opt(s.new, 2),
-                        ]
-                    })
-                    .collect(),
-            };
-            out.push('\n');
-            out.push_str(&super::tables::render(
-                &[changes],
-                super::tables::TableFormat::Markdown,
-            ));
-        }
-        out
     }
 }

@@ -25,9 +25,9 @@
 //! cannot be written: the export refuses it (exit 2) rather than write lines trec_eval would
 //! split wrongly.
 
-use super::rank::Qrels;
-use super::tables::{LoadedReport, Row};
 use crate::error::{Error, Result};
+use crate::eval::qrels::Qrels;
+use crate::report::{LoadedReport, Row};
 use crate::suite::Suite;
 
 /// Query id of a case or turn.

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Reports of two builds are byte-identical apart from measured fields.
+#
+#   scripts/check-identical.sh BASELINE_BIN [NEW_BIN]
+#
+# Runs `run --suite pmb|paper --backend bm25,cosine,rrf,fallback` with each binary (NEW_BIN
+# defaults to this checkout's debug build) into its own temporary folder, replaces the value of
+# every measured field with "<measured>" (the fields the manifest and schema call measured:
+# startedAt, the latencies and ingestion timings), and diffs the two trees byte for byte. The
+# rest of each line, the key order, the file names and the paper layout's sidecar sha256 (its
+# report carries no measured field) must match. Run from the repository root: cosine reads the
+# committed embedding stores under embeddings/.
+set -euo pipefail
+base=${1:?usage: scripts/check-identical.sh BASELINE_BIN [NEW_BIN]}
+new=${2:-target/debug/tenure-eval}
+[ -x "$base" ] || { echo "not an executable: $base" >&2; exit 2; }
+[ -x "$new" ] || { echo "not an executable: $new (cargo build first)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+measured='startedAt|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs'
+for side in base new; do
+  bin=$base; [ "$side" = new ] && bin=$new
+  for suite in pmb paper; do
+    "$bin" run --suite "$suite" --backend bm25,cosine,rrf,fallback --out "$work/$side/$suite" \
+      --quiet >"$work/$side.$suite.stdout" 2>"$work/$side.$suite.stderr" || {
+        code=$?
+        # 1 would be a failed gate; none is set here, so any non-zero exit is a failure.
+        echo "$bin run --suite $suite exited $code:" >&2; cat "$work/$side.$suite.stderr" >&2; exit 3; }
+  done
+  find "$work/$side" -name '*.json' -print0 | xargs -0 sed -E -i \
+    "s/(\"($measured)\": )(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
+done
+files=$(find "$work/base" -name '*.json' | wc -l)
+if diff -r "$work/base" "$work/new"; then
+  echo "identical: $files report files (pmb, paper × bm25, cosine, rrf, fallback; static + sessions), measured fields ($measured) masked"
+else
+  echo "DIFFERENT (above)" >&2
+  exit 1
+fi

@@ -1,0 +1,26 @@
+//! The paper's claims as a table.
+
+use super::table::Table;
+use crate::analysis::claims::Claim;
+
+/// The claims as a table.
+pub fn claims_table(claims: &[Claim]) -> Table {
+    Table {
+        title: "The paper's claims, measured".into(),
+        header: ["Claim", "Paper", "Measured", "Status", "Why"]
+            .map(String::from)
+            .to_vec(),
+        rows: claims
+            .iter()
+            .map(|c| {
+                vec![
+                    c.claim.clone(),
+                    c.paper.clone(),
+                    c.measured.clone(),
+                    c.status.label().into(),
+                    c.reason.clone(),
+                ]
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,92 @@
+//! What CI reads of a run: JUnit XML (one test suite per report, one test case per case or
+//! turn, and the gates) and the markdown step summary.
+
+use crate::analysis::gates::GateCheck;
+use crate::error::{Error, Result};
+use crate::report::LoadedReport;
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+/// JUnit XML: one test suite per report with one test case per case or turn, and a `gates`
+/// suite with one test case per gate.
+pub fn junit(reports: &[&LoadedReport], checks: &[GateCheck]) -> Result<String> {
+    let mut junit = Report::new("tenure-eval");
+    for report in reports {
+        let mut suite = TestSuite::new(format!("{} ({})", report.file_name(), report.provider));
+        for row in &report.rows {
+            let status = if row.passed {
+                TestCaseStatus::success()
+            } else {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status.set_message(row.failures.join("; "));
+                status
+            };
+            let mut case = TestCase::new(row.key(), status);
+            case.set_classname(row.category.clone());
+            if let Some(ms) = row.latency_ms {
+                case.set_time(std::time::Duration::from_secs_f64(ms / 1000.0));
+            }
+            suite.add_test_case(case);
+        }
+        junit.add_test_suite(suite);
+    }
+    if !checks.is_empty() {
+        let mut suite = TestSuite::new("gates");
+        for check in checks {
+            let status = if check.passed {
+                TestCaseStatus::success()
+            } else {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status.set_message(check.detail.clone());
+                status
+            };
+            let mut case = TestCase::new(format!("{}: {}", check.report, check.gate), status);
+            case.set_system_out(check.detail.clone());
+            suite.add_test_case(case);
+        }
+        junit.add_test_suite(suite);
+    }
+    junit
+        .to_string()
+        .map_err(|e| Error::Usage(format!("cannot serialise JUnit: {e}")))
+}
+
+/// A markdown step summary: the run table, the gates, and the failing cases.
+pub fn summary_markdown(
+    run_table: &str,
+    reports: &[&LoadedReport],
+    checks: &[GateCheck],
+) -> String {
+    let mut out = format!("## tenure-eval\n\n{run_table}\n");
+    if !checks.is_empty() {
+        out.push_str("### Gates\n\n");
+        for c in checks {
+            out.push_str(&format!(
+                "- {} **{}** on `{}`: {}\n",
+                if c.passed { "✅" } else { "❌" },
+                c.gate,
+                c.report,
+                c.detail
+            ));
+        }
+        out.push('\n');
+    }
+    let failing: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.rows.iter().filter(|row| !row.passed).map(move |row| {
+                format!(
+                    "- `{}` {}: {}",
+                    r.file_name(),
+                    row.key(),
+                    row.failures.join("; ")
+                )
+            })
+        })
+        .collect();
+    if !failing.is_empty() {
+        out.push_str("### Failing cases\n\n");
+        out.push_str(&failing.join("\n"));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,20 @@
+//! Rendering: what reports and analyses look like to a reader. The one [`table::Table`] with
+//! its markdown / CSV / LaTeX / JSON formats, the run table a `run` prints, the README and
+//! paper tables regenerated from reports, the comparison and claims tables, figures (SVG), the
+//! TREC export, and the JUnit XML and step summary CI reads.
+//!
+//! Render reads `report` (loaded reports) and `analysis` (their results); nothing below it
+//! imports it.
+
+pub mod claims;
+pub mod compare;
+pub mod junit;
+pub mod plot;
+pub mod plot_scale;
+pub mod run_table;
+pub mod significance;
+pub mod table;
+pub mod tables;
+pub mod trec;
+
+pub use table::{number_cell, render, typed_cell, typed_row, Table, TableFormat};

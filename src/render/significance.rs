@@ -1,0 +1,161 @@
+//! The many-run comparison ([`crate::analysis::compare::significance::RunsTable`]) as GitHub
+//! markdown and as a LaTeX table: one row per lettered run, each cell the run's mean with the
+//! letters of the runs it beats.
+
+use super::table::{render, Table, TableFormat};
+use crate::analysis::compare::significance::{RunsTable, PASSED, PRECISION};
+
+/// LaTeX's special characters escaped (run names are file stems and model names).
+fn latex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A column's heading: the measure's ir_measures name, or the suite's own figure.
+fn column_title(measure: &str) -> String {
+    match measure {
+        PRECISION => "Precision".into(),
+        PASSED => "Passed".into(),
+        m => m.into(),
+    }
+}
+
+impl RunsTable {
+    /// Is run `run`'s mean the best (highest) of column `k`?
+    fn best(&self, k: usize, run: usize) -> bool {
+        let means = &self.columns[k].means;
+        let top = means
+            .iter()
+            .flatten()
+            .fold(f64::NEG_INFINITY, |a, b| a.max(*b));
+        means[run] == Some(top)
+    }
+
+    /// One cell: the mean (4 decimals) and the letters of the runs it beats, marked up by
+    /// `bold` and `sup`.
+    fn cell(
+        &self,
+        k: usize,
+        run: usize,
+        bold: fn(&str) -> String,
+        sup: fn(&str) -> String,
+    ) -> String {
+        let column = &self.columns[k];
+        let Some(mean) = column.means[run] else {
+            return "–".into();
+        };
+        let number = if column.measure == PASSED {
+            format!("{}/{}", self.passed[run], self.common_cases)
+        } else {
+            format!("{mean:.4}")
+        };
+        let number = if self.best(k, run) {
+            bold(&number)
+        } else {
+            number
+        };
+        let beats = column.beats[run].concat();
+        if beats.is_empty() {
+            number
+        } else {
+            format!("{number}{}", sup(&beats))
+        }
+    }
+
+    fn how(&self) -> String {
+        format!(
+            "Superscripts name the runs a run beats: Fisher's paired randomisation test on the \
+             cases both runs have a value for, two-sided, Holm-adjusted over each measure's \
+             pairs, p < {}; exact up to {} differing cases, else sampled (seed {}). Bold: the \
+             best mean. {} cases in every run{}.",
+            self.alpha,
+            crate::eval::stats::EXACT_UP_TO,
+            self.seed,
+            self.common_cases,
+            if self.not_in_every_run > 0 {
+                format!(", {} left out (not in every run)", self.not_in_every_run)
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// The table as GitHub markdown.
+    pub fn markdown(&self) -> String {
+        let mut header = vec!["".to_string(), "Run".to_string()];
+        header.extend(self.columns.iter().map(|c| column_title(&c.measure)));
+        let rows: Vec<Vec<String>> = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, run)| {
+                let mut row = vec![run.letter.clone(), run.name.clone()];
+                for k in 0..self.columns.len() {
+                    row.push(self.cell(
+                        k,
+                        i,
+                        |n| format!("**{n}**"),
+                        |s| format!("<sup>{s}</sup>"),
+                    ));
+                }
+                row
+            })
+            .collect();
+        let table = Table {
+            title: "Runs compared".into(),
+            header,
+            rows,
+        };
+        format!(
+            "{}\n{}\n",
+            render(&[table], TableFormat::Markdown),
+            self.how()
+        )
+    }
+
+    /// The table as a LaTeX `table` with booktabs rules.
+    pub fn latex(&self) -> String {
+        let mut out = String::from("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n");
+        out.push_str(&format!(
+            "\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
+            "r".repeat(self.columns.len())
+        ));
+        let mut header = vec![String::new(), "Run".to_string()];
+        header.extend(
+            self.columns
+                .iter()
+                .map(|c| latex_escape(&column_title(&c.measure))),
+        );
+        out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
+        for (i, run) in self.runs.iter().enumerate() {
+            let mut row = vec![run.letter.clone(), latex_escape(&run.name)];
+            for k in 0..self.columns.len() {
+                row.push(self.cell(
+                    k,
+                    i,
+                    |n| format!("\\textbf{{{n}}}"),
+                    |s| format!("$^{{{s}}}$"),
+                ));
+            }
+            out.push_str(&format!("{} \\\\\n", row.join(" & ")));
+        }
+        out.push_str("\\bottomrule\n\\end{tabular}\n");
+        out.push_str(&format!(
+            "\\caption{{{}}}\n\\end{{table}}\n",
+            latex_escape(&self.how())
+        ));
+        out
+    }
+}

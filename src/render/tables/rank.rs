@@ -1,0 +1,56 @@
+//! The rank-metric table of `tables`.
+
+use crate::eval::stats::mean;
+use crate::render::table::{number_cell, Table};
+use crate::report::{LoadedReport, ReportKind};
+
+/// `tables`' rank-metric table: one row per report that carries `rankMetrics` blocks (run,
+/// kind, queries with gold, each measure's mean), measures in the order first met; `None` when
+/// no report has a block.
+pub fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
+    let mut names: Vec<String> = Vec::new();
+    for r in reports {
+        for row in &r.rows {
+            for m in row.rank_metrics.keys() {
+                if !names.contains(m) {
+                    names.push(m.clone());
+                }
+            }
+        }
+    }
+    if names.is_empty() {
+        return None;
+    }
+    let rows = reports
+        .iter()
+        .filter(|r| r.rows.iter().any(|row| !row.rank_metrics.is_empty()))
+        .map(|r| {
+            let kind = match r.kind {
+                ReportKind::Static => "static",
+                ReportKind::Session => "turns",
+            };
+            let judged = r
+                .rows
+                .iter()
+                .filter(|row| row.rank_metrics.0.iter().any(|(_, v)| v.is_some()))
+                .count();
+            let mut cells = vec![r.provider.clone(), kind.to_string(), judged.to_string()];
+            for m in &names {
+                let v: Vec<f64> = r
+                    .rows
+                    .iter()
+                    .filter_map(|row| row.rank_metrics.get(m).flatten())
+                    .collect();
+                cells.push(number_cell(mean(v), 4));
+            }
+            cells
+        })
+        .collect();
+    let mut header = vec!["Run".to_string(), "Kind".into(), "Queries with gold".into()];
+    header.extend(names);
+    Some(Table {
+        title: "Rank metrics (means over queries with gold; ir_measures names)".into(),
+        header,
+        rows,
+    })
+}

@@ -1,0 +1,211 @@
+//! Statements files (JSON Lines `{"id", "text"[, "class"][, "note"]}`) and the classifier's
+//! per-class precision, recall and F1 against their gold classes: the dissertation's open
+//! experiment 5 (spec context-scorer §5).
+
+use super::{classify_text, Classification, TemporalClass};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One line of a statements file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Statement {
+    /// Unique within the file.
+    pub id: String,
+    /// The statement, as said in a conversation.
+    pub text: String,
+    /// The gold class, when labelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<TemporalClass>,
+    /// Why the label (hard negatives say which trap they set); never read by the classifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Parse a statements file; a malformed line, an empty id or a repeated id is an input error
+/// naming the line. Blank lines are skipped.
+pub fn parse_statements(path: &Path, bytes: &[u8]) -> Result<Vec<Statement>> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        Error::input(
+            path,
+            format!("line {line}"),
+            "invalid UTF-8; expected UTF-8 JSON Lines",
+        )
+    })?;
+    let mut out: Vec<Statement> = Vec::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let statement: Statement = serde_json::from_str(line).map_err(|e| {
+            Error::input(
+                path,
+                format!("line {n}"),
+                format!(
+                    "{e}; expected one JSON object {{\"id\": string, \"text\": string, \"class\"?: \
+                     \"forward_open\" | \"current_state\" | \"closed\" | \"correction\"}} per line"
+                ),
+            )
+        })?;
+        if statement.id.is_empty() {
+            return Err(Error::input(
+                path,
+                format!("line {n}.id"),
+                "empty id; expected a non-empty string",
+            ));
+        }
+        if let Some(first) = seen.insert(statement.id.clone(), n) {
+            return Err(Error::input(
+                path,
+                format!("line {n}.id"),
+                format!(
+                    "duplicate id {:?} (first on line {first}); expected unique ids",
+                    statement.id
+                ),
+            ));
+        }
+        out.push(statement);
+    }
+    if out.is_empty() {
+        return Err(Error::input(
+            path,
+            "file",
+            "no statements; expected at least one JSON line",
+        ));
+    }
+    Ok(out)
+}
+
+/// Precision, recall, F1 and support of one class.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ClassScores {
+    /// Correct predictions of the class over all its predictions (0 when never predicted).
+    pub precision: f64,
+    /// Correct predictions of the class over its gold statements (0 when it has none).
+    pub recall: f64,
+    /// Harmonic mean of the two (0 when both are 0).
+    pub f1: f64,
+    /// Gold statements of the class.
+    pub support: usize,
+}
+
+/// A misclassified statement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Miss {
+    /// Statement id.
+    pub id: String,
+    /// Its gold class.
+    pub gold: TemporalClass,
+    /// What the classifier said.
+    pub predicted: TemporalClass,
+    /// The marker that decided (`null` for the default).
+    pub marker: Option<String>,
+}
+
+/// The classifier measured against a labelled statements file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    /// Labelled statements.
+    pub total: usize,
+    /// Correctly classified statements.
+    pub correct: usize,
+    /// `correct / total`.
+    pub accuracy: f64,
+    /// Keyed by class name, in [`TemporalClass::ALL`] order.
+    pub per_class: BTreeMap<TemporalClass, ClassScores>,
+    /// Unweighted mean of the per-class precisions.
+    pub macro_precision: f64,
+    /// Unweighted mean of the per-class recalls.
+    pub macro_recall: f64,
+    /// Unweighted mean of the per-class F1s.
+    #[serde(rename = "macroF1")]
+    pub macro_f1: f64,
+    /// `confusion[gold][predicted]` = count, every cell present.
+    pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
+    /// In file order.
+    pub misclassified: Vec<Miss>,
+}
+
+/// Classify every statement (by text: a statements file carries no belief metadata).
+pub fn classify_all(statements: &[Statement]) -> Vec<Classification> {
+    statements.iter().map(|s| classify_text(&s.text)).collect()
+}
+
+/// Evaluate the classifier on `statements`, every one of which must carry a gold class.
+pub fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
+    let mut confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>> = TemporalClass::ALL
+        .into_iter()
+        .map(|g| (g, TemporalClass::ALL.into_iter().map(|p| (p, 0)).collect()))
+        .collect();
+    let mut misclassified = Vec::new();
+    for (statement, got) in statements.iter().zip(classify_all(statements)) {
+        let gold = statement.class.ok_or_else(|| {
+            Error::input(
+                path,
+                format!("id {:?}", statement.id),
+                "no \"class\"; expected a gold class on every line to evaluate",
+            )
+        })?;
+        *confusion
+            .entry(gold)
+            .or_default()
+            .entry(got.class)
+            .or_default() += 1;
+        if gold != got.class {
+            misclassified.push(Miss {
+                id: statement.id.clone(),
+                gold,
+                predicted: got.class,
+                marker: got.marker,
+            });
+        }
+    }
+    let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    let per_class: BTreeMap<TemporalClass, ClassScores> = TemporalClass::ALL
+        .into_iter()
+        .map(|c| {
+            let tp = confusion[&c][&c];
+            let support: usize = confusion[&c].values().sum();
+            let predicted: usize = confusion.values().map(|row| row[&c]).sum();
+            let (precision, recall) = (ratio(tp, predicted), ratio(tp, support));
+            let f1 = if precision + recall == 0.0 {
+                0.0
+            } else {
+                2.0 * precision * recall / (precision + recall)
+            };
+            (
+                c,
+                ClassScores {
+                    precision,
+                    recall,
+                    f1,
+                    support,
+                },
+            )
+        })
+        .collect();
+    let mean = |f: fn(&ClassScores) -> f64| per_class.values().map(f).sum::<f64>() / 4.0;
+    let total = statements.len();
+    let correct = total - misclassified.len();
+    Ok(Evaluation {
+        total,
+        correct,
+        accuracy: ratio(correct, total),
+        macro_precision: mean(|s| s.precision),
+        macro_recall: mean(|s| s.recall),
+        macro_f1: mean(|s| s.f1),
+        per_class,
+        confusion,
+        misclassified,
+    })
+}

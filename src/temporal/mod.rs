@@ -1,0 +1,145 @@
+//! The TemporalClassifier of the dissertation's bitemporal extension (spec context-scorer §5):
+//! a statement's valid-time class from rule-based text markers, with explicit belief metadata
+//! winning over the text (§5 "an explicit override from structured metadata that wins", §6).
+//!
+//! A low layer: it imports `suite` and `io` only, so backends can use it. The marker rules are
+//! in [`markers`]; the per-class evaluation against a labelled corpus is in [`eval`].
+
+pub mod eval;
+mod markers;
+
+use crate::suite::{Belief, BeliefType};
+use serde::{Deserialize, Serialize};
+
+/// The four valid-time classes (spec §5: forward commitments, open current state, bounded
+/// historical facts, backward mutations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TemporalClass {
+    /// Valid from its turn onward: decisions, constraints, instructions, plans, standing choices.
+    ForwardOpen,
+    /// True now, with no commitment that it stays so: status, measurements, observations.
+    CurrentState,
+    /// A past state whose valid time has closed.
+    Closed,
+    /// A backward mutation: it closes (or rewrites) earlier content.
+    Correction,
+}
+
+impl TemporalClass {
+    /// Every class, in the order tables list them.
+    pub const ALL: [TemporalClass; 4] = [
+        TemporalClass::ForwardOpen,
+        TemporalClass::CurrentState,
+        TemporalClass::Closed,
+        TemporalClass::Correction,
+    ];
+
+    /// The serde name (`forward_open`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TemporalClass::ForwardOpen => "forward_open",
+            TemporalClass::CurrentState => "current_state",
+            TemporalClass::Closed => "closed",
+            TemporalClass::Correction => "correction",
+        }
+    }
+
+    /// The class named `name` (its serde name), if any.
+    pub fn parse(name: &str) -> Option<TemporalClass> {
+        TemporalClass::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for TemporalClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What decided a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A belief field (`superseded_by`, `resolved_at`, `valid_to`, `type`, `subtype`).
+    Metadata,
+    /// A marker phrase in the text.
+    Text,
+    /// No marker matched: an open current state, the class a plain statement has.
+    Default,
+}
+
+/// A statement's class and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Classification {
+    /// The valid-time class.
+    pub class: TemporalClass,
+    /// `family:phrase` for a text marker (`constraint:always`, `correction:actually`), or
+    /// `metadata:field` (`metadata:superseded_by`); `None` when the default decided.
+    pub marker: Option<String>,
+    /// Whether metadata, a text marker or the default decided.
+    pub source: Source,
+}
+
+impl Classification {
+    fn metadata(class: TemporalClass, field: &str) -> Classification {
+        Classification {
+            class,
+            marker: Some(format!("metadata:{field}")),
+            source: Source::Metadata,
+        }
+    }
+}
+
+/// Rule-based classification of one statement's text (spec §5 marker classes). The marker
+/// families are tried in a fixed precedence (correction, strong forward, closed, forward,
+/// default current state); the first match decides. See `docs/temporal.md`.
+pub fn classify_text(text: &str) -> Classification {
+    match markers::find(text) {
+        Some((class, marker)) => Classification {
+            class,
+            marker: Some(marker),
+            source: Source::Text,
+        },
+        None => Classification {
+            class: TemporalClass::CurrentState,
+            marker: None,
+            source: Source::Default,
+        },
+    }
+}
+
+/// A belief's class: explicit metadata wins, the text (`content`, else the canonical name)
+/// otherwise. Metadata, in this order (spec §6):
+/// - `superseded_by` set -> closed (its valid time closed when its successor was created);
+/// - `resolved_at` set -> closed (a resolved open question);
+/// - `valid_to` set -> closed (an explicit bound);
+/// - `type: decision`, or `subtype: constraint` (the suites' type vocabulary has no
+///   `constraint` type) -> forward-open.
+///
+/// A preference, an entity or a belief with only `valid_from` is classified by its text.
+pub fn classify_belief(belief: &Belief) -> Classification {
+    if belief.superseded_by.is_some() {
+        return Classification::metadata(TemporalClass::Closed, "superseded_by");
+    }
+    if belief.resolved_at.is_some() {
+        return Classification::metadata(TemporalClass::Closed, "resolved_at");
+    }
+    if belief.valid_to.is_some() {
+        return Classification::metadata(TemporalClass::Closed, "valid_to");
+    }
+    if belief.kind == BeliefType::Decision {
+        return Classification::metadata(TemporalClass::ForwardOpen, "type=decision");
+    }
+    if belief.subtype.as_deref() == Some("constraint") {
+        return Classification::metadata(TemporalClass::ForwardOpen, "subtype=constraint");
+    }
+    if belief.content.trim().is_empty() {
+        classify_text(&belief.canonical_name.replace('_', " "))
+    } else {
+        classify_text(&belief.content)
+    }
+}
+
+#[cfg(test)]
+mod tests;
