@@ -9,7 +9,7 @@
 //! `[U+XXXX]`, so a document always compiles and the character is still named.
 
 /// The packages the output needs, for the comment that heads each table.
-pub const PACKAGES: &str = "booktabs,adjustbox";
+pub const PACKAGES: &str = "booktabs,adjustbox,tabularx";
 
 /// `s` with LaTeX's special characters escaped and every non-ASCII character mapped.
 pub fn escape(s: &str) -> String {
@@ -26,7 +26,8 @@ pub fn escape(s: &str) -> String {
             '<' => out.push_str("\\textless{}"),
             '>' => out.push_str("\\textgreater{}"),
             '|' => out.push_str("\\textbar{}"),
-            '"' => out.push_str("\\textquotedbl{}"),
+            // OT1 has no straight double quote: a typographic one.
+            '"' => out.push_str("''"),
             c if c.is_ascii() => out.push(c),
             c => out.push_str(&non_ascii(c)),
         }
@@ -70,6 +71,7 @@ fn non_ascii(c: char) -> String {
         'τ' => "$\\tau$",
         'χ' => "$\\chi$",
         '²' => "$^2$",
+        '§' => "\\S{}",
         '\u{a0}' => "~",
         'é' => "\\'e",
         'è' => "\\`e",
@@ -86,21 +88,59 @@ fn non_ascii(c: char) -> String {
     mapped.to_string()
 }
 
-/// A booktabs tabular of `header` and `rows` (first column left, the rest right), in
-/// `\small`, shrunk to the line width when wider (adjustbox's `max width`, which never
-/// enlarges a narrow table), with `title` as a comment above. Cells are escaped here.
+/// Cells longer than this make their column a paragraph column (`tabularx`'s `X`).
+const LONG: usize = 40;
+
+/// A booktabs table of `header` and `rows` in `\small`, fitted to the line width, with
+/// `title` as a comment above; cells are escaped here. A column with a cell longer than 40
+/// characters wraps (a ragged-right `X` column of a `tabularx` as wide as the line); a table
+/// without one is a `tabular` shrunk to the line width when wider (adjustbox's `max width`,
+/// which never enlarges a narrow table). The first column is left-aligned, the others right.
 pub fn tabular(title: &str, header: &[String], rows: &[Vec<String>]) -> String {
-    let columns = format!("l{}", "r".repeat(header.len().saturating_sub(1)));
+    let long: Vec<bool> = (0..header.len())
+        .map(|k| {
+            std::iter::once(header)
+                .chain(rows.iter().map(Vec::as_slice))
+                .any(|r| r.get(k).is_some_and(|c| c.chars().count() > LONG))
+        })
+        .collect();
+    let wraps = long.iter().any(|l| *l);
+    let columns: String = long
+        .iter()
+        .enumerate()
+        .map(|(k, l)| match (l, k) {
+            (true, _) => ">{\\raggedright\\arraybackslash}X",
+            (false, 0) => "l",
+            (false, _) => "r",
+        })
+        .collect();
     let line = |cells: &[String]| {
         cells
             .iter()
-            .map(|c| escape(c))
+            .enumerate()
+            .map(|(k, c)| match long.get(k) {
+                Some(true) => breakable(c),
+                _ => escape(c),
+            })
             .collect::<Vec<_>>()
             .join(" & ")
             + " \\\\\n"
     };
+    let (open, close) = if wraps {
+        (
+            format!("\\noindent\n\\begin{{tabularx}}{{\\linewidth}}{{{columns}}}\n"),
+            "\\end{tabularx}\n".to_string(),
+        )
+    } else {
+        (
+            format!(
+                "\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{{columns}}}\n"
+            ),
+            "\\end{tabular}\n\\end{adjustbox}\n".to_string(),
+        )
+    };
     let mut out = format!(
-        "% {}\n% needs \\usepackage{{{PACKAGES}}}\n{{\\small\n\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{{columns}}}\n\\toprule\n",
+        "% {}\n% needs \\usepackage{{{PACKAGES}}}\n{{\\small\n{open}\\toprule\n",
         escape(title).replace('\n', " ")
     );
     out.push_str(&line(header));
@@ -108,8 +148,17 @@ pub fn tabular(title: &str, header: &[String], rows: &[Vec<String>]) -> String {
     for row in rows {
         out.push_str(&line(row));
     }
-    out.push_str("\\bottomrule\n\\end{tabular}\n\\end{adjustbox}}\n");
+    out.push_str(&format!("\\bottomrule\n{close}}}\n"));
     out
+}
+
+/// [`escape`], with a line break allowed after each `-` and `_`: a paragraph column cannot
+/// otherwise break a long case id (`session-drift-noise-10-turns-implicit-redis`).
+fn breakable(s: &str) -> String {
+    s.split('-')
+        .map(|part| escape(part).replace("\\_", "\\_\\allowbreak{}"))
+        .collect::<Vec<_>>()
+        .join("-\\allowbreak{}")
 }
 
 #[cfg(test)]

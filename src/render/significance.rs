@@ -5,24 +5,6 @@
 use super::table::{render, Table, TableFormat};
 use crate::analysis::compare::significance::{RunsTable, PASSED, PRECISION};
 
-/// LaTeX's special characters escaped (run names are file stems and model names).
-fn latex_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// A column's heading: the measure's ir_measures name, or the suite's own figure.
 fn column_title(measure: &str) -> String {
     match measure {
@@ -125,36 +107,41 @@ impl RunsTable {
         )
     }
 
-    /// The table as a LaTeX `table` with booktabs rules.
+    /// The table as a LaTeX `table` with booktabs rules, fitted to the line width.
     pub fn latex(&self) -> String {
-        let mut out = String::from("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n");
+        let mut out = format!(
+            "% needs \\usepackage{{{}}}\n\\begin{{table}}\n\\centering\n\\small\n",
+            crate::tex::PACKAGES
+        );
+        // Shrunk to the line width when wider (never enlarged), as every table we write.
         out.push_str(&format!(
-            "\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
+            "\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
             "r".repeat(self.columns.len())
         ));
         let mut header = vec![String::new(), "Run".to_string()];
         header.extend(
             self.columns
                 .iter()
-                .map(|c| latex_escape(&column_title(&c.measure))),
+                .map(|c| crate::tex::escape(&column_title(&c.measure))),
         );
         out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
         for (i, run) in self.runs.iter().enumerate() {
-            let mut row = vec![run.letter.clone(), latex_escape(&run.name)];
+            let mut row = vec![run.letter.clone(), crate::tex::escape(&run.name)];
             for k in 0..self.columns.len() {
-                row.push(self.cell(
+                let cell = self.cell(
                     k,
                     i,
                     |n| format!("\\textbf{{{n}}}"),
                     |s| format!("$^{{{s}}}$"),
-                ));
+                );
+                row.push(cell.replace('–', "--"));
             }
             out.push_str(&format!("{} \\\\\n", row.join(" & ")));
         }
-        out.push_str("\\bottomrule\n\\end{tabular}\n");
+        out.push_str("\\bottomrule\n\\end{tabular}\n\\end{adjustbox}\n");
         out.push_str(&format!(
             "\\caption{{{}}}\n\\end{{table}}\n",
-            latex_escape(&self.how())
+            crate::tex::escape(&self.how())
         ));
         out
     }

@@ -138,41 +138,10 @@ pub fn typed_cell(cell: &str) -> serde_json::Value {
     Value::String(cell.to_string())
 }
 
-/// LaTeX special characters, escaped (no crate does just this; it is five lines).
-fn tex(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '\\' => out.push_str("\\textbackslash{}"),
-            '—' => out.push_str("---"),
-            '−' => out.push_str("$-$"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
+/// A booktabs table fitted to the page, every character pdflatex cannot print mapped
+/// ([`crate::tex`]).
 fn latex(t: &Table) -> String {
-    let columns = format!("l{}", "r".repeat(t.header.len().saturating_sub(1)));
-    let line =
-        |cells: &[String]| cells.iter().map(|c| tex(c)).collect::<Vec<_>>().join(" & ") + " \\\\\n";
-    let mut out = format!(
-        "% {}\n\\begin{{tabular}}{{{columns}}}\n\\hline\n",
-        tex(&t.title)
-    );
-    out.push_str(&line(&t.header));
-    out.push_str("\\hline\n");
-    for row in &t.rows {
-        out.push_str(&line(row));
-    }
-    out.push_str("\\hline\n\\end{tabular}\n");
-    out
+    crate::tex::tabular(&t.title, &t.header, &t.rows)
 }
 
 #[cfg(test)]
