@@ -134,7 +134,7 @@ pub fn tabular(title: &str, header: &[String], rows: &[Vec<String>]) -> String {
     } else {
         (
             format!(
-                "\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{{columns}}}\n"
+                "\\noindent\n\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{{columns}}}\n"
             ),
             "\\end{tabular}\n\\end{adjustbox}\n".to_string(),
         )

@@ -34,8 +34,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
         let at = help.find(flag).unwrap();
         headings
             .iter()
-            .filter(|h| help.find(*h).unwrap() < at)
-            .next_back()
+            .rfind(|h| help.find(*h).unwrap() < at)
             .unwrap()
             .to_string()
     };
