@@ -16,6 +16,8 @@ CHROMIUM_PATHS=$(scripts/setup-chromium.sh)
 TENURE_EVAL_CHROMIUM=$(sed -n 1p <<<"$CHROMIUM_PATHS")
 TENURE_EVAL_CHROMEDRIVER=$(sed -n 2p <<<"$CHROMIUM_PATHS")
 export TENURE_EVAL_CHROMIUM TENURE_EVAL_CHROMEDRIVER
+# The LaTeX tests (tests/it/latex.rs) compile the tables with pdflatex, booktabs and adjustbox.
+scripts/setup-tex.sh >/dev/null
 # Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
 # plain `cargo test` skips what its machine lacks; here a missing need fails the test.
 export TENURE_EVAL_REQUIRE_ALL=1

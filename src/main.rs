@@ -5,7 +5,6 @@
 
 mod cli;
 
-use clap::Parser;
 use std::process::ExitCode;
 use tenure_eval::error::exit;
 
@@ -18,7 +17,7 @@ fn main() -> ExitCode {
         let _ = writeln!(std::io::stderr(), "interrupted");
         std::process::exit(exit::INTERRUPTED);
     });
-    let parsed = match cli::Cli::try_parse() {
+    let parsed = match cli::applies::parse() {
         Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();

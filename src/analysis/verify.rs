@@ -89,7 +89,7 @@ pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
 
 /// An input file's bytes: on disk, or compiled in for a built-in suite path.
 fn input_bytes(file: &str) -> Option<Vec<u8>> {
-    crate::io::read_bytes(std::path::Path::new(file))
+    crate::io::read_regular_file(std::path::Path::new(file))
         .ok()
         .or_else(|| {
             BuiltinSuite::all_copies()

@@ -12,6 +12,7 @@ use tenure_eval::{Error, Profile, Result};
 
 /// Which suite to load.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Suite")]
 pub struct SuiteArgs {
     /// Built-in suite: `paper` (paper tag, 60 cases) or `pmb` (PrecisionMemBench, 77 cases).
     #[arg(long, conflicts_with_all = ["corpus", "cases", "sessions", "profile"])]
@@ -109,6 +110,7 @@ pub enum FormatArg {
 
 /// Where and how results go.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Report folder (a sub-folder per suite is created).
     #[arg(long, default_value = "reports")]
@@ -148,6 +150,7 @@ pub enum FailOnArg {
 
 /// CI gates: exit 1 when one fails (reports are still written).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "CI gates")]
 pub struct GateArgs {
     /// Baseline report(s) to compare with (matched by kind: static or session).
     #[arg(long)]
@@ -164,8 +167,9 @@ pub struct GateArgs {
     /// Write a JUnit XML file: one test case per case or turn, plus one per gate.
     #[arg(long)]
     pub junit: Option<PathBuf>,
-    /// Write a markdown step summary (e.g. $GITHUB_STEP_SUMMARY).
-    #[arg(long)]
+    /// Write a markdown step summary (e.g. $GITHUB_STEP_SUMMARY; an empty value, as that
+    /// variable outside GitHub Actions, writes none).
+    #[arg(long, value_parser = any_path)]
     pub summary_md: Option<PathBuf>,
 }
 
@@ -184,7 +188,7 @@ impl GateArgs {
 }
 
 /// A custom suite.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CustomSuiteArgs {
     /// Custom suite: belief corpus (beliefs.seed.json format).
     #[arg(long, requires = "cases")]
@@ -251,4 +255,9 @@ pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!("{text:?} is not a finite number ≥ 0")),
     }
+}
+
+/// A path as given, the empty one included (clap's own parser refuses it).
+fn any_path(s: &str) -> std::result::Result<PathBuf, String> {
+    Ok(PathBuf::from(s))
 }

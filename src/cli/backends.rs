@@ -45,6 +45,7 @@ pub enum QueryTextArg {
 
 /// The alias-BM25 backend's settings.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "BM25 (--backend bm25)")]
 pub struct Bm25Args {
     /// BM25: hits scoring below this are dropped (Tenure's eval uses 3; recorded in the
     /// manifest when changed). A tiny corpus may need less: its terms' IDF is low.
@@ -54,6 +55,7 @@ pub struct Bm25Args {
 
 /// Embedding models and vector search (the cosine backend).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
 pub struct CosineArgs {
     /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text),
     /// an ONNX model folder (model.onnx + tokenizer.json), or a served model,
@@ -82,9 +84,14 @@ pub struct CosineArgs {
     /// ONNX Runtime shared library (else ORT_DYLIB_PATH); only for model folders.
     #[arg(long)]
     pub ort_lib: Option<PathBuf>,
-    /// Folder of embedding stores; built-in stores are used for names not found there.
-    #[arg(long, default_value = "embeddings")]
-    pub store_dir: PathBuf,
+    /// Folder of embedding stores, the only one looked at when given [default: embeddings/,
+    /// then the stores built into the binary].
+    #[arg(long)]
+    pub store_dir: Option<PathBuf>,
+    /// The store a model folder or served model fills [default: the model's name; a served
+    /// model's prefixed with its API: ollama:all-minilm:l6-v2 → ollama-all-minilm-l6-v2].
+    #[arg(long)]
+    pub store_name: Option<String>,
     /// ONNX Runtime intra-op threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -108,6 +115,7 @@ pub struct CosineArgs {
 
 /// Fusion backends' settings (`--backend rrf|combsum|fallback`).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
 pub struct FusionArgs {
     /// The backends a fusion fuses, in order.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25,cosine")]
@@ -190,6 +198,7 @@ impl CosineArgs {
                     QueryTextArg::Raw => QueryText::Raw,
                 });
                 config.store_dir = self.store_dir.clone();
+                config.store_name = self.store_name.clone();
                 config.ort_lib = self.ort_lib.clone();
                 config.embed = EmbedOptions {
                     batch_size: self.batch_size.max(1),

@@ -11,9 +11,11 @@ macro_rules! say {
     }};
 }
 
+pub mod applies;
 pub mod args;
 mod backends;
 mod cmd;
+mod mixed;
 pub mod progress;
 pub mod remote;
 mod scorers;

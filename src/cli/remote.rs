@@ -8,6 +8,7 @@ use tenure_eval::{Error, Result};
 
 /// Remote services: served embedding models and memory systems.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Remote calls (served models, memory systems)")]
 pub struct RemoteArgs {
     /// Remote calls in flight at once: embedding calls of a served model; static cases of a
     /// memory system after seeding (sessions stay serial). Reports do not depend on it.
@@ -32,6 +33,7 @@ pub enum CompatArg {
 
 /// A memory system behind PrecisionMemBench's HTTP contract (`--backend http`).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Memory system over HTTP (--backend http)")]
 pub struct HttpArgs {
     /// Base URL of the memory system (`http://127.0.0.1:8080`).
     #[arg(long)]
@@ -120,7 +122,7 @@ impl HttpArgs {
             )));
         }
         config.name = name.unwrap_or_else(|| "http".into());
-        tenure_eval::io::check_file_name(std::path::Path::new("--name"), "$", &config.name)?;
+        tenure_eval::io::check_system_name("--name", &config.name)?;
         config.mode = match self.compat {
             Some(CompatArg::Pmb) => Mode::Compat,
             None => Mode::Careful,

@@ -1,5 +1,6 @@
 //! Vectors computed elsewhere (an MTEB or BEIR cache, a notebook, another harness), imported
-//! into a store: JSON Lines of `{"text", "role", "vector"}`, or a float32 `.npy` matrix with a
+//! into a store: JSON Lines of `{"text", "role", "vector"}`, or a float32 (or float64,
+//! converted) `.npy` matrix with a
 //! JSON list of `{"text", "role"}` naming its rows in order. A record may name its `policy`
 //! (`names`, `names-content`, `expanded`, `raw`); otherwise the suite's policy for its role
 //! applies. Every vector is checked (width, finite, non-zero) before anything is written.
@@ -29,14 +30,37 @@ pub struct ImportedText {
     pub vector: Option<Vec<f32>>,
 }
 
+/// What [`read`] found: each record with its vector and where it was read (for messages), and
+/// what was done to the file on the way (a float64 matrix converted).
+pub struct Read {
+    /// The records, in file order.
+    pub records: Vec<(ImportedText, Vec<f32>, String)>,
+    /// Conversions made, to tell the user.
+    pub notes: Vec<String>,
+}
+
 /// Read `path`: JSON Lines with vectors, or (with `texts`) a `.npy` matrix and its row texts.
-/// Each record comes back with its vector and where it was read (for messages).
-pub fn read(path: &Path, texts: Option<&Path>) -> Result<Vec<(ImportedText, Vec<f32>, String)>> {
+pub fn read(path: &Path, texts: Option<&Path>) -> Result<Read> {
+    let bytes = read_bytes(path)?;
     let Some(texts_path) = texts else {
-        let bytes = read_bytes(path)?;
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| Error::input(path, "file", "invalid UTF-8; expected JSON Lines"))?;
-        let mut out = Vec::new();
+        if bytes.starts_with(b"\x93NUMPY") {
+            return Err(Error::input(
+                path,
+                "file",
+                "a .npy matrix holds no texts: give --texts T.json, a JSON list of \
+                 {\"text\", \"role\"[, \"policy\"]} naming its rows in order (`embed \
+                 --export-texts` writes the texts a suite needs)",
+            ));
+        }
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            Error::input(
+                path,
+                "file",
+                "invalid UTF-8; expected JSON Lines of {\"text\", \"role\", \"vector\"}, or a \
+                 .npy matrix with --texts",
+            )
+        })?;
+        let mut records = Vec::new();
         for (i, line) in text
             .lines()
             .enumerate()
@@ -54,15 +78,15 @@ pub fn read(path: &Path, texts: Option<&Path>) -> Result<Vec<(ImportedText, Vec<
                 .vector
                 .clone()
                 .ok_or_else(|| Error::input(path, &at, "no `vector`"))?;
-            out.push((record, vector, format!("{} {at}", path.display())));
+            records.push((record, vector, format!("{} {at}", path.display())));
         }
-        return Ok(out);
+        return Ok(Read {
+            records,
+            notes: Vec::new(),
+        });
     };
     let records: Vec<ImportedText> = parse_json(texts_path, &read_bytes(texts_path)?)?;
-    let bytes = read_bytes(path)?;
-    crate::io::npy_shape(path, &bytes)?;
-    let array = Array2::<f32>::read_npy(std::io::Cursor::new(bytes))
-        .map_err(|e| Error::input(path, "file", format!("not a float32 2-D .npy array: {e}")))?;
+    let (array, notes) = matrix(path, bytes)?;
     if array.nrows() != records.len() {
         return Err(Error::input(
             texts_path,
@@ -75,12 +99,40 @@ pub fn read(path: &Path, texts: Option<&Path>) -> Result<Vec<(ImportedText, Vec<
             ),
         ));
     }
-    Ok(records
+    let records = records
         .into_iter()
         .zip(array.rows())
         .enumerate()
         .map(|(i, (record, row))| (record, row.to_vec(), format!("{} row {i}", path.display())))
-        .collect())
+        .collect();
+    Ok(Read { records, notes })
+}
+
+/// A 2-D float32 matrix, or a float64 one (numpy's default) converted to float32, said so.
+fn matrix(path: &Path, bytes: Vec<u8>) -> Result<(Array2<f32>, Vec<String>)> {
+    let header_end = bytes.len().min(256);
+    let header = String::from_utf8_lossy(&bytes[..header_end]);
+    if bytes.starts_with(b"\x93NUMPY") && header.contains("'<f8'") {
+        let wide = Array2::<f64>::read_npy(std::io::Cursor::new(bytes)).map_err(|e| {
+            Error::input(path, "file", format!("not a 2-D float64 .npy array: {e}"))
+        })?;
+        let note = format!(
+            "{}: float64 ({} × {}) converted to float32, the store's precision",
+            path.display(),
+            wide.nrows(),
+            wide.ncols()
+        );
+        return Ok((wide.mapv(|x| x as f32), vec![note]));
+    }
+    crate::io::npy_shape(path, &bytes)?;
+    let array = Array2::<f32>::read_npy(std::io::Cursor::new(bytes)).map_err(|e| {
+        Error::input(
+            path,
+            "file",
+            format!("not a float32 or float64 2-D .npy array: {e}"),
+        )
+    })?;
+    Ok((array, Vec::new()))
 }
 
 /// Add `records` to the store of model `name` (made if `into` is `None`), keyed under each

@@ -5,6 +5,7 @@
 pub mod import;
 pub mod needed;
 pub mod onnx;
+pub mod places;
 pub mod service;
 pub mod source;
 pub mod store;

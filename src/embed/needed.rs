@@ -3,9 +3,11 @@
 //! them up front lets a run embed what is missing in one batch, or fail before any work with
 //! the exact count of missing vectors.
 
-use super::{Role, TextPolicy};
+use super::{EmbeddingStore, Role, TextPolicy};
+use crate::error::Error;
 use crate::store::BeliefStore;
-use crate::suite::Suite;
+use crate::suite::{Suite, BUILTIN_SUITES};
+use std::path::PathBuf;
 
 /// One text to embed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -55,4 +57,74 @@ pub fn needed_texts(suite: &Suite, policy: TextPolicy) -> Vec<NeededText> {
         }
     }
     out
+}
+
+/// The command-line flags that load `suite` again: `--suite NAME` for a built-in suite, the
+/// files it was read from for a custom one (`--suite custom` is no suite).
+pub fn suite_flags(suite: &Suite) -> String {
+    if BUILTIN_SUITES.iter().any(|b| b.name == suite.name) {
+        return format!("--suite {}", suite.name);
+    }
+    let mut flags: Vec<String> = suite
+        .inputs
+        .iter()
+        .map(|f| format!("--{} {}", f.role, shell_word(&f.path)))
+        .collect();
+    if suite.profile == crate::profile::Profile::Paper {
+        flags.push("--profile paper".into());
+    }
+    flags.join(" ")
+}
+
+/// `word`, quoted for a POSIX shell when it needs to be.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// A run cannot start: `missing` of the `needed` texts have no vector in `store`. Says how to
+/// compute them here, and how to list them for computing elsewhere.
+pub(super) fn missing_error(
+    store: &EmbeddingStore,
+    suite: &Suite,
+    policy: TextPolicy,
+    needed: &[NeededText],
+    missing: &[&NeededText],
+) -> Error {
+    let count = |role| missing.iter().filter(|t| t.role == role).count();
+    let example = missing
+        .iter()
+        .take(3)
+        .map(|t| format!("{} {:?}", t.role.name(), t.text))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let flags = suite_flags(suite);
+    Error::Input {
+        file: PathBuf::from(format!("{} (store {})", store.origin, store.model.name)),
+        location: format!("policy {}", policy.label()),
+        message: format!(
+            "{} of the {} texts that suite {} needs have no vector ({} beliefs, {} queries), e.g. \
+             {example}. To compute them, point --model at an ONNX export of {} (a folder with \
+             model.onnx and tokenizer.json, {} dimensions, and an embedder.json whose name is \
+             {:?}) or at a served model, or fill the store once with `tenure-eval embed --model \
+             DIR {flags}`; to compute them elsewhere, `tenure-eval embed --export-texts {flags} \
+             --model {} --out texts.jsonl` lists every text, then `embed --import-vectors`",
+            missing.len(),
+            needed.len(),
+            suite.name,
+            count(Role::Belief),
+            count(Role::Query),
+            store.model.name,
+            store.model.dimensions,
+            store.model.name,
+            store.model.name,
+        ),
+    }
 }

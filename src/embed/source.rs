@@ -4,8 +4,9 @@
 //! plus whatever is missing embedded now and saved, so a rerun needs no server).
 
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
+use super::places::{check_store_name, Places};
 use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
-use super::store::{builtin_names, EmbeddingStore, ModelInfo, ServiceIdentity};
+use super::store::{EmbeddingStore, ModelInfo, ServiceIdentity};
 use super::vectors::{CachedSource, Embedder};
 use super::{needed_texts, NeededText, Role, TextPolicy};
 use crate::error::{Error, Result};
@@ -21,8 +22,12 @@ pub const DEFAULT_MODEL: &str = "all-minilm-l6-v2";
 pub struct ModelSource {
     /// A store name (`all-minilm-l6-v2`) or a model folder.
     pub spec: String,
-    /// Folder of stores (`embeddings`); built-in stores are the fallback.
-    pub store_dir: PathBuf,
+    /// `--store-dir`: the only folder of stores looked at when given; else `embeddings/`, then
+    /// the built-in stores ([`Places`]).
+    pub store_dir: Option<PathBuf>,
+    /// `--store-name`: the store a model folder or served model fills (default: the model's
+    /// own name; a served model's is prefixed with its API, so it never meets a built-in one).
+    pub store_name: Option<String>,
     /// ONNX Runtime library (else `ORT_DYLIB_PATH`).
     pub ort_lib: Option<PathBuf>,
     /// Batching and threads.
@@ -52,20 +57,34 @@ impl ModelSource {
         self.is_model_dir() || self.service_spec().is_some()
     }
 
+    /// Where stores are looked for and written.
+    pub fn places(&self) -> Places<'_> {
+        Places::new(self.store_dir.as_deref())
+    }
+
+    /// The store an embedder whose own name is `own` fills: `--store-name`, else `own`.
+    fn store_name_for(&self, own: &str) -> Result<String> {
+        match &self.store_name {
+            Some(name) => check_store_name(name).map(|()| name.clone()),
+            None => Ok(own.to_string()),
+        }
+    }
+
     /// Open the model and its store (empty if none), refusing a store made by another model
     /// or of another width.
     pub fn open_model(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
         let embedder = self.open_embedder()?;
-        let info = embedder.info().clone();
-        let store = match EmbeddingStore::open(&self.store_dir, &info.name)? {
+        let mut info = embedder.info().clone();
+        info.name = self.store_name_for(&info.name)?;
+        let store = match self.places().find(&info.name)? {
             Some(store) => {
                 check_same_model(&store, &info, &self.spec)?;
                 store
             }
-            None => EmbeddingStore::empty(
-                info.clone(),
-                self.store_dir.join(&info.name).display().to_string(),
-            ),
+            None => {
+                let origin = self.places().folder(&info.name).display().to_string();
+                EmbeddingStore::empty(info, origin)
+            }
         };
         Ok((embedder, store))
     }
@@ -74,8 +93,9 @@ impl ModelSource {
     /// from, whatever model made the stored vectors).
     pub fn open_fresh(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
         let embedder = self.open_embedder()?;
-        let info = embedder.info().clone();
-        let origin = self.store_dir.join(&info.name).display().to_string();
+        let mut info = embedder.info().clone();
+        info.name = self.store_name_for(&info.name)?;
+        let origin = self.places().folder(&info.name).display().to_string();
         Ok((embedder, EmbeddingStore::empty(info, origin)))
     }
 
@@ -109,8 +129,8 @@ impl ModelSource {
         if let Some(spec) = self.service_spec() {
             // A complete store needs no server; otherwise embed what is missing and keep it.
             let spec = spec?;
-            let name = spec.store_name();
-            if let Some(store) = EmbeddingStore::open(&self.store_dir, &name)? {
+            let name = self.store_name_for(&spec.store_name())?;
+            if let Some(store) = self.places().find(&name)? {
                 let identity = ServiceIdentity {
                     api: spec.api,
                     model: spec.model.clone(),
@@ -123,7 +143,7 @@ impl ModelSource {
             }
             let (mut embedder, mut store) = self.open_model()?;
             fill(embedder.as_mut(), &mut store, policy, &needed, progress)?;
-            store.save(&self.store_dir.join(&name))?;
+            store.save(&self.places().folder(&name))?;
             return Ok(store);
         }
         let store = self.open_store()?;
@@ -131,7 +151,9 @@ impl ModelSource {
         if missing.is_empty() {
             return Ok(store);
         }
-        Err(missing_error(&store, suite, policy, &needed, &missing))
+        Err(super::needed::missing_error(
+            &store, suite, policy, &needed, &missing,
+        ))
     }
 
     /// A source that looks vectors up in the model's store and embeds what it lacks on
@@ -146,23 +168,27 @@ impl ModelSource {
 
     /// The store named by the spec.
     pub fn open_store(&self) -> Result<EmbeddingStore> {
-        EmbeddingStore::open(&self.store_dir, &self.spec)?.ok_or_else(|| {
-            let mut known: Vec<String> = builtin_names().iter().map(|s| s.to_string()).collect();
-            if let Ok(dir) = std::fs::read_dir(&self.store_dir) {
-                for e in dir.flatten() {
-                    if e.path().join("manifest.json").is_file() {
-                        known.push(e.file_name().to_string_lossy().into_owned());
-                    }
-                }
-            }
-            known.sort();
-            known.dedup();
+        if self.store_name.is_some() {
+            return Err(Error::Usage(format!(
+                "--store-name names the store a model folder or served model fills; --model {} \
+                 names a store already",
+                self.spec
+            )));
+        }
+        let places = self.places();
+        places.find(&self.spec)?.ok_or_else(|| {
+            let known = places.known();
             Error::Usage(format!(
-                "--model {}: not a model folder (no model.onnx) and no store {} or built-in \
-                 store of that name; stores: {}",
+                "--model {}: not a model folder (no model.onnx), not a served model \
+                 (ollama:NAME, openai:NAME), and no store of that name; looked at {}; stores \
+                 there: {}",
                 self.spec,
-                self.store_dir.join(&self.spec).display(),
-                known.join(", ")
+                places.looked_at(&self.spec),
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
             ))
         })
     }
@@ -297,41 +323,6 @@ fn check_service(
             refuse("sha256", "was made by an ONNX model file".to_string())
         }
         _ => Ok(()),
-    }
-}
-
-fn missing_error(
-    store: &EmbeddingStore,
-    suite: &Suite,
-    policy: TextPolicy,
-    needed: &[NeededText],
-    missing: &[&NeededText],
-) -> Error {
-    let count = |role| missing.iter().filter(|t| t.role == role).count();
-    let example = missing
-        .iter()
-        .take(3)
-        .map(|t| format!("{} {:?}", t.role.name(), t.text))
-        .collect::<Vec<_>>()
-        .join("; ");
-    Error::Input {
-        file: PathBuf::from(format!("{} (store {})", store.origin, store.model.name)),
-        location: format!("policy {}", policy.label()),
-        message: format!(
-            "{} of the {} texts that suite {} needs have no vector ({} beliefs, {} queries), e.g. \
-             {example}. To compute them, point --model at an ONNX export of {} (a folder with \
-             model.onnx and tokenizer.json, {} dimensions, and an embedder.json whose name is {:?}), \
-             or fill the store once with `tenure-eval embed --model DIR --suite {}`",
-            missing.len(),
-            needed.len(),
-            suite.name,
-            count(Role::Belief),
-            count(Role::Query),
-            store.model.name,
-            store.model.dimensions,
-            store.model.name,
-            suite.name
-        ),
     }
 }
 

@@ -187,6 +187,11 @@ impl EmbeddingStore {
         if folder.join("manifest.json").is_file() {
             return EmbeddingStore::load(&folder).map(Some);
         }
+        EmbeddingStore::builtin(name)
+    }
+
+    /// The built-in store `name`, if there is one.
+    pub fn builtin(name: &str) -> Result<Option<EmbeddingStore>> {
         match BUILTIN_STORES.iter().find(|s| s.name == name) {
             Some(b) => {
                 let path = PathBuf::from(format!("embeddings/{}", b.name));

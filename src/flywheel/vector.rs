@@ -134,7 +134,8 @@ fn vectors(
 ) -> Result<CosineConfig> {
     let source = ModelSource {
         spec: options.model.clone(),
-        store_dir: options.store_dir.clone(),
+        store_dir: Some(options.store_dir.clone()),
+        store_name: None,
         ort_lib: options.ort_lib.clone(),
         options: EmbedOptions::default(),
         service: Default::default(),

@@ -51,35 +51,74 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     format!("{:x}", Sha256::digest(bytes))
 }
 
-/// Read a whole input file; a missing or unreadable file is an input error, and so is
-/// anything that is not a regular file (a FIFO would block forever, a device never end).
+/// Read a whole input file: a regular file, a pipe (`<(jq ...)`, read to its end as every Unix
+/// tool does), or standard input (`-`, `/dev/stdin`), which can be read once per process. Only
+/// what cannot be read is refused: a folder, a missing or unreadable file (input errors).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    if let Ok(meta) = std::fs::metadata(path) {
-        if !meta.is_file() {
-            let what = if meta.is_dir() {
-                "cannot read file: it is a folder"
-            } else {
-                "cannot read file: not a regular file (a FIFO or a device)"
-            };
-            return Err(Error::input(
-                path,
-                "file",
-                format!("{what}; expected a readable JSON file"),
-            ));
-        }
+    if is_stdin(path) {
+        return read_stdin(path);
     }
-    std::fs::read(path).map_err(|e| {
-        let what = match e.kind() {
-            std::io::ErrorKind::NotFound => "file not found".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            _ => format!("cannot read file: {e}"),
-        };
-        Error::input(
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(Error::input(
             path,
             "file",
-            format!("{what}; expected a readable JSON file"),
-        )
-    })
+            "cannot read file: it is a folder; expected a readable JSON file",
+        ));
+    }
+    std::fs::read(path).map_err(|e| read_error(path, &e))
+}
+
+/// Read a file a report recorded (`verify`): only a regular file, since a FIFO recorded then
+/// may block forever now and a device never end.
+pub fn read_regular_file(path: &Path) -> Result<Vec<u8>> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(Error::input(
+            path,
+            "file",
+            "cannot read file: not a regular file (a folder, a FIFO or a device)",
+        )),
+        _ => std::fs::read(path).map_err(|e| read_error(path, &e)),
+    }
+}
+
+fn read_error(path: &Path, e: &std::io::Error) -> Error {
+    let what = match e.kind() {
+        std::io::ErrorKind::NotFound => "file not found".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => format!("cannot read file: {e}"),
+    };
+    Error::input(
+        path,
+        "file",
+        format!("{what}; expected a readable JSON file"),
+    )
+}
+
+/// `-`, `/dev/stdin` or `/dev/fd/0`: standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    ["-", "/dev/stdin", "/dev/fd/0"]
+        .iter()
+        .any(|s| path == Path::new(s))
+}
+
+static STDIN_READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn read_stdin(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    if STDIN_READ.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return Err(Error::input(
+            path,
+            "file",
+            "standard input was read already for another input; give one input at a time \
+             from stdin (others as files or <(...))",
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| read_error(path, &e))?;
+    Ok(bytes)
 }
 
 /// Decode and deserialize `bytes`, the contents of `path`.
@@ -261,6 +300,26 @@ pub fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
                  one plain path component (no '/', '\\\\', '..' or control characters)"
             ),
         ));
+    }
+    Ok(())
+}
+
+/// Can `name` be one field of a TREC file (the run tag, a query or document id)? TREC files
+/// separate fields by whitespace, so an empty name or one holding whitespace cannot.
+pub fn is_trec_field(name: &str) -> bool {
+    !name.is_empty() && !name.contains(char::is_whitespace)
+}
+
+/// A system's name (`--name`), checked where it is given: it names report files and is the
+/// TREC run tag, so it is one plain path component and one TREC field.
+pub fn check_system_name(flag: &str, name: &str) -> Result<()> {
+    check_file_name(Path::new(flag), "$", name)?;
+    if !is_trec_field(name) {
+        return Err(Error::Usage(format!(
+            "{flag} {name:?} holds whitespace; it is the TREC run tag of the reports, and TREC \
+             files separate fields by whitespace: use '-' or '_' instead (e.g. {:?})",
+            name.split_whitespace().collect::<Vec<_>>().join("-")
+        )));
     }
     Ok(())
 }

@@ -238,6 +238,25 @@ pub fn score_figure(
         for (k, (panel, (source, scores))) in
             panels.iter().zip([(top, &a), (bottom, &b)]).enumerate()
         {
+            if scores.is_empty() {
+                // An empty panel would draw all-"0.0" ticks; say what happened instead.
+                let panel = panel
+                    .titled(&source.label, ("sans-serif", 14))
+                    .map_err(plot_error)?;
+                let (w, h) = panel.dim_in_pixel();
+                panel
+                    .draw_text(
+                        &format!(
+                            "{} keeps nothing above its floor for this query",
+                            source.label
+                        ),
+                        &("sans-serif", 14).into_text_style(&panel),
+                        (12, (h / 2) as i32),
+                    )
+                    .map_err(plot_error)?;
+                let _ = w;
+                continue;
+            }
             let max = scores.iter().map(|(_, s)| *s).fold(0.0, f64::max).max(1e-9) * 1.1;
             let colour = COLOURS[k];
             let labels = ids.clone();

@@ -3,11 +3,7 @@
 //! letters of the runs it beats.
 
 use super::table::{render, Table, TableFormat};
-use super::tex::escape;
 use crate::analysis::compare::significance::{RunsTable, PASSED, PRECISION};
-
-/// A cell without a mean (the run has no value for the measure).
-const MISSING: &str = "–";
 
 /// A column's heading: the measure's ir_measures name, or the suite's own figure.
 fn column_title(measure: &str) -> String {
@@ -40,7 +36,7 @@ impl RunsTable {
     ) -> String {
         let column = &self.columns[k];
         let Some(mean) = column.means[run] else {
-            return MISSING.into();
+            return "–".into();
         };
         let number = if column.measure == PASSED {
             format!("{}/{}", self.passed[run], self.common_cases)
@@ -111,22 +107,26 @@ impl RunsTable {
         )
     }
 
-    /// The table as a LaTeX `table` with booktabs rules.
+    /// The table as a LaTeX `table` with booktabs rules, fitted to the line width.
     pub fn latex(&self) -> String {
-        let mut out = String::from("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n");
+        let mut out = format!(
+            "% needs \\usepackage{{{}}}\n\\begin{{table}}\n\\centering\n\\small\n",
+            crate::render::tex::PACKAGES
+        );
+        // Shrunk to the line width when wider (never enlarged), as every table we write.
         out.push_str(&format!(
-            "\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
+            "\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
             "r".repeat(self.columns.len())
         ));
         let mut header = vec![String::new(), "Run".to_string()];
         header.extend(
             self.columns
                 .iter()
-                .map(|c| escape(&column_title(&c.measure))),
+                .map(|c| crate::render::tex::escape(&column_title(&c.measure))),
         );
         out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
         for (i, run) in self.runs.iter().enumerate() {
-            let mut row = vec![run.letter.clone(), escape(&run.name)];
+            let mut row = vec![run.letter.clone(), crate::render::tex::escape(&run.name)];
             for k in 0..self.columns.len() {
                 let cell = self.cell(
                     k,
@@ -134,15 +134,14 @@ impl RunsTable {
                     |n| format!("\\textbf{{{n}}}"),
                     |s| format!("$^{{{s}}}$"),
                 );
-                // The cell is LaTeX already but for the dash of a missing mean.
-                row.push(if cell == MISSING { escape(&cell) } else { cell });
+                row.push(cell.replace('–', "--"));
             }
             out.push_str(&format!("{} \\\\\n", row.join(" & ")));
         }
-        out.push_str("\\bottomrule\n\\end{tabular}\n");
+        out.push_str("\\bottomrule\n\\end{tabular}\n\\end{adjustbox}\n");
         out.push_str(&format!(
             "\\caption{{{}}}\n\\end{{table}}\n",
-            escape(&self.how())
+            crate::render::tex::escape(&self.how())
         ));
         out
     }

@@ -1,7 +1,6 @@
 //! The one table type of the crate and its output formats: one function per format over the
 //! same [`Table`].
 
-use super::tex::escape;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -151,27 +150,10 @@ pub fn typed_cell(cell: &str) -> serde_json::Value {
     Value::String(cell.to_string())
 }
 
+/// A booktabs table fitted to the page, every character pdflatex cannot print mapped
+/// ([`crate::render::tex`]).
 fn latex(t: &Table) -> String {
-    let columns = format!("l{}", "r".repeat(t.header.len().saturating_sub(1)));
-    let line = |cells: &[String]| {
-        cells
-            .iter()
-            .map(|c| escape(c))
-            .collect::<Vec<_>>()
-            .join(" & ")
-            + " \\\\\n"
-    };
-    let mut out = format!(
-        "% {}\n\\begin{{tabular}}{{{columns}}}\n\\hline\n",
-        escape(&t.title)
-    );
-    out.push_str(&line(&t.header));
-    out.push_str("\\hline\n");
-    for row in &t.rows {
-        out.push_str(&line(row));
-    }
-    out.push_str("\\hline\n\\end{tabular}\n");
-    out
+    crate::render::tex::tabular(&t.title, &t.header, &t.rows)
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ fn qid(case: &str, turn: Option<i64>) -> String {
 
 /// `field` as one TREC field, or an error naming what it is and where.
 fn field<'a>(report: &LoadedReport, what: &str, at: &str, field: &'a str) -> Result<&'a str> {
-    if field.is_empty() || field.contains(char::is_whitespace) {
+    if !crate::io::is_trec_field(field) {
         return Err(Error::input(
             &report.path,
             at,

@@ -535,9 +535,16 @@ fn vectors_computed_elsewhere_import_as_jsonl_or_npy_and_run_as_the_original_sto
                 "--model",
                 model,
             ];
+            // --store-dir is the only place looked at when given: the built-in store is
+            // found without it.
+            let store_dir: &[&str] = if model == name {
+                &["--store-dir", stores.to_str().unwrap()]
+            } else {
+                &[]
+            };
             let out = crate::common::cli(&[])
                 .args(args)
-                .args(["--store-dir", stores.to_str().unwrap()])
+                .args(store_dir)
                 .args(["--out", reports.path().to_str().unwrap()])
                 .current_dir(repo(""))
                 .output()

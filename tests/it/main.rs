@@ -16,6 +16,8 @@ mod bitemporal;
 /// `claims` on the paper suite: the pass counts reproduce, cosine claims measured.
 mod claims;
 /// Shared helpers (see above).
+/// Grouped help, and one rule for flags that do not apply to the chosen backend.
+mod cli_flags;
 mod common;
 /// `compare` on published reports, and a report against itself.
 mod compare;
@@ -27,10 +29,10 @@ mod cosine;
 mod determinism;
 /// `doctor` against real memory systems on 127.0.0.1 (the README wrapper needs python3).
 mod doctor;
-/// Property tests: readers and analyzers never panic; refusals are input errors.
-mod fuzz;
 /// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
 mod flywheel;
+/// Property tests: readers and analyzers never panic; refusals are input errors.
+mod fuzz;
 /// CI gates (exit 1 / 0), JUnit counts, a gate without its baseline refused up front.
 mod gates;
 /// `pmb` sessions through BM25 against PrecisionMemBench's published session report.
@@ -43,9 +45,15 @@ mod html;
 mod html_large;
 /// `--backend http` against memory systems on 127.0.0.1, both client modes.
 mod http_provider;
+/// The ONNX embedder on the real MiniLM models (needs ONNX Runtime, the models, the venv).
+/// Input files from pipes, /dev/stdin and `-`; folders refused.
+mod inputs;
+/// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).
+mod latex;
 /// Real Lucene gives our answers on a grown store (needs a JDK and liblucene8-java).
 mod lucene;
-/// The ONNX embedder on the real MiniLM models (needs ONNX Runtime, the models, the venv).
+/// Reports of different suites: warned about or refused, naming the files.
+mod mixed_reports;
 mod onnx;
 /// Output faults through the real binary: full stdout, closed pipes, no panic.
 mod output;
@@ -90,4 +98,6 @@ mod temporal;
 /// TREC export: precision recomputed from the files equals the report's.
 mod trec;
 /// `verify` catches tampered aggregates, rows and inputs.
+/// Texts exported, vectors computed elsewhere (the venv's MiniLM), imported, run.
+mod vectors_elsewhere;
 mod verify;

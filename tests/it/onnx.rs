@@ -324,7 +324,7 @@ fn an_on_demand_source_embeds_a_query_nobody_embedded_and_a_store_alone_refuses_
 
     // The model folder with its store: the store answers the beliefs, the model the query.
     let mut config = CosineConfig::new(models.join(FP32).to_str().unwrap());
-    config.store_dir = repo("embeddings");
+    config.store_dir = Some(repo("embeddings"));
     let source = config.source().on_demand().unwrap();
     let config = config.with_vectors(source.clone(), suite.profile);
     let backend = CosineBackend::build(&suite.corpus, &config).unwrap();

@@ -306,3 +306,44 @@ fn the_legend_is_outside_the_data() {
         "legend at x {x}, data up to {data_right}"
     );
 }
+
+/// Figure 1 for a query BM25 keeps nothing for: the panel says so instead of drawing an
+/// empty chart with all-"0.0" ticks.
+#[test]
+fn an_empty_bm25_panel_says_bm25_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    crate::common::tenure_eval_ok(
+        &[
+            "static",
+            "--suite",
+            "pmb",
+            "--quiet",
+            "--backend",
+            "bm25,cosine",
+            "--out",
+            out,
+        ],
+        &[],
+    );
+    let pmb = dir.path().join("pmb");
+    let svg = dir.path().join("f1.svg");
+    crate::common::tenure_eval_ok(
+        &[
+            "plot",
+            "--case",
+            "happy-stack-repository-layer",
+            "--out",
+            svg.to_str().unwrap(),
+        ],
+        &[
+            &pmb.join("retrieval-report-tenure.json"),
+            &pmb.join("all-minilm-l6-v2-retrieval-report-vector.json"),
+        ],
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("keeps nothing above its floor for this query"),
+        "{text}"
+    );
+}

@@ -14,12 +14,15 @@ use tenure_eval::embed::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
 use tenure_eval::embed::{needed_texts, normalised, Embedder, Role, TextPolicy};
 
 const FP32: &str = "all-minilm-l6-v2";
-/// What the test server calls the model: not a built-in store's name, so its store is new.
+/// What the test server calls the model.
 const SERVED: &str = "minilm";
+/// The store `ollama:minilm` fills: the API and the model, so it never meets a built-in or ONNX
+/// store of the same model.
+const SERVED_STORE: &str = "ollama-minilm";
 
 /// The model folder and the venv's python, or `None` (and a skip line) on a machine without
 /// them.
-fn setup() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn setup() -> Option<(PathBuf, PathBuf)> {
     if !needs(&[Need::Onnx, Need::Python]) {
         return None;
     }
@@ -222,7 +225,7 @@ fn a_run_through_a_service_equals_the_run_through_the_model_folder_and_is_cached
                 .file_name()
                 .unwrap()
                 .to_string_lossy()
-                .replace(FP32, SERVED);
+                .replace(FP32, SERVED_STORE);
             assert_eq!(x.file_name().unwrap().to_string_lossy(), name);
             let (x, y) = comparable_pair(x, y);
             for key in ["cases", "retrieval"] {
@@ -234,7 +237,11 @@ fn a_run_through_a_service_equals_the_run_through_the_model_folder_and_is_cached
             }
         }
         // The service's vectors were kept: a rerun asks the server for nothing.
-        assert!(stores.path().join(SERVED).join("manifest.json").is_file());
+        assert!(stores
+            .path()
+            .join(SERVED_STORE)
+            .join("manifest.json")
+            .is_file());
         let before = server.requests();
         let out = run(suite, &spec, stores.path(), c.path(), &[]);
         assert!(out.status.success());
@@ -276,7 +283,7 @@ fn the_legacy_api_ranks_as_the_normalised_one() {
         String::from_utf8_lossy(&legacy.stderr)
     );
     let stored: Value = serde_json::from_slice(
-        &std::fs::read(s2.path().join(SERVED).join("manifest.json")).unwrap(),
+        &std::fs::read(s2.path().join("ollama-legacy-minilm/manifest.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(stored["model"]["service"]["api"], "ollama-legacy");
@@ -306,7 +313,7 @@ fn faulty(model: &Path, python: &Path, fault: &str, api: &str) -> (i32, String, 
         out.path(),
         &["--retries", "2", "--timeout", timeout],
     );
-    let stored = stores.path().join(SERVED).exists();
+    let stored = stores.path().join(format!("{api}-{SERVED}")).exists();
     (
         run.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&run.stderr).into_owned(),
@@ -401,7 +408,8 @@ fn configuration_errors_are_exit_2() {
         .unwrap();
     assert_eq!(wrong.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("HTTP 401"));
-    // A store made by another served model is refused unless --refresh.
+    // A store made by another served model (here named on purpose with --store-name: by
+    // default each API's store has its own name) is refused unless --refresh.
     let made = crate::common::cli(&[])
         .args(["embed", "--suite", "paper", "--quiet", "--model", &spec])
         .args([
@@ -424,7 +432,13 @@ fn configuration_errors_are_exit_2() {
         &["--digest", "sha256:another", "--name", SERVED],
     );
     let again = format!("ollama:{SERVED}@{}", other.url);
-    let refused = run("pmb", &again, stores.path(), out.path(), &[]);
+    let refused = run(
+        "pmb",
+        &again,
+        stores.path(),
+        out.path(),
+        &["--store-name", "openai-minilm"],
+    );
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("was made by openai"));
     let refresh = tenure_eval(&[
@@ -435,6 +449,8 @@ fn configuration_errors_are_exit_2() {
         "--refresh",
         "--model",
         &again,
+        "--store-name",
+        "openai-minilm",
         "--store-dir",
         stores.path().to_str().unwrap(),
     ]);
@@ -442,5 +458,72 @@ fn configuration_errors_are_exit_2() {
         refresh.status.success(),
         "{}",
         String::from_utf8_lossy(&refresh.stderr)
+    );
+}
+
+/// Ollama's own name for MiniLM (`all-minilm:l6-v2`) against a served MiniLM: its store is
+/// `ollama-all-minilm-l6-v2` under the given --store-dir, never the built-in
+/// `all-minilm-l6-v2` (an ONNX store, which it used to collide with), and the run gives the
+/// built-in store's cases and scores.
+#[test]
+fn ollamas_name_for_minilm_gets_its_own_store_and_the_builtin_stores_results() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    let server = Server::start(&model, &python, &["--name", "all-minilm:l6-v2"]);
+    let (stores, a, b) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let spec = format!("ollama:all-minilm:l6-v2@{}", server.url);
+    let out = run("pmb", &spec, stores.path(), a.path(), &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written: Vec<String> = std::fs::read_dir(stores.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(written, ["ollama-all-minilm-l6-v2"]);
+    let builtin = crate::common::tenure_eval(&[
+        "run",
+        "--suite",
+        "pmb",
+        "--backend",
+        "cosine",
+        "--quiet",
+        "--model",
+        FP32,
+        "--out",
+        b.path().to_str().unwrap(),
+    ]);
+    assert!(builtin.status.success());
+    let (ours, theirs) = (
+        report_files(&a.path().join("pmb")),
+        report_files(&b.path().join("pmb")),
+    );
+    assert_eq!(ours.len(), 2);
+    assert_eq!(theirs.len(), 2);
+    for (x, y) in ours.iter().zip(&theirs) {
+        let (xv, yv) = comparable_pair(x, y);
+        for key in ["cases", "retrieval"] {
+            assert_eq!(xv.get(key), yv.get(key), "{} {key}", x.display());
+        }
+        if let (Some(x), Some(y)) = (xv.as_array(), yv.as_array()) {
+            assert_eq!(x, y);
+        }
+    }
+    // The served store's name is no built-in name; naming a built-in store's folder as
+    // --store-dir finds nothing built in: the error names the one place looked at.
+    let missing = run("pmb", FP32, stores.path(), a.path(), &[]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("only there: --store-dir was given")
+            && stderr.contains("stores there: ollama-all-minilm-l6-v2"),
+        "{stderr}"
     );
 }

@@ -134,3 +134,31 @@ fn ids_that_trec_would_split_are_refused_and_nothing_is_written() {
         report = crate::common::read_json("tests/golden/pmb-baseline/retrieval-report-tenure.json");
     }
 }
+
+/// A system name TREC cannot carry is refused when it is given (`run --name`), exit 2 before
+/// anything runs, not by every later `trec` export of its reports.
+#[test]
+fn a_name_with_whitespace_is_refused_by_run_not_later_by_trec() {
+    let out = tempfile::tempdir().unwrap();
+    let run = crate::common::tenure_eval(&[
+        "run",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        "http://127.0.0.1:9",
+        "--name",
+        "my system",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--name \"my system\" holds whitespace")
+            && stderr.contains("\"my-system\""),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
+}

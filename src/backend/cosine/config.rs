@@ -50,9 +50,14 @@ pub struct CosineConfig {
     /// Query text (default: the suite profile's).
     #[serde(default)]
     pub query_text: Option<QueryText>,
-    /// Folder of embedding stores; built-in stores are used for names not found there.
-    #[serde(default = "default_store_dir")]
-    pub store_dir: PathBuf,
+    /// Folder of embedding stores, the only one looked at when given; else `embeddings/`, then
+    /// the built-in stores (`embed::places`).
+    #[serde(default)]
+    pub store_dir: Option<PathBuf>,
+    /// The store a model folder or served model fills (default: the model's own name; a
+    /// served model's is prefixed with its API).
+    #[serde(default)]
+    pub store_name: Option<String>,
     /// ONNX Runtime library (else `ORT_DYLIB_PATH`); only for model folders.
     #[serde(default)]
     pub ort_lib: Option<PathBuf>,
@@ -83,10 +88,6 @@ fn default_model() -> String {
     DEFAULT_MODEL.to_string()
 }
 
-fn default_store_dir() -> PathBuf {
-    PathBuf::from("embeddings")
-}
-
 impl std::fmt::Debug for CosineConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CosineConfig")
@@ -108,7 +109,8 @@ impl CosineConfig {
             index: IndexKind::Exact,
             belief_text: None,
             query_text: None,
-            store_dir: default_store_dir(),
+            store_dir: None,
+            store_name: None,
             ort_lib: None,
             embed: EmbedOptions::default(),
             service: ServiceOptions::default(),
@@ -134,6 +136,7 @@ impl CosineConfig {
         ModelSource {
             spec: self.model.clone(),
             store_dir: self.store_dir.clone(),
+            store_name: self.store_name.clone(),
             ort_lib: self.ort_lib.clone(),
             options: EmbedOptions {
                 batch_size: self.embed.batch_size.max(1),

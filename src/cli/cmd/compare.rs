@@ -72,6 +72,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if reports.len() < 2 {
         return Err(Error::Usage("compare needs two or more reports".into()));
     }
+    crate::cli::mixed::refuse(&reports)?;
     if reports.iter().any(|r| r.kind != reports[0].kind) {
         return Err(Error::Usage(
             "compare needs reports of the same kind (all static or all session)".into(),

@@ -12,7 +12,7 @@ use tenure_eval::{Error, Result};
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
     /// Suites to embed for: built-in names (default: every built-in suite, each under its own policy).
-    #[arg(long)]
+    #[arg(long, help_heading = "Suite")]
     pub suite: Vec<String>,
     /// Custom suite instead.
     #[command(flatten)]
@@ -25,37 +25,68 @@ pub struct EmbedArgs {
     pub remote: RemoteArgs,
     /// Import the `embedding` arrays of an upstream beliefs.seed.embedded.json instead of running
     /// a model (store named by --model, keyed under the suite's belief text).
-    #[arg(long)]
+    #[arg(long, help_heading = "Vectors computed elsewhere")]
     pub import_upstream: Option<PathBuf>,
     /// Import vectors computed elsewhere into the store named by --model: JSON Lines of
-    /// {"text", "role", "vector"[, "policy"]}, or a float32 .npy matrix with --texts. A record
-    /// without a policy gets the suite's for its role.
-    #[arg(long, conflicts_with = "import_upstream")]
+    /// {"text", "role", "vector"[, "policy"]}, or a float32 or float64 .npy matrix with
+    /// --texts. A record without a policy gets the suite's for its role.
+    #[arg(
+        long,
+        conflicts_with = "import_upstream",
+        help_heading = "Vectors computed elsewhere"
+    )]
     pub import_vectors: Option<PathBuf>,
     /// With --import-vectors FILE.npy: a JSON list of {"text", "role"[, "policy"]}, one per row.
-    #[arg(long, requires = "import_vectors")]
+    #[arg(
+        long,
+        requires = "import_vectors",
+        help_heading = "Vectors computed elsewhere"
+    )]
     pub texts: Option<PathBuf>,
+    /// Write every text the suites need, one {"text", "role", "policy"} per line (the
+    /// --import-vectors format without the vector), to --out or stdout; embeds nothing.
+    #[arg(
+        long,
+        conflicts_with_all = ["import_vectors", "import_upstream", "refresh"],
+        help_heading = "Vectors computed elsewhere"
+    )]
+    pub export_texts: bool,
+    /// With --export-texts: only the texts the store named by --model has no vector for.
+    #[arg(
+        long,
+        requires = "export_texts",
+        help_heading = "Vectors computed elsewhere"
+    )]
+    pub missing: bool,
+    /// With --export-texts: the JSON Lines file to write (`-` or none: stdout).
+    #[arg(
+        long,
+        requires = "export_texts",
+        help_heading = "Vectors computed elsewhere"
+    )]
+    pub out: Option<PathBuf>,
     /// Recompute every vector the suites need instead of only the missing ones (and drop
     /// vectors they no longer need).
-    #[arg(long)]
+    #[arg(long, help_heading = "Embedding")]
     pub refresh: bool,
     /// With --import-upstream or --import-vectors: where the vectors came from (recorded in the
     /// store's manifest).
-    #[arg(long)]
+    #[arg(long, help_heading = "Vectors computed elsewhere")]
     pub source: Option<String>,
     /// No progress bar.
-    #[arg(long, short)]
+    #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
 }
 
 /// Fill stores.
 pub fn run(args: EmbedArgs) -> Result<ExitCode> {
+    use tenure_eval::embed::places::Places;
     use tenure_eval::embed::source::{fill, import_upstream};
     use tenure_eval::embed::{needed_texts, EmbeddingStore};
     let suites: Vec<Suite> = if args.custom.corpus.is_some() {
         vec![load(&SuiteArgs {
             suite: None,
-            custom: args.custom,
+            custom: args.custom.clone(),
         })?]
     } else if args.suite.is_empty() {
         (tenure_eval::suite::BUILTIN_SUITES.iter())
@@ -69,22 +100,12 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             .collect::<Result<Vec<_>>>()?
             .concat()
     };
-    let store_dir = &args.cosine.store_dir;
+    let places = Places::new(args.cosine.store_dir.as_deref());
+    if args.export_texts {
+        return super::embed_texts::export(&args, &suites);
+    }
     if let Some(file) = &args.import_vectors {
-        use tenure_eval::embed::import::{import, read};
-        let [name] = args.cosine.model.as_slice() else {
-            return Err(Error::Usage(
-                "--import-vectors needs one --model NAME (the store to fill)".into(),
-            ));
-        };
-        let policy = args.cosine.configs(&args.remote)[0].policy(suites[suites.len() - 1].profile);
-        let records = read(file, args.texts.as_deref())?;
-        let existing = EmbeddingStore::open(store_dir, name)?;
-        let before = existing.as_ref().map_or(0, EmbeddingStore::len);
-        let source =
-            (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
-        let store = import(records, name, &source, policy, existing)?;
-        return save_imported(&store, file, &store_dir.join(name), before, args.quiet);
+        return super::embed_texts::import(&args, &suites, file);
     }
     if let Some(file) = &args.import_upstream {
         // One suite named; of `pmb`'s two copies, Tenure's (the first), as before.
@@ -104,7 +125,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             ));
         };
         let policy = args.cosine.configs(&args.remote)[0].policy(suite.profile);
-        let existing = EmbeddingStore::open(store_dir, name)?;
+        let existing = places.find(name)?;
         let before = existing.as_ref().map_or(0, EmbeddingStore::len);
         let store = import_upstream(
             file,
@@ -115,7 +136,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             policy,
             existing,
         )?;
-        return save_imported(&store, file, &store_dir.join(name), before, args.quiet);
+        return save_imported(&store, file, &places.folder(name), before, args.quiet);
     }
     if args.cosine.model.is_empty() {
         return Err(Error::Usage(
@@ -137,7 +158,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         } else {
             source.open_model()?
         };
-        let name = embedder.info().name.clone();
+        let name = store.model.name.clone();
         for suite in &suites {
             let policy = config.policy(suite.profile);
             let needed = needed_texts(suite, policy);
@@ -160,12 +181,12 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
                 needed.len() - embedded
             ));
         }
-        store.save(&store_dir.join(&name))?;
+        store.save(&places.folder(&name))?;
         note(
             args.quiet,
             format!(
                 "wrote {} ({} vectors)",
-                store_dir.join(&name).display(),
+                places.folder(&name).display(),
                 store.len()
             ),
         );
@@ -182,14 +203,14 @@ fn builtin(name: &str) -> Result<Vec<Suite>> {
 }
 
 /// A message on stderr, unless `--quiet`.
-fn note(quiet: bool, message: String) {
+pub(super) fn note(quiet: bool, message: String) {
     if !quiet {
         say!("{message}");
     }
 }
 
 /// Write an import's store and say what it added.
-fn save_imported(
+pub(super) fn save_imported(
     store: &tenure_eval::embed::EmbeddingStore,
     file: &std::path::Path,
     folder: &std::path::Path,

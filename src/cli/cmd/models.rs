@@ -17,21 +17,9 @@ use tenure_eval::Result;
 /// `tenure-eval models`.
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
-    /// Suite selection.
-    #[command(flatten)]
-    pub suite: SuiteArgs,
-    /// Models (and search settings).
-    #[command(flatten)]
-    pub cosine: CosineArgs,
-    /// Served models: calls in flight, timeout, retries.
-    #[command(flatten)]
-    pub remote: RemoteArgs,
     /// Also each model fused with BM25 by these methods (rrf, combsum, fallback), a row each.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub fusion: Vec<BackendArg>,
-    /// Fusion settings (`--fuse` is BM25 and each model here).
-    #[command(flatten)]
-    pub fusion_settings: FusionArgs,
     /// Report folder.
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -41,6 +29,19 @@ pub struct ModelsArgs {
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Suite selection.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Models (and search settings).
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Served models: calls in flight, timeout, retries.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Fusion settings (`--fuse` is BM25 and each model here).
+    #[command(flatten)]
+    pub fusion_settings: FusionArgs,
 }
 
 /// The invariance table.

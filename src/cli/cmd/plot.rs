@@ -69,6 +69,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
+    crate::cli::mixed::warn(&reports);
     let svg = tenure_eval::render::plot::drift_figure(&reports)?;
     write_atomic(&args.out, svg.as_bytes())?;
     say!("wrote {}", args.out.display());

@@ -25,7 +25,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub suite: SuiteArgs,
     /// Retrieval backends, comma-separated (default: bm25, or cosine when --model is given).
-    #[arg(long, value_enum, value_delimiter = ',')]
+    #[arg(long, value_enum, value_delimiter = ',', help_heading = "Backends")]
     pub backend: Vec<BackendArg>,
     /// BM25 backend settings.
     #[command(flatten)]
@@ -41,10 +41,15 @@ pub struct RunArgs {
     pub scorer: ScorerArgs,
     /// Instead of running: why this static case's search tier holds what it holds (its best
     /// BM25 candidates with their scores and terms, those below the floor included).
-    #[arg(long, value_name = "CASE")]
+    #[arg(long, value_name = "CASE", help_heading = "Explain one case")]
     pub explain: Option<String>,
     /// With --explain: how many candidates to show.
-    #[arg(long, default_value_t = 10, requires = "explain")]
+    #[arg(
+        long,
+        default_value_t = 10,
+        requires = "explain",
+        help_heading = "Explain one case"
+    )]
     pub top: usize,
     /// Remote calls: concurrency, timeout, retries.
     #[command(flatten)]
@@ -109,6 +114,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         .iter()
         .map(|p| LoadedReport::load(p))
         .collect::<Result<Vec<_>>>()?;
+    crate::cli::applies::check(&args.backend_args(), &args.fusion, args.cosine.index)?;
     let backends = backend_configs(
         &args.backend_args(),
         &args.bm25,
@@ -172,7 +178,15 @@ fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
     if let Some(path) = &args.junit {
         write_atomic(path, junit::junit(&reports, &outcome.checks)?.as_bytes())?;
     }
-    if let Some(path) = &args.summary_md {
+    // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
+    // then runs anywhere, without a summary.
+    if args
+        .summary_md
+        .as_ref()
+        .is_some_and(|p| p.as_os_str().is_empty())
+    {
+        say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
+    } else if let Some(path) = &args.summary_md {
         let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
         let text = junit::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
         write_atomic(path, text.as_bytes())?;

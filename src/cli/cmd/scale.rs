@@ -23,9 +23,6 @@ pub enum ScaleFormat {
 /// `tenure-eval scale`.
 #[derive(Debug, Args)]
 pub struct ScaleArgs {
-    /// The suite planted in the synthetic store (its static cases judge precision).
-    #[command(flatten)]
-    pub suite: SuiteArgs,
     /// Store sizes, in beliefs (`1k`, `10k`, `1m`).
     #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k", value_parser = parse_size)]
     pub sizes: Vec<usize>,
@@ -62,6 +59,10 @@ pub struct ScaleArgs {
     /// process runs).
     #[arg(long, hide = true)]
     pub one: Option<usize>,
+
+    /// The suite planted in the synthetic store (its static cases judge precision).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 }
 
 /// One size in a process of its own: the same flags, `--one SIZE`.

@@ -13,27 +13,9 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The suite whose ids `/add` resolves (its corpus and session beliefs).
-    #[command(flatten)]
-    pub suite: SuiteArgs,
     /// The backend to serve: bm25 or cosine.
     #[arg(long, value_enum, default_value = "bm25")]
     pub backend: BackendArg,
-    /// BM25 backend settings.
-    #[command(flatten)]
-    pub bm25: Bm25Args,
-    /// Cosine backend settings.
-    #[command(flatten)]
-    pub cosine: CosineArgs,
-    /// Fusion backend settings.
-    #[command(flatten)]
-    pub fusion: FusionArgs,
-    /// Context scorer settings.
-    #[command(flatten)]
-    pub scorer: ScorerArgs,
-    /// Served models (for cosine): calls in flight, timeout, retries.
-    #[command(flatten)]
-    pub remote: RemoteArgs,
     /// Address to listen on; 127.0.0.1 keeps it to this machine.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
@@ -57,6 +39,25 @@ pub struct ServeArgs {
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// The suite whose ids `/add` resolves (its corpus and session beliefs).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// BM25 backend settings.
+    #[command(flatten)]
+    pub bm25: Bm25Args,
+    /// Cosine backend settings.
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// Fusion backend settings.
+    #[command(flatten)]
+    pub fusion: FusionArgs,
+    /// Context scorer settings.
+    #[command(flatten)]
+    pub scorer: ScorerArgs,
+    /// Served models (for cosine): calls in flight, timeout, retries.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
 }
 
 /// Serve until killed.

@@ -30,6 +30,7 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     use tenure_eval::render::render;
     use tenure_eval::render::tables::{paper_tables, pmb_tables};
     let reports = load_reports(&args.reports, args.quiet)?;
+    crate::cli::mixed::warn(&reports);
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {
             say!("warning: {warning}; the table uses the rows");

@@ -21,6 +21,13 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut failed = false;
     for path in &args.reports {
+        if is_sidecar(path)? {
+            say!(
+                "note: {} is a report's manifest, not a report; skipped",
+                path.display()
+            );
+            continue;
+        }
         let problems = tenure_eval::analysis::verify::verify(path, !args.no_inputs)?;
         if problems.is_empty() {
             crate::cli::write_stdout(&format!("{}: verified\n", path.display()))?;
@@ -35,4 +42,15 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A paper-layout sidecar (`*.manifest.json`, a tenure-eval manifest with no cases), which a
+/// glob such as `reports/paper/*.json` picks up: skipped, as `tables` skips it.
+fn is_sidecar(path: &std::path::Path) -> Result<bool> {
+    if !path.to_string_lossy().ends_with(".manifest.json") {
+        return Ok(false);
+    }
+    let (_, skipped) =
+        tenure_eval::report::LoadedReport::load_all(std::slice::from_ref(&path.to_path_buf()))?;
+    Ok(!skipped.is_empty())
 }

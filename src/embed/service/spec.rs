@@ -70,10 +70,15 @@ impl ServiceSpec {
         }))
     }
 
-    /// The store this model's vectors go into: the model name, made safe as a folder name
-    /// (`nomic-embed-text:latest` → `nomic-embed-text`, `org/model` → `org-model`).
+    /// The store this model's vectors go into: the API and the model name, made safe as a
+    /// folder name (`ollama:nomic-embed-text:latest` → `ollama-nomic-embed-text`,
+    /// `openai:org/model` → `openai-org-model`). The API prefix keeps a served model's store
+    /// apart from a built-in or ONNX store of the same model (`ollama:all-minilm:l6-v2` →
+    /// `ollama-all-minilm-l6-v2`, never the built-in `all-minilm-l6-v2`), and the two Ollama
+    /// APIs apart (the legacy one's vectors are not normalised).
     pub fn store_name(&self) -> String {
-        self.model
+        let model: String = self
+            .model
             .trim_end_matches(":latest")
             .chars()
             .map(|c| match c {
@@ -82,7 +87,8 @@ impl ServiceSpec {
             })
             .collect::<String>()
             .trim_start_matches('.')
-            .to_string()
+            .to_string();
+        format!("{}-{model}", self.api.name())
     }
 }
 

@@ -4,10 +4,10 @@
 
 use super::entries::Entries;
 use super::model::{EntryView, HitView, ReportView};
+use crate::backend::Workload;
 use crate::eval::stats::mean;
 use crate::eval::summary::{pass_type, Outcome, PassType};
 use crate::report::schema::{RankBlock, ScoreEntry};
-use crate::backend::Workload;
 use crate::report::{LoadedReport, Row};
 use std::collections::BTreeMap;
 

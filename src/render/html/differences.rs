@@ -6,10 +6,10 @@ use super::build::{kind_name, outcome};
 use super::model::{DifferenceView, FlipView};
 use crate::analysis::compare::compare;
 use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::backend::Workload;
 use crate::error::Result;
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
-use crate::backend::Workload;
 use crate::report::LoadedReport;
 
 /// The differences among `reports`, one view per kind that has two or more reports.

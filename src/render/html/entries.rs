@@ -3,9 +3,9 @@
 //! out. Read typed, straight into the schema's entries (never through a JSON tree, see
 //! DEVELOPERS.md "Scale and memory").
 
+use crate::backend::Workload;
 use crate::error::Result;
 use crate::report::schema::{CaseEntry, PmbReport, TurnEntry};
-use crate::backend::Workload;
 use std::path::Path;
 
 /// The entries of one report, of its kind.

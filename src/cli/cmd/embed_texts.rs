@@ -1,0 +1,142 @@
+//! `embed --export-texts` and `embed --import-vectors`: the round trip for vectors computed
+//! elsewhere. The export lists every text a suite needs under the model's text policies, one
+//! `{"text", "role", "policy"}` per line (the import format without the vector); the import
+//! says afterwards how many needed texts still have no vector, and which command lists them.
+
+use super::embed::{note, EmbedArgs};
+use std::path::Path;
+use std::process::ExitCode;
+use tenure_eval::embed::needed::suite_flags;
+use tenure_eval::embed::places::Places;
+use tenure_eval::embed::{needed_texts, EmbeddingStore, TextPolicy};
+use tenure_eval::suite::Suite;
+use tenure_eval::{Error, Result};
+
+/// The texts `suites` need, each under its suite's policy, without duplicates, in first-use
+/// order; with `lacking`, only those that store has no vector for.
+fn texts(
+    suites: &[Suite],
+    policy: &dyn Fn(&Suite) -> TextPolicy,
+    lacking: Option<&EmbeddingStore>,
+) -> Vec<serde_json::Value> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for suite in suites {
+        let policy = policy(suite);
+        for t in needed_texts(suite, policy) {
+            let name = policy.name(t.role);
+            if lacking.is_some_and(|s| s.get(t.role, name, &t.text).is_some()) {
+                continue;
+            }
+            if seen.insert((t.role, name, t.text.clone())) {
+                out.push(
+                    serde_json::json!({"text": t.text, "role": t.role.name(), "policy": name}),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// `embed --export-texts`: JSON Lines to `--out` (or stdout).
+pub fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
+    let config = &args.cosine.configs(&args.remote)[0];
+    let places = Places::new(args.cosine.store_dir.as_deref());
+    let store = match (args.missing, args.cosine.model.as_slice()) {
+        (false, _) => None,
+        (true, [name]) => Some(places.find(name)?.ok_or_else(|| {
+            Error::Usage(format!(
+                "--missing: no store {name}; looked at {}",
+                places.looked_at(name)
+            ))
+        })?),
+        (true, _) => {
+            return Err(Error::Usage(
+                "--missing needs one --model NAME (the store whose missing texts to list)".into(),
+            ))
+        }
+    };
+    let lines = texts(suites, &|s| config.policy(s.profile), store.as_ref());
+    let mut body = String::new();
+    for line in &lines {
+        body.push_str(&line.to_string());
+        body.push('\n');
+    }
+    match &args.out {
+        Some(out) if out != Path::new("-") => {
+            tenure_eval::io::write_atomic(out, body.as_bytes())?;
+            let names: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
+            note(
+                args.quiet,
+                format!(
+                    "wrote {} texts ({}) to {}",
+                    lines.len(),
+                    names.join(", "),
+                    out.display()
+                ),
+            );
+        }
+        _ => {
+            use std::io::Write;
+            std::io::stdout()
+                .lock()
+                .write_all(body.as_bytes())
+                .map_err(|source| Error::Output {
+                    path: "stdout".into(),
+                    source,
+                })?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `embed --import-vectors FILE --model NAME`: add the vectors, write the store, say what was
+/// added and, per suite, how many needed texts still have no vector.
+pub fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<ExitCode> {
+    use tenure_eval::embed::import::{import, read};
+    let [name] = args.cosine.model.as_slice() else {
+        return Err(Error::Usage(
+            "--import-vectors needs one --model NAME (the store to fill)".into(),
+        ));
+    };
+    let config = &args.cosine.configs(&args.remote)[0];
+    let policy = config.policy(suites[suites.len() - 1].profile);
+    let read = read(file, args.texts.as_deref())?;
+    for n in &read.notes {
+        note(args.quiet, format!("note: {n}"));
+    }
+    let places = Places::new(args.cosine.store_dir.as_deref());
+    let existing = places.find(name)?;
+    let before = existing.as_ref().map_or(0, EmbeddingStore::len);
+    let source =
+        (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
+    let store = import(read.records, name, &source, policy, existing)?;
+    super::embed::save_imported(&store, file, &places.folder(name), before, args.quiet)?;
+    for suite in suites {
+        let policy = config.policy(suite.profile);
+        let needed = needed_texts(suite, policy).len();
+        let lacking = texts(std::slice::from_ref(suite), &|_| policy, Some(&store)).len();
+        let store_dir = match &args.cosine.store_dir {
+            Some(d) => format!(" --store-dir {}", d.display()),
+            None => String::new(),
+        };
+        note(
+            args.quiet,
+            format!(
+                "suite {} ({}): {lacking} of its {needed} needed texts still have no vector{}",
+                suite.name,
+                policy.label(),
+                if lacking == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        "; `tenure-eval embed --export-texts --missing {} --model {name}{store_dir} \
+                         --out missing.jsonl` lists them",
+                        suite_flags(suite)
+                    )
+                }
+            ),
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

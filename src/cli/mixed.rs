@@ -1,0 +1,50 @@
+//! Reports of different suites given together. `tables` and `plot` would put a `bm25` row or
+//! line of each suite side by side under one name, so they warn, naming the files of each
+//! suite; `compare` pairs cases by id, and a case of one suite is not the case of another
+//! (the paper's 60 ids exist in PMB under other rules), so it refuses. A report without a
+//! manifest (a published one) names no suite and is left out of the check.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use tenure_eval::report::LoadedReport;
+use tenure_eval::{Error, Result};
+
+/// The files of each suite the reports' manifests name, when they name more than one.
+fn suites(reports: &[LoadedReport]) -> Option<String> {
+    let mut by_suite: BTreeMap<&str, Vec<&PathBuf>> = BTreeMap::new();
+    for r in reports {
+        if let Some(suite) = r.manifest.as_ref().and_then(|m| m["suite"].as_str()) {
+            by_suite.entry(suite).or_default().push(&r.path);
+        }
+    }
+    (by_suite.len() > 1).then(|| {
+        by_suite
+            .iter()
+            .map(|(suite, files)| {
+                let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                format!("suite {suite}: {}", files.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// Warn (on stderr) when the reports are of several suites.
+pub fn warn(reports: &[LoadedReport]) {
+    if let Some(which) = suites(reports) {
+        say!(
+            "warning: these reports are of different suites, so rows or lines of the same \
+             backend stand side by side under one name: {which}"
+        );
+    }
+}
+
+/// Refuse reports of several suites.
+pub fn refuse(reports: &[LoadedReport]) -> Result<()> {
+    match suites(reports) {
+        Some(which) => Err(Error::Usage(format!(
+            "compare pairs cases by id, and these reports are of different suites: {which}"
+        ))),
+        None => Ok(()),
+    }
+}

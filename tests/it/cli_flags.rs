@@ -1,0 +1,128 @@
+//! The command line's shape: `run -h` groups its flags by what they configure, and a flag that
+//! does not apply to the chosen backends is one rule everywhere: exit 2 naming the flag and
+//! what it applies to, before anything runs or is written.
+
+use crate::common::tenure_eval;
+
+#[test]
+fn run_help_is_grouped_by_what_each_flag_configures() {
+    let out = tenure_eval(&["run", "-h"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    let headings: Vec<&str> = help
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with(' ') && l.ends_with(':'))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Options:",
+            "Suite:",
+            "Backends:",
+            "BM25 (--backend bm25):",
+            "Cosine (--backend cosine): models, stores, search:",
+            "Fusion (--backend rrf|combsum|fallback):",
+            "Explain one case:",
+            "Remote calls (served models, memory systems):",
+            "Memory system over HTTP (--backend http):",
+            "Output:",
+            "CI gates:",
+        ]
+    );
+    // Each flag under its own heading: --hnsw-m with the cosine flags, --url with HTTP's.
+    let under = |flag: &str| {
+        let at = help.find(flag).unwrap();
+        headings
+            .iter()
+            .rfind(|h| help.find(*h).unwrap() < at)
+            .unwrap()
+            .to_string()
+    };
+    assert!(under("--hnsw-m").starts_with("Cosine"));
+    assert!(under("--url").starts_with("Memory system"));
+    assert_eq!(under("--junit"), "CI gates:");
+}
+
+#[test]
+fn a_flag_for_a_backend_not_chosen_is_exit_2_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for (flags, expect) in [
+        (
+            &["--backend", "bm25", "--model", "all-minilm-l6-v2"][..],
+            "--model applies to --backend cosine (or a fusion of it); the backends chosen are bm25",
+        ),
+        (
+            &["--backend", "cosine", "--min-score", "1"][..],
+            "--min-score applies to --backend bm25",
+        ),
+        (
+            &["--backend", "cosine", "--hnsw-m", "8"][..],
+            "--hnsw-m applies to --backend cosine with --index hnsw; the backends chosen are \
+             cosine, with --index exact",
+        ),
+        (
+            &["--backend", "bm25", "--name", "mine"][..],
+            "--name applies to --backend http",
+        ),
+        (
+            &["--backend", "rrf", "--combsum-weights", "1,2"][..],
+            "--combsum-weights applies to --backend combsum",
+        ),
+        (
+            &["--backend", "bm25", "--fusion-depth", "10"][..],
+            "--fusion-depth applies to --backend rrf, combsum or fallback",
+        ),
+    ] {
+        let args = [&["run", "--suite", "pmb", "--quiet", "--out", out], flags].concat();
+        let run = tenure_eval(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{flags:?}: {stderr}");
+        assert!(stderr.contains(expect), "{flags:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // What a fusion fuses takes its backends' flags.
+    let fused = tenure_eval(&[
+        "run",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--backend",
+        "rrf",
+        "--min-score",
+        "2",
+        "--out",
+        out,
+    ]);
+    assert!(
+        fused.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fused.stderr)
+    );
+}
+
+/// The README's CI command passes `--summary-md "$GITHUB_STEP_SUMMARY"`; outside GitHub
+/// Actions that is empty, and the command still runs (without a summary, saying so).
+#[test]
+fn an_empty_summary_path_is_no_summary_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = tenure_eval(&[
+        "run",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--junit",
+        dir.path().join("junit.xml").to_str().unwrap(),
+        "--summary-md",
+        "",
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("is $GITHUB_STEP_SUMMARY unset?"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("junit.xml").is_file());
+}
