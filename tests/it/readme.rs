@@ -144,10 +144,6 @@ fn doc_files() -> Vec<PathBuf> {
     files
 }
 
-/// Pages that `docs/results.md` lists under "More results" and that other branches write
-/// (issues 22, 24, 25, 26). Remove each name once its page is merged.
-const PAGES_WRITTEN_ELSEWHERE: [&str; 4] = ["scorer.md", "flywheel.md", "providers.md", "html.md"];
-
 #[test]
 fn every_relative_link_and_anchor_resolves() {
     let mut checked = 0;
@@ -163,10 +159,6 @@ fn every_relative_link_and_anchor_resolves() {
             } else {
                 file.parent().unwrap().join(path)
             };
-            let name = dest.file_name().unwrap().to_str().unwrap().to_string();
-            if !dest.exists() && PAGES_WRITTEN_ELSEWHERE.contains(&name.as_str()) {
-                continue;
-            }
             assert!(
                 dest.exists(),
                 "{}: link to missing {target}",
