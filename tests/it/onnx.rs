@@ -290,10 +290,34 @@ fn a_model_folder_run_embeds_what_its_store_lacks_and_matches_the_committed_stor
                 "relevantBeliefs",
                 "retrievedBeliefIds",
                 "pinnedBeliefs",
-                "searchScores",
                 "passed",
             ] {
                 assert_eq!(cx.get(key), cy.get(key), "{file} {} {key}", cx["caseId"]);
+            }
+            // The same ids in the same order with the same rounded scores; the float32 score
+            // itself to 1e-6. The committed store was embedded in other batches (one pass over
+            // every suite) than this run's pmb-only pass, and a batch's padded length changes
+            // ONNX Runtime's summation order in the last bit (0.5489616 against 0.54896164).
+            // Before --store-dir became the only place looked at (issue 23), this run found the
+            // built-in store and embedded nothing, so the two were equal to the bit.
+            let scores = |c: &serde_json::Value| -> Vec<(String, String, f64)> {
+                let list = c["searchScores"].as_array().cloned().unwrap_or_default();
+                list.iter()
+                    .map(|s| {
+                        let exact = s["exactScore"].as_f64().unwrap_or(f64::NAN);
+                        (s["id"].to_string(), s["score"].to_string(), exact)
+                    })
+                    .collect()
+            };
+            let (sx, sy) = (scores(cx), scores(cy));
+            assert_eq!(sx.len(), sy.len(), "{file} {} searchScores", cx["caseId"]);
+            for (x, y) in sx.iter().zip(&sy) {
+                assert_eq!((&x.0, &x.1), (&y.0, &y.1), "{file} {}", cx["caseId"]);
+                assert!(
+                    (x.2 - y.2).abs() <= 1e-6,
+                    "{file} {}: {x:?} {y:?}",
+                    cx["caseId"]
+                );
             }
         }
     }
