@@ -10,6 +10,7 @@
 //! [`super::key`] of (model name, role, policy, text). Entries are kept sorted by
 //! (role, policy, text), so the same vectors always give the same files.
 
+use super::vectors::check_vector;
 use super::{key, Role};
 use crate::error::{Error, Result};
 use crate::io::{parse_json, read_bytes};
@@ -389,17 +390,6 @@ impl EmbeddingStore {
         json.push(b'\n');
         crate::io::write_atomic(&folder.join("vectors.npy"), &npy)?;
         crate::io::write_atomic(&folder.join("manifest.json"), &json)?;
-        Ok(())
-    }
-}
-
-/// Why a vector cannot be used for cosine search, if it cannot.
-fn check_vector(v: &[f32]) -> std::result::Result<(), &'static str> {
-    if v.iter().any(|x| !x.is_finite()) {
-        Err("a vector with NaN or infinite values")
-    } else if v.iter().all(|x| *x == 0.0) {
-        Err("an all-zero vector")
-    } else {
         Ok(())
     }
 }
