@@ -1,5 +1,8 @@
 //! The one table type of the crate and its output formats: one function per format over the
-//! same [`Table`].
+//! same [`Table`]. The run table, `tables`, `models`, `compare`'s per-category table, `claims`
+//! and the significance table's markdown go through it; the significance table's LaTeX lays
+//! out its own rows (bold and superscript cells, which a [`Table`] of plain text cannot carry)
+//! through the same escaper.
 
 use tabled::builder::Builder;
 use tabled::settings::Style;
@@ -22,7 +25,8 @@ pub enum TableFormat {
     Markdown,
     /// RFC 4180 CSV in long form, one file for any number of tables: `table,row,column,value`.
     Csv,
-    /// LaTeX `tabular` environments.
+    /// booktabs tables fitted to the page, every cell through the one escaper
+    /// ([`crate::render::tex::tabular`]).
     Latex,
     /// JSON array of `{title, header, rows}`, cells typed (see [`typed_cell`]).
     Json,
