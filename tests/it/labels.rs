@@ -24,6 +24,26 @@ fn manifest(dir: &Path, file: &str) -> Value {
     report["manifest"].clone()
 }
 
+/// The report files in `dir/pmb` are `expected`'s, each with its label in the manifest;
+/// the manifests.
+fn labelled(dir: &Path, expected: &[(&str, &str)]) -> Vec<Value> {
+    let names: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    assert_eq!(files(dir), names);
+    let manifests: Vec<Value> = names.iter().map(|f| manifest(dir, f)).collect();
+    for ((file, label), m) in expected.iter().zip(&manifests) {
+        assert_eq!(m["label"], *label, "{file}");
+    }
+    manifests
+}
+
+/// The run names of a `compare --format json` runs table.
+fn run_names(table: &Value) -> Vec<String> {
+    let runs = table["runs"].as_array().unwrap();
+    runs.iter()
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// `static --suite pmb ARGS --quiet --out DIR`; stdout.
 fn static_run(dir: &Path, args: &[&str]) -> String {
     let all = [
@@ -108,13 +128,7 @@ fn a_changed_setting_names_its_own_file_and_label() {
         ("retrieval-report-tenure-min2.5.json", "bm25-min2.5"),
         ("retrieval-report-tenure.json", "bm25"),
     ];
-    assert_eq!(
-        files(dir.path()),
-        expected.iter().map(|e| e.0).collect::<Vec<_>>()
-    );
-    for (file, label) in expected {
-        assert_eq!(manifest(dir.path(), file)["label"], label, "{file}");
-    }
+    labelled(dir.path(), &expected);
     // The three fusion runs: `compare` names each by its own label.
     let pmb = dir.path().join("pmb");
     let reports: Vec<_> = expected[..3].iter().map(|e| pmb.join(e.0)).collect();
@@ -123,18 +137,12 @@ fn a_changed_setting_names_its_own_file_and_label() {
         &["compare", "--format", "json", "--resamples", "200"],
         &paths,
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let names: Vec<&str> = v["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["name"].as_str().unwrap())
-        .collect();
+    let names = run_names(&serde_json::from_slice(&out.stdout).unwrap());
     assert_eq!(names, ["rrf-floor0,0.7", "rrf-k30", "rrf"]);
     let md = tenure_eval_ok(&["compare", "--resamples", "200"], &paths);
     let md = String::from_utf8(md.stdout).unwrap();
     for name in names {
-        assert!(md.contains(name), "{md}");
+        assert!(md.contains(&name), "{md}");
     }
 }
 
@@ -147,8 +155,16 @@ fn a_given_label_names_everything_and_a_rerun_replaces_its_files() {
         let all = [&["run", "--suite", "pmb"][..], args, &["--quiet", "--out"]].concat();
         String::from_utf8(tenure_eval_ok(&all, &[dir.path()]).stdout).unwrap()
     };
-    let table = run(&["--label", "mine", "--min-score", "2"]);
+    let junit = dir.path().join("junit.xml");
+    let junit_arg = junit.display().to_string();
+    let table = run(&["--label", "mine", "--min-score", "2", "--junit", &junit_arg]);
     assert!(table.contains("| mine "), "{table}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("\"retrieval-report-mine.json (mine)\""),
+        "{xml}"
+    );
+    std::fs::remove_file(&junit).unwrap();
     run(&["--label", "mine", "--min-score", "2"]);
     run(&[]);
     let names = [
@@ -171,13 +187,7 @@ fn a_given_label_names_everything_and_a_rerun_replaces_its_files() {
     let (a, b) = (pmb.join(names[1]), pmb.join(names[0]));
     let out = tenure_eval_ok(&["compare", "--format", "json"], &[&a, &b]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let names: Vec<&str> = v["runsTable"]["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["bm25", "mine"]);
+    assert_eq!(run_names(&v["runsTable"]), ["bm25", "mine"]);
 }
 
 /// A label that cannot name a file or be a TREC field, or one label for two backends: exit 2,
@@ -234,12 +244,7 @@ fn compat_and_careful_runs_of_one_system_keep_apart() {
         ("retrieval-report-served-compat.json", "served-compat"),
         ("retrieval-report-served.json", "served"),
     ];
-    assert_eq!(
-        files(dir.path()),
-        expected.iter().map(|e| e.0).collect::<Vec<_>>()
-    );
-    for (file, label) in expected {
-        let m = manifest(dir.path(), file);
-        assert_eq!((&m["label"], &m["name"]), (&label.into(), &"served".into()));
+    for m in labelled(dir.path(), &expected) {
+        assert_eq!(m["name"], "served", "--name is recorded beside the label");
     }
 }
