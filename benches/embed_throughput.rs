@@ -7,6 +7,9 @@
 //! Under `cargo test` (criterion test mode) it embeds one batch with each model and skips
 //! Python.
 
+#[path = "../tests/it/common/needs.rs"]
+#[allow(dead_code)]
+mod needs;
 #[path = "../tests/it/common/python_reference.rs"]
 mod python_reference;
 
@@ -49,19 +52,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
+    // Skipped with one line where the models or the venv are missing (tests/it/common/needs.rs),
+    // required under scripts/test.sh.
+    if !needs::needs(&[needs::Need::Onnx, needs::Need::Python]) {
         return;
     }
-    let models = std::env::var_os("TENURE_EVAL_MODELS")
-        .map(PathBuf::from)
-        .expect(
-            "TENURE_EVAL_MODELS is not set: run scripts/test.sh, or set TENURE_EVAL_SKIP_ONNX=1",
-        );
-    let models = if models.is_absolute() {
-        models
-    } else {
-        repo("").join(models)
-    };
+    let models = needs::env_path("TENURE_EVAL_MODELS").unwrap();
     let full = std::env::args().any(|a| a == "--bench");
     let store = EmbeddingStore::load(&repo("embeddings/all-minilm-l6-v2")).unwrap();
     let texts: Vec<String> = store

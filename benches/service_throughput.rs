@@ -10,9 +10,12 @@
 #[path = "../tests/it/common/embed_server.rs"]
 #[allow(dead_code)]
 mod embed_server;
+#[path = "../tests/it/common/needs.rs"]
+#[allow(dead_code)]
+mod needs;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
@@ -20,17 +23,6 @@ use tenure_eval::embed::{Embedder, EmbeddingStore, Role};
 
 const SENTENCES: usize = 256;
 const BATCH: usize = 32;
-
-fn env_path(var: &str) -> PathBuf {
-    let p = PathBuf::from(std::env::var_os(var).unwrap_or_else(|| {
-        panic!("{var} is not set: run scripts/test.sh, or set TENURE_EVAL_SKIP_ONNX=1")
-    }));
-    if p.is_absolute() {
-        p
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
-    }
-}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -44,11 +36,15 @@ fn rate(embedder: &mut dyn Embedder, texts: &[&str]) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    if std::env::var_os("TENURE_EVAL_SKIP_ONNX").is_some_and(|v| v == "1") {
+    // Skipped with one line where the models or the venv are missing (tests/it/common/needs.rs),
+    // required under scripts/test.sh.
+    if !needs::needs(&[needs::Need::Onnx, needs::Need::Python]) {
         return;
     }
-    let model = env_path("TENURE_EVAL_MODELS").join("all-minilm-l6-v2");
-    let python = env_path("TENURE_EVAL_PYTHON");
+    let model = needs::env_path("TENURE_EVAL_MODELS")
+        .unwrap()
+        .join("all-minilm-l6-v2");
+    let python = needs::env_path("TENURE_EVAL_PYTHON").unwrap();
     let full = std::env::args().any(|a| a == "--bench");
     let store = EmbeddingStore::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("embeddings/all-minilm-l6-v2"),

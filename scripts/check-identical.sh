@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reports of two builds are byte-identical apart from measured fields.
 #
-#   scripts/check-identical.sh BASELINE_BIN [NEW_BIN]
+#   scripts/check-identical.sh [--added KEY,...] BASELINE_BIN [NEW_BIN]
 #
 # Runs `run --suite pmb|paper --backend bm25,cosine,rrf,fallback` with each binary (NEW_BIN
 # defaults to this checkout's debug build) into its own temporary folder, replaces the value of
@@ -10,8 +10,14 @@
 # rest of each line, the key order, the file names and the paper layout's sidecar sha256 (its
 # report carries no measured field) must match. Run from the repository root: cosine reads the
 # committed embedding stores under embeddings/.
+#
+# --added KEY,...: manifest keys the new build adds on purpose (e.g. `suiteCopy`, issue 22):
+# their lines are dropped from the new side's files before the diff, and each must have been
+# there (a key named but never written is an error too).
 set -euo pipefail
-base=${1:?usage: scripts/check-identical.sh BASELINE_BIN [NEW_BIN]}
+added=""
+if [[ ${1:-} == --added ]]; then added=$2; shift 2; fi
+base=${1:?usage: scripts/check-identical.sh [--added KEY,...] BASELINE_BIN [NEW_BIN]}
 new=${2:-target/debug/tenure-eval}
 [ -x "$base" ] || { echo "not an executable: $base" >&2; exit 2; }
 [ -x "$new" ] || { echo "not an executable: $new (cargo build first)" >&2; exit 2; }
@@ -30,6 +36,12 @@ for side in base new; do
   done
   find "$work/$side" -name '*.json' -print0 | xargs -0 sed -E -i \
     "s/(\"($measured)\": )(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
+done
+for key in ${added//,/ }; do
+  hits=$(grep -rl "^ *\"$key\": " "$work/new" | wc -l)
+  [ "$hits" -gt 0 ] || { echo "--added $key: no report of the new build has it" >&2; exit 1; }
+  find "$work/new" -name '*.json' -print0 | xargs -0 sed -E -i "/^ *\"$key\": .*,$/d"
+  echo "dropped the added key $key from $hits files of the new build"
 done
 files=$(find "$work/base" -name '*.json' | wc -l)
 if diff -r "$work/base" "$work/new"; then

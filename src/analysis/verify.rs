@@ -15,11 +15,12 @@ use std::path::Path;
 pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
     let bytes = crate::io::read_bytes(path)?;
     let parsed = crate::report::parse::parse(path, &bytes)?;
-    let pairing = sidecar_pairing(path, &bytes);
+    let actual = sha256_hex(&bytes);
     drop(bytes);
     let ingestion = parsed.ingestion.clone();
     let list = if parsed.array { "$" } else { "$.cases" };
     let report = LoadedReport::from_parsed(path, parsed)?;
+    let pairing = sidecar_pairing(&report, &actual);
     let mut problems = report.disagreements();
     for (i, row) in report.rows.iter().enumerate() {
         // A case the backend failed on has no failures and did not pass.
@@ -48,24 +49,19 @@ pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
         return Ok(problems);
     }
     let manifest = &report.manifest;
-    match manifest
-        .as_ref()
-        .and_then(|m| m.get("inputs"))
-        .and_then(Value::as_array)
-    {
+    match manifest.as_ref().and_then(|m| m.inputs.as_ref()) {
         None => problems.push(format!(
             "{}: no manifest with input hashes to check",
             path.display()
         )),
         Some(inputs) => {
             for input in inputs {
-                let (Some(file), Some(recorded)) = (
-                    input.get("path").and_then(Value::as_str),
-                    input.get("sha256").and_then(Value::as_str),
-                ) else {
+                let (Some(file), Some(recorded)) = (input.path.as_deref(), input.sha256.as_deref())
+                else {
                     problems.push(format!(
-                        "{}: manifest input without path or sha256: {input}",
-                        path.display()
+                        "{}: manifest input without path or sha256: {}",
+                        path.display(),
+                        serde_json::json!({"path": input.path, "sha256": input.sha256})
                     ));
                     continue;
                 };
@@ -101,17 +97,21 @@ fn input_bytes(file: &str) -> Option<Vec<u8>> {
 
 /// A sidecar manifest that records its report's sha256 must record this report's: otherwise
 /// the pair was torn (a kill between the two renames) or mixed by another run.
-fn sidecar_pairing(path: &Path, report: &[u8]) -> Option<String> {
-    let sidecar = path.with_extension("manifest.json");
-    let manifest: Value = serde_json::from_slice(&crate::io::read_bytes(&sidecar).ok()?).ok()?;
-    let recorded = manifest["report"]["sha256"].as_str()?;
-    let actual = sha256_hex(report);
+/// `actual`: the sha256 of the report's bytes.
+fn sidecar_pairing(report: &LoadedReport, actual: &str) -> Option<String> {
+    let recorded = report
+        .manifest
+        .as_ref()?
+        .report
+        .as_ref()?
+        .sha256
+        .as_deref()?;
     (recorded != actual).then(|| {
         format!(
             "{}: the report has sha256 {actual}, its manifest {} records {recorded}: the pair \
              comes from two different writes (an interrupted run, or two runs into one folder)",
-            path.display(),
-            sidecar.display()
+            report.path.display(),
+            report.path.with_extension("manifest.json").display()
         )
     })
 }

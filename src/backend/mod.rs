@@ -129,21 +129,8 @@ pub struct Hit {
     pub explanation: Option<Explanation>,
 }
 
-/// Which upstream reader a backend stands in for: PrecisionMemBench's vector adapter builds the
-/// context differently from Tenure's text reader (spec §E).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Reader {
-    /// Tenure's `BeliefsReader` (Atlas Search): every profile's text backends.
-    Text,
-    /// A vector reader: at the paper tag it shares the text reader's context rules; at HEAD it
-    /// is PrecisionMemBench's adapter.
-    Vector,
-    /// PrecisionMemBench's external client (provider-http spec §5.2): the system answers the
-    /// search, the client keeps the seed corpus and builds the rest (pinned facts in seed
-    /// order, relation expansion, cap), and checks and reports as its external harness does.
-    External,
-}
+/// Which upstream reader a backend stands in for (its own answer, in [`BackendInfo::reader`]).
+pub use crate::profile::Reader;
 
 /// Static cases or session turns: what a backend is built for (session cases share one store
 /// across turns and send more metadata with each belief, provider-http spec §6.1), what a run

@@ -13,7 +13,7 @@ use tenure_eval::{Error, Result};
 fn suites(reports: &[LoadedReport]) -> Option<String> {
     let mut by_suite: BTreeMap<&str, Vec<&PathBuf>> = BTreeMap::new();
     for r in reports {
-        if let Some(suite) = r.manifest.as_ref().and_then(|m| m["suite"].as_str()) {
+        if let Some(suite) = r.suite() {
             by_suite.entry(suite).or_default().push(&r.path);
         }
     }

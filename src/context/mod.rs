@@ -6,10 +6,10 @@ mod external;
 pub use external::Diagnostics;
 
 use crate::backend::{
-    Backend, BackendError, Contribution, Explanation, Reader, SearchFilter, SearchRequest,
+    Backend, BackendError, Contribution, Explanation, SearchFilter, SearchRequest,
 };
 use crate::js;
-use crate::profile::Profile;
+use crate::profile::{ContextRules, Fidelity, Profile};
 use crate::query;
 use crate::store::{BeliefStore, Participants};
 use crate::suite::{BudgetOverride, DEFAULT_USER};
@@ -127,18 +127,19 @@ pub fn persona_prelude(user_id: &str, max: i64) -> String {
     format!("{}…", clipped.trim_end_matches(js::is_js_whitespace))
 }
 
-/// Build the context for `request` as `profile` does with `backend`'s reader.
+/// Build the context for `request` by the rules of `fidelity` (the suite's profile and
+/// `backend`'s reader).
 pub fn build(
     store: &BeliefStore,
     backend: &dyn Backend,
-    profile: Profile,
+    fidelity: Fidelity,
     request: &ContextRequest<'_>,
 ) -> Result<Context, BackendError> {
-    match (profile, backend.info().reader) {
-        (Profile::Head, Reader::Vector) => build_vector_adapter(store, backend, request),
-        (_, Reader::External) => external::build(store, backend, profile, request),
-        // The paper's vector harness builds its context with the BM25 reader's rules.
-        _ => build_tenure(store, backend, profile, request),
+    debug_assert_eq!(fidelity.reader, backend.info().reader);
+    match fidelity.context_rules() {
+        ContextRules::VectorAdapter => build_vector_adapter(store, backend, request),
+        ContextRules::External(profile) => external::build(store, backend, profile, request),
+        ContextRules::Tenure(profile) => build_tenure(store, backend, profile, request),
     }
 }
 

@@ -2,23 +2,14 @@
 //! (spec §F.1). A case passes iff it has no failures.
 
 use crate::context::Context;
-use crate::profile::Profile;
+use crate::profile::Fidelity;
 use crate::suite::{Expect, IdsExpect, PreludeExpect, RelevantExpect};
 
 // Absent assertion groups, borrowed instead of building an empty one per case.
 static NO_RELEVANT: RelevantExpect = RelevantExpect::NONE;
 static NO_IDS: IdsExpect = IdsExpect::NONE;
 
-/// Whose checks: the in-process harnesses' (Tenure's order, spec §F) or PrecisionMemBench's
-/// external harness (the same static checks in another order, other session wording;
-/// provider-http spec §5.3, §6.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Harness {
-    /// `retrieval.eval.test.ts` and the vector harnesses.
-    Tenure,
-    /// `retrieval.external.eval.test.ts` and its session twin.
-    External,
-}
+pub use crate::profile::Harness;
 
 /// The static checks, one group at a time.
 struct StaticChecks<'a> {
@@ -138,13 +129,8 @@ impl StaticChecks<'_> {
     }
 }
 
-/// Every failure of `expect` on `ctx`, in the check order of `harness`.
-pub fn check_static(
-    expect: &Expect,
-    ctx: &Context,
-    profile: Profile,
-    harness: Harness,
-) -> Vec<String> {
+/// Every failure of `expect` on `ctx`, in the check order of `fidelity`'s harness.
+pub fn check_static(expect: &Expect, ctx: &Context, fidelity: Fidelity) -> Vec<String> {
     let mut c = StaticChecks {
         ctx,
         rb: expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT),
@@ -152,7 +138,7 @@ pub fn check_static(
     };
     let pf = expect.pinned_facts.as_ref().unwrap_or(&NO_IDS);
     let oq = expect.open_questions.as_ref().unwrap_or(&NO_IDS);
-    match harness {
+    match fidelity.harness() {
         Harness::Tenure => {
             c.must_include();
             c.must_exclude();
@@ -178,7 +164,7 @@ pub fn check_static(
         check_prelude(&mut check, "personaPrelude", pp, Some(&ctx.persona_prelude));
     }
     // PAPER checked a scope prelude the context no longer has: it reads as undefined.
-    if let (Some(sp), Profile::Paper, Harness::Tenure) = (&expect.scope_prelude, profile, harness) {
+    if let (Some(sp), true) = (&expect.scope_prelude, fidelity.checks_scope_prelude()) {
         check_prelude(&mut check, "scopePrelude", sp, None);
     }
     c.failures

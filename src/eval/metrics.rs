@@ -2,7 +2,7 @@
 
 use super::assertions::dedup;
 use crate::context::Context;
-use crate::profile::Profile;
+use crate::profile::Fidelity;
 use crate::suite::{Expect, IdsExpect, RelevantExpect, TurnRelevantExpect};
 
 // Absent assertion groups, borrowed instead of building an empty one per case.
@@ -60,7 +60,7 @@ pub fn turn_gold(expect: &crate::suite::TurnExpect) -> Vec<&String> {
 pub fn static_metrics(
     expect: &Expect,
     ctx: &Context,
-    profile: Profile,
+    fidelity: Fidelity,
     pinned_in_seed: &[String],
 ) -> CaseMetrics {
     let expected = static_gold(expect, pinned_in_seed);
@@ -68,10 +68,10 @@ pub fn static_metrics(
         .iter()
         .filter(|id| ctx.relevant.contains(id))
         .count();
-    let retrieval_precision = match (ctx.relevant.is_empty(), expected.is_empty(), profile) {
-        (true, true, _) | (true, false, Profile::Paper) => None,
-        (true, false, Profile::Head) => Some(0.0),
-        (false, _, _) => Some(ratio(hits, ctx.relevant.len())),
+    let retrieval_precision = match (ctx.relevant.is_empty(), expected.is_empty()) {
+        (true, true) => None,
+        (true, false) => fidelity.precision_of_empty_context(),
+        (false, _) => Some(ratio(hits, ctx.relevant.len())),
     };
     let retrieval_recall = (!expected.is_empty()).then(|| ratio(hits, expected.len()));
 

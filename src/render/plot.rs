@@ -302,8 +302,5 @@ pub fn score_figure(
 
 /// The suite a report ran: its manifest's, else the folder it sits in (`reports/pmb/...`).
 fn suite_of(report: &LoadedReport) -> Option<String> {
-    report
-        .manifest
-        .as_ref()
-        .and_then(|m| m["suite"].as_str().map(str::to_string))
+    report.suite().map(str::to_string)
 }

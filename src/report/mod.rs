@@ -10,11 +10,13 @@ mod origin;
 pub(crate) mod parse;
 pub mod rank;
 pub mod read;
+pub mod recorded;
 mod row;
 pub mod schema;
 pub mod stream;
 pub use crate::io::write_atomic;
 pub use read::{same_json, LoadedReport, Row};
+pub use recorded::RecordedManifest;
 
 use crate::backend::{BackendInfo, Workload};
 use crate::profile::Profile;

@@ -1,33 +1,49 @@
 //! Which backend made a report: its manifest says so (`backendInfo`); files without one
 //! (upstream's) are known only by their provider name.
 
+use super::recorded::RecordedManifest;
 use crate::backend::{BackendInfo, Reader, ScoreScale};
 use serde_json::Value;
 use std::path::Path;
 
-/// A report's manifest: its `manifest` key, or the paper shape's `.manifest.json` sidecar.
-pub(super) fn report_manifest(path: &Path, value: &Value) -> Option<Value> {
-    value
-        .get("manifest")
-        .cloned()
-        .or_else(|| sidecar_manifest(path))
+/// The paper layout's sidecar manifest of the report at `path`, if it is there and is JSON
+/// (read as a manifest by [`recorded`]).
+pub(super) fn sidecar_manifest(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&crate::io::read_bytes(&sidecar_path(path)).ok()?).ok()
 }
 
-/// The paper layout's sidecar manifest of the report at `path`, if it is there and is JSON.
-pub(super) fn sidecar_manifest(path: &Path) -> Option<Value> {
-    serde_json::from_slice(&crate::io::read_bytes(&path.with_extension("manifest.json")).ok()?).ok()
+/// Where the paper layout keeps the manifest of the report at `path`.
+pub(super) fn sidecar_path(path: &Path) -> std::path::PathBuf {
+    path.with_extension("manifest.json")
+}
+
+/// The manifest of the report at `path`: `inline` (its `manifest` key) or else `sidecar` (the
+/// paper layout's file), read as a [`RecordedManifest`]; a field of the wrong type is an error
+/// naming the file it is in and its JSON path.
+pub(super) fn recorded(
+    path: &Path,
+    inline: Option<Value>,
+    sidecar: Option<Value>,
+) -> crate::error::Result<Option<RecordedManifest>> {
+    match (inline, sidecar) {
+        (Some(m), _) => RecordedManifest::read(path, "$.manifest", m).map(Some),
+        (None, Some(m)) => RecordedManifest::read(&sidecar_path(path), "$", m).map(Some),
+        (None, None) => Ok(None),
+    }
 }
 
 /// The backend of a tenure-eval report: its manifest's `backendInfo`, or (reports written
 /// before manifests carried it) the built-in backend its `backend` id names.
-pub(super) fn manifest_info(manifest: &Value) -> Option<BackendInfo> {
-    if let Some(info) = manifest.get("backendInfo") {
+pub(super) fn manifest_info(manifest: &RecordedManifest) -> Option<BackendInfo> {
+    if let Some(info) = &manifest.backend_info {
         return serde_json::from_value(info.clone()).ok();
     }
-    let model = manifest["backendSettings"]["model"]
-        .as_str()
+    let model = manifest
+        .backend_settings
+        .as_ref()
+        .and_then(|s| s["model"].as_str())
         .map(str::to_string);
-    match manifest.get("backend")?.as_str()? {
+    match manifest.backend.as_deref()? {
         "bm25" => Some(upstream_info("tenure")),
         "cosine" => Some(BackendInfo {
             id: "cosine".into(),

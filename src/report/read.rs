@@ -3,8 +3,9 @@
 //! uses ([`super::schema`]). Third-party reports lack some fields (expandedQuery,
 //! searchScores, latency): only what the tables need is required.
 
-use super::origin::{manifest_info, report_manifest, sidecar_manifest, upstream_info};
+use super::origin::{manifest_info, recorded, sidecar_manifest, upstream_info};
 use super::parse::{not_a_report, Parsed};
+use super::recorded::RecordedManifest;
 pub use super::row::Row;
 use super::row::{case_row, turn_row};
 use super::schema::PmbReport;
@@ -41,7 +42,7 @@ pub struct LoadedReport {
     /// Session cases (distinct case ids) or static cases.
     pub case_count: usize,
     /// The manifest (inline, or the paper shape's sidecar), if there is one.
-    pub manifest: Option<Value>,
+    pub manifest: Option<RecordedManifest>,
 }
 
 impl LoadedReport {
@@ -55,7 +56,11 @@ impl LoadedReport {
         if !parsed.array && !parsed.has_cases {
             return Err(not_a_report(path));
         }
-        let manifest = parsed.manifest.or_else(|| sidecar_manifest(path));
+        let sidecar = match parsed.manifest {
+            Some(_) => None,
+            None => sidecar_manifest(path),
+        };
+        let manifest = recorded(path, parsed.manifest, sidecar)?;
         Ok(LoadedReport::assemble(
             path,
             parsed.kind.unwrap_or(Workload::Static),
@@ -89,17 +94,27 @@ impl LoadedReport {
     /// Interpret a report already in memory; `path` names it in messages (and, for the paper
     /// layout, locates its sidecar manifest).
     pub fn from_value(path: &Path, value: &Value) -> Result<LoadedReport> {
-        LoadedReport::from_parts(path, value, report_manifest(path, value))
+        let sidecar = match value.get("manifest") {
+            Some(_) => None,
+            None => sidecar_manifest(path),
+        };
+        LoadedReport::from_parts(path, value, sidecar)
     }
 
-    /// Interpret a report and its manifest, both in memory.
-    pub fn from_parts(path: &Path, value: &Value, manifest: Option<Value>) -> Result<LoadedReport> {
+    /// Interpret a report and, for the paper layout, its sidecar manifest, both in memory.
+    pub fn from_parts(path: &Path, value: &Value, sidecar: Option<Value>) -> Result<LoadedReport> {
         let (entries, provider, summary, ingestion, manifest) = match value {
-            Value::Array(entries) => (entries.clone(), None, None, None, manifest),
+            Value::Array(entries) => (
+                entries.clone(),
+                None,
+                None,
+                None,
+                recorded(path, None, sidecar)?,
+            ),
             Value::Object(_) => {
                 let report: PmbReport<Value> = crate::io::parse_value(path, "$", value.clone())?;
                 let ingestion = report.ingestion.and_then(|i| i.total_ms);
-                let manifest = report.manifest.or(manifest);
+                let manifest = recorded(path, report.manifest, sidecar)?;
                 (
                     report.cases,
                     report.provider,
@@ -142,7 +157,7 @@ impl LoadedReport {
         provider: Option<String>,
         summary: Option<Value>,
         ingestion: Option<f64>,
-        manifest: Option<Value>,
+        manifest: Option<RecordedManifest>,
     ) -> LoadedReport {
         let case_count = match kind {
             Workload::Static => rows.len(),
@@ -186,6 +201,11 @@ impl LoadedReport {
             case_count,
             manifest,
         }
+    }
+
+    /// The suite its manifest names (`None` for upstream's reports, which have none).
+    pub fn suite(&self) -> Option<&str> {
+        self.manifest.as_ref().and_then(|m| m.suite.as_deref())
     }
 
     /// What its scores are, for figure legends: "bm25 (Lucene BM25 score)" or

@@ -181,9 +181,14 @@ impl<'a> StaticStream<'a> {
                 map.get("ingestion")
                     .and_then(|i| i.get("totalMs"))
                     .and_then(Value::as_f64),
-                map.get("manifest").cloned(),
+                super::origin::recorded(path, map.get("manifest").cloned(), None)?,
             ),
-            _ => (None, None, None, sidecar),
+            _ => (
+                None,
+                None,
+                None,
+                super::origin::recorded(path, None, sidecar)?,
+            ),
         };
         let loaded = LoadedReport::assemble(
             path,

@@ -14,7 +14,6 @@ use crate::backend::{
     Backend, BackendError, BackendFactory, ErrorKind, RetryPolicy, Seeding, Workload,
 };
 use crate::error::Result;
-use crate::eval::assertions::Harness;
 use crate::suite::Belief;
 use serde::Serialize;
 use std::time::Instant;
@@ -107,15 +106,6 @@ pub(crate) fn seeding_failed(backend: &dyn Backend) -> Option<CaseError> {
         message: format!("seeding failed: {failed}"),
         attempts: 1,
     })
-}
-
-/// Whose checks a backend's results go through: an external system's are judged as
-/// PrecisionMemBench's external harness judges them.
-pub(crate) fn harness(backend: &dyn Backend) -> Harness {
-    match backend.info().reader {
-        crate::backend::Reader::External => Harness::External,
-        _ => Harness::Tenure,
-    }
 }
 
 /// Call `f` until it succeeds, fails for good, or has failed transiently as often as

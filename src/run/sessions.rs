@@ -3,8 +3,7 @@
 
 use super::static_cases::empty_context;
 use super::{
-    attempt, elapsed_ms, harness, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion,
-    Observer,
+    attempt, elapsed_ms, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion, Observer,
 };
 use crate::backend::{
     Backend, BackendError, BackendFactory, BackendInfo, ErrorKind, Reader, Workload,
@@ -15,6 +14,7 @@ use crate::eval::assertions::check_turn;
 use crate::eval::metrics::{turn_metrics, TurnMetrics};
 use crate::eval::summary::{summarise, Outcome, Summary};
 use crate::js::round2;
+use crate::profile::Fidelity;
 use crate::store::BeliefStore;
 use crate::suite::{Belief, Suite, TurnLabel, DEFAULT_USER};
 use std::time::Instant;
@@ -147,6 +147,7 @@ pub fn run_sessions(
 ) -> Result<SessionRun> {
     let started_at = now_rfc3339();
     let (mut backend, ingestion) = ingest(factory, &suite.corpus, Workload::Session, observer)?;
+    let fidelity = Fidelity::new(suite.profile, backend.info().reader);
     let mut retries = 0;
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();
@@ -166,18 +167,14 @@ pub fn run_sessions(
             let built = match seeding_failed(backend.as_ref()) {
                 Some(e) => Err(e),
                 None => attempt(&label, policy, &mut retries, observer, || {
-                    context::build(&store, backend.as_ref(), suite.profile, &request)
+                    context::build(&store, backend.as_ref(), fidelity, &request)
                 }),
             };
             let latency_ms = round2(elapsed_ms(start));
             let (context, failures, noise, metrics, mut error) = match built {
                 Ok(ctx) => {
-                    let (failures, noise) = check_turn(
-                        turn.turn_index,
-                        &turn.expect,
-                        &ctx,
-                        harness(backend.as_ref()),
-                    );
+                    let (failures, noise) =
+                        check_turn(turn.turn_index, &turn.expect, &ctx, fidelity.harness());
                     let metrics = turn_metrics(&turn.expect, &ctx, &noise);
                     (ctx, failures, noise, metrics, None)
                 }

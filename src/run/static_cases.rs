@@ -2,8 +2,7 @@
 
 use super::recorder::Recorder;
 use super::{
-    attempt, elapsed_ms, harness, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion,
-    Observer,
+    attempt, elapsed_ms, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion, Observer,
 };
 use crate::backend::{Backend, BackendFactory, BackendInfo, Workload};
 use crate::context::{self, Budget, Context, ContextRequest};
@@ -12,7 +11,7 @@ use crate::eval::assertions::check_static;
 use crate::eval::metrics::{static_metrics, CaseMetrics};
 use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
 use crate::js::round2;
-use crate::profile::Profile;
+use crate::profile::{Fidelity, Profile};
 use crate::query;
 use crate::store::BeliefStore;
 use crate::suite::{StaticCase as Case, Suite, DEFAULT_USER};
@@ -244,7 +243,7 @@ fn run_case(
     pinned: &[String],
     recorder: &mut Recorder,
 ) -> CaseResult {
-    let profile = suite.profile;
+    let fidelity = Fidelity::new(suite.profile, index.info().reader);
     let request = ContextRequest {
         user_id: case.user(),
         scope: &case.scope,
@@ -260,22 +259,22 @@ fn run_case(
             index.retry_policy(),
             &mut retries,
             recorder,
-            || context::build(store, index, profile, &request),
+            || context::build(store, index, fidelity, &request),
         ),
     };
     recorder.retries += retries;
     let latency_ms = round2(elapsed_ms(start));
     let (failures, metrics, context, error) = match built {
         Ok(ctx) => (
-            check_static(&case.expect, &ctx, profile, harness(index)),
-            static_metrics(&case.expect, &ctx, profile, pinned),
+            check_static(&case.expect, &ctx, fidelity),
+            static_metrics(&case.expect, &ctx, fidelity, pinned),
             ctx,
             None,
         ),
         Err(e) => (
             Vec::new(),
             CaseMetrics::default(),
-            empty_context(&case.query, profile),
+            empty_context(&case.query, suite.profile),
             Some(e),
         ),
     };

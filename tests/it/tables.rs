@@ -254,7 +254,7 @@ fn tables_over_a_paper_folder_glob_skip_the_sidecar_manifests() {
 #[test]
 fn a_report_read_in_one_pass_names_where_it_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 7] = [
         (
             r#"[{"caseId": "a", "passed": true}, {"caseId": "b", "passed": 1}]"#,
             &["$[1].passed", "expected a boolean"],
@@ -274,6 +274,16 @@ fn a_report_read_in_one_pass_names_where_it_is_wrong() {
         (
             "{\"cases\": [\n  {\"caseId\": \"a\", \"passed\": true},\n",
             &["line 3", "EOF"],
+        ),
+        // The manifest is typed on read (report::RecordedManifest): a field of the wrong type
+        // is named, where before it read as absent.
+        (
+            r#"{"cases": [], "manifest": {"suite": 5}}"#,
+            &["$.manifest.suite", "expected a string"],
+        ),
+        (
+            r#"{"cases": [], "manifest": {"inputs": [{"path": "x", "sha256": 7}]}}"#,
+            &["$.manifest.inputs[0].sha256", "expected a string"],
         ),
     ];
     for (k, (text, expected)) in cases.iter().enumerate() {

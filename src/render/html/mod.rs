@@ -83,7 +83,7 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
 pub fn suite_name(reports: &[LoadedReport]) -> Result<Option<String>> {
     let mut first: Option<(&str, &Path)> = None;
     for r in reports {
-        let Some(name) = r.manifest.as_ref().and_then(|m| m["suite"].as_str()) else {
+        let Some(name) = r.suite() else {
             continue;
         };
         match first {

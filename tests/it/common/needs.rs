@@ -104,10 +104,11 @@ pub fn needs(what: &[Need]) -> bool {
     if missing.is_empty() {
         return true;
     }
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("a test")
-        .to_string();
+    // A bench runs on the main thread: it is named by its binary (`embed_throughput-<hash>`).
+    let test = match std::thread::current().name() {
+        Some("main") | None => bench_name().unwrap_or_else(|| "a test".into()),
+        Some(name) => name.to_string(),
+    };
     let line = format!("skipped {test}: needs {}", missing.join("; and "));
     if std::env::var_os(REQUIRE_ALL).is_some_and(|v| v == "1") {
         panic!("{line} ({REQUIRE_ALL}=1: nothing may be skipped)");
@@ -115,6 +116,16 @@ pub fn needs(what: &[Need]) -> bool {
     // Straight to the process's stderr: `eprintln!` output of a passing test is swallowed.
     let _ = writeln!(std::io::stderr().lock(), "{line}");
     false
+}
+
+/// The bench binary's name without cargo's hash suffix.
+fn bench_name() -> Option<String> {
+    let arg0 = std::env::args().next()?;
+    let stem = Path::new(&arg0).file_stem()?.to_string_lossy().into_owned();
+    Some(match stem.rsplit_once('-') {
+        Some((name, _hash)) => name.to_string(),
+        None => stem,
+    })
 }
 
 /// An environment variable naming a path; a relative one is taken from the repository root.

@@ -1,0 +1,77 @@
+//! The manifest as read back: what a report says produced it. [`super::Manifest`] is what a run
+//! writes; this is the same record read from a file, where every field may be missing (a
+//! report of an older tenure-eval, a hand-made one) but a field that is there must have its
+//! type, or the read fails naming the file and the JSON path.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+
+use crate::error::Result;
+
+/// A report's manifest (inline under `manifest`, or the paper layout's sidecar file).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedManifest {
+    /// `tenure-eval` for our own files.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// The tool's version.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// The suite's name: `paper`, `pmb`, `bitemporal` or a custom suite's.
+    #[serde(default)]
+    pub suite: Option<String>,
+    /// The pipeline profile (`paper`, `head`).
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// The backend's id (`bm25`, `cosine`, `rrf`, `http`, ...).
+    #[serde(default)]
+    pub backend: Option<String>,
+    /// The backend's description of itself, as the writing version serialised it. Kept as JSON:
+    /// one written by an older version that no longer parses falls back to [`Self::backend`]
+    /// (`origin::manifest_info`).
+    #[serde(default)]
+    pub backend_info: Option<Value>,
+    /// The backend's settings (their keys are each backend's own).
+    #[serde(default)]
+    pub backend_settings: Option<Value>,
+    /// Which copy of a suite's files ran, when a suite has several (`pmb`).
+    #[serde(default)]
+    pub suite_copy: Option<String>,
+    /// The input files and their sha256.
+    #[serde(default)]
+    pub inputs: Option<Vec<RecordedInput>>,
+    /// When the run started (measured).
+    #[serde(default)]
+    pub started_at: Option<String>,
+    /// A sidecar's record of the report it describes.
+    #[serde(default)]
+    pub report: Option<RecordedReport>,
+}
+
+/// One input file of a run.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct RecordedInput {
+    /// As given (or a built-in suite's path).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Of its bytes.
+    #[serde(default)]
+    pub sha256: Option<String>,
+}
+
+/// The report a paper-layout sidecar manifest belongs to.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct RecordedReport {
+    /// Of the report file's bytes.
+    #[serde(default)]
+    pub sha256: Option<String>,
+}
+
+impl RecordedManifest {
+    /// `value` (found at `json_path` of `file`) read as a manifest.
+    pub fn read(file: &Path, json_path: &str, value: Value) -> Result<RecordedManifest> {
+        crate::io::parse_value(file, json_path, value)
+    }
+}
