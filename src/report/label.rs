@@ -13,14 +13,13 @@
 //! (`all-minilm-l6-v2-retrieval-report-rrf-k30.json`). Two runs that differ in a
 //! result-changing setting never share a file; a rerun with the same settings replaces its own.
 //!
-//! The manifest records `label` (always) and `labelGiven` (when `--label` named it); readers
+//! The manifest records `runLabel` (always) and `runLabelGiven` (when `--label` named it); readers
 //! name a report by its given label, else as they always did (the model for cosine, the
 //! backend id for the rest of ours, the provider for upstream's) plus the tag from its
 //! `backendInfo`. A report without a manifest (upstream's, the published goldens) is named as
 //! before.
 
 use crate::backend::BackendInfo;
-use serde_json::Value;
 
 /// The derived label of a run of `backend`: its label, then `-` and its tag, if any.
 pub fn derived(backend: &BackendInfo) -> String {
@@ -45,15 +44,6 @@ pub fn check(label: &str) -> crate::Result<()> {
     crate::io::check_system_name("--label", label)
 }
 
-/// The label a manifest says the user gave (`labelGiven`), if any: the one place readers look
-/// for it.
-pub fn given_in(manifest: &Value) -> Option<String> {
-    if manifest.get("labelGiven").and_then(Value::as_bool) != Some(true) {
-        return None;
-    }
-    manifest.get("label")?.as_str().map(str::to_string)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,8 +56,10 @@ mod tests {
         info.tag = Some("min2".into());
         assert_eq!(run_label(&info, None), "bm25-min2");
         assert_eq!(run_label(&info, Some("mine")), "mine");
-        let manifest = serde_json::json!({"label": "mine", "labelGiven": true});
-        assert_eq!(given_in(&manifest).as_deref(), Some("mine"));
-        assert_eq!(given_in(&serde_json::json!({"label": "bm25"})), None);
+        let read = |v| super::super::RecordedManifest::read(std::path::Path::new("m"), "$", v);
+        let given = read(serde_json::json!({"runLabel": "mine", "runLabelGiven": true})).unwrap();
+        assert_eq!(given.given_label(), Some("mine"));
+        let derived = read(serde_json::json!({"runLabel": "bm25"})).unwrap();
+        assert_eq!(derived.given_label(), None);
     }
 }

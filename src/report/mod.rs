@@ -64,10 +64,10 @@ pub struct Manifest {
     /// Backend settings.
     pub backend_settings: serde_json::Value,
     /// The run's label (see [`label`]): `--label`, or the backend's label and its tag.
-    pub label: String,
+    pub run_label: String,
     /// The label was given (`--label`): readers name the report by it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub label_given: bool,
+    pub run_label_given: bool,
     /// The memory system's provider name (`--name`, else `--provider`'s, else `http`), for an
     /// external system.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -113,8 +113,8 @@ impl Manifest {
             backend: backend.id.clone(),
             backend_info: backend.clone(),
             backend_settings: backend_settings.clone(),
-            label: label::derived(backend),
-            label_given: false,
+            run_label: label::derived(backend),
+            run_label_given: false,
             name: (backend.reader == crate::backend::Reader::External)
                 .then(|| backend.provider.clone()),
             suite_copy: suite.copy,
@@ -129,8 +129,8 @@ impl Manifest {
     /// The same, named by `given` (`--label`) when there is one.
     pub fn labelled(mut self, given: Option<&str>) -> Manifest {
         if let Some(given) = given {
-            self.label = given.to_string();
-            self.label_given = true;
+            self.run_label = given.to_string();
+            self.run_label_given = true;
         }
         self
     }

@@ -181,8 +181,8 @@ impl LoadedReport {
         // `tenure` its file name keeps for upstream's tools) for the rest of ours, and the
         // provider for upstream's reports; then the run's tag. A label given with `--label`
         // replaces all of it (`report::label`).
-        let given = manifest.as_ref().and_then(super::label::given_in);
-        let provider = given.unwrap_or_else(|| {
+        let given = manifest.as_ref().and_then(RecordedManifest::given_label);
+        let provider = given.map(str::to_string).unwrap_or_else(|| {
             let base = match (&backend.model, named_by_us) {
                 (Some(model), _) => model.clone(),
                 (None, true) if backend.id != "http" => backend.id.clone(),
@@ -203,6 +203,14 @@ impl LoadedReport {
         }
     }
 
+    /// The label its run was given with `--label`, if any (the manifest's `runLabel` when
+    /// `runLabelGiven`); [`Self::provider`] is then that label.
+    pub fn given_label(&self) -> Option<&str> {
+        self.manifest
+            .as_ref()
+            .and_then(RecordedManifest::given_label)
+    }
+
     /// The suite its manifest names (`None` for upstream's reports, which have none).
     pub fn suite(&self) -> Option<&str> {
         self.manifest.as_ref().and_then(|m| m.suite.as_deref())
@@ -216,11 +224,8 @@ impl LoadedReport {
             return self.provider.clone();
         }
         let b = &self.backend;
-        let name = match (
-            self.manifest.as_ref().and_then(super::label::given_in),
-            &b.model,
-        ) {
-            (Some(given), _) => given,
+        let name = match (self.given_label(), &b.model) {
+            (Some(given), _) => given.to_string(),
             (None, Some(model)) => super::label::with_tag(&format!("{} / {model}", b.id), b),
             (None, None) => super::label::with_tag(&b.id, b),
         };

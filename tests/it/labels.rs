@@ -31,7 +31,7 @@ fn labelled(dir: &Path, expected: &[(&str, &str)]) -> Vec<Value> {
     assert_eq!(files(dir), names);
     let manifests: Vec<Value> = names.iter().map(|f| manifest(dir, f)).collect();
     for ((file, label), m) in expected.iter().zip(&manifests) {
-        assert_eq!(m["label"], *label, "{file}");
+        assert_eq!(m["runLabel"], *label, "{file}");
     }
     manifests
 }
@@ -82,8 +82,8 @@ fn default_runs_keep_their_file_names_and_labels() {
         ),
     ] {
         let m = manifest(dir.path(), file);
-        assert_eq!(m["label"], label, "{file}");
-        assert!(m.get("labelGiven").is_none() && m["backendInfo"].get("tag").is_none());
+        assert_eq!(m["runLabel"], label, "{file}");
+        assert!(m.get("runLabelGiven").is_none() && m["backendInfo"].get("tag").is_none());
         assert!(table.contains(&format!("| {label} ")), "{table}");
     }
 }
@@ -176,7 +176,7 @@ fn a_given_label_names_everything_and_a_rerun_replaces_its_files() {
     assert_eq!(files(dir.path()), names);
     let m = manifest(dir.path(), names[0]);
     assert_eq!(
-        (&m["label"], &m["labelGiven"]),
+        (&m["runLabel"], &m["runLabelGiven"]),
         (&"mine".into(), &true.into())
     );
     assert_eq!(
