@@ -188,6 +188,14 @@ fn a_given_label_names_everything_and_a_rerun_replaces_its_files() {
     let out = tenure_eval_ok(&["compare", "--format", "json"], &[&a, &b]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(run_names(&v["runsTable"]), ["bm25", "mine"]);
+    // Figure 2's legend names each session run by its label.
+    let svg = dir.path().join("drift.svg");
+    let sessions = [pmb.join(names[3]), pmb.join(names[2])];
+    let svg_arg = svg.display().to_string();
+    let paths: Vec<&Path> = sessions.iter().map(|p| p.as_path()).collect();
+    tenure_eval_ok(&[&["plot"][..], &["--out", &svg_arg]].concat(), &paths);
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("\nmine\n") && svg.contains("\nbm25\n"), "{svg}");
 }
 
 /// A label that cannot name a file or be a TREC field, or one label for two backends: exit 2,
