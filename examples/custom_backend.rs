@@ -168,6 +168,8 @@ impl BackendFactory for WordOverlapFactory {
                 paper_primary: false,
                 reader: Reader::Text,
                 score_scale: ScoreScale::None,
+                // No settings that change results: nothing to add to the run's label.
+                tag: None,
                 upstream_exact: false,
             },
         }))

@@ -74,8 +74,9 @@ for kind in static session; do
   test_file=src/retrieval.external.eval.test.ts stem=""
   if [ "$kind" = session ]; then test_file=src/session-retrieval.external.eval.test.ts stem="session-"; fi
   npx ava "$test_file" --timeout 10m > "$work/ava-$kind.log" 2>&1 || true   # failed cases fail AVA tests
+  # --label keeps upstream's file name (a compat run is otherwise labelled tenure-eval-compat).
   "$bin" "$kind" --suite pmb --backend http --url "$(cat "$work/ours.url")" --name tenure-eval \
-    --compat pmb --quiet --out "$work/ours" > /dev/null || true   # exit 3 when a case errs: compared below
+    --compat pmb --label tenure-eval --quiet --out "$work/ours" > /dev/null || true   # exit 3 when a case errs: compared below
   python3 "$repo/scripts/crosscheck_compare.py" reports "$kind" \
     "test-results/${stem}retrieval-report-tenure-eval.json" \
     "$work/ours/pmb/${stem}retrieval-report-tenure-eval.json" || status=1

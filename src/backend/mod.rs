@@ -15,6 +15,7 @@ mod explain;
 mod filterable;
 pub mod fusion;
 pub mod http;
+pub mod label;
 pub mod recent;
 mod signals;
 pub mod spreading;
@@ -252,6 +253,10 @@ pub struct BackendInfo {
     pub reader: Reader,
     /// What its scores mean.
     pub score_scale: ScoreScale,
+    /// The settings part of the run's label: the tokens of its result-changing settings that
+    /// differ from their defaults (`k30-floor0,0.7`; see [`label`]); `None` at defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
     /// Reproduces an upstream client exactly: reports hold upstream's fields only, and an
     /// entry upstream would have lost (a failed search) is left out rather than recorded.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -12,7 +12,7 @@ use crate::render::run_table::RunRow;
 use crate::report::rank;
 use crate::report::stream::StaticStream;
 use crate::report::LoadedReport;
-use crate::report::{file_name, json, write_report, Manifest, ReportFile, Shape};
+use crate::report::{file_name, json, label, write_report, Manifest, ReportFile, Shape};
 use crate::run::{run_sessions, run_static_each, Observer};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
@@ -88,6 +88,7 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
                 concurrency: plan.concurrency,
                 measures: &plan.measures,
                 max_errors: plan.max_errors,
+                label: plan.label.as_deref(),
             };
             passes.push(pass(
                 plan.suite_for(backend),
@@ -113,6 +114,8 @@ pub struct PassOptions<'a> {
     pub measures: &'a [Measure],
     /// Stop the pass after this many errored cases or turns (`--max-errors`).
     pub max_errors: usize,
+    /// The run's label when the user gave one (`--label`; see `report::label`).
+    pub label: Option<&'a str>,
 }
 
 /// One (backend, kind) pass: run (static cases `concurrency` at a time), write the report
@@ -135,7 +138,8 @@ pub fn pass(
     let (reports, loaded, summary, drift, backend, errored, stats) = match kind {
         Workload::Static => {
             // Streamed (report::stream), but for an external system's, which is kept.
-            let mut stream = StaticStream::new(dir, shape, &qrels, measures)?;
+            let mut stream =
+                StaticStream::new(dir, shape, &qrels, measures)?.labelled(options.label);
             let mut external = Vec::new();
             let mut run = run_static_each(suite, factory, observer, concurrency, &mut |b, r| {
                 if let Some(e) = &r.error {
@@ -149,10 +153,11 @@ pub fn pass(
                 }
             })?;
             observer.pass_finished();
-            let path = file_path(dir, kind, suite, &run.backend, tally.total());
+            let path = file_path(dir, kind, suite, &run.backend, tally.total(), options.label);
             let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
                 run.results = external;
-                let report = json::static_report(&run, &Manifest::for_static(suite, &run), shape);
+                let manifest = Manifest::for_static(suite, &run).labelled(options.label);
+                let report = json::static_report(&run, &manifest, shape);
                 let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
                 (reports, loaded, run.summary(), run.errored())
             } else {
@@ -175,9 +180,10 @@ pub fn pass(
                     )?;
                 }
             }
-            let report = json::session_report(&run, &Manifest::for_sessions(suite, &run), shape);
+            let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
+            let report = json::session_report(&run, &manifest, shape);
             let drift = Some(run.mean_drift_scores());
-            let path = file_path(dir, kind, suite, &run.backend, tally.total());
+            let path = file_path(dir, kind, suite, &run.backend, tally.total(), options.label);
             let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
             let (summary, errored) = (run.summary(), run.errored());
             (
@@ -200,7 +206,7 @@ pub fn pass(
         .collect();
     let row = RunRow {
         suite: suite.name.clone(),
-        backend: backend.label.clone(),
+        backend: label::run_label(&backend, options.label),
         kind,
         summary,
         mean_drift: drift.map(|d| d.0),
@@ -217,16 +223,18 @@ pub fn pass(
     })
 }
 
-/// A pass's report file: its usual name, or beside it when cases errored (a failed run never
-/// replaces a good report); a good run removes the failed report an earlier run left.
+/// A pass's report file: its usual name (the run's label in it, `report::label`), or beside it
+/// when cases errored (a failed run never replaces a good report); a good run removes the
+/// failed report an earlier run left.
 fn file_path(
     dir: &Path,
     kind: Workload,
     suite: &Suite,
     backend: &BackendInfo,
     errored: usize,
+    given: Option<&str>,
 ) -> PathBuf {
-    let path = dir.join(file_name(kind, suite.profile, backend));
+    let path = dir.join(file_name(kind, suite.profile, backend, given));
     if errored > 0 {
         failed_path(&path)
     } else {

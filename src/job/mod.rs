@@ -46,6 +46,8 @@ pub struct RunPlan {
     pub measures: Vec<crate::eval::rank::Measure>,
     /// A pass stops after this many errored cases or turns (`--max-errors`).
     pub max_errors: usize,
+    /// The run's label, when the user gave one (`--label`; see `report::label`).
+    pub label: Option<String>,
 }
 
 impl RunPlan {
@@ -106,6 +108,7 @@ impl RunPlan {
             notes,
             concurrency: 1,
             max_errors: errors::DEFAULT_MAX_ERRORS,
+            label: None,
             measures: crate::eval::rank::parse_measures(crate::eval::rank::DEFAULT_MEASURES)
                 .map_err(Error::Usage)?,
         })
@@ -117,6 +120,22 @@ impl RunPlan {
             Some(h) if backend.runs_harness_copy() => h,
             _ => &self.suite,
         }
+    }
+
+    /// Named `label` (`--label`): one backend only, since the label names its files.
+    pub fn with_label(mut self, label: Option<String>) -> Result<RunPlan> {
+        if let Some(label) = &label {
+            crate::report::label::check(label)?;
+            if self.backends.len() > 1 {
+                return Err(Error::Usage(format!(
+                    "--label {label:?} names one run, and {} backends are chosen (a model \
+                     counts once each): run them one at a time, each with its own --label",
+                    self.backends.len()
+                )));
+            }
+        }
+        self.label = label;
+        Ok(self)
     }
 
     /// With CI gates, judged against `baselines`.

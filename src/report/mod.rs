@@ -5,6 +5,7 @@
 
 mod external;
 pub mod json;
+pub mod label;
 mod origin;
 pub(crate) mod parse;
 pub mod rank;
@@ -62,6 +63,15 @@ pub struct Manifest {
     pub backend_info: BackendInfo,
     /// Backend settings.
     pub backend_settings: serde_json::Value,
+    /// The run's label (see [`label`]): `--label`, or the backend's label and its tag.
+    pub run_label: String,
+    /// The label was given (`--label`): readers name the report by it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub run_label_given: bool,
+    /// The memory system's provider name (`--name`, else `--provider`'s, else `http`), for an
+    /// external system.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Whose copy of a built-in suite ran (`tenurehq/precisionMemBench 18c7955` for an
     /// external system on `pmb`, `tenurehq/tenure dc348a8` otherwise); absent for custom files.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,6 +113,10 @@ impl Manifest {
             backend: backend.id.clone(),
             backend_info: backend.clone(),
             backend_settings: backend_settings.clone(),
+            run_label: label::derived(backend),
+            run_label_given: false,
+            name: (backend.reader == crate::backend::Reader::External)
+                .then(|| backend.provider.clone()),
             suite_copy: suite.copy,
             inputs: suite.inputs.clone(),
             started_at: started_at.to_string(),
@@ -110,6 +124,15 @@ impl Manifest {
             retries: 0,
             search_latency: None,
         }
+    }
+
+    /// The same, named by `given` (`--label`) when there is one.
+    pub fn labelled(mut self, given: Option<&str>) -> Manifest {
+        if let Some(given) = given {
+            self.run_label = given.to_string();
+            self.run_label_given = true;
+        }
+        self
     }
 
     fn measured<'a>(
@@ -153,20 +176,30 @@ impl Manifest {
 /// `retrieval-report-<provider>.json` and `<model>-retrieval-report-vector.json`; `session-`
 /// variants alike. The backend says its prefix (a cosine run under a text policy other than
 /// its profile's adds the policy: `<model>.<policy>-retrieval-report-vector.json`) and whether
-/// it is the paper's own system, whose paper-layout files carry no provider.
-pub fn file_name(kind: Workload, profile: Profile, backend: &BackendInfo) -> String {
+/// it is the paper's own system, whose paper-layout files carry no provider. A run's label
+/// ([`label`]) adds its tag before `.json`; a given label (`--label`) replaces the prefix and
+/// provider: `retrieval-report-NAME.json`.
+pub fn file_name(
+    kind: Workload,
+    profile: Profile,
+    backend: &BackendInfo,
+    given: Option<&str>,
+) -> String {
     let stem = match kind {
         Workload::Static => "retrieval-report",
         Workload::Session => "session-retrieval-report",
     };
+    if let Some(given) = given {
+        return format!("{stem}-{given}.json");
+    }
     let name = if backend.paper_primary && Shape::of(profile) == Shape::Paper {
-        format!("{stem}.json")
+        label::with_tag(stem, backend)
     } else {
-        format!("{stem}-{}.json", backend.provider)
+        label::with_tag(&format!("{stem}-{}", backend.provider), backend)
     };
     match &backend.file_prefix {
-        Some(prefix) => format!("{prefix}-{name}"),
-        None => name,
+        Some(prefix) => format!("{prefix}-{name}.json"),
+        None => format!("{name}.json"),
     }
 }
 

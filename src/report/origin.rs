@@ -75,6 +75,7 @@ pub fn upstream_info(provider: &str) -> BackendInfo {
         paper_primary: provider == "tenure",
         reader,
         score_scale,
+        tag: None,
         upstream_exact: !matches!(provider, "tenure" | "vector"),
     }
 }

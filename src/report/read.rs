@@ -23,8 +23,10 @@ use std::path::{Path, PathBuf};
 pub struct LoadedReport {
     /// Where it was read from.
     pub path: PathBuf,
-    /// What names the run in tables: the backend's model when it has one, else its provider
-    /// (`provider` of upstream files, or the file stem).
+    /// The run's label as tables, `compare`, legends, JUnit and TREC name it
+    /// (`report::label`): the label given with `--label`, else the backend's model when it has
+    /// one, else its provider (`provider` of upstream files, or the file stem), then the tag of
+    /// its result-changing settings.
     pub provider: String,
     /// Who the backend was: from the manifest, or inferred for files without one (see
     /// [`upstream_info`]).
@@ -177,12 +179,17 @@ impl LoadedReport {
         // Tables and legends name a run as `run` does: the model for cosine (tenure-eval's
         // cosine reports say `vector` like PrecisionMemBench's), the backend id (`bm25`, not the
         // `tenure` its file name keeps for upstream's tools) for the rest of ours, and the
-        // provider for upstream's reports.
-        let provider = match (&backend.model, named_by_us) {
-            (Some(model), _) => model.clone(),
-            (None, true) if backend.id != "http" => backend.id.clone(),
-            _ => backend.provider.clone(),
-        };
+        // provider for upstream's reports; then the run's tag. A label given with `--label`
+        // replaces all of it (`report::label`).
+        let given = manifest.as_ref().and_then(RecordedManifest::given_label);
+        let provider = given.map(str::to_string).unwrap_or_else(|| {
+            let base = match (&backend.model, named_by_us) {
+                (Some(model), _) => model.clone(),
+                (None, true) if backend.id != "http" => backend.id.clone(),
+                _ => backend.provider.clone(),
+            };
+            super::label::with_tag(&base, &backend)
+        });
         LoadedReport {
             path: path.to_path_buf(),
             provider,
@@ -194,6 +201,14 @@ impl LoadedReport {
             case_count,
             manifest,
         }
+    }
+
+    /// The label its run was given with `--label`, if any (the manifest's `runLabel` when
+    /// `runLabelGiven`); [`Self::provider`] is then that label.
+    pub fn given_label(&self) -> Option<&str> {
+        self.manifest
+            .as_ref()
+            .and_then(RecordedManifest::given_label)
     }
 
     /// The suite its manifest names (`None` for upstream's reports, which have none).
@@ -209,9 +224,10 @@ impl LoadedReport {
             return self.provider.clone();
         }
         let b = &self.backend;
-        let name = match &b.model {
-            Some(model) => format!("{} / {model}", b.id),
-            None => b.id.clone(),
+        let name = match (self.given_label(), &b.model) {
+            (Some(given), _) => given.to_string(),
+            (None, Some(model)) => super::label::with_tag(&format!("{} / {model}", b.id), b),
+            (None, None) => super::label::with_tag(&b.id, b),
         };
         format!("{name} ({})", b.score_scale.describe())
     }

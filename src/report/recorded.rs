@@ -36,6 +36,15 @@ pub struct RecordedManifest {
     /// The backend's settings (their keys are each backend's own).
     #[serde(default)]
     pub backend_settings: Option<Value>,
+    /// The run's label (`report::label`): `--label`, or the backend's label and its tag.
+    #[serde(default)]
+    pub run_label: Option<String>,
+    /// The label was given with `--label`: readers name the report by it.
+    #[serde(default)]
+    pub run_label_given: bool,
+    /// A memory system's provider name (`--name`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Which copy of a suite's files ran, when a suite has several (`pmb`).
     #[serde(default)]
     pub suite_copy: Option<String>,
@@ -73,5 +82,11 @@ impl RecordedManifest {
     /// `value` (found at `json_path` of `file`) read as a manifest.
     pub fn read(file: &Path, json_path: &str, value: Value) -> Result<RecordedManifest> {
         crate::io::parse_value(file, json_path, value)
+    }
+
+    /// The label the user gave the run (`--label`), if any: what readers name the report by
+    /// (`report::label`).
+    pub fn given_label(&self) -> Option<&str> {
+        self.run_label.as_deref().filter(|_| self.run_label_given)
     }
 }

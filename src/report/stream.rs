@@ -37,6 +37,8 @@ pub struct StaticStream<'a> {
     kept: Vec<Outcome>,
     rows: Vec<Row>,
     entry: Vec<u8>,
+    /// The run's given label (`--label`), for the manifest.
+    label: Option<String>,
 }
 
 fn spill_error(dir: &Path, source: std::io::Error) -> Error {
@@ -67,6 +69,7 @@ impl<'a> StaticStream<'a> {
             kept: Vec::new(),
             rows: Vec::new(),
             entry: Vec::new(),
+            label: None,
         })
     }
 
@@ -106,6 +109,12 @@ impl<'a> StaticStream<'a> {
         Ok(())
     }
 
+    /// The same, its manifest naming the run `given` (`--label`) when there is one.
+    pub fn labelled(mut self, given: Option<&str>) -> Self {
+        self.label = given.map(str::to_string);
+        self
+    }
+
     /// Cases the backend failed on, so far.
     pub fn errored(&self) -> usize {
         self.kept.iter().filter(|k| k.errored).count()
@@ -120,7 +129,7 @@ impl<'a> StaticStream<'a> {
         suite: &Suite,
     ) -> Result<(Vec<PathBuf>, LoadedReport, Summary)> {
         let summary = summarise(&self.kept, self.kept.len(), None);
-        let manifest = Manifest::for_static(suite, run);
+        let manifest = Manifest::for_static(suite, run).labelled(self.label.as_deref());
         let ingestion = json::tenure_ingestion(&run.ingestion);
         let super::ReportFile {
             body: mut skeleton,

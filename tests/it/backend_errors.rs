@@ -73,6 +73,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
             concurrency: 1,
             measures: &[],
             max_errors: 10,
+            label: None,
         },
         &mut Silent,
     )
@@ -145,6 +146,7 @@ fn a_clean_report_has_no_error_keys() {
             concurrency: 1,
             measures: &[],
             max_errors: 10,
+            label: None,
         },
         &mut Silent,
     )

@@ -48,6 +48,9 @@ mod http_provider;
 /// The ONNX embedder on the real MiniLM models (needs ONNX Runtime, the models, the venv).
 /// Input files from pipes, /dev/stdin and `-`; folders refused.
 mod inputs;
+/// One run label everywhere: distinct files and labels for runs that differ in a
+/// result-changing setting, today's names at defaults, `--label`, and `compare` rows.
+mod labels;
 /// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).
 mod latex;
 /// Real Lucene gives our answers on a grown store (needs a JDK and liblucene8-java).

@@ -19,6 +19,7 @@ pub mod similarity;
 
 pub use index::{BeliefIndex, DocVersion, IndexedField, ReplacedVersions};
 
+use super::label::{self, Setting};
 use super::{
     Backend, BackendError, BackendInfo, Explanation, Hit, Reader, ScoreScale, SearchRequest,
     TermMatch,
@@ -205,6 +206,11 @@ impl Bm25Backend {
                 paper_primary: true,
                 reader: Reader::Text,
                 score_scale: ScoreScale::LuceneBm25,
+                // Its one result-changing setting (backend::label).
+                tag: label::tag(
+                    &[Setting::new("min", config.min_score, DEFAULT_MIN_SCORE)],
+                    [],
+                ),
                 upstream_exact: false,
             },
         })

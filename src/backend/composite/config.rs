@@ -5,6 +5,7 @@
 //! [`super::signals`], recorded in the manifest too.
 
 use crate::backend::cosine::CosineConfig;
+use crate::backend::label::Setting;
 use crate::backend::Thresholds;
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +18,21 @@ pub enum RelevanceMap {
     Clip,
     /// (1 + cos) / 2, Atlas's vector score: an unrelated belief keeps about half.
     Rescale,
+}
+
+impl RelevanceMap {
+    /// `clip` or `rescale`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RelevanceMap::Clip => "clip",
+            RelevanceMap::Rescale => "rescale",
+        }
+    }
+}
+
+/// Tier thresholds as a label lists them: verbatim, compressed, archived.
+pub fn tier_list(t: &Thresholds) -> [f64; 3] {
+    [t.verbatim, t.compressed, t.archived]
 }
 
 /// Where the confidence signal comes from (spec §1, §6: **[open]**).
@@ -125,6 +141,43 @@ impl Default for ScorerParams {
             bitemporal: false,
             established_after: 5,
         }
+    }
+}
+
+impl ScorerParams {
+    /// Its result-changing settings, in tag order (`backend::label`): `l` (λ), `rescale`,
+    /// `status`, `rates`, `tiers`, `clamp`, `kw` (a hash of the keyword list), `rr`, `rc`,
+    /// `rt` (revisitation rate, cap, threshold), `est`. `--bitemporal` is in the label already.
+    pub fn label_settings(&self) -> Vec<Setting> {
+        let d = ScorerParams::default();
+        let rates = |r: &VolatilityRates| [r.stable, r.slow, r.volatile];
+        vec![
+            Setting::new("l", self.lambda, d.lambda),
+            Setting::choice(self.relevance.name(), "clip"),
+            Setting::choice(
+                match self.confidence {
+                    ConfidenceSource::Field => "field",
+                    ConfidenceSource::Status => "status",
+                },
+                "field",
+            ),
+            Setting::list("rates", &rates(&self.rates)[..], &rates(&d.rates)),
+            Setting::list(
+                "tiers",
+                &tier_list(&self.thresholds)[..],
+                &tier_list(&d.thresholds),
+            ),
+            Setting::switch("clamp", self.clamp),
+            Setting::text(
+                "kw",
+                &self.primacy_keywords.join(","),
+                &d.primacy_keywords.join(","),
+            ),
+            Setting::new("rr", self.revisit_rate, d.revisit_rate),
+            Setting::new("rc", self.revisit_cap, d.revisit_cap),
+            Setting::new("rt", self.revisit_threshold, d.revisit_threshold),
+            Setting::new("est", self.established_after, d.established_after),
+        ]
     }
 }
 

@@ -16,7 +16,7 @@ pub mod segments;
 pub mod signals;
 
 pub use config::{
-    CompositeConfig, ConfidenceSource, RelevanceMap, ScorerParams, VolatilityRates,
+    tier_list, CompositeConfig, ConfidenceSource, RelevanceMap, ScorerParams, VolatilityRates,
     PRIMACY_KEYWORDS,
 };
 
@@ -94,6 +94,8 @@ pub fn scorer_info(id: &str, vectors: Option<&Vectors>, variant: Option<&str>) -
         paper_primary: false,
         reader: Reader::Text,
         score_scale: ScoreScale::ContextScore,
+        // Each scorer says its own (backend::label).
+        tag: None,
         upstream_exact: false,
     }
 }
@@ -124,7 +126,10 @@ impl CompositeBackend {
         let vectors = Vectors::new(source, policy, default_policy);
         let params = config.params.clone();
         let variant = params.bitemporal.then_some("bitemporal");
-        let info = scorer_info("composite", Some(&vectors), variant);
+        let mut info = scorer_info("composite", Some(&vectors), variant);
+        let mut settings = params.label_settings();
+        settings.extend(config.vectors.embedding_label_settings());
+        info.tag = super::label::tag(&settings, []);
         let mut segments = Segments::new(workload, Some(vectors), params.primacy_keywords.clone());
         for belief in corpus {
             segments

@@ -2,6 +2,7 @@
 //! `prepare` resolves the model into the vectors a suite needs.
 
 use super::hnsw::HnswParams;
+use crate::backend::label::Setting;
 use crate::embed::onnx::EmbedOptions;
 use crate::embed::service::ServiceOptions;
 use crate::embed::source::{EmbedProgress, ModelSource, DEFAULT_MODEL};
@@ -117,6 +118,32 @@ impl CosineConfig {
             ollama_legacy: false,
             prepared: None,
         }
+    }
+
+    /// Its result-changing settings, in tag order (`backend::label`): the search structure
+    /// (`hnsw`, then its parameters `m`, `efc`, `efs`), then the embedding calls'.
+    pub fn label_settings(&self) -> Vec<Setting> {
+        let mut settings = vec![Setting::choice(self.index.name(), "exact")];
+        if let IndexKind::Hnsw(p) = self.index {
+            let d = HnswParams::default();
+            settings.extend([
+                Setting::new("m", p.max_connections, d.max_connections),
+                Setting::new("efc", p.ef_construction, d.ef_construction),
+                Setting::new("efs", p.ef_search, d.ef_search),
+            ]);
+        }
+        settings.extend(self.embedding_label_settings());
+        settings
+    }
+
+    /// The settings of a served model's calls that change its vectors: Ollama's legacy API
+    /// (not normalised) and the prompt prefixes (`qp`, `dp`: a hash of the text).
+    pub fn embedding_label_settings(&self) -> Vec<Setting> {
+        vec![
+            Setting::switch("legacy", self.ollama_legacy),
+            Setting::text("qp", &self.service.query_prefix, ""),
+            Setting::text("dp", &self.service.document_prefix, ""),
+        ]
     }
 
     /// The text policy under `profile`: the profile's, with the overrides applied.

@@ -84,6 +84,7 @@ impl CosineBackend {
                 paper_primary: false,
                 reader: Reader::Vector,
                 score_scale: ScoreScale::VectorSimilarity,
+                tag: super::label::tag(&config.label_settings(), []),
                 upstream_exact: false,
             },
             index: config.index,

@@ -11,6 +11,7 @@
 //! explanation lists each child's rank and score.
 
 use super::config::BackendFactory;
+use super::label::{self, Setting};
 use super::{
     Backend, BackendConfig, BackendError, BackendInfo, ErrorKind, Explanation, Hit, Reader,
     ScoreScale, SearchRequest,
@@ -67,6 +68,26 @@ pub struct FusionConfig {
     /// cosine); a missing entry means no floor.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub floors: Vec<f32>,
+}
+
+impl FusionConfig {
+    /// Its own result-changing settings, in tag order (`backend::label`): RRF's `k` or
+    /// CombSUM's weights `w`, the depths, the floors. The fused backends follow (`fuse`, when
+    /// not BM25 then cosine) and then their own tags, added at build.
+    pub fn label_settings(&self) -> Vec<Setting> {
+        let mut settings = match &self.method {
+            Method::Rrf { k } => vec![Setting::new("k", k, 60.0)],
+            Method::CombSum { weights } => vec![Setting::list("w", &weights[..], &[])],
+            Method::Fallback => Vec::new(),
+        };
+        let depths = match self.child_depths.is_empty() {
+            true => vec![self.depth],
+            false => self.child_depths.clone(),
+        };
+        settings.push(Setting::list("depth", &depths[..], &[100]));
+        settings.push(Setting::list("floor", &self.floors[..], &[]));
+        settings
+    }
 }
 
 /// One child's answer, as fusion reads it.
@@ -196,6 +217,10 @@ impl FusionBackend {
             .filter_map(|c| c.info().file_prefix.as_deref())
             .collect();
         let id = config.method.id();
+        let mut settings = config.label_settings();
+        let ids: Vec<&str> = children.iter().map(|c| c.info().id.as_str()).collect();
+        settings.push(Setting::new("fuse", ids.join("+"), "bm25+cosine"));
+        let child_tags = children.iter().map(|c| c.info().tag.as_deref());
         Ok(FusionBackend {
             info: BackendInfo {
                 id: id.into(),
@@ -210,6 +235,7 @@ impl FusionBackend {
                     Method::Fallback => ScoreScale::None,
                     _ => ScoreScale::RankFusion,
                 },
+                tag: label::tag(&settings, child_tags),
                 upstream_exact: false,
             },
             config: config.clone(),

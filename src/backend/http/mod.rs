@@ -99,6 +99,18 @@ impl HttpConfig {
         }
     }
 
+    /// Its result-changing settings, in tag order (`backend::label`): `compat`, `noreseed`,
+    /// `settle<ms>`. The provider's own needs (seed delay, `/wait`, `/update`) describe how
+    /// that system must be driven, not a variant of the measurement, and add nothing.
+    pub fn label_settings(&self) -> Vec<super::label::Setting> {
+        use super::label::Setting;
+        vec![
+            Setting::switch("compat", !self.careful()),
+            Setting::switch("noreseed", !self.reseed),
+            Setting::new("settle", self.settle_ms, 0),
+        ]
+    }
+
     fn careful(&self) -> bool {
         self.mode == Mode::Careful
     }
@@ -137,6 +149,7 @@ impl HttpBackend {
                 paper_primary: false,
                 reader: Reader::External,
                 score_scale: ScoreScale::None,
+                tag: super::label::tag(&config.label_settings(), []),
                 upstream_exact: !config.careful(),
             },
             client: Client::new(&config.url, config.timeout_secs),

@@ -6,6 +6,7 @@
 
 use super::composite::segments::Segments;
 use super::composite::{ranked_hits, scorer_info, signals, Scored};
+use super::label::Setting;
 use super::{Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Workload};
 use crate::suite::Belief;
 use serde::{Deserialize, Serialize};
@@ -43,7 +44,17 @@ impl RecentBackend {
         RecentBackend {
             segments,
             config,
-            info: scorer_info("recent", None, None),
+            info: BackendInfo {
+                tag: super::label::tag(
+                    &[Setting::new(
+                        "l",
+                        config.lambda,
+                        RecentConfig::default().lambda,
+                    )],
+                    [],
+                ),
+                ..scorer_info("recent", None, None)
+            },
         }
     }
 }

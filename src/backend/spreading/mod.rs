@@ -10,8 +10,11 @@
 //! not meant for a million beliefs).
 
 use super::composite::segments::{Segments, Vectors};
-use super::composite::{ranked_hits, scorer_info, signals, vector_settings, RelevanceMap, Scored};
+use super::composite::{
+    ranked_hits, scorer_info, signals, tier_list, vector_settings, RelevanceMap, Scored,
+};
 use super::cosine::CosineConfig;
+use super::label::Setting;
 use super::{
     Backend, BackendError, BackendInfo, Hit, SearchRequest, Signals, Thresholds, Workload,
 };
@@ -61,6 +64,22 @@ impl SpreadingConfig {
     }
 }
 
+impl SpreadingConfig {
+    /// Its result-changing settings, in tag order (`backend::label`): `rescale`, `tiers`,
+    /// `edge`, `frac`, then the embedding calls'.
+    pub fn label_settings(&self) -> Vec<Setting> {
+        let d = Thresholds::default();
+        let mut settings = vec![
+            Setting::choice(self.relevance.name(), "clip"),
+            Setting::list("tiers", &tier_list(&self.thresholds)[..], &tier_list(&d)),
+            Setting::new("edge", self.edge_threshold, default_edge()),
+            Setting::new("frac", self.fraction, default_fraction()),
+        ];
+        settings.extend(self.vectors.embedding_label_settings());
+        settings
+    }
+}
+
 /// The spreading-activation backend.
 pub struct SpreadingBackend {
     segments: Segments,
@@ -79,7 +98,8 @@ impl SpreadingBackend {
     ) -> Result<SpreadingBackend> {
         let (source, policy, default_policy) = config.vectors.vector_setup()?;
         let vectors = Vectors::new(source, policy, default_policy);
-        let info = scorer_info("spreading", Some(&vectors), None);
+        let mut info = scorer_info("spreading", Some(&vectors), None);
+        info.tag = super::label::tag(&config.label_settings(), []);
         let mut backend = SpreadingBackend {
             segments: Segments::new(workload, Some(vectors), Vec::new()),
             edges: Vec::new(),

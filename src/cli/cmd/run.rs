@@ -64,6 +64,11 @@ pub struct RunArgs {
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Name the run (one backend): its report files (`retrieval-report-NAME.json`), table and
+    /// `compare` rows, figure legends, gates and JUnit [default: the backend's name and each
+    /// result-changing setting not at its default, e.g. `rrf(bm25+cosine/all-minilm-l6-v2)-k30`].
+    #[arg(long, value_name = "NAME", help_heading = "Output")]
+    pub label: Option<String>,
     /// CI gates.
     #[command(flatten)]
     pub gates: GateArgs,
@@ -125,7 +130,8 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         &args.scorer,
     )?;
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
-        .with_gates(args.gates.gates(), baselines)?;
+        .with_gates(args.gates.gates(), baselines)?
+        .with_label(args.label.clone())?;
     plan.concurrency = args.remote.concurrency.max(1);
     plan.max_errors = args.max_errors;
     plan.measures = args.output.metrics.0.clone();
@@ -164,7 +170,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     if !quiet {
         for pass in &outcome.passes {
             for w in &pass.warnings {
-                say!("warning: {}: {w}", pass.backend.label);
+                say!("warning: {}: {w}", pass.row.backend);
             }
         }
     }
@@ -267,7 +273,7 @@ pub fn report_errored(outcome: &JobOutcome) {
             for cause in &pass.errors {
                 say!(
                     "  {} {}: {}× (first: {}): {}",
-                    pass.backend.label,
+                    pass.row.backend,
                     pass.row.kind.label(),
                     cause.count,
                     cause.first,

@@ -54,7 +54,8 @@ fn one_belief_suite(f: &Files) -> (PathBuf, PathBuf) {
 fn min_score_is_a_setting_recorded_in_the_manifest() {
     let f = Files::new();
     let (corpus, cases) = one_belief_suite(&f);
-    let run = |extra: &[&str]| {
+    // The report is named by the run's label: `--min-score` adds its token (report::label).
+    let run = |extra: &[&str], file: &str| {
         let out = f.dir.path().join(format!("out{}", extra.len()));
         let mut cmd = crate::common::cli(&[]);
         cmd.args(["static", "--quiet", "--corpus"])
@@ -65,18 +66,17 @@ fn min_score_is_a_setting_recorded_in_the_manifest() {
             .arg(&out)
             .args(extra);
         assert_eq!(cmd.output().unwrap().status.code(), Some(0));
-        read_json(
-            out.join("custom/retrieval-report-tenure.json")
-                .to_str()
-                .unwrap(),
-        )
+        read_json(out.join("custom").join(file).to_str().unwrap())
     };
-    let floor = run(&[]);
+    let floor = run(&[], "retrieval-report-tenure.json");
     assert_eq!(floor["cases"][0]["relevantBeliefs"], json!([]));
     assert!(floor["manifest"]["backendSettings"]
         .get("minScore")
         .is_none());
-    let lowered = run(&["--min-score", "0.1"]);
+    let lowered = run(
+        &["--min-score", "0.1"],
+        "retrieval-report-tenure-min0.1.json",
+    );
     assert_eq!(lowered["cases"][0]["relevantBeliefs"], json!(["b-only"]));
     assert_eq!(
         lowered["manifest"]["backendSettings"]["minScore"],

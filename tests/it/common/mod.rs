@@ -177,24 +177,32 @@ pub fn http_run(
     args.extend_from_slice(extra);
     let output = tenure_eval(&args);
     let stem = if kind == "static" { "" } else { "session-" };
-    let path = out
-        .path()
-        .join(folder)
-        .join(format!("{stem}retrieval-report-{name}.json"));
-    // A run whose cases errored writes its report beside the good one's name.
-    let failed = path.with_file_name(format!("{stem}retrieval-report-{name}.failed.json"));
+    // The report is named by the run's label: the name, then the tokens of settings such as
+    // `--compat pmb` (`retrieval-report-NAME-compat.json`); a run whose cases errored writes it
+    // beside that name (`*.failed.json`). The folder is this run's own.
+    let prefix = format!("{stem}retrieval-report-{name}");
+    let written: Vec<PathBuf> = std::fs::read_dir(out.path().join(folder))
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            let file = p.file_name().unwrap().to_string_lossy();
+            file.starts_with(&prefix)
+                && file.ends_with(".json")
+                && !file.ends_with(".manifest.json")
+        })
+        .collect();
     let code = output.status.code().unwrap_or(-1);
     assert!(
-        !(path.exists() && failed.exists()),
-        "one report per run, good or failed"
+        written.len() <= 1,
+        "one report per run, good or failed: {written:?}"
     );
     HttpRun {
         code,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        report: std::fs::read(&path)
-            .or_else(|_| std::fs::read(&failed))
-            .ok()
-            .map(|b| serde_json::from_slice(&b).unwrap()),
+        report: written
+            .first()
+            .map(|p| serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()),
     }
 }
 

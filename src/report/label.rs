@@ -1,0 +1,65 @@
+//! A run's label: the one name of a run in its report file names, the run table, `tables`,
+//! `compare` and significance rows, figure legends, gate messages, JUnit, the html page and
+//! TREC run tags.
+//!
+//! The rule. `--label NAME` names the run (checked as `--name` is: one plain path component
+//! and one TREC field). Otherwise the label is derived: the backend's own name, then its tag,
+//! the tokens of the result-changing settings that differ from their defaults, joined by `-`
+//! (`rrf(bm25+cosine/all-minilm-l6-v2)-k30-floor0,0.7`; the tokens and their order are
+//! `backend::label`'s). A run at defaults has no tag, so it keeps the names it always had.
+//!
+//! File names: a given label replaces the provider part (`retrieval-report-NAME.json`,
+//! `session-retrieval-report-NAME.json`); a tag is added before `.json` to the usual name
+//! (`all-minilm-l6-v2-retrieval-report-rrf-k30.json`). Two runs that differ in a
+//! result-changing setting never share a file; a rerun with the same settings replaces its own.
+//!
+//! The manifest records `runLabel` (always) and `runLabelGiven` (when `--label` named it); readers
+//! name a report by its given label, else as they always did (the model for cosine, the
+//! backend id for the rest of ours, the provider for upstream's) plus the tag from its
+//! `backendInfo`. A report without a manifest (upstream's, the published goldens) is named as
+//! before.
+
+use crate::backend::BackendInfo;
+
+/// The derived label of a run of `backend`: its label, then `-` and its tag, if any.
+pub fn derived(backend: &BackendInfo) -> String {
+    with_tag(&backend.label, backend)
+}
+
+/// `base`, then `-` and `backend`'s tag, if it has one.
+pub fn with_tag(base: &str, backend: &BackendInfo) -> String {
+    match &backend.tag {
+        Some(tag) => format!("{base}-{tag}"),
+        None => base.to_string(),
+    }
+}
+
+/// The run's label: `given` (`--label`) when there is one, else [`derived`].
+pub fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
+    given.map_or_else(|| derived(backend), str::to_string)
+}
+
+/// Check a `--label` where it is given: it names report files and is the TREC run tag.
+pub fn check(label: &str) -> crate::Result<()> {
+    crate::io::check_system_name("--label", label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::origin::upstream_info;
+
+    #[test]
+    fn a_tag_follows_the_backends_label_and_a_given_label_wins() {
+        let mut info = upstream_info("tenure");
+        assert_eq!(run_label(&info, None), "bm25");
+        info.tag = Some("min2".into());
+        assert_eq!(run_label(&info, None), "bm25-min2");
+        assert_eq!(run_label(&info, Some("mine")), "mine");
+        let read = |v| super::super::RecordedManifest::read(std::path::Path::new("m"), "$", v);
+        let given = read(serde_json::json!({"runLabel": "mine", "runLabelGiven": true})).unwrap();
+        assert_eq!(given.given_label(), Some("mine"));
+        let derived = read(serde_json::json!({"runLabel": "bm25"})).unwrap();
+        assert_eq!(derived.given_label(), None);
+    }
+}
