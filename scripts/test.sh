@@ -18,6 +18,8 @@ TENURE_EVAL_CHROMEDRIVER=$(sed -n 2p <<<"$CHROMIUM_PATHS")
 export TENURE_EVAL_CHROMIUM TENURE_EVAL_CHROMEDRIVER
 # The LaTeX tests (tests/it/latex.rs) compile the tables with pdflatex, booktabs and adjustbox.
 scripts/setup-tex.sh >/dev/null
+# The figure tests (tests/it/figures.rs) read the PDFs with poppler's pdffonts and pdftotext.
+scripts/setup-poppler.sh >/dev/null
 # Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
 # plain `cargo test` skips what its machine lacks; here a missing need fails the test.
 export TENURE_EVAL_REQUIRE_ALL=1
