@@ -11,6 +11,8 @@
 pub mod claims;
 pub mod compare;
 pub mod figure_file;
+#[cfg(feature = "figures")]
+pub mod figure_render;
 pub mod html;
 pub mod junit;
 pub mod plot;
