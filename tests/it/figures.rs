@@ -145,6 +145,15 @@ fn assert_dejavu_embedded(pdf: &Path) {
     assert_eq!(row[n - 5..n - 2], ["yes", "yes", "yes"], "{row:?}");
 }
 
+/// `pdf` embeds DejaVu Sans and `pdftotext` finds every one of `words` in it.
+fn assert_pdf_text(pdf: &Path, words: &[&str]) {
+    assert_dejavu_embedded(pdf);
+    let text = pdftotext(pdf);
+    for words in words {
+        assert!(text.contains(words), "no {words:?} in:\n{text}");
+    }
+}
+
 /// Figure 2 as PDF (`--format pdf`, a name with no extension): a PDF whose one font is
 /// embedded and whose title, axis titles, ticks and legend are text.
 #[test]
@@ -156,18 +165,17 @@ fn the_drift_figure_as_pdf_embeds_its_font_and_keeps_its_text() {
     let pdf = dir.path().join("figure2");
     let bytes = drift(&pdf, &["--format", "pdf"]);
     assert!(bytes.starts_with(b"%PDF-"));
-    assert_dejavu_embedded(&pdf);
-    let text = pdftotext(&pdf);
-    for words in [
-        "Drift score per session turn",
-        "turn (x = cross-session case)",
-        "drift = noise / (relevant + pinned)",
-        "tenure",
-        "vector",
-        "x0",
-    ] {
-        assert!(text.contains(words), "no {words:?} in:\n{text}");
-    }
+    assert_pdf_text(
+        &pdf,
+        &[
+            "Drift score per session turn",
+            "turn (x = cross-session case)",
+            "drift = noise / (relevant + pinned)",
+            "tenure",
+            "vector",
+            "x0",
+        ],
+    );
 }
 
 /// Figure 1 as PDF: the query in the title and the belief ids down the axis are text.
@@ -191,17 +199,16 @@ fn the_score_figure_as_pdf_names_the_query_and_the_beliefs() {
                 .join("paper/all-minilm-l6-v2-retrieval-report-vector.json"),
         ],
     );
-    assert_dejavu_embedded(&pdf);
-    let text = pdftotext(&pdf);
-    for words in [
-        case,
-        "b-redis-code",
-        "Lucene BM25",
-        "all-minilm-l6-v2",
-        "score",
-    ] {
-        assert!(text.contains(words), "no {words:?} in:\n{text}");
-    }
+    assert_pdf_text(
+        &pdf,
+        &[
+            case,
+            "b-redis-code",
+            "Lucene BM25",
+            "all-minilm-l6-v2",
+            "score",
+        ],
+    );
 }
 
 /// `scale --plot x.png` and `--plot-format pdf`: the study's figure in both, the PDF with the
@@ -239,16 +246,15 @@ fn the_scale_figure_is_written_as_png_and_pdf() {
     if !needs(&[Need::Poppler]) {
         return;
     }
-    assert_dejavu_embedded(&pdf);
-    let text = pdftotext(&pdf);
-    for words in [
-        "Suite pmb planted in synthetic stores",
-        "search, µs",
-        "p95",
-        "1k",
-    ] {
-        assert!(text.contains(words), "no {words:?} in:\n{text}");
-    }
+    assert_pdf_text(
+        &pdf,
+        &[
+            "Suite pmb planted in synthetic stores",
+            "search, µs",
+            "p95",
+            "1k",
+        ],
+    );
 }
 
 /// A file name that disagrees with the format asked for, or names a format no figure is
