@@ -30,12 +30,12 @@ else
   echo "scripts/test.sh: rustfmt not installed; skipping the format check" >&2
 fi
 if cargo clippy --version >/dev/null 2>&1; then
-  cargo clippy --locked --all-targets -- -D warnings
+  cargo clippy --locked --all-targets --all-features -- -D warnings
 else
   echo "scripts/test.sh: clippy not installed; skipping lints" >&2
 fi
-cargo test --locked --all-targets
-cargo test --locked --doc
+cargo test --locked --all-targets --all-features
+cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend
 

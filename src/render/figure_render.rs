@@ -8,7 +8,7 @@
 //! with the subset of the font it uses embedded, on a page of the SVG's size at 96 px to the
 //! inch (CSS pixels). Both are byte-identical for the same SVG: resvg and tiny-skia draw
 //! deterministically, svg2pdf writes no date, no document id and no file name, and its
-//! hash-ordered resource dictionaries are put in order here ([`sorted_resources`]).
+//! hash-ordered resource dictionaries are put in order here (`sorted_resources`).
 
 use super::figure_file::FigureFormat;
 use std::sync::{Arc, OnceLock};
