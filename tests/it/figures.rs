@@ -294,3 +294,41 @@ fn a_format_the_file_name_contradicts_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--plot-format pdf but the file"));
 }
+
+/// `flywheel --plot`: its figure as PNG at twice its size, and as PDF with the same bytes from
+/// the same seed (its legends' translucent backgrounds add graphics states to the resources
+/// svg2pdf lists in hash order).
+#[test]
+fn the_flywheel_figure_is_written_as_png_and_the_same_pdf_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = |name: &str| -> Vec<u8> {
+        let file = dir.path().join(name);
+        tenure_eval_ok(
+            &[
+                "flywheel",
+                "--sessions",
+                "4",
+                "--initial-beliefs",
+                "40",
+                "--references",
+                "15",
+                "--variants",
+                "all,seed-only",
+                "--quiet",
+                "--plot",
+                file.to_str().unwrap(),
+            ],
+            &[],
+        );
+        std::fs::read(file).unwrap()
+    };
+    let image = Image::decode(&plot("f.png"));
+    assert_eq!((image.width, image.height), (2160, 840));
+    let (n, span) = image.dark((0, 2160), (0, 60));
+    assert!(
+        n > 1000 && span > 600,
+        "title band: {n} dark pixels over {span}"
+    );
+    let (a, b) = (plot("a.pdf"), plot("b.pdf"));
+    assert!(a.starts_with(b"%PDF-") && a == b, "two runs differ");
+}
