@@ -18,6 +18,8 @@ TENURE_EVAL_CHROMEDRIVER=$(sed -n 2p <<<"$CHROMIUM_PATHS")
 export TENURE_EVAL_CHROMIUM TENURE_EVAL_CHROMEDRIVER
 # The LaTeX tests (tests/it/latex.rs) compile the tables with pdflatex, booktabs and adjustbox.
 scripts/setup-tex.sh >/dev/null
+# The figure tests (tests/it/figures.rs) read the PDFs with poppler's pdffonts and pdftotext.
+scripts/setup-poppler.sh >/dev/null
 # Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
 # plain `cargo test` skips what its machine lacks; here a missing need fails the test.
 export TENURE_EVAL_REQUIRE_ALL=1
@@ -28,11 +30,28 @@ else
   echo "scripts/test.sh: rustfmt not installed; skipping the format check" >&2
 fi
 if cargo clippy --version >/dev/null 2>&1; then
-  cargo clippy --locked --all-targets -- -D warnings
+  cargo clippy --locked --all-targets --all-features -- -D warnings
 else
   echo "scripts/test.sh: clippy not installed; skipping lints" >&2
 fi
-cargo test --locked --all-targets
-cargo test --locked --doc
+cargo test --locked --all-targets --all-features
+cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend
+
+# The build without the `figures` feature (docs/install.md, "Build time and features"): SVG
+# figures are still drawn, PNG is refused (exit 2) with the rebuild hint, nothing is written.
+cargo build --locked --quiet --no-default-features
+figures=$(mktemp -d)
+report=tests/golden/pmb-baseline/session-retrieval-report-vector.json
+target/debug/tenure-eval plot "$report" --out "$figures/f.svg" 2>/dev/null
+code=0
+target/debug/tenure-eval plot "$report" --out "$figures/f.png" 2>"$figures/err" || code=$?
+if [[ $code -ne 2 || ! -s $figures/f.svg || -e $figures/f.png ]] ||
+  ! grep -q "rebuild with --features figures" "$figures/err"; then
+  echo "scripts/test.sh: the build without figures: exit $code, $(cat "$figures/err")" >&2
+  exit 1
+fi
+rm -rf "$figures"
+# The default binary back in target/debug.
+cargo build --locked --quiet

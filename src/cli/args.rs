@@ -249,6 +249,33 @@ impl From<TableFormatArg> for tenure_eval::render::TableFormat {
     }
 }
 
+/// `--format` of `plot`, `--plot-format` of `scale` and `flywheel`: a figure's file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FigureFormatArg {
+    /// SVG, as drawn.
+    Svg,
+    /// PNG, at twice the SVG's size.
+    Png,
+    /// PDF, text kept as text, font embedded.
+    Pdf,
+}
+
+/// The format a figure file is written in: the flag's value, else the file's extension, else
+/// SVG; a disagreement is a usage error (`FigureFormat::resolve`).
+pub fn figure_format(
+    given: Option<FigureFormatArg>,
+    file: &std::path::Path,
+    flag: &str,
+) -> Result<tenure_eval::render::FigureFormat> {
+    use tenure_eval::render::FigureFormat;
+    let given = given.map(|g| match g {
+        FigureFormatArg::Svg => FigureFormat::Svg,
+        FigureFormatArg::Png => FigureFormat::Png,
+        FigureFormatArg::Pdf => FigureFormat::Pdf,
+    });
+    FigureFormat::resolve(given, file, flag)
+}
+
 /// A finite number ≥ 0 (`NaN` would make every comparison false, so a gate could never fail).
 pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
     match text.parse::<f64>() {

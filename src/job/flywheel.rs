@@ -12,7 +12,7 @@ use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, Sensitiv
 use crate::flywheel::metrics::SessionMetrics;
 use crate::flywheel::vector::{self, VectorOptions, VectorRow};
 use crate::flywheel::{domain, figure, simulate::simulate, user, Mechanisms, Params, Variant};
-use crate::render::{render, Table, TableFormat};
+use crate::render::{figure_file, render, FigureFormat, Table, TableFormat};
 use crate::report::json::to_bytes;
 use crate::report::write_atomic;
 use crate::run::Observer;
@@ -64,8 +64,8 @@ pub struct FlywheelPlan {
     pub sweep: Vec<(String, Vec<f64>)>,
     /// Folder of the JSON outputs.
     pub out: Option<PathBuf>,
-    /// SVG figure.
-    pub plot: Option<PathBuf>,
+    /// The figure's file and format.
+    pub plot: Option<(PathBuf, FigureFormat)>,
 }
 
 /// What the study found.
@@ -172,15 +172,16 @@ pub fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Result<Flywh
 }
 
 fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
-    // The figure first: it is the one output that can fail on its own (plotters).
-    let svg = match &plan.plot {
-        Some(_) => Some(figure::figure(
-            &r.runs,
-            &format!(
+    // The figure first: it is the one output that can fail on its own (plotters, rendering).
+    let figure = match &plan.plot {
+        Some((file, format)) => {
+            let title = format!(
                 "Alias flywheel: one simulated user, seed {}, {} beliefs at start (alias-BM25)",
                 plan.params.seed, plan.params.initial_beliefs
-            ),
-        )?),
+            );
+            let svg = figure::figure(&r.runs, &title)?;
+            Some((file, figure_file::encode(file, &svg, *format)?))
+        }
         None => None,
     };
     if let Some(dir) = &plan.out {
@@ -225,8 +226,8 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
         });
         write_atomic(&dir.join("manifest.json"), &to_bytes(&manifest))?;
     }
-    if let (Some(file), Some(svg)) = (&plan.plot, svg) {
-        write_atomic(file, svg.as_bytes())?;
+    if let Some((file, bytes)) = figure {
+        write_atomic(file, &bytes)?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Rendering: what reports and analyses look like to a reader. The one [`table::Table`] with
 //! its markdown / CSV / LaTeX / JSON formats, the run table a `run` prints, the README and
-//! paper tables regenerated from reports, the comparison and claims tables, figures (SVG), the
+//! paper tables regenerated from reports, the comparison and claims tables, figures (SVG, and
+//! PNG or PDF rendered from it: [`figure_file`]), the
 //! TREC export, the JUnit XML and step summary CI reads, and the self-contained HTML page
 //! that explores reports ([`html`]).
 //!
@@ -9,6 +10,9 @@
 
 pub mod claims;
 pub mod compare;
+pub mod figure_file;
+#[cfg(feature = "figures")]
+pub mod figure_render;
 pub mod html;
 pub mod junit;
 pub mod plot;
@@ -20,4 +24,5 @@ pub mod tables;
 pub mod tex;
 pub mod trec;
 
+pub use figure_file::{write_figure, FigureFormat};
 pub use table::{number_cell, render, typed_cell, typed_row, Table, TableFormat};

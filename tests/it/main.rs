@@ -29,6 +29,9 @@ mod cosine;
 mod determinism;
 /// `doctor` against real memory systems on 127.0.0.1 (the README wrapper needs python3).
 mod doctor;
+/// Figures as PNG and PDF: size, text in the embedded font, poppler reads the PDF, same bytes.
+#[cfg(feature = "figures")]
+mod figures;
 /// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
 mod flywheel;
 /// Property tests: readers and analyzers never panic; refusals are input errors.

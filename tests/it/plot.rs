@@ -212,27 +212,6 @@ fn score_figure_shows_the_bm25_spike_above_the_cosine_band() {
     );
 }
 
-/// `plot` draws SVG only: an `--out` name of another kind is a usage error (before, a `.png`
-/// held SVG bytes that image viewers refuse), and nothing is written.
-#[test]
-fn an_out_name_that_is_not_svg_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("drift.png");
-    let out = crate::common::cli(&[])
-        .arg("plot")
-        .arg(repo(
-            "tests/golden/pmb-baseline/session-retrieval-report-tenure.json",
-        ))
-        .arg("--out")
-        .arg(&png)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("plot writes SVG; expected a file name ending in .svg"));
-    assert!(!png.exists());
-}
-
 /// Twelve series: ten colours, then the colours again with crosses instead of dots, so no two
 /// series look alike; the legend names all twelve.
 #[test]

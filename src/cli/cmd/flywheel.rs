@@ -1,6 +1,7 @@
 //! `tenure-eval flywheel`: the alias-flywheel essay, measured (`src/flywheel/`,
 //! `docs/flywheel.md`). Flags for every parameter of the user model; the tables on stdout.
 
+use crate::cli::args::{figure_format, FigureFormatArg};
 use crate::cli::backends::BeliefTextArg;
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout};
@@ -99,9 +100,13 @@ pub struct FlywheelArgs {
     /// Folder for the per-session JSON, the manifest, the cases and the claims.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// SVG figure: coverage and precision per session, one line per variant.
+    /// Figure (`.svg`, `.png` or `.pdf`): coverage and precision per session, one line per
+    /// variant.
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// The figure's format; by default the one --plot's extension names, else SVG.
+    #[arg(long, value_enum, requires = "plot")]
+    pub plot_format: Option<FigureFormatArg>,
     /// Also run the vector side (claim C3): cosine with --model beside BM25 on growing stores.
     #[arg(long)]
     pub vector: bool,
@@ -216,7 +221,13 @@ impl FlywheelArgs {
             vector,
             sweep,
             out: self.out.clone(),
-            plot: self.plot.clone(),
+            plot: match &self.plot {
+                Some(file) => Some((
+                    file.clone(),
+                    figure_format(self.plot_format, file, "--plot-format")?,
+                )),
+                None => None,
+            },
         })
     }
 }

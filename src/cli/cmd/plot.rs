@@ -1,9 +1,10 @@
-//! `tenure-eval plot`: the paper's Figures 1 and 2 as SVG.
+//! `tenure-eval plot`: the paper's Figures 1 and 2 as SVG, PNG or PDF.
 
+use crate::cli::args::{figure_format, FigureFormatArg};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::write_atomic;
+use tenure_eval::render::write_figure;
 use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 
@@ -18,24 +19,18 @@ pub struct PlotArgs {
     /// in the second.
     #[arg(long)]
     pub case: Option<String>,
-    /// The SVG file to write.
+    /// The file to write (`.svg`, `.png` or `.pdf`).
     #[arg(long)]
     pub out: PathBuf,
+    /// Its format; by default the one --out's extension names, else SVG.
+    #[arg(long, value_enum)]
+    pub format: Option<FigureFormatArg>,
 }
 
 /// Draw a figure.
 pub fn run(args: PlotArgs) -> Result<ExitCode> {
-    // Only SVG is drawn: a `.png` name would hold SVG bytes that image viewers refuse.
-    let svg_name = args
-        .out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-    if !svg_name && !is_special_file(&args.out) {
-        return Err(Error::Usage(format!(
-            "--out {}: plot writes SVG; expected a file name ending in .svg",
-            args.out.display()
-        )));
-    }
+    // Before any work: a file whose name says another format than --format is refused.
+    let format = figure_format(args.format, &args.out, "--format")?;
     if let Some(case) = &args.case {
         use tenure_eval::render::plot::{score_figure, ScoreSource};
         let [top, bottom] = args.reports.as_slice() else {
@@ -64,14 +59,14 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
                 label: lb,
             },
         )?;
-        write_atomic(&args.out, svg.as_bytes())?;
+        write_figure(&args.out, &svg, format)?;
         say!("wrote {}", args.out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
     crate::cli::mixed::warn(&reports);
     let svg = tenure_eval::render::plot::drift_figure(&reports)?;
-    write_atomic(&args.out, svg.as_bytes())?;
+    write_figure(&args.out, &svg, format)?;
     say!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -85,9 +80,4 @@ fn case_field(report: &serde_json::Value, case: &str, key: &str) -> String {
         .and_then(|c| c[key].as_str())
         .unwrap_or_default()
         .to_string()
-}
-
-/// A device, FIFO or link (`/dev/stdout`): written through whatever its name.
-fn is_special_file(path: &std::path::Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }

@@ -1,14 +1,13 @@
 //! `tenure-eval scale`: the scale study, one process per size so that each size's peak memory
 //! is its own.
 
-use crate::cli::args::{load, SuiteArgs};
+use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::job::scale::{measure, parse_size, Outputs, ScaleRow};
 use tenure_eval::render::plot_scale::{scale_figure, ScalePoint};
-use tenure_eval::render::{number_cell as opt, render, Table, TableFormat};
-use tenure_eval::report::write_atomic;
+use tenure_eval::render::{number_cell as opt, render, write_figure, Table, TableFormat};
 use tenure_eval::{Error, Result};
 
 /// `--format` of `scale`.
@@ -48,10 +47,13 @@ pub struct ScaleArgs {
     /// engine to run and check (`scripts/lucene-side-by-side.sh` runs Lucene on them).
     #[arg(long)]
     pub export: Option<std::path::PathBuf>,
-    /// Also draw the study as an SVG figure here: search latency, build time and the suite's
-    /// precision against store size.
+    /// Also draw the study as a figure here (`.svg`, `.png` or `.pdf`): search latency, build
+    /// time and the suite's precision against store size.
     #[arg(long)]
     pub plot: Option<std::path::PathBuf>,
+    /// The figure's format; by default the one --plot's extension names, else SVG.
+    #[arg(long, value_enum, requires = "plot")]
+    pub plot_format: Option<FigureFormatArg>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -152,6 +154,14 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         write_stdout(&json_text(&row))?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Before the study: a --plot name that disagrees with --plot-format is refused.
+    let plot = match &args.plot {
+        Some(file) => Some((
+            file,
+            figure_format(args.plot_format, file, "--plot-format")?,
+        )),
+        None => None,
+    };
     let mut rows = Vec::new();
     for &size in &args.sizes {
         if !args.quiet {
@@ -159,7 +169,7 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         }
         rows.push(in_child(size)?);
     }
-    if let Some(file) = &args.plot {
+    if let Some((file, format)) = plot {
         let points: Vec<ScalePoint> = rows
             .iter()
             .map(|r| ScalePoint {
@@ -171,7 +181,7 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
             })
             .collect();
         let title = format!("Suite {} planted in synthetic stores (BM25)", suite.name);
-        write_atomic(file, scale_figure(&points, &title)?.as_bytes())?;
+        write_figure(file, &scale_figure(&points, &title)?, format)?;
     }
     let text = match args.format {
         ScaleFormat::Markdown => render(&[table(&rows)], TableFormat::Markdown),

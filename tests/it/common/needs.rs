@@ -1,7 +1,7 @@
 //! What a test needs beyond the Rust toolchain, and what happens without it.
 //!
 //! A plain `cargo test` on a fresh clone has only the toolchain: a test that needs ONNX Runtime,
-//! the venv's Python, Lucene, a browser or TeX calls [`needs`] first and, when something is
+//! the venv's Python, Lucene, a browser, TeX or poppler calls [`needs`] first and, when something is
 //! missing, returns early after printing one line that says what it needs and how to get it:
 //!
 //! ```text
@@ -45,6 +45,8 @@ pub enum Need {
     Chromium,
     /// `pdflatex` on `PATH` (TeX Live).
     Pdflatex,
+    /// Poppler's `pdffonts` and `pdftotext` on `PATH`.
+    Poppler,
 }
 
 impl Need {
@@ -63,6 +65,7 @@ impl Need {
                     && runs("chromedriver", &["--version"])
             }
             Need::Pdflatex => runs("pdflatex", &["--version"]),
+            Need::Poppler => runs("pdffonts", &["-v"]) && runs("pdftotext", &["-v"]),
         };
         (!present).then_some(self.how())
     }
@@ -90,6 +93,10 @@ impl Need {
             Need::Pdflatex => {
                 "pdflatex on PATH (Debian: texlive-latex-recommended texlive-latex-extra); \
                  scripts/test.sh installs it"
+            }
+            Need::Poppler => {
+                "pdffonts and pdftotext on PATH (Debian: poppler-utils); run \
+                 scripts/setup-poppler.sh, or scripts/test.sh"
             }
         }
     }
