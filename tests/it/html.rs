@@ -120,7 +120,7 @@ pub(crate) fn matches(b: &Browser) -> u64 {
 
 #[test]
 fn html_page_shows_the_reports_in_a_real_browser() {
-    let Some(b) = browser_or_skip("html_page_shows_the_reports_in_a_real_browser") else {
+    let Some(b) = browser_or_skip() else {
         return;
     };
     let f = fixture();

@@ -16,7 +16,7 @@ fn html_of_the_published_reports_is_one_file_under_3_mb() {
     );
     let size = std::fs::metadata(&page).unwrap().len();
     assert!(size < 3_000_000, "{size} bytes");
-    let Some(b) = browser_or_skip("html_of_the_published_reports_is_one_file_under_3_mb") else {
+    let Some(b) = browser_or_skip() else {
         return;
     };
     b.goto(&Browser::file_url(&page, ""));
@@ -38,7 +38,7 @@ fn html_of_the_published_reports_is_one_file_under_3_mb() {
 #[ignore = "writes the docs' screenshots; run by hand"]
 fn screenshots() {
     let dir = std::path::PathBuf::from(std::env::var("TENURE_EVAL_SHOTS").unwrap());
-    let b = browser_or_skip("screenshots").unwrap();
+    let b = browser_or_skip().unwrap();
     let page = dir.join("page.html");
     let mut loads = Vec::new();
     for _ in 0..7 {
@@ -81,8 +81,7 @@ fn screenshots() {
 /// page whatever the count) and reaches its last case.
 #[test]
 fn html_of_a_10_000_case_report_keeps_the_case_list_virtualised() {
-    let Some(b) = browser_or_skip("html_of_a_10_000_case_report_keeps_the_case_list_virtualised")
-    else {
+    let Some(b) = browser_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -195,7 +195,10 @@ fn a_given_label_names_everything_and_a_rerun_replaces_its_files() {
     let paths: Vec<&Path> = sessions.iter().map(|p| p.as_path()).collect();
     tenure_eval_ok(&[&["plot"][..], &["--out", &svg_arg]].concat(), &paths);
     let svg = std::fs::read_to_string(&svg).unwrap();
-    assert!(svg.contains("\nmine\n") && svg.contains("\nbm25\n"), "{svg}");
+    assert!(
+        svg.contains("\nmine\n") && svg.contains("\nbm25\n"),
+        "{svg}"
+    );
 }
 
 /// A label that cannot name a file or be a TREC field, or one label for two backends: exit 2,

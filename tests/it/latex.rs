@@ -4,22 +4,10 @@
 //! than 10 pt. pdflatex comes from Debian's texlive packages (`scripts/setup-tex.sh`, which
 //! `scripts/test.sh` runs); without it the tests say they skip, except in CI, where they fail.
 
+use crate::common::needs::{needs, Need};
 use crate::common::{repo, tenure_eval_ok};
 use std::path::Path;
 use std::process::Command;
-
-/// Is pdflatex here? Outside CI a machine without it skips, saying so.
-fn pdflatex() -> bool {
-    let here = Command::new("pdflatex").arg("--version").output().is_ok();
-    if !here {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "pdflatex is missing in CI: scripts/test.sh runs scripts/setup-tex.sh"
-        );
-        eprintln!("skipped: pdflatex not installed (scripts/setup-tex.sh installs it)");
-    }
-    here
-}
 
 /// Compile `body` in an article; return the log after checking it.
 fn compile(name: &str, body: &str) -> String {
@@ -60,7 +48,7 @@ fn stdout(args: &[&str], paths: &[&Path]) -> String {
 
 #[test]
 fn tables_compare_and_claims_compile_under_pdflatex() {
-    if !pdflatex() {
+    if !needs(&[Need::Pdflatex]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

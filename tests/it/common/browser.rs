@@ -9,38 +9,24 @@
 //! Chromium runs with the flags that keep it off the network here (no QUIC, no first-run,
 //! background networking, component updates or sync) and a fresh profile.
 
+use super::needs::{needs, program, Need};
 use serde_json::{json, Value};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// chromium and chromedriver: `TENURE_EVAL_CHROMIUM` / `TENURE_EVAL_CHROMEDRIVER`, else on
-/// the PATH. `None` outside CI when either is missing (the test says so in one line and
-/// skips); in CI (`CI` set) a missing browser fails the test: scripts/test.sh installs it.
-pub fn browser_or_skip(test: &str) -> Option<Browser> {
-    let find = |var: &str, name: &str| -> Option<PathBuf> {
-        if let Ok(p) = std::env::var(var) {
-            return Some(PathBuf::from(p));
-        }
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|d| d.join(name))
-                .find(|p| p.is_file())
-        })
-    };
-    let chromium = find("TENURE_EVAL_CHROMIUM", "chromium");
-    let driver = find("TENURE_EVAL_CHROMEDRIVER", "chromedriver");
-    match (chromium, driver) {
-        (Some(c), Some(d)) => Some(Browser::start(&c, &d)),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("{test}: chromium and chromedriver are needed (scripts/setup-chromium.sh)")
-        }
-        _ => {
-            eprintln!("skipped {test}: chromium or chromedriver not installed (scripts/setup-chromium.sh)");
-            None
-        }
+/// A browser session, or `None` (after one "skipped" line) where chromium or chromedriver is
+/// missing: `TENURE_EVAL_CHROMIUM` / `TENURE_EVAL_CHROMEDRIVER`, else on the PATH. Under
+/// `TENURE_EVAL_REQUIRE_ALL=1` (scripts/test.sh, which installs them) a missing one fails the
+/// test instead ([`super::needs`]).
+pub fn browser_or_skip() -> Option<Browser> {
+    if !needs(&[Need::Chromium]) {
+        return None;
     }
+    let chromium = program("TENURE_EVAL_CHROMIUM", "chromium")?;
+    let driver = program("TENURE_EVAL_CHROMEDRIVER", "chromedriver")?;
+    Some(Browser::start(&chromium, &driver))
 }
 
 /// One browser session; chromedriver and Chromium stop when it drops.

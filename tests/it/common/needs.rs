@@ -61,8 +61,8 @@ impl Need {
             Need::Python3 => runs("python3", &["--version"]),
             Need::Lucene => lucene_classpath().is_some(),
             Need::Chromium => {
-                (runs("chromium", &["--version"]) || runs("chromium-browser", &["--version"]))
-                    && runs("chromedriver", &["--version"])
+                program("TENURE_EVAL_CHROMIUM", "chromium").is_some()
+                    && program("TENURE_EVAL_CHROMEDRIVER", "chromedriver").is_some()
             }
             Need::Pdflatex => runs("pdflatex", &["--version"]),
             Need::Poppler => runs("pdffonts", &["-v"]) && runs("pdftotext", &["-v"]),
@@ -158,6 +158,18 @@ pub fn lucene_classpath() -> Option<String> {
         .ok()?;
     let classpath = String::from_utf8(out.stdout).ok()?.trim().to_string();
     (out.status.success() && !classpath.is_empty()).then_some(classpath)
+}
+
+/// A program a test drives: the path in `var` when set, else `name` on `PATH`; `Some` only when
+/// it starts and `--version` exits 0 (a file that cannot run is as good as none).
+pub fn program(var: &str, name: &str) -> Option<PathBuf> {
+    let path = match std::env::var_os(var).filter(|v| !v.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())?,
+    };
+    runs(path.to_str()?, &["--version"]).then_some(path)
 }
 
 /// Whether `program args` starts and exits 0.
