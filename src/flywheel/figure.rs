@@ -53,7 +53,15 @@ pub fn figure(runs: &[(String, Vec<SessionMetrics>)], title: &str) -> Result<Str
                 .x_desc("session")
                 .y_desc(name)
                 .y_label_formatter(&|v| format!("{v:.1}"))
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                // Sessions are whole numbers: at most one label per session (plotters picks
+                // steps of 1, 2 or 5 times a power of ten within the count asked for), and a
+                // fractional tick, were one chosen, is left unlabelled rather than rounded into
+                // a repeat of its neighbour.
+                .x_labels(sessions.clamp(2, 10))
+                .x_label_formatter(&|v| match v.fract() == 0.0 {
+                    true => format!("{v:.0}"),
+                    false => String::new(),
+                })
                 .draw()
                 .map_err(plot_error)?;
             for (i, (variant, metrics)) in runs.iter().enumerate() {

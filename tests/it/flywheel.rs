@@ -322,3 +322,39 @@ fn without_a_model_the_vector_side_is_a_usage_error_and_the_simulation_still_run
         "{text}"
     );
 }
+
+/// The figure's session axis labels each whole session once: with 6 sessions, 1 to 6 under
+/// each of the two panels (plotters' float axis used to pick half steps, rounded into repeats:
+/// "1 2 2 3 4 4 5 6").
+#[test]
+fn the_figures_session_axis_labels_each_session_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("f.svg");
+    tenure_eval_ok(
+        &[
+            "flywheel",
+            "--sessions",
+            "6",
+            "--initial-beliefs",
+            "40",
+            "--references",
+            "15",
+            "--variants",
+            "all,seed-only",
+            "--quiet",
+            "--plot",
+        ],
+        &[&svg],
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // Each label is `<text ...>\nLABEL\n</text>`; the y axes' labels have decimals.
+    let mut sessions: Vec<u32> = text
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>')?.1.split_once("</text>"))
+        .filter_map(|(label, _)| label.trim().parse().ok())
+        .collect();
+    sessions.sort_unstable();
+    let want: Vec<u32> = (1..=6).flat_map(|s| [s, s]).collect();
+    assert_eq!(sessions, want, "integer labels in {}", svg.display());
+}
