@@ -14,7 +14,8 @@ use tenure_eval::{Error, Profile, Result};
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Suite")]
 pub struct SuiteArgs {
-    /// Built-in suite: `paper` (paper tag, 60 cases) or `pmb` (PrecisionMemBench, 77 cases).
+    /// Built-in suite: `paper` (paper tag, 60 cases), `pmb` (PrecisionMemBench, 77 cases) or
+    /// `bitemporal` (the dissertation's chapter 8, 42 cases and 3 sessions; docs/temporal.md).
     #[arg(long, conflicts_with_all = ["corpus", "cases", "sessions", "profile"])]
     pub suite: Option<String>,
     /// Or a custom suite.

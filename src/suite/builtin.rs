@@ -47,7 +47,7 @@ impl BuiltinFile {
 /// A named suite with its pipeline profile.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinSuite {
-    /// `paper` or `pmb`.
+    /// `paper`, `pmb` or `bitemporal`.
     pub name: &'static str,
     /// Whose copy of the files this is (`tenurehq/tenure dc348a8`): manifests record it.
     pub copy: &'static str,

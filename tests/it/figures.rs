@@ -303,23 +303,7 @@ fn the_flywheel_figure_is_written_as_png_and_the_same_pdf_twice() {
     let dir = tempfile::tempdir().unwrap();
     let plot = |name: &str| -> Vec<u8> {
         let file = dir.path().join(name);
-        tenure_eval_ok(
-            &[
-                "flywheel",
-                "--sessions",
-                "4",
-                "--initial-beliefs",
-                "40",
-                "--references",
-                "15",
-                "--variants",
-                "all,seed-only",
-                "--quiet",
-                "--plot",
-                file.to_str().unwrap(),
-            ],
-            &[],
-        );
+        crate::flywheel::small_flywheel("4", &["--plot", file.to_str().unwrap()], &[]);
         std::fs::read(file).unwrap()
     };
     let image = Image::decode(&plot("f.png"));

@@ -218,25 +218,27 @@ fn the_vector_sides_stores_are_deterministic_and_nested() {
         .any(|b| b.canonical_name == "redis_session_store"));
 }
 
+/// A small simulation (`flywheel` with `sessions` sessions of 15 references over 40 beliefs,
+/// two variants, quietly) and `more` arguments: what the tests that write files run.
+pub fn small_flywheel(sessions: &str, more: &[&str], paths: &[&std::path::Path]) {
+    let mut args = vec![
+        "flywheel",
+        "--sessions",
+        sessions,
+        "--initial-beliefs",
+        "40",
+        "--references",
+        "15",
+        "--variants",
+        "all,seed-only",
+        "--quiet",
+    ];
+    args.extend_from_slice(more);
+    tenure_eval_ok(&args, paths);
+}
+
 fn run(out: &std::path::Path, seed: &str) -> Vec<(String, Vec<u8>)> {
-    tenure_eval_ok(
-        &[
-            "flywheel",
-            "--sessions",
-            "4",
-            "--seed",
-            seed,
-            "--initial-beliefs",
-            "40",
-            "--references",
-            "15",
-            "--variants",
-            "all,seed-only",
-            "--quiet",
-            "--out",
-        ],
-        &[out],
-    );
+    small_flywheel("4", &["--seed", seed, "--out"], &[out]);
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -330,22 +332,7 @@ fn without_a_model_the_vector_side_is_a_usage_error_and_the_simulation_still_run
 fn the_figures_session_axis_labels_each_session_once() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("f.svg");
-    tenure_eval_ok(
-        &[
-            "flywheel",
-            "--sessions",
-            "6",
-            "--initial-beliefs",
-            "40",
-            "--references",
-            "15",
-            "--variants",
-            "all,seed-only",
-            "--quiet",
-            "--plot",
-        ],
-        &[&svg],
-    );
+    small_flywheel("6", &["--plot"], &[&svg]);
     let text = std::fs::read_to_string(&svg).unwrap();
     // Each label is `<text ...>\nLABEL\n</text>`; the y axes' labels have decimals.
     let mut sessions: Vec<u32> = text
