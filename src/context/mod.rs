@@ -127,16 +127,15 @@ pub fn persona_prelude(user_id: &str, max: i64) -> String {
     format!("{}…", clipped.trim_end_matches(js::is_js_whitespace))
 }
 
-/// Build the context for `request` by the rules of `fidelity` (the suite's profile and
-/// `backend`'s reader).
+/// Build the context for `request` by the rules of `profile` with `backend`'s reader (their
+/// [`Fidelity`]).
 pub fn build(
     store: &BeliefStore,
     backend: &dyn Backend,
-    fidelity: Fidelity,
+    profile: Profile,
     request: &ContextRequest<'_>,
 ) -> Result<Context, BackendError> {
-    debug_assert_eq!(fidelity.reader, backend.info().reader);
-    match fidelity.context_rules() {
+    match Fidelity::new(profile, backend.info().reader).context_rules() {
         ContextRules::VectorAdapter => build_vector_adapter(store, backend, request),
         ContextRules::External(profile) => external::build(store, backend, profile, request),
         ContextRules::Tenure(profile) => build_tenure(store, backend, profile, request),

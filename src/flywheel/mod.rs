@@ -21,7 +21,6 @@ pub mod cases;
 pub mod claims;
 mod claims_vector;
 pub mod domain;
-pub mod figure;
 pub mod metrics;
 pub mod simulate;
 pub mod trace;

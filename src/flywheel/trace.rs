@@ -104,27 +104,13 @@ pub(super) fn weighted(rng: &mut Rng, weights: impl Iterator<Item = f64> + Clone
 /// A belief of the user's (an entity in `domain:code`) with `aliases`, no content.
 pub fn belief(id: &str, name: &str, aliases: &[&str]) -> Belief {
     Belief {
-        id: id.into(),
-        user_id: DEFAULT_USER.into(),
-        kind: BeliefType::Entity,
-        subtype: None,
-        canonical_name: name.into(),
         aliases: aliases.iter().map(|a| a.to_string()).collect(),
         scope: vec!["domain:code".into()],
-        pinned: false,
-        user_edited: false,
-        last_reinforced_at: None,
-        resolved_at: None,
-        superseded_by: None,
-        created_at: None,
-        updated_at: None,
-        epistemic_status: None,
-        confidence: None,
-        participants: Vec::new(),
-        relation_type: None,
-        content: String::new(),
-        why_it_matters: None,
-        valid_from: None,
-        valid_to: None,
+        ..Belief::new(
+            id.into(),
+            DEFAULT_USER.into(),
+            BeliefType::Entity,
+            name.into(),
+        )
     }
 }

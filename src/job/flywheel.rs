@@ -11,8 +11,8 @@ use crate::flywheel::cases::{self, Probe};
 use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, SensitivityRow};
 use crate::flywheel::metrics::SessionMetrics;
 use crate::flywheel::vector::{self, VectorOptions, VectorRow};
-use crate::flywheel::{domain, figure, simulate::simulate, user, Mechanisms, Params, Variant};
-use crate::render::{figure_file, render, FigureFormat, Table, TableFormat};
+use crate::flywheel::{domain, simulate::simulate, user, Mechanisms, Params, Variant};
+use crate::render::{figure_file, plot_flywheel, render, FigureFormat, Table, TableFormat};
 use crate::report::json::to_bytes;
 use crate::report::write_atomic;
 use crate::run::Observer;
@@ -179,7 +179,7 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
                 "Alias flywheel: one simulated user, seed {}, {} beliefs at start (alias-BM25)",
                 plan.params.seed, plan.params.initial_beliefs
             );
-            let svg = figure::figure(&r.runs, &title)?;
+            let svg = plot_flywheel::figure(&r.runs, &title)?;
             Some((file, figure_file::encode(file, &svg, *format)?))
         }
         None => None,

@@ -16,6 +16,7 @@ pub mod figure_render;
 pub mod html;
 pub mod junit;
 pub mod plot;
+pub mod plot_flywheel;
 pub mod plot_scale;
 pub mod run_table;
 pub mod significance;

@@ -6,9 +6,12 @@ use crate::backend::{BackendInfo, Reader, ScoreScale};
 use serde_json::Value;
 use std::path::Path;
 
-/// The paper layout's sidecar manifest of the report at `path`, if it is there and is JSON
-/// (read as a manifest by [`recorded`]).
-pub(super) fn sidecar_manifest(path: &Path) -> Option<Value> {
+/// The paper layout's sidecar manifest of the report at `path`, if the report has none
+/// `inline` and the sidecar is there and is JSON (read as a manifest by [`recorded`]).
+pub(super) fn sidecar_manifest(path: &Path, inline: bool) -> Option<Value> {
+    if inline {
+        return None;
+    }
     serde_json::from_slice(&crate::io::read_bytes(&sidecar_path(path)).ok()?).ok()
 }
 

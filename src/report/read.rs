@@ -56,10 +56,7 @@ impl LoadedReport {
         if !parsed.array && !parsed.has_cases {
             return Err(not_a_report(path));
         }
-        let sidecar = match parsed.manifest {
-            Some(_) => None,
-            None => sidecar_manifest(path),
-        };
+        let sidecar = sidecar_manifest(path, parsed.manifest.is_some());
         let manifest = recorded(path, parsed.manifest, sidecar)?;
         Ok(LoadedReport::assemble(
             path,
@@ -94,10 +91,7 @@ impl LoadedReport {
     /// Interpret a report already in memory; `path` names it in messages (and, for the paper
     /// layout, locates its sidecar manifest).
     pub fn from_value(path: &Path, value: &Value) -> Result<LoadedReport> {
-        let sidecar = match value.get("manifest") {
-            Some(_) => None,
-            None => sidecar_manifest(path),
-        };
+        let sidecar = sidecar_manifest(path, value.get("manifest").is_some());
         LoadedReport::from_parts(path, value, sidecar)
     }
 

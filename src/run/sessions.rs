@@ -167,7 +167,7 @@ pub fn run_sessions(
             let built = match seeding_failed(backend.as_ref()) {
                 Some(e) => Err(e),
                 None => attempt(&label, policy, &mut retries, observer, || {
-                    context::build(&store, backend.as_ref(), fidelity, &request)
+                    context::build(&store, backend.as_ref(), suite.profile, &request)
                 }),
             };
             let latency_ms = round2(elapsed_ms(start));

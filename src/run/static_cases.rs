@@ -259,7 +259,7 @@ fn run_case(
             index.retry_policy(),
             &mut retries,
             recorder,
-            || context::build(store, index, fidelity, &request),
+            || context::build(store, index, suite.profile, &request),
         ),
     };
     recorder.retries += retries;

@@ -126,28 +126,12 @@ impl Catalogue {
             });
         }
         Ok(Belief {
-            id,
-            user_id: user_id.to_string(),
-            kind: BeliefType::Entity,
-            subtype: None,
-            canonical_name,
             aliases,
             scope: scopes(metadata),
             pinned: metadata["pinned"].as_bool().unwrap_or(false),
-            user_edited: false,
-            last_reinforced_at: None,
-            resolved_at: None,
             superseded_by: metadata["superseded_by"].as_str().map(str::to_string),
-            created_at: None,
-            updated_at: None,
-            epistemic_status: None,
-            confidence: None,
-            participants: Vec::new(),
-            relation_type: None,
             content,
-            why_it_matters: None,
-            valid_from: None,
-            valid_to: None,
+            ..Belief::new(id, user_id.to_string(), BeliefType::Entity, canonical_name)
         })
     }
 

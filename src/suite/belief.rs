@@ -102,6 +102,36 @@ pub struct Belief {
 }
 
 impl Belief {
+    /// A belief of `user_id` named `canonical_name`, with nothing else set (no aliases, scopes,
+    /// content, dates or flags): what a belief made in code starts from, the rest given by
+    /// struct update (`Belief { aliases, ..Belief::new(...) }`).
+    pub fn new(id: String, user_id: String, kind: BeliefType, canonical_name: String) -> Belief {
+        Belief {
+            id,
+            user_id,
+            kind,
+            subtype: None,
+            canonical_name,
+            aliases: Vec::new(),
+            scope: Vec::new(),
+            pinned: false,
+            user_edited: false,
+            last_reinforced_at: None,
+            resolved_at: None,
+            superseded_by: None,
+            created_at: None,
+            updated_at: None,
+            epistemic_status: None,
+            confidence: None,
+            participants: Vec::new(),
+            relation_type: None,
+            content: String::new(),
+            why_it_matters: None,
+            valid_from: None,
+            valid_to: None,
+        }
+    }
+
     /// Neither resolved nor superseded.
     pub fn is_active(&self) -> bool {
         self.resolved_at.is_none() && self.superseded_by.is_none()

@@ -95,29 +95,13 @@ pub fn corpus(planted: &[Belief], size: usize, scopes: &[String], seed: u64) -> 
                 rng.phrase(words)
             })
             .collect();
+        // The name is drawn before the content, as the corpus always has been.
+        let name = rng.phrase(2);
         out.push(Belief {
-            id: format!("s-{i}"),
-            user_id: user,
-            kind,
-            subtype: None,
-            canonical_name: rng.phrase(2),
             aliases,
             scope,
-            pinned: false,
-            user_edited: false,
-            last_reinforced_at: None,
-            resolved_at: None,
-            superseded_by: None,
-            created_at: None,
-            updated_at: None,
-            epistemic_status: None,
-            confidence: None,
-            participants: Vec::new(),
-            relation_type: None,
             content: rng.phrase(8),
-            why_it_matters: None,
-            valid_from: None,
-            valid_to: None,
+            ..Belief::new(format!("s-{i}"), user, kind, name)
         });
     }
     out

@@ -1,8 +1,8 @@
 //! The flywheel figure (SVG, plotters): coverage and precision per session, one line per
-//! variant of the mechanisms.
+//! variant of the mechanisms; `job::flywheel` writes it through [`super::figure_file`].
 
-use super::metrics::SessionMetrics;
 use crate::error::{Error, Result};
+use crate::flywheel::metrics::SessionMetrics;
 use plotters::prelude::*;
 
 /// Tableau colours, one per variant in order (cycled).
