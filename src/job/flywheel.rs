@@ -21,13 +21,30 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Parameters the sensitivity sweep can move, and the values it tries by default (baseline
-/// included), collision rate first.
-pub const SWEEP: [(&str, &[f64]); 4] = [
+/// included), collision rate first. The store's starting size is last: precision 1.0 (C1)
+/// fails at every rate of the others, and the size is where it starts to hold.
+pub const SWEEP: [(&str, &[f64]); 5] = [
     ("collision", &[0.0, 0.05, 0.1, 0.2, 0.3, 0.5]),
     ("tool-reuse", &[0.0, 0.1, 0.3, 0.6, 1.0]),
     ("clarify", &[0.0, 0.25, 0.5, 0.75, 1.0]),
     ("drift", &[0.0, 0.02, 0.05, 0.1, 0.2]),
+    ("initial-beliefs", &[10.0, 25.0, 50.0, 100.0, 150.0, 300.0]),
 ];
+
+/// The parameters `--sweep` can move, for its error message.
+const SWEEPABLE: &str =
+    "collision, tool-reuse, clarify, drift, zipf, supersede, merge, old-form, initial-beliefs or growth";
+
+/// `value` as a count for `--sweep name=value`.
+fn count(name: &str, value: f64) -> Result<usize> {
+    if value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64 {
+        Ok(value as usize)
+    } else {
+        Err(Error::Usage(format!(
+            "--sweep {name}={value}: expected a whole number"
+        )))
+    }
+}
 
 /// `params` with `name` set to `value`.
 pub fn with(params: &Params, name: &str, value: f64) -> Result<Params> {
@@ -41,9 +58,11 @@ pub fn with(params: &Params, name: &str, value: f64) -> Result<Params> {
         "supersede" => p.supersede = value,
         "merge" => p.merge = value,
         "old-form" => p.old_form = value,
+        "initial-beliefs" => p.initial_beliefs = count(name, value)?,
+        "growth" => p.growth = count(name, value)?,
         _ => {
             return Err(Error::Usage(format!(
-                "--sweep {name}: expected collision, tool-reuse, clarify, drift, zipf, supersede, merge or old-form"
+                "--sweep {name}: expected {SWEEPABLE}"
             )))
         }
     }

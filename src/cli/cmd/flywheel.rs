@@ -131,7 +131,8 @@ pub struct FlywheelArgs {
     /// Belief text embedded by the vector side.
     #[arg(long, value_enum, default_value = "names")]
     pub belief_text: BeliefTextArg,
-    /// Also run the sensitivity sweep (collision, clarify and drift rates).
+    /// Also run the sensitivity sweep (collision, tool reuse, clarify and drift rates, the store's
+    /// starting size).
     #[arg(long)]
     pub sensitivity: bool,
     /// Sweep this parameter over these values instead (`collision=0,0.1,0.3`); repeatable.
