@@ -1,7 +1,7 @@
 //! Claims C3 and C4, which need the vector side: cosine precision as the store grows, and
 //! whether alias-BM25 and cosine run in opposite directions.
 
-use super::claims::{coverage_at, Claim, Evidence, Verdict};
+use super::claims::{coverage_at, Claim, Evidence, Verdict, WINDOW};
 use super::metrics::SessionMetrics;
 use super::vector::VectorRow;
 
@@ -76,7 +76,7 @@ pub fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
         .find(|(s, _)| *s == "bm25")
         .map(|(_, r)| r.as_slice());
     let bm25_holds = bm25.and_then(ends).is_some_and(|(a, b)| b >= a);
-    let (first, last) = (coverage_at(all, 1), coverage_at(all, all.len()));
+    let (first, last) = (coverage_at(all, WINDOW), coverage_at(all, all.len()));
     let use_grows = matches!((first, last), (Some(a), Some(b)) if b > a);
     let cos_plain = cosine
         .iter()

@@ -141,7 +141,48 @@ impl Params {
         }
         Ok(())
     }
+
+    /// These parameters with `name` (a `--sweep` name, as the flag) set to `value`, checked.
+    pub fn with(&self, name: &str, value: f64) -> Result<Params, String> {
+        let count = || {
+            (value >= 0.0 && value.fract() == 0.0 && value <= f64::from(u32::MAX))
+                .then_some(value as usize)
+                .ok_or_else(|| format!("--sweep {name}={value}: expected a whole number"))
+        };
+        let mut p = self.clone();
+        match name {
+            "collision" => p.collision = value,
+            "clarify" => p.clarify = value,
+            "drift" => p.drift = value,
+            "tool-reuse" => p.tool_reuse = value,
+            "zipf" => p.zipf = value,
+            "supersede" => p.supersede = value,
+            "merge" => p.merge = value,
+            "old-form" => p.old_form = value,
+            "initial-beliefs" => p.initial_beliefs = count()?,
+            "growth" => p.growth = count()?,
+            _ => {
+                return Err(format!(
+                    "--sweep {name}: expected collision, tool-reuse, clarify, drift, zipf, \
+                     supersede, merge, old-form, initial-beliefs or growth"
+                ))
+            }
+        }
+        p.check()?;
+        Ok(p)
+    }
 }
+
+/// Parameters the sensitivity sweep moves, and the values it tries by default (baseline
+/// included), collision rate first. The store's starting size is last: precision 1.0 (C1)
+/// fails at every rate of the others, and a small store is where it can start to hold.
+pub const SWEEP: [(&str, &[f64]); 5] = [
+    ("collision", &[0.0, 0.05, 0.1, 0.2, 0.3, 0.5]),
+    ("tool-reuse", &[0.0, 0.1, 0.3, 0.6, 1.0]),
+    ("clarify", &[0.0, 0.25, 0.5, 0.75, 1.0]),
+    ("drift", &[0.0, 0.02, 0.05, 0.1, 0.2]),
+    ("initial-beliefs", &[10.0, 25.0, 50.0, 100.0, 150.0, 300.0]),
+];
 
 /// The essay's mechanisms, each switchable off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

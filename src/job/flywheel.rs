@@ -8,7 +8,7 @@
 
 use crate::error::{Error, Result};
 use crate::flywheel::cases::{self, Probe};
-use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, SensitivityRow};
+use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, SensitivityRow, WINDOW};
 use crate::flywheel::metrics::SessionMetrics;
 use crate::flywheel::vector::{self, VectorOptions, VectorRow};
 use crate::flywheel::{domain, simulate::simulate, user, Mechanisms, Params, Variant};
@@ -20,55 +20,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Parameters the sensitivity sweep can move, and the values it tries by default (baseline
-/// included), collision rate first. The store's starting size is last: precision 1.0 (C1)
-/// fails at every rate of the others, and the size is where it starts to hold.
-pub const SWEEP: [(&str, &[f64]); 5] = [
-    ("collision", &[0.0, 0.05, 0.1, 0.2, 0.3, 0.5]),
-    ("tool-reuse", &[0.0, 0.1, 0.3, 0.6, 1.0]),
-    ("clarify", &[0.0, 0.25, 0.5, 0.75, 1.0]),
-    ("drift", &[0.0, 0.02, 0.05, 0.1, 0.2]),
-    ("initial-beliefs", &[10.0, 25.0, 50.0, 100.0, 150.0, 300.0]),
-];
-
-/// The parameters `--sweep` can move, for its error message.
-const SWEEPABLE: &str =
-    "collision, tool-reuse, clarify, drift, zipf, supersede, merge, old-form, initial-beliefs or growth";
-
-/// `value` as a count for `--sweep name=value`.
-fn count(name: &str, value: f64) -> Result<usize> {
-    if value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64 {
-        Ok(value as usize)
-    } else {
-        Err(Error::Usage(format!(
-            "--sweep {name}={value}: expected a whole number"
-        )))
-    }
-}
-
-/// `params` with `name` set to `value`.
-pub fn with(params: &Params, name: &str, value: f64) -> Result<Params> {
-    let mut p = params.clone();
-    match name {
-        "collision" => p.collision = value,
-        "clarify" => p.clarify = value,
-        "drift" => p.drift = value,
-        "tool-reuse" => p.tool_reuse = value,
-        "zipf" => p.zipf = value,
-        "supersede" => p.supersede = value,
-        "merge" => p.merge = value,
-        "old-form" => p.old_form = value,
-        "initial-beliefs" => p.initial_beliefs = count(name, value)?,
-        "growth" => p.growth = count(name, value)?,
-        _ => {
-            return Err(Error::Usage(format!(
-                "--sweep {name}: expected {SWEEPABLE}"
-            )))
-        }
-    }
-    p.check().map_err(Error::Usage)?;
-    Ok(p)
-}
+pub use crate::flywheel::SWEEP;
 
 /// What `tenure-eval flywheel` was asked to do.
 #[derive(Debug, Clone)]
@@ -154,7 +106,7 @@ pub fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Result<Flywh
     let mut sensitivity = Vec::new();
     for (name, values) in &plan.sweep {
         for &value in values {
-            let params = with(&plan.params, name, value)?;
+            let params = plan.params.with(name, value).map_err(Error::Usage)?;
             observer.pass_started(&format!("sensitivity {name} {value}"));
             let sessions = timed(&mut elapsed, format!("sensitivity {name} {value}"), || {
                 simulate(
@@ -285,9 +237,9 @@ pub fn tables(r: &FlywheelResult) -> Vec<Table> {
         title: "Variants after the last session".into(),
         header: strings(&[
             "Variant",
-            "Coverage s1",
-            "Coverage s10",
-            "Coverage last",
+            "Coverage s1-5",
+            "Coverage s6-10",
+            "Coverage last 5",
             "Min precision",
             "Per query",
             "Aliases median",
@@ -302,9 +254,9 @@ pub fn tables(r: &FlywheelResult) -> Vec<Table> {
                 let last = s.last().cloned().unwrap_or_default();
                 vec![
                     name.clone(),
-                    f2(crate::flywheel::claims::coverage_at(s, 1)),
+                    f2(crate::flywheel::claims::coverage_at(s, WINDOW)),
                     f2(crate::flywheel::claims::coverage_at(s, 10)),
-                    format!("{:.2}", last.coverage),
+                    f2(crate::flywheel::claims::coverage_at(s, s.len())),
                     f2(crate::flywheel::claims::min_precision(s)),
                     format!("{:.2}", last.retrieved_per_query),
                     format!("{}", last.aliases_median),
@@ -352,9 +304,9 @@ pub fn tables(r: &FlywheelResult) -> Vec<Table> {
                 "Parameter",
                 "Value",
                 "Min precision",
-                "Coverage s1",
-                "Coverage s10",
-                "Coverage last",
+                "Coverage s1-5",
+                "Coverage s6-10",
+                "Coverage last 5",
                 "Collisions",
                 "Word overlaps",
                 "C1",

@@ -34,6 +34,7 @@ mod doctor;
 mod figures;
 /// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
 mod flywheel;
+mod flywheel_sweep;
 /// Property tests: readers and analyzers never panic; refusals are input errors.
 mod fuzz;
 /// CI gates (exit 1 / 0), JUnit counts, a gate without its baseline refused up front.
