@@ -39,6 +39,34 @@ pub fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
     given.map_or_else(|| derived(backend), str::to_string)
 }
 
+/// The names `reports` are shown by side by side, one each: each report's run name
+/// ([`super::LoadedReport::provider`]), and where two of the same kind would read the same,
+/// `·` and the file name after it, or the path as given when the file names are the same too.
+/// PrecisionMemBench publishes its mxbai and nomic vector reports both as provider `vector`;
+/// `tables` keeps its names (its model table tells them apart by file), the page and
+/// `compare`'s runs table use these.
+pub fn shown_names(reports: &[super::LoadedReport]) -> Vec<String> {
+    let clash = |i: usize, same_file: bool| {
+        let r = &reports[i];
+        reports.iter().enumerate().any(|(j, o)| {
+            j != i
+                && o.provider == r.provider
+                && o.kind == r.kind
+                && (!same_file || o.file_name() == r.file_name())
+        })
+    };
+    (0..reports.len())
+        .map(|i| {
+            let r = &reports[i];
+            match (clash(i, false), clash(i, true)) {
+                (false, _) => r.provider.clone(),
+                (true, false) => format!("{} · {}", r.provider, r.file_name()),
+                (true, true) => format!("{} · {}", r.provider, r.path.display()),
+            }
+        })
+        .collect()
+}
+
 /// Check a `--label` where it is given: it names report files and is the TREC run tag.
 pub fn check(label: &str) -> crate::Result<()> {
     crate::io::check_system_name("--label", label)

@@ -188,3 +188,39 @@ fn static_against_session_is_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// PrecisionMemBench publishes its mxbai and nomic vector reports both as provider `vector`:
+/// the runs table tells them apart by file name, and by path when the file is given twice.
+#[test]
+fn runs_that_read_the_same_are_told_apart_by_file_then_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let golden = repo("tests/golden/pmb-baseline");
+    let copy = dir.path().join("retrieval-report-vector.json");
+    std::fs::copy(golden.join("retrieval-report-vector.json"), &copy).unwrap();
+    let out = tenure_eval_ok(
+        &["compare", "--format", "json"],
+        &[
+            &golden.join("retrieval-report-vector.json"),
+            &golden.join("nomic-retrieval-report-vector.json"),
+            &golden.join("qwen3-retrieval-report-vector.json"),
+            &copy,
+        ],
+    );
+    let table: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = table["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    let path = |p: &std::path::Path| format!("vector · {}", p.display());
+    assert_eq!(
+        names,
+        [
+            path(&golden.join("retrieval-report-vector.json")).as_str(),
+            "vector · nomic-retrieval-report-vector.json",
+            "qwen3",
+            path(&copy).as_str(),
+        ]
+    );
+}

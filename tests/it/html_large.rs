@@ -25,6 +25,19 @@ fn html_of_the_published_reports_is_one_file_under_3_mb() {
     let files = std::fs::read_dir(repo(GOLDEN)).unwrap().count();
     assert_eq!(files, 28);
     assert_eq!(overview_files(&b).len(), files);
+    // Every row reads differently: the mxbai and nomic vector reports, both provider `vector`,
+    // are told apart by their file names.
+    let runs = b.js(
+        "return [...document.querySelectorAll('#overview-table tbody tr')]\
+           .map(r => r.cells[0].textContent + ' / ' + r.cells[3].textContent)",
+        json!([]),
+    );
+    let runs: Vec<String> = serde_json::from_value(runs).unwrap();
+    let distinct: std::collections::BTreeSet<&String> = runs.iter().collect();
+    assert_eq!(distinct.len(), runs.len(), "{runs:?}");
+    assert!(runs.contains(&"vector · nomic-retrieval-report-vector.json / static".to_string()));
+    assert!(runs.contains(&"vector · retrieval-report-vector.json / static".to_string()));
+    assert!(runs.contains(&"vector / session".to_string()));
     let load = b.js(
         "const n=performance.getEntriesByType('navigation')[0]; return n.loadEventEnd",
         json!([]),

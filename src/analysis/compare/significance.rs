@@ -210,10 +210,11 @@ pub fn runs_table(
     Ok(RunsTable {
         runs: reports
             .iter()
+            .zip(crate::report::label::shown_names(reports))
             .enumerate()
-            .map(|(i, r)| Run {
+            .map(|(i, (r, name))| Run {
                 letter: letter(i),
-                name: r.provider.clone(),
+                name,
                 file: r.path.display().to_string(),
             })
             .collect(),

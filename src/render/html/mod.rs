@@ -152,6 +152,12 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
     for r in reports {
         views.push(build::report_view(r, entries::read(&r.path, r.kind)?));
     }
+    for (view, name) in views
+        .iter_mut()
+        .zip(crate::report::label::shown_names(reports))
+    {
+        view.name = name;
+    }
     let (mut cases, sessions) = model::suite_views(suite, &qrels);
     let at: std::collections::HashMap<String, usize> = cases
         .iter()
