@@ -55,7 +55,7 @@ pub enum Command {
     Compare(cmd::compare::CompareArgs),
     /// Export a report as a TREC run file and qrels (gold from the suite) for trec_eval / ranx.
     Trec(cmd::trec::TrecArgs),
-    /// Draw the paper's figures as SVG: Figure 2 (drift per session turn, one line per
+    /// Draw the paper's figures as SVG, PNG or PDF: Figure 2 (drift per session turn, one line per
     /// backend) from session reports, or Figure 1 (one query's BM25 score per belief beside its
     /// cosine score) with --case.
     Plot(cmd::plot::PlotArgs),

@@ -102,6 +102,16 @@ pub fn coverage_at(s: &[SessionMetrics], n: usize) -> Option<f64> {
     super::metrics::ratio(covered, references)
 }
 
+/// Coverage of the first and of the last [`WINDOW`] sessions: what "coverage grows" compares.
+pub fn coverage_ends(s: &[SessionMetrics]) -> (Option<f64>, Option<f64>) {
+    (coverage_at(s, WINDOW), coverage_at(s, s.len()))
+}
+
+/// Whether coverage grows with use: the last sessions cover more than the first.
+pub fn coverage_grows(s: &[SessionMetrics]) -> bool {
+    matches!(coverage_ends(s), (Some(a), Some(b)) if b > a)
+}
+
 fn share(covered: usize, refs: usize) -> String {
     match super::metrics::ratio(covered, refs) {
         Some(r) => format!("{r:.2} ({covered}/{refs})"),
@@ -113,7 +123,8 @@ fn sum(s: &[SessionMetrics], f: fn(&SessionMetrics) -> usize) -> usize {
     s.iter().map(f).sum()
 }
 
-fn f2(v: Option<f64>) -> String {
+/// A figure of the flywheel's tables and claims: two decimals, `-` when there is none.
+pub fn f2(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.2}"))
 }
 
@@ -124,12 +135,10 @@ pub fn c1_c2(s: &[SessionMetrics]) -> (Verdict, Verdict) {
         Some(p) if p >= 1.0 => Verdict::Holds,
         _ => Verdict::Fails,
     };
-    let (first, last) = (coverage_at(s, WINDOW), coverage_at(s, s.len()));
-    let grows = matches!((first, last), (Some(a), Some(b)) if b > a);
-    let full = last.is_some_and(|c| c >= FULL);
+    let full = coverage_ends(s).1.is_some_and(|c| c >= FULL);
     // The claim has three parts: coverage grows, it reaches full, precision stays 1.0. Growth
     // is the flywheel itself; without it the claim fails whatever else holds.
-    let c2 = match (grows, full && c1 == Verdict::Holds) {
+    let c2 = match (coverage_grows(s), full && c1 == Verdict::Holds) {
         (false, _) => Verdict::Fails,
         (true, true) => Verdict::Holds,
         (true, false) => Verdict::Partly,
@@ -180,11 +189,11 @@ pub fn claims(e: &Evidence) -> Vec<Claim> {
             measured: format!(
                 "coverage (variant all) of sessions 1-5: {}, 6-10: {}, the last 5 of {}: {} \
                  (full = {FULL}); seed-only, last 5: {}; min precision {}",
-                f2(coverage_at(all, WINDOW)),
+                f2(coverage_ends(all).0),
                 f2(coverage_at(all, 10)),
                 all.len(),
-                f2(coverage_at(all, all.len())),
-                f2(run(e.runs, "seed-only").and_then(|s| coverage_at(s, s.len()))),
+                f2(coverage_ends(all).1),
+                f2(run(e.runs, "seed-only").and_then(|s| coverage_ends(s).1)),
                 f2(min_precision(all))
             ),
             parameters: model.clone(),
@@ -344,9 +353,9 @@ impl SensitivityRow {
             parameter: parameter.to_string(),
             value,
             min_precision: min_precision(sessions),
-            coverage_first: coverage_at(sessions, WINDOW),
+            coverage_first: coverage_ends(sessions).0,
             coverage_10: coverage_at(sessions, 10),
-            coverage_last: coverage_at(sessions, sessions.len()),
+            coverage_last: coverage_ends(sessions).1,
             collisions: sessions.last().map_or(0, |m| m.collisions),
             word_overlaps: sessions.last().map_or(0, |m| m.word_overlaps),
             c1,

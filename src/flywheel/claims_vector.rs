@@ -1,7 +1,7 @@
 //! Claims C3 and C4, which need the vector side: cosine precision as the store grows, and
 //! whether alias-BM25 and cosine run in opposite directions.
 
-use super::claims::{coverage_at, Claim, Evidence, Verdict, WINDOW};
+use super::claims::{coverage_ends, coverage_grows, f2, Claim, Evidence, Verdict};
 use super::metrics::SessionMetrics;
 use super::vector::VectorRow;
 
@@ -20,7 +20,7 @@ fn systems(rows: &[VectorRow]) -> Vec<(&str, Vec<&VectorRow>)> {
 fn curve(rows: &[&VectorRow]) -> String {
     rows.iter()
         .map(|r| {
-            let p = r.precision.map_or("-".into(), |p| format!("{p:.2}"));
+            let p = f2(r.precision);
             format!("{}: {p}", r.beliefs)
         })
         .collect::<Vec<_>>()
@@ -76,8 +76,7 @@ pub fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
         .find(|(s, _)| *s == "bm25")
         .map(|(_, r)| r.as_slice());
     let bm25_holds = bm25.and_then(ends).is_some_and(|(a, b)| b >= a);
-    let (first, last) = (coverage_at(all, WINDOW), coverage_at(all, all.len()));
-    let use_grows = matches!((first, last), (Some(a), Some(b)) if b > a);
+    let (first, last) = coverage_ends(all);
     let cos_plain = cosine
         .iter()
         .find(|(s, _)| *s == "cosine")
@@ -103,11 +102,11 @@ pub fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
                  all) {} -> {}",
                 bm25.map_or("-".into(), curve),
                 cos_plain.map_or("-".into(), curve),
-                first.map_or("-".into(), |c| format!("{c:.2}")),
-                last.map_or("-".into(), |c| format!("{c:.2}")),
+                f2(first),
+                f2(last),
             ),
             parameters,
-            verdict: match (bm25_holds, cos_falls && use_grows) {
+            verdict: match (bm25_holds, cos_falls && coverage_grows(all)) {
                 (true, true) => Verdict::Holds,
                 (false, true) => Verdict::Partly,
                 _ => Verdict::Fails,

@@ -8,7 +8,10 @@
 
 use crate::error::{Error, Result};
 use crate::flywheel::cases::{self, Probe};
-use crate::flywheel::claims::{breaking_points, claims, Claim, Evidence, SensitivityRow, WINDOW};
+use crate::flywheel::claims::{
+    breaking_points, claims, coverage_at, coverage_ends, f2, min_precision, Claim, Evidence,
+    SensitivityRow,
+};
 use crate::flywheel::metrics::SessionMetrics;
 use crate::flywheel::vector::{self, VectorOptions, VectorRow};
 use crate::flywheel::{domain, simulate::simulate, user, Mechanisms, Params, Variant};
@@ -203,10 +206,6 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
     Ok(())
 }
 
-fn f2(v: Option<f64>) -> String {
-    v.map_or("-".into(), |v| format!("{v:.2}"))
-}
-
 /// The study's tables: claims, last sessions per variant, vector side, sensitivity.
 pub fn tables(r: &FlywheelResult) -> Vec<Table> {
     let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -254,10 +253,10 @@ pub fn tables(r: &FlywheelResult) -> Vec<Table> {
                 let last = s.last().cloned().unwrap_or_default();
                 vec![
                     name.clone(),
-                    f2(crate::flywheel::claims::coverage_at(s, WINDOW)),
-                    f2(crate::flywheel::claims::coverage_at(s, 10)),
-                    f2(crate::flywheel::claims::coverage_at(s, s.len())),
-                    f2(crate::flywheel::claims::min_precision(s)),
+                    f2(coverage_ends(s).0),
+                    f2(coverage_at(s, 10)),
+                    f2(coverage_ends(s).1),
+                    f2(min_precision(s)),
                     format!("{:.2}", last.retrieved_per_query),
                     format!("{}", last.aliases_median),
                     format!("{}", last.aliases_p90),

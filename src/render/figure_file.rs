@@ -74,9 +74,7 @@ impl FigureFormat {
             }),
         }
     }
-}
 
-impl FigureFormat {
     /// The format, or a usage error when this binary was built without what renders it.
     fn available(self) -> Result<FigureFormat> {
         if self == FigureFormat::Svg || cfg!(feature = "figures") {

@@ -7,19 +7,27 @@ use crate::error::{Error, Result};
 use crate::report::LoadedReport;
 use plotters::prelude::*;
 
-/// Tableau's ten categorical colours (matplotlib's default cycle): distinct for ten series.
-/// Beyond ten, the marker shape changes too, so no two series look alike.
-const COLOURS: [RGBColor; 10] = [
+/// Tableau's ten categorical colours, in matplotlib's default order (blue, orange, green, red,
+/// purple, brown, pink, grey, olive, cyan): the one palette of every figure.
+pub(super) const TABLEAU: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
-    RGBColor(23, 190, 207),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
     RGBColor(227, 119, 194),
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The paper's figures take them in their own order (blue, red, green, purple, orange, cyan,
+/// ...), distinct for ten series. Beyond ten, the marker shape changes too, so no two series
+/// look alike.
+const COLOURS: [RGBColor; 10] = [
+    TABLEAU[0], TABLEAU[3], TABLEAU[2], TABLEAU[4], TABLEAU[1], TABLEAU[9], TABLEAU[5], TABLEAU[6],
+    TABLEAU[7], TABLEAU[8],
 ];
 
 pub(super) fn plot_error(e: impl std::fmt::Display) -> Error {

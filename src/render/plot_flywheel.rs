@@ -1,25 +1,10 @@
 //! The flywheel figure (SVG, plotters): coverage and precision per session, one line per
 //! variant of the mechanisms; `job::flywheel` writes it through [`super::figure_file`].
 
+use super::plot::{plot_error, TABLEAU};
 use crate::error::{Error, Result};
 use crate::flywheel::metrics::SessionMetrics;
 use plotters::prelude::*;
-
-/// Tableau colours, one per variant in order (cycled).
-const COLOURS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-];
-
-fn plot_error(e: impl std::fmt::Display) -> Error {
-    Error::backend("flywheel figure", e.to_string())
-}
 
 type Metric = fn(&SessionMetrics) -> Option<f64>;
 
@@ -65,7 +50,8 @@ pub fn figure(runs: &[(String, Vec<SessionMetrics>)], title: &str) -> Result<Str
                 .draw()
                 .map_err(plot_error)?;
             for (i, (variant, metrics)) in runs.iter().enumerate() {
-                let colour = COLOURS[i % COLOURS.len()];
+                // The first eight, in order, cycled.
+                let colour = TABLEAU[i % 8];
                 let points: Vec<(f64, f64)> = metrics
                     .iter()
                     .filter_map(|m| Some((m.session as f64, metric(m)?)))

@@ -1,7 +1,7 @@
 //! The scale study's figure (SVG, plotters): as the store grows (log scale), how long a search
 //! and an index build take (log scale), and whether the suite's precision holds.
 
-use super::plot::plot_error;
+use super::plot::{plot_error, TABLEAU};
 use crate::error::{Error, Result};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
@@ -46,9 +46,7 @@ pub fn scale_figure(points: &[ScalePoint], title: &str) -> Result<String> {
         ));
     }
     let x = decades(points.iter().map(|p| p.beliefs));
-    let blue = RGBColor(31, 119, 180);
-    let red = RGBColor(214, 39, 40);
-    let green = RGBColor(44, 160, 44);
+    let (blue, red, green) = (TABLEAU[0], TABLEAU[3], TABLEAU[2]);
     // (y axis, series, whether y is a share on a linear axis rather than a time on a log one)
     let panels: [(&str, Vec<Series>, bool); 3] = [
         (

@@ -25,6 +25,11 @@ fn sessions(counts: &[(usize, usize)]) -> Vec<SessionMetrics> {
         .collect()
 }
 
+/// Five sessions with `first`'s counts, then five with `then`'s.
+fn five_then_five(first: (usize, usize), then: (usize, usize)) -> Vec<SessionMetrics> {
+    sessions(&[[first; 5], [then; 5]].concat())
+}
+
 #[test]
 fn coverage_pools_the_five_sessions_ending_at_n() {
     let s = sessions(&[(1, 4), (2, 4), (3, 4), (4, 4), (4, 4), (0, 4), (4, 4)]);
@@ -40,22 +45,10 @@ fn coverage_pools_the_five_sessions_ending_at_n() {
 #[test]
 fn c2_fails_only_when_coverage_does_not_grow() {
     // Grows from 0.5 (sessions 1-5) to 1.0 (6-10) with precision 1.0: holds.
-    let grows_full = sessions(
-        &[(2, 4); 5]
-            .iter()
-            .chain(&[(4, 4); 5])
-            .copied()
-            .collect::<Vec<_>>(),
-    );
+    let grows_full = five_then_five((2, 4), (4, 4));
     assert_eq!(c1_c2(&grows_full), (Verdict::Holds, Verdict::Holds));
     // Grows, but to 0.75 of "full" 0.95: partly.
-    let grows = sessions(
-        &[(2, 4); 5]
-            .iter()
-            .chain(&[(3, 4); 5])
-            .copied()
-            .collect::<Vec<_>>(),
-    );
+    let grows = five_then_five((2, 4), (3, 4));
     assert_eq!(c1_c2(&grows).1, Verdict::Partly);
     // One bad last session does not decide it: sessions 6-10 pool 17 of 20 against 10 of 20.
     let mut dip = grows_full.clone();

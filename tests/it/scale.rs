@@ -118,25 +118,28 @@ fn a_long_run_repeats_the_cases_under_fresh_ids_into_a_streamed_report() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+/// A small study (`scale --suite pmb` at 35 and 2,000 beliefs, 20 queries, quietly) with
+/// `more` arguments: what the figure tests run.
+pub fn small_scale(more: &[&str]) {
+    let mut args = vec![
+        "scale",
+        "--suite",
+        "pmb",
+        "--sizes",
+        "35,2k",
+        "--queries",
+        "20",
+        "--quiet",
+    ];
+    args.extend_from_slice(more);
+    tenure_eval_ok(&args, &[]);
+}
+
 #[test]
 fn the_study_draws_its_figure() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("figs/scale.svg");
-    tenure_eval_ok(
-        &[
-            "scale",
-            "--suite",
-            "pmb",
-            "--sizes",
-            "35,2k",
-            "--queries",
-            "20",
-            "--quiet",
-            "--plot",
-            svg.to_str().unwrap(),
-        ],
-        &[],
-    );
+    small_scale(&["--plot", svg.to_str().unwrap()]);
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..80.min(text.len())]);
     // Two sizes, a point each on four lines (p50, p95, build, precision).

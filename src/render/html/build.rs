@@ -78,11 +78,12 @@ fn rank_means(rows: &[Row]) -> Vec<(String, Option<f64>)> {
         .collect()
 }
 
-/// The view of `report`, whose full entries are `entries` (the same file, the same order).
-pub fn report_view(report: &LoadedReport, entries: Entries) -> ReportView {
+/// The view of `report`, shown as `name` (`report::label::shown_names`), whose full entries
+/// are `entries` (the same file, the same order).
+pub fn report_view(report: &LoadedReport, name: String, entries: Entries) -> ReportView {
     let mut view = ReportView {
         file: report.file_name(),
-        name: report.provider.clone(),
+        name,
         backend: report.backend.id.clone(),
         provider: report.backend.provider.clone(),
         model: report.backend.model.clone(),

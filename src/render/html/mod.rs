@@ -149,14 +149,11 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
         }
     };
     let mut views = Vec::with_capacity(reports.len());
-    for r in reports {
-        views.push(build::report_view(r, entries::read(&r.path, r.kind)?));
-    }
-    for (view, name) in views
-        .iter_mut()
+    for (r, name) in reports
+        .iter()
         .zip(crate::report::label::shown_names(reports))
     {
-        view.name = name;
+        views.push(build::report_view(r, name, entries::read(&r.path, r.kind)?));
     }
     let (mut cases, sessions) = model::suite_views(suite, &qrels);
     let at: std::collections::HashMap<String, usize> = cases

@@ -48,7 +48,7 @@ pub struct SuiteView {
 pub struct ReportView {
     /// Its file name.
     pub file: String,
-    /// Its name in tables (model, backend id or provider).
+    /// Its name in tables (model, backend id or provider; with its file when two read the same).
     pub name: String,
     /// Backend id (`bm25`, `cosine`, `http`).
     pub backend: String,
