@@ -3,7 +3,9 @@
 #
 #   scripts/check-identical.sh [--added KEY,...] BASELINE_BIN [NEW_BIN]
 #
-# Runs `run --suite pmb|paper --backend bm25,cosine,rrf,fallback` with each binary (NEW_BIN
+# Runs `run --suite pmb|paper|bitemporal` through every built-in backend (bm25, cosine, the
+# three fusions, composite plain and --bitemporal, spreading, recent) and a short `flywheel`
+# study with each binary (NEW_BIN
 # defaults to this checkout's debug build) into its own temporary folder, replaces the value of
 # every measured field with "<measured>" (the fields the manifest and schema call measured:
 # startedAt, the latencies and ingestion timings), and diffs the two trees byte for byte. The
@@ -24,16 +26,25 @@ new=${2:-target/debug/tenure-eval}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measured='startedAt|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs'
+measured='startedAt|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs|ms|buildMs|elapsedMs'
+# One command of one side; 1 would be a failed gate, none is set here, so any non-zero exit is a
+# failure.
+each() {
+  local side=$1 name=$2; shift 2
+  "$@" --quiet >"$work/$side.$name.stdout" 2>"$work/$side.$name.stderr" || {
+    code=$?
+    echo "$* exited $code:" >&2; cat "$work/$side.$name.stderr" >&2; exit 3; }
+}
 for side in base new; do
   bin=$base; [ "$side" = new ] && bin=$new
-  for suite in pmb paper; do
-    "$bin" run --suite "$suite" --backend bm25,cosine,rrf,fallback --out "$work/$side/$suite" \
-      --quiet >"$work/$side.$suite.stdout" 2>"$work/$side.$suite.stderr" || {
-        code=$?
-        # 1 would be a failed gate; none is set here, so any non-zero exit is a failure.
-        echo "$bin run --suite $suite exited $code:" >&2; cat "$work/$side.$suite.stderr" >&2; exit 3; }
+  for suite in pmb paper bitemporal; do
+    each "$side" "$suite" "$bin" run --suite "$suite" \
+      --backend bm25,cosine,rrf,combsum,fallback,composite,spreading,recent --out "$work/$side/$suite"
+    each "$side" "$suite-bt" "$bin" run --suite "$suite" --backend composite --bitemporal \
+      --out "$work/$side/$suite-bitemporal"
   done
+  each "$side" flywheel "$bin" flywheel --sessions 6 --seed 7 --out "$work/$side/flywheel" \
+    --plot "$work/$side/flywheel/flywheel.svg"
   find "$work/$side" -name '*.json' -print0 | xargs -0 sed -E -i \
     "s/(\"($measured)\": )(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
 done
@@ -45,7 +56,7 @@ for key in ${added//,/ }; do
 done
 files=$(find "$work/base" -name '*.json' | wc -l)
 if diff -r "$work/base" "$work/new"; then
-  echo "identical: $files report files (pmb, paper × bm25, cosine, rrf, fallback; static + sessions), measured fields ($measured) masked"
+  echo "identical: $files report files (pmb, paper, bitemporal × every backend; static + sessions; the flywheel's outputs and figure), measured fields ($measured) masked"
 else
   echo "DIFFERENT (above)" >&2
   exit 1

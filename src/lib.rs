@@ -31,7 +31,6 @@ pub mod context;
 pub mod embed;
 pub mod error;
 pub mod eval;
-pub mod flywheel;
 pub mod io;
 pub mod job;
 pub mod js;
@@ -42,6 +41,7 @@ pub mod report;
 pub mod run;
 pub mod serve;
 pub mod store;
+pub mod study;
 pub mod suite;
 pub mod temporal;
 

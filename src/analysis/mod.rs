@@ -5,7 +5,6 @@
 //! Analyses read `report` (and `claims` runs the paper suite through `run`); they return
 //! values, which `render` formats.
 
-pub mod claims;
 pub mod compare;
 pub mod gates;
 pub mod verify;

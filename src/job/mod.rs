@@ -5,9 +5,6 @@
 
 pub mod errors;
 mod execute;
-pub mod flywheel;
-pub mod scale;
-pub mod scale_export;
 
 pub use execute::{execute, pass, JobOutcome, PassOptions, PassOutcome};
 

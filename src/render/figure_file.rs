@@ -1,5 +1,5 @@
 //! Figures as files: the SVG that plotters draws ([`plot`](super::plot),
-//! [`plot_scale`](super::plot_scale), the flywheel figure) written as it is, or rendered to PNG
+//! and the studies' figures under `study/`) written as it is, or rendered to PNG
 //! or PDF (`figure_render`, behind the `figures` cargo feature, on by
 //! default). Every figure goes through [`write_figure`]; the drawing code never knows the
 //! format. Which format a file gets is decided here, before any work: the flag, else the

@@ -8,7 +8,6 @@
 //! Render reads `report` (loaded reports) and `analysis` (their results); nothing below it
 //! imports it.
 
-pub mod claims;
 pub mod compare;
 pub mod figure_file;
 #[cfg(feature = "figures")]
@@ -16,8 +15,6 @@ pub mod figure_render;
 pub mod html;
 pub mod junit;
 pub mod plot;
-pub mod plot_flywheel;
-pub mod plot_scale;
 pub mod run_table;
 pub mod significance;
 pub mod table;

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 /// Tableau's ten categorical colours, in matplotlib's default order (blue, orange, green, red,
 /// purple, brown, pink, grey, olive, cyan): the one palette of every figure.
-pub(super) const TABLEAU: [RGBColor; 10] = [
+pub(crate) const TABLEAU: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -30,7 +30,7 @@ const COLOURS: [RGBColor; 10] = [
     TABLEAU[7], TABLEAU[8],
 ];
 
-pub(super) fn plot_error(e: impl std::fmt::Display) -> Error {
+pub(crate) fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::Output {
         path: "<svg>".into(),
         source: std::io::Error::other(e.to_string()),

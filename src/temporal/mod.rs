@@ -5,7 +5,6 @@
 //! A low layer: it imports `suite` and `io` only, so backends can use it. The marker rules are
 //! in [`markers`]; the per-class evaluation against a labelled corpus is in [`eval`].
 
-pub mod eval;
 mod markers;
 
 use crate::suite::{Belief, BeliefType};

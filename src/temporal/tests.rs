@@ -1,9 +1,7 @@
 //! Known answers: one statement per marker family of spec §5 classified as its class, the hard
 //! negatives, metadata overriding the text, and the optional valid-time fields round-tripping.
 
-use super::eval::{evaluate, parse_statements};
 use super::*;
-use std::path::Path;
 
 fn class(text: &str) -> TemporalClass {
     classify_text(text).class
@@ -275,56 +273,4 @@ fn valid_time_fields_are_optional_and_round_trip() {
         "_id": "b", "user_id": "u", "type": "entity", "canonical_name": "x", "valid_to": "last week"
     }));
     assert!(bad.unwrap_err().to_string().contains("ISO 8601"));
-}
-
-#[test]
-fn evaluation_counts_a_known_confusion() {
-    let lines = [
-        r#"{"id":"a","text":"From now on we squash-merge.","class":"forward_open"}"#,
-        r#"{"id":"b","text":"We used to use Jenkins.","class":"closed"}"#,
-        r#"{"id":"c","text":"Actually, it is port 80.","class":"correction"}"#,
-        r#"{"id":"d","text":"The disk is full.","class":"current_state"}"#,
-        r#"{"id":"e","text":"The disk is full again.","class":"closed"}"#,
-    ]
-    .join("\n");
-    let statements = parse_statements(Path::new("t.jsonl"), lines.as_bytes()).unwrap();
-    let e = evaluate(Path::new("t.jsonl"), &statements).unwrap();
-    assert_eq!((e.total, e.correct), (5, 4));
-    let closed = e.per_class[&TemporalClass::Closed];
-    assert_eq!(
-        (closed.precision, closed.recall, closed.support),
-        (1.0, 0.5, 2)
-    );
-    let current = e.per_class[&TemporalClass::CurrentState];
-    assert_eq!((current.precision, current.recall), (0.5, 1.0));
-    assert_eq!(
-        e.confusion[&TemporalClass::Closed][&TemporalClass::CurrentState],
-        1
-    );
-    assert_eq!(e.misclassified.len(), 1);
-    assert_eq!(e.misclassified[0].id, "e");
-    let f1_closed = 2.0 * 0.5 / 1.5;
-    assert!((e.macro_f1 - (1.0 + f1_closed + f1_closed + 1.0) / 4.0).abs() < 1e-12);
-    let json = serde_json::to_value(&e).unwrap();
-    assert_eq!(json["perClass"]["closed"]["support"], 2);
-    assert!(json["macroF1"].is_number());
-    assert_eq!(json["confusion"]["closed"]["current_state"], 1);
-}
-
-#[test]
-fn malformed_lines_name_the_line() {
-    let path = Path::new("s.jsonl");
-    let err = |text: &str| {
-        parse_statements(path, text.as_bytes())
-            .unwrap_err()
-            .to_string()
-    };
-    let good = r#"{"id":"a","text":"x"}"#;
-    assert!(err(&format!("{good}\n{{\"id\":\"b\"")).contains("s.jsonl: line 2:"));
-    assert!(err(&format!(
-        "{good}\n\n{{\"id\":\"b\",\"text\":\"y\",\"class\":\"past\"}}"
-    ))
-    .contains("line 3"));
-    assert!(err(&format!("{good}\n{good}")).contains("duplicate id \"a\" (first on line 1)"));
-    assert!(err(r#"{"id":"a","text":"x","klass":"closed"}"#).contains("unknown field"));
 }

@@ -5,11 +5,11 @@
 //! fails with a usage error while the simulation runs.
 
 use crate::common::{tenure_eval, tenure_eval_ok};
-use tenure_eval::flywheel::cases::{self, belief};
-use tenure_eval::flywheel::metrics::SessionMetrics;
-use tenure_eval::flywheel::simulate::simulate;
-use tenure_eval::flywheel::user::{grown_store, RefKind, Reference, SessionPlan, Trace};
-use tenure_eval::flywheel::{Mechanisms, Params};
+use tenure_eval::study::flywheel::cases::{self, belief};
+use tenure_eval::study::flywheel::metrics::SessionMetrics;
+use tenure_eval::study::flywheel::simulate::simulate;
+use tenure_eval::study::flywheel::user::{grown_store, RefKind, Reference, SessionPlan, Trace};
+use tenure_eval::study::flywheel::{Mechanisms, Params};
 use tenure_eval::suite::Belief;
 
 /// Only `on` switched on (seeding always, so beliefs start with their aliases).

@@ -4,8 +4,8 @@
 
 use crate::common::{tenure_eval, tenure_eval_ok};
 use crate::flywheel::small_flywheel;
-use tenure_eval::flywheel::claims::{c1_c2, coverage_at, Verdict};
-use tenure_eval::flywheel::metrics::SessionMetrics;
+use tenure_eval::study::flywheel::claims::{c1_c2, coverage_at, Verdict};
+use tenure_eval::study::flywheel::metrics::SessionMetrics;
 
 /// Sessions with these (covered, references) counts, all retrieving only what was meant.
 fn sessions(counts: &[(usize, usize)]) -> Vec<SessionMetrics> {

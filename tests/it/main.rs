@@ -5,6 +5,9 @@
 //! browser or TeX (one line saying what and how to get it) and fails it under
 //! `scripts/test.sh`. Modules marked (needs …) skip without it on a plain `cargo test`.
 
+/// The house's rules: ARCHITECTURE.md names every folder, imports point down, no sibling
+/// circles, no module over 400 lines.
+mod architecture;
 /// Score attribution: contributions add up to each belief's score.
 mod attribution;
 /// A failing backend is recorded in a complete report, not fatal (exit 3 after the run).

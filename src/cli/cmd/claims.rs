@@ -5,9 +5,9 @@ use crate::cli::write_stdout;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::analysis::claims::{check_paper_reports, claims, measure_paper, ClaimSources};
-use tenure_eval::render::claims::claims_table;
 use tenure_eval::render::render;
+use tenure_eval::study::paper::table::claims_table;
+use tenure_eval::study::paper::{check_paper_reports, claims, measure_paper, ClaimSources};
 use tenure_eval::Result;
 
 /// `tenure-eval claims`.

@@ -9,10 +9,10 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::embed::BeliefText;
-use tenure_eval::flywheel::vector::VectorOptions;
-use tenure_eval::flywheel::{Mechanisms, Params, Variant, DEFAULT_VARIANTS};
-use tenure_eval::job::flywheel::{execute, markdown, FlywheelPlan, SWEEP};
-use tenure_eval::job::scale::parse_size;
+use tenure_eval::study::flywheel::job::{execute, markdown, FlywheelPlan, SWEEP};
+use tenure_eval::study::flywheel::vector::VectorOptions;
+use tenure_eval::study::flywheel::{Mechanisms, Params, Variant, DEFAULT_VARIANTS};
+use tenure_eval::study::scale::parse_size;
 use tenure_eval::{Error, Result};
 
 /// `--format` of `flywheel`.

@@ -5,9 +5,9 @@ use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
-use tenure_eval::job::scale::{measure, parse_size, Outputs, ScaleRow};
-use tenure_eval::render::plot_scale::{scale_figure, ScalePoint};
 use tenure_eval::render::{number_cell as opt, render, write_figure, Table, TableFormat};
+use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
+use tenure_eval::study::scale::{measure, parse_size, Outputs, ScaleRow};
 use tenure_eval::{Error, Result};
 
 /// `--format` of `scale`.

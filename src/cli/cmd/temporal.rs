@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tenure_eval::temporal::eval::{
+use tenure_eval::study::temporal::{
     classify_all, evaluate, parse_statements, Evaluation, Statement,
 };
 use tenure_eval::temporal::TemporalClass;

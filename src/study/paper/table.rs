@@ -1,7 +1,7 @@
 //! The paper's claims as a table.
 
-use super::table::Table;
-use crate::analysis::claims::Claim;
+use super::Claim;
+use crate::render::table::Table;
 
 /// The claims as a table.
 pub fn claims_table(claims: &[Claim]) -> Table {

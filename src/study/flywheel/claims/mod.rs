@@ -9,6 +9,8 @@ use super::vector::VectorRow;
 use super::Params;
 use serde::Serialize;
 
+mod vector;
+
 /// Whether a claim held under the parameters given beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -200,7 +202,7 @@ pub fn claims(e: &Evidence) -> Vec<Claim> {
             verdict: c2,
         },
     ];
-    out.extend(super::claims_vector::c3_c4(e, all));
+    out.extend(vector::c3_c4(e, all));
     out.push(c5(e));
     out.push(c6(e));
     out.push(c7(e));

@@ -2,6 +2,7 @@
 //! status and a one-line reason (spec §J.3 explains the quoted scores).
 
 mod measure;
+pub mod table;
 
 pub use measure::{check_paper_reports, measure_paper};
 

@@ -1,9 +1,10 @@
 //! The flywheel figure (SVG, plotters): coverage and precision per session, one line per
-//! variant of the mechanisms; `job::flywheel` writes it through [`super::figure_file`].
+//! variant of the mechanisms; [`super::job`] writes it through
+//! [`crate::render::figure_file`].
 
-use super::plot::{plot_error, TABLEAU};
+use super::metrics::SessionMetrics;
 use crate::error::{Error, Result};
-use crate::flywheel::metrics::SessionMetrics;
+use crate::render::plot::{plot_error, TABLEAU};
 use plotters::prelude::*;
 
 type Metric = fn(&SessionMetrics) -> Option<f64>;

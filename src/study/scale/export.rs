@@ -15,7 +15,7 @@
 //!   the context builder sent it): the same three columns, then the scope filter (list), the
 //!   excluded ids (list) and the limit.
 
-use super::scale::Probe;
+use super::Probe;
 use crate::backend::{Backend, BackendError, BackendInfo, Hit, RetryPolicy, SearchRequest};
 use crate::error::Result;
 use crate::io::write_atomic_with;

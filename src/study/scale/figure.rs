@@ -1,8 +1,8 @@
 //! The scale study's figure (SVG, plotters): as the store grows (log scale), how long a search
 //! and an index build take (log scale), and whether the suite's precision holds.
 
-use super::plot::{plot_error, TABLEAU};
 use crate::error::{Error, Result};
+use crate::render::plot::{plot_error, TABLEAU};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 

@@ -19,8 +19,9 @@
 
 pub mod cases;
 pub mod claims;
-mod claims_vector;
 pub mod domain;
+pub mod figure;
+pub mod job;
 pub mod metrics;
 pub mod simulate;
 pub mod trace;

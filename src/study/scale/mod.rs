@@ -1,7 +1,10 @@
 //! The scale study: a suite's corpus planted in a synthetic store of a given size
 //! ([`crate::suite::synthetic`]), indexed by BM25; build time, search latency on generated
 //! queries, and the suite's own static cases run against the grown store (does precision hold as
-//! the store grows?).
+//! the store grows?). Its parts: the export for Lucene ([`export`]) and the figure ([`figure`]).
+
+pub mod export;
+pub mod figure;
 
 use crate::backend::bm25::Bm25Backend;
 use crate::backend::{Backend, BackendFactory, Hit, SearchRequest};
@@ -63,7 +66,7 @@ impl BackendFactory for Prebuilt {
 }
 
 /// Where a size's by-products go: the static report of the suite's cases (which cases the grown
-/// store fails, and why) and the side-by-side export ([`super::scale_export`]).
+/// store fails, and why) and the side-by-side export ([`export`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Outputs<'a> {
     /// The static report's file.
@@ -140,7 +143,7 @@ pub fn measure(
     }
     times.sort_by(f64::total_cmp);
     if let Some(dir) = outputs.export {
-        super::scale_export::write(dir, &corpus, &probes, &answers)?;
+        export::write(dir, &corpus, &probes, &answers)?;
     }
     drop(answers);
     drop(probes);
@@ -172,12 +175,9 @@ pub fn measure(
     let measures = parse_measures(DEFAULT_MEASURES).map_err(|e| Error::backend("scale", e))?;
     let mut stream = StaticStream::new(dir, Shape::of(suite.profile), &qrels, &measures)?;
     // With an export, the cases' searches are recorded for the other engine to answer too.
-    let log = super::scale_export::SearchLog::default();
+    let log = export::SearchLog::default();
     let backend: Box<dyn Backend> = match outputs.export {
-        Some(_) => Box::new(super::scale_export::Recording::new(
-            Box::new(backend),
-            log.clone(),
-        )),
+        Some(_) => Box::new(export::Recording::new(Box::new(backend), log.clone())),
         None => Box::new(backend),
     };
     let factory = Prebuilt(Mutex::new(Some(backend)));
@@ -186,7 +186,7 @@ pub fn measure(
     })?;
     let (_, _, summary) = stream.finish(&path, &run, &grown)?;
     if let Some(dir) = outputs.export {
-        super::scale_export::write_cases(dir, &log)?;
+        export::write_cases(dir, &log)?;
     }
     Ok(ScaleRow {
         beliefs: grown.corpus.len(),

@@ -1,9 +1,9 @@
 //! Claims C3 and C4, which need the vector side: cosine precision as the store grows, and
 //! whether alias-BM25 and cosine run in opposite directions.
 
-use super::claims::{coverage_ends, coverage_grows, f2, Claim, Evidence, Verdict};
-use super::metrics::SessionMetrics;
-use super::vector::VectorRow;
+use super::super::metrics::SessionMetrics;
+use super::super::vector::VectorRow;
+use super::{coverage_ends, coverage_grows, f2, Claim, Evidence, Verdict};
 
 /// Each system's rows, in size order.
 fn systems(rows: &[VectorRow]) -> Vec<(&str, Vec<&VectorRow>)> {

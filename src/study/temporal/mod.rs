@@ -2,8 +2,8 @@
 //! per-class precision, recall and F1 against their gold classes: the dissertation's open
 //! experiment 5 (spec context-scorer §5).
 
-use super::{classify_text, Classification, TemporalClass};
 use crate::error::{Error, Result};
+use crate::temporal::{classify_text, Classification, TemporalClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -209,3 +209,6 @@ pub fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
         misclassified,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,16 +6,17 @@
 //! measured fields: elapsed times), `sessions-<variant>.json` (one record per session),
 //! `cases.json`, `claims.json`, `claims.md`, and `vector.json`, `sensitivity.json` when run.
 
-use crate::error::{Error, Result};
-use crate::flywheel::cases::{self, Probe};
-use crate::flywheel::claims::{
+use super::cases::{self, Probe};
+use super::claims::{
     breaking_points, claims, coverage_at, coverage_ends, f2, min_precision, Claim, Evidence,
     SensitivityRow,
 };
-use crate::flywheel::metrics::SessionMetrics;
-use crate::flywheel::vector::{self, VectorOptions, VectorRow};
-use crate::flywheel::{domain, simulate::simulate, user, Mechanisms, Params, Variant};
-use crate::render::{figure_file, plot_flywheel, render, FigureFormat, Table, TableFormat};
+use super::figure;
+use super::metrics::SessionMetrics;
+use super::vector::{self, VectorOptions, VectorRow};
+use super::{domain, simulate::simulate, user, Mechanisms, Params, Variant};
+use crate::error::{Error, Result};
+use crate::render::{figure_file, render, FigureFormat, Table, TableFormat};
 use crate::report::json::to_bytes;
 use crate::report::write_atomic;
 use crate::run::Observer;
@@ -23,7 +24,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use crate::flywheel::SWEEP;
+pub use super::SWEEP;
 
 /// What `tenure-eval flywheel` was asked to do.
 #[derive(Debug, Clone)]
@@ -153,7 +154,7 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
                 "Alias flywheel: one simulated user, seed {}, {} beliefs at start (alias-BM25)",
                 plan.params.seed, plan.params.initial_beliefs
             );
-            let svg = plot_flywheel::figure(&r.runs, &title)?;
+            let svg = figure::figure(&r.runs, &title)?;
             Some((file, figure_file::encode(file, &svg, *format)?))
         }
         None => None,

@@ -1,0 +1,15 @@
+//! Studies: questions the harness asks of retrieval beyond one run's pass/fail, each in its own
+//! folder with its model, its job, its tables and its figure. A study reads and drives the layers
+//! below it (suites, backends, runs, reports, analyses, rendering); nothing below imports it.
+//!
+//! - [`paper`]: every quantitative claim of the paper beside what the reports measure (`claims`);
+//! - [`scale`]: a suite planted in a growing synthetic store, beside real Lucene (`scale`);
+//! - [`flywheel`]: the alias-enrichment flywheel essay, simulated (`flywheel`);
+//! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`).
+//!
+//! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
+
+pub mod flywheel;
+pub mod paper;
+pub mod scale;
+pub mod temporal;
