@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         let _ = writeln!(std::io::stderr(), "interrupted");
         std::process::exit(exit::INTERRUPTED);
     });
-    let parsed = match cli::applies::parse() {
+    let parsed = match cli::given::parse() {
         Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();

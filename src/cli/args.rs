@@ -1,9 +1,6 @@
 //! Arguments shared by several commands, and the one place clap's values become library
 //! types. Nothing of clap crosses into the library.
 
-pub use super::backends::{backend_configs, Bm25Args, CosineArgs, FusionArgs};
-pub use super::remote::{HttpArgs, RemoteArgs};
-pub use super::scorers::ScorerArgs;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
@@ -51,46 +48,6 @@ impl SuiteArgs {
             _ => Err(Error::Usage(
                 "a custom suite needs both --corpus and --cases".into(),
             )),
-        }
-    }
-}
-
-/// `--backend` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BackendArg {
-    /// Alias-weighted BM25 (tantivy, Lucene scoring).
-    Bm25,
-    /// Cosine similarity over dense embeddings (see --model).
-    Cosine,
-    /// A memory system behind PrecisionMemBench's HTTP contract (see --url, --provider).
-    Http,
-    /// Reciprocal rank fusion of the --fuse backends (bm25 and cosine by default).
-    Rrf,
-    /// CombSUM of the --fuse backends' min-max normalised scores (see --combsum-weights).
-    Combsum,
-    /// The first --fuse backend, or the next when it finds nothing (BM25, then cosine).
-    Fallback,
-    /// The dissertation's composite context scorer (see --bitemporal, --lambda, --model).
-    Composite,
-    /// Spreading activation over a similarity graph (see --edge-threshold, --model).
-    Spreading,
-    /// Oldest-first truncation: the newest beliefs that fit the budget.
-    Recent,
-}
-
-impl BackendArg {
-    /// The backend's id.
-    pub fn name(self) -> &'static str {
-        match self {
-            BackendArg::Bm25 => "bm25",
-            BackendArg::Cosine => "cosine",
-            BackendArg::Http => "http",
-            BackendArg::Rrf => "rrf",
-            BackendArg::Combsum => "combsum",
-            BackendArg::Fallback => "fallback",
-            BackendArg::Composite => "composite",
-            BackendArg::Spreading => "spreading",
-            BackendArg::Recent => "recent",
         }
     }
 }

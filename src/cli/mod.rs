@@ -11,14 +11,13 @@ macro_rules! say {
     }};
 }
 
-pub mod applies;
 pub mod args;
-mod backends;
+pub mod backends;
 mod cmd;
+pub mod given;
 mod mixed;
 pub mod progress;
 pub mod remote;
-mod scorers;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

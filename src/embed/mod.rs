@@ -42,6 +42,17 @@ pub fn normalised(v: &[f32]) -> Option<Vec<f32>> {
     Some(v.iter().map(|x| (f64::from(*x) / norm) as f32).collect())
 }
 
+/// Why a vector cannot be used for cosine search, if it cannot.
+pub(crate) fn check_vector(v: &[f32]) -> std::result::Result<(), &'static str> {
+    if v.iter().any(|x| !x.is_finite()) {
+        Err("a vector with NaN or infinite values")
+    } else if v.iter().all(|x| *x == 0.0) {
+        Err("an all-zero vector")
+    } else {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,8 +10,7 @@
 //! [`super::key`] of (model name, role, policy, text). Entries are kept sorted by
 //! (role, policy, text), so the same vectors always give the same files.
 
-use super::vectors::check_vector;
-use super::{key, Role};
+use super::{check_vector, key, Role};
 use crate::error::{Error, Result};
 use crate::io::{parse_json, read_bytes};
 use ndarray::Array2;

@@ -128,14 +128,3 @@ impl VectorSource for CachedSource {
         store_summary(&self.store.read().unwrap_or_else(|e| e.into_inner()))
     }
 }
-
-/// Why a vector cannot be used for cosine search, if it cannot.
-pub(crate) fn check_vector(v: &[f32]) -> std::result::Result<(), &'static str> {
-    if v.iter().any(|x| !x.is_finite()) {
-        Err("a vector with NaN or infinite values")
-    } else if v.iter().all(|x| *x == 0.0) {
-        Err("an all-zero vector")
-    } else {
-        Ok(())
-    }
-}

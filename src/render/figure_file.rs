@@ -99,7 +99,9 @@ pub fn encode(path: &Path, svg: &str, format: FigureFormat) -> Result<Vec<u8>> {
     let rendered = match format.available()? {
         FigureFormat::Svg => Ok(svg.as_bytes().to_vec()),
         #[cfg(feature = "figures")]
-        other => super::figure_render::render(svg, other),
+        FigureFormat::Png => super::figure_render::render_png(svg),
+        #[cfg(feature = "figures")]
+        FigureFormat::Pdf => super::figure_render::render_pdf(svg),
         #[cfg(not(feature = "figures"))]
         other => Err(format!("{} needs the figures feature", other.extension())),
     };

@@ -10,7 +10,6 @@
 //! deterministically, svg2pdf writes no date, no document id and no file name, and its
 //! hash-ordered resource dictionaries are put in order here (`sorted_resources`).
 
-use super::figure_file::FigureFormat;
 use std::sync::{Arc, OnceLock};
 use svg2pdf::usvg::{self, fontdb};
 
@@ -27,20 +26,20 @@ pub const PNG_SCALE: f32 = 2.0;
 /// wide figure is 750 pt (10.4 in) wide.
 pub const PDF_PX_PER_INCH: f32 = 96.0;
 
-/// `svg` as PNG or PDF (SVG is the caller's: it needs no rendering).
-pub(super) fn render(svg: &str, format: FigureFormat) -> Result<Vec<u8>, String> {
-    match format {
-        FigureFormat::Svg => Ok(svg.as_bytes().to_vec()),
-        FigureFormat::Png => png(&tree(svg)?),
-        FigureFormat::Pdf => {
-            let page = svg2pdf::PageOptions {
-                dpi: PDF_PX_PER_INCH,
-            };
-            svg2pdf::to_pdf(&tree(svg)?, svg2pdf::ConversionOptions::default(), page)
-                .map(|pdf| sorted_resources(&pdf))
-                .map_err(|e| format!("PDF conversion: {e}"))
-        }
-    }
+/// `svg` as PNG (the format is the caller's to choose: `figure_file` knows the formats, this
+/// file only how to render).
+pub(super) fn render_png(svg: &str) -> Result<Vec<u8>, String> {
+    png(&tree(svg)?)
+}
+
+/// `svg` as PDF, one page of the SVG's size.
+pub(super) fn render_pdf(svg: &str) -> Result<Vec<u8>, String> {
+    let page = svg2pdf::PageOptions {
+        dpi: PDF_PX_PER_INCH,
+    };
+    svg2pdf::to_pdf(&tree(svg)?, svg2pdf::ConversionOptions::default(), page)
+        .map(|pdf| sorted_resources(&pdf))
+        .map_err(|e| format!("PDF conversion: {e}"))
 }
 
 /// The SVG parsed with the embedded font as every family.

@@ -22,6 +22,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
             "BM25 (--backend bm25):",
             "Cosine (--backend cosine): models, stores, search:",
             "Fusion (--backend rrf|combsum|fallback):",
+            "Context scorers (--backend composite|spreading|recent):",
             "Explain one case:",
             "Remote calls (served models, memory systems):",
             "Memory system over HTTP (--backend http):",
@@ -40,6 +41,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
     };
     assert!(under("--hnsw-m").starts_with("Cosine"));
     assert!(under("--url").starts_with("Memory system"));
+    assert!(under("--edge-threshold").starts_with("Context scorers"));
     assert_eq!(under("--junit"), "CI gates:");
 }
 
@@ -50,7 +52,24 @@ fn a_flag_for_a_backend_not_chosen_is_exit_2_naming_it() {
     for (flags, expect) in [
         (
             &["--backend", "bm25", "--model", "all-minilm-l6-v2"][..],
-            "--model applies to --backend cosine (or a fusion of it); the backends chosen are bm25",
+            "--model applies to --backend cosine (or a fusion of it), composite or spreading; the \
+             backends chosen are bm25",
+        ),
+        (
+            &["--backend", "bm25", "--bitemporal"][..],
+            "--bitemporal applies to --backend composite; the backends chosen are bm25",
+        ),
+        (
+            &["--backend", "bm25", "--edge-threshold", "0.9"][..],
+            "--edge-threshold applies to --backend spreading",
+        ),
+        (
+            &["--backend", "composite", "--established-after", "3"][..],
+            "--established-after applies to --backend composite with --bitemporal",
+        ),
+        (
+            &["--backend", "spreading", "--lambda", "0.3"][..],
+            "--lambda applies to --backend composite or recent",
         ),
         (
             &["--backend", "cosine", "--min-score", "1"][..],
@@ -99,6 +118,41 @@ fn a_flag_for_a_backend_not_chosen_is_exit_2_naming_it() {
         "{}",
         String::from_utf8_lossy(&fused.stderr)
     );
+    // The context scorers score with a model: composite takes --model (issue 31).
+    let composite = tenure_eval(&[
+        "run",
+        "--suite",
+        "paper",
+        "--quiet",
+        "--backend",
+        "composite",
+        "--model",
+        "all-minilm-l6-v2",
+        "--out",
+        out,
+    ]);
+    assert!(
+        composite.status.success(),
+        "{}",
+        String::from_utf8_lossy(&composite.stderr)
+    );
+}
+
+/// `serve` and `models` flatten the same flag group and refuse the same way, before anything
+/// is bound or run.
+#[test]
+fn serve_and_models_refuse_a_flag_for_a_backend_not_chosen() {
+    let serve = tenure_eval(&["serve", "--backend", "bm25", "--hnsw-m", "8", "--port", "0"]);
+    assert_eq!(serve.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&serve.stderr)
+        .contains("--hnsw-m applies to --backend cosine with --index hnsw"));
+    assert!(serve.stdout.is_empty(), "nothing served");
+    let models = tenure_eval(&["models", "--suite", "pmb", "--bitemporal", "--quiet"]);
+    assert_eq!(models.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&models.stderr).contains(
+        "--bitemporal applies to --backend composite; the backends chosen are bm25, \
+                   cosine"
+    ));
 }
 
 /// The README's CI command passes `--summary-md "$GITHUB_STEP_SUMMARY"`; outside GitHub

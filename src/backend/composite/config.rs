@@ -1,5 +1,5 @@
 //! The context scorers' parameters: every **[open]** choice of the context-scorer spec with its
-//! default, each one a flag (`src/cli/scorers.rs`) and a line of the manifest
+//! default, each one a flag (`src/cli/backends/scorers.rs`) and a line of the manifest
 //! (`backendSettings`). The **[given]** values (primacy +0.30 over the first 15 %, the
 //! temporal-validity table, the tier thresholds' defaults) are constants here or in
 //! [`super::signals`], recorded in the manifest too.

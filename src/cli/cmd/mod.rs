@@ -4,7 +4,6 @@ pub mod claims;
 pub mod compare;
 pub mod doctor;
 pub mod embed;
-mod embed_texts;
 pub mod flywheel;
 pub mod html;
 pub mod models;

@@ -1,9 +1,9 @@
 //! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
 
-use crate::cli::args::{
-    load, BackendArg, CompareFormatArg, CosineArgs, FusionArgs, RemoteArgs, SuiteArgs,
-};
+use crate::cli::args::{load, CompareFormatArg, SuiteArgs};
+use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::progress::Progress;
+use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -33,24 +33,24 @@ pub struct ModelsArgs {
     /// Suite selection.
     #[command(flatten)]
     pub suite: SuiteArgs,
-    /// Models (and search settings).
+    /// Models, search and fusion settings (a fusion fuses BM25 and each model here).
     #[command(flatten)]
-    pub cosine: CosineArgs,
+    pub backends: BackendFlags,
     /// Served models: calls in flight, timeout, retries.
     #[command(flatten)]
     pub remote: RemoteArgs,
-    /// Fusion settings (`--fuse` is BM25 and each model here).
-    #[command(flatten)]
-    pub fusion_settings: FusionArgs,
 }
 
 /// The invariance table.
 pub fn run(args: ModelsArgs) -> Result<ExitCode> {
+    let mut chosen = vec![BackendArg::Bm25, BackendArg::Cosine];
+    chosen.extend(args.fusion.iter().copied());
+    args.backends.check(&chosen, None)?;
     let suite = load(&args.suite)?;
     let (name, profile) = (suite.name.clone(), suite.profile);
     let mut methods = Vec::new();
     for b in &args.fusion {
-        match args.fusion_settings.method(*b) {
+        match args.backends.method(*b) {
             Some(m) => methods.push(m),
             None => {
                 return Err(tenure_eval::Error::Usage(format!(
@@ -61,11 +61,16 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             }
         }
     }
-    let mut backends = vec![BackendConfig::bm25()];
-    for model in args.cosine.configs(&args.remote) {
+    let bm25 = args
+        .backends
+        .configs(&[BackendArg::Bm25], &args.remote, None)?;
+    let mut backends = bm25.clone();
+    let index = args.backends.index_kind();
+    for model in args.backends.cosine.configs(&args.remote, index) {
         let cosine = BackendConfig::cosine(model);
         for m in &methods {
-            backends.push(args.fusion_settings.with_bm25(m.clone(), cosine.clone()));
+            let children = vec![bm25[0].clone(), cosine.clone()];
+            backends.push(args.backends.fusion.config(m.clone(), children));
         }
         backends.insert(backends.len() - methods.len(), cosine);
     }
@@ -96,7 +101,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     let text = match args.format {
         CompareFormatArg::Markdown => format!(
             "### Embedding model invariance · suite {name} ({profile} profile, index {})\n\n{}",
-            args.cosine.index().name(),
+            index.name(),
             models_table(&rows)
         ),
         CompareFormatArg::Json => json_text(&rows),

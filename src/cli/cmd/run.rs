@@ -1,11 +1,10 @@
 //! `tenure-eval run|static|session`: a plan from flags, carried out by the library; the table,
 //! the gate files and the exit code here.
 
-use crate::cli::args::{
-    backend_configs, load, BackendArg, Bm25Args, CosineArgs, FormatArg, FusionArgs, GateArgs,
-    HttpArgs, OutputArgs, RemoteArgs, ScorerArgs, SuiteArgs,
-};
+use crate::cli::args::{load, FormatArg, GateArgs, OutputArgs, SuiteArgs};
+use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::progress::Progress;
+use crate::cli::remote::{HttpArgs, RemoteArgs};
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use serde_json::json;
@@ -27,18 +26,9 @@ pub struct RunArgs {
     /// Retrieval backends, comma-separated (default: bm25, or cosine when --model is given).
     #[arg(long, value_enum, value_delimiter = ',', help_heading = "Backends")]
     pub backend: Vec<BackendArg>,
-    /// BM25 backend settings.
+    /// The built-in backends' settings.
     #[command(flatten)]
-    pub bm25: Bm25Args,
-    /// Cosine backend settings.
-    #[command(flatten)]
-    pub cosine: CosineArgs,
-    /// Fusion backend settings.
-    #[command(flatten)]
-    pub fusion: FusionArgs,
-    /// Context scorer settings (composite, spreading, recent).
-    #[command(flatten)]
-    pub scorer: ScorerArgs,
+    pub backends: BackendFlags,
     /// Instead of running: why this static case's search tier holds what it holds (its best
     /// BM25 candidates with their scores and terms, those below the floor included).
     #[arg(long, value_name = "CASE", help_heading = "Explain one case")]
@@ -84,7 +74,7 @@ impl RunArgs {
         if self.backend.is_empty() {
             chosen.push(if self.http.url.is_some() || self.http.provider.is_some() {
                 BackendArg::Http
-            } else if self.cosine.model.is_empty() {
+            } else if self.backends.cosine.model.is_empty() {
                 BackendArg::Bm25
             } else {
                 BackendArg::Cosine
@@ -104,6 +94,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     if let Some(case) = &args.explain {
         let floor = args
+            .backends
             .bm25
             .min_score
             .map_or(tenure_eval::backend::bm25::DEFAULT_MIN_SCORE, |m| m as f32);
@@ -119,16 +110,11 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         .iter()
         .map(|p| LoadedReport::load(p))
         .collect::<Result<Vec<_>>>()?;
-    crate::cli::applies::check(&args.backend_args(), &args.fusion, args.cosine.index)?;
-    let backends = backend_configs(
-        &args.backend_args(),
-        &args.bm25,
-        &args.cosine,
-        &args.fusion,
-        &args.remote,
-        &args.http,
-        &args.scorer,
-    )?;
+    let chosen = args.backend_args();
+    args.backends.check(&chosen, Some(&args.http))?;
+    let backends = args
+        .backends
+        .configs(&chosen, &args.remote, Some(&args.http))?;
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?
         .with_label(args.label.clone())?;

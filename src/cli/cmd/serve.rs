@@ -1,10 +1,9 @@
 //! `tenure-eval serve`: a built-in backend behind PrecisionMemBench's HTTP provider contract.
 
-use crate::cli::args::{
-    backend_configs, load, BackendArg, Bm25Args, CosineArgs, FusionArgs, HttpArgs, RemoteArgs,
-    ScorerArgs, SuiteArgs,
-};
+use crate::cli::args::{load, SuiteArgs};
+use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::progress::Progress;
+use crate::cli::remote::RemoteArgs;
 use clap::Args;
 use std::process::ExitCode;
 use tenure_eval::serve::Server;
@@ -43,18 +42,9 @@ pub struct ServeArgs {
     /// The suite whose ids `/add` resolves (its corpus and session beliefs).
     #[command(flatten)]
     pub suite: SuiteArgs,
-    /// BM25 backend settings.
+    /// The built-in backends' settings.
     #[command(flatten)]
-    pub bm25: Bm25Args,
-    /// Cosine backend settings.
-    #[command(flatten)]
-    pub cosine: CosineArgs,
-    /// Fusion backend settings.
-    #[command(flatten)]
-    pub fusion: FusionArgs,
-    /// Context scorer settings.
-    #[command(flatten)]
-    pub scorer: ScorerArgs,
+    pub backends: BackendFlags,
     /// Served models (for cosine): calls in flight, timeout, retries.
     #[command(flatten)]
     pub remote: RemoteArgs,
@@ -62,6 +52,7 @@ pub struct ServeArgs {
 
 /// Serve until killed.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    args.backends.check(&[args.backend], None)?;
     if args.backend == BackendArg::Http {
         return Err(Error::Usage(
             "serve exposes a built-in backend (bm25 or cosine), not another server".into(),
@@ -71,16 +62,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     // in for it) seeds: it holds PrecisionMemBench's own copy of the suite, the texts it is sent.
     let given = load(&args.suite)?;
     let suite = given.harness_copy()?.unwrap_or(given);
-    let http = HttpArgs::none();
-    let mut configs = backend_configs(
-        &[args.backend],
-        &args.bm25,
-        &args.cosine,
-        &args.fusion,
-        &args.remote,
-        &http,
-        &args.scorer,
-    )?;
+    let mut configs = args.backends.configs(&[args.backend], &args.remote, None)?;
     let mut config = configs.remove(0);
     let mut progress = Progress::new(args.quiet, &suite.name);
     config.prepare(&suite, &mut |done, total| {

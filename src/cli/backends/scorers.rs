@@ -1,16 +1,12 @@
 //! Flags of the context scorers (`composite`, `spreading`, `recent`): every open parameter of
 //! the context-scorer spec, its default documented here and in docs/scorer.md.
 
-use super::args::non_negative;
-use super::backends::CosineArgs;
-use super::remote::RemoteArgs;
+use crate::cli::args::non_negative;
 use clap::{Args, ValueEnum};
 use tenure_eval::backend::composite::{
-    CompositeConfig, ConfidenceSource, RelevanceMap, ScorerParams, VolatilityRates,
-    PRIMACY_KEYWORDS,
+    ConfidenceSource, RelevanceMap, ScorerParams, VolatilityRates, PRIMACY_KEYWORDS,
 };
 use tenure_eval::backend::recent::RecentConfig;
-use tenure_eval::backend::spreading::SpreadingConfig;
 use tenure_eval::backend::{BackendConfig, Thresholds};
 use tenure_eval::{Error, Result};
 
@@ -32,19 +28,13 @@ pub enum ConfidenceArg {
     Status,
 }
 
-/// The context scorers' settings.
+/// The composite scorer's own settings (`--backend composite`).
 #[derive(Debug, Args)]
-pub struct ScorerArgs {
-    /// composite: the chapter 8 bitemporal modifications (valid-time recency and currency,
+#[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
+pub struct CompositeArgs {
     /// the temporal-validity boost, forward-open never Forgotten).
     #[arg(long)]
     pub bitemporal: bool,
-    /// composite, recent: recency decay rate λ in exp(−λ (1 − t/T)).
-    #[arg(long, default_value_t = 0.5, value_parser = non_negative)]
-    pub lambda: f64,
-    /// composite, spreading: how a cosine becomes relevance.
-    #[arg(long, value_enum, default_value = "clip")]
-    pub relevance: RelevanceArg,
     /// composite: where confidence comes from.
     #[arg(long, value_enum, default_value = "field")]
     pub confidence: ConfidenceArg,
@@ -52,9 +42,6 @@ pub struct ScorerArgs {
     /// (preference/decision/relation, entity, open_question).
     #[arg(long, value_delimiter = ',', default_value = "0,0.0001,0.001", value_parser = non_negative)]
     pub volatility_rates: Vec<f64>,
-    /// composite, spreading: lowest scores of the Verbatim, Compressed and Archived tiers.
-    #[arg(long, value_delimiter = ',', default_value = "0.75,0.40,0.10")]
-    pub tier_thresholds: Vec<f64>,
     /// composite: clamp the score to [0, 1].
     #[arg(long)]
     pub clamp: bool,
@@ -71,10 +58,43 @@ pub struct ScorerArgs {
     /// composite: an earlier turn revisits a belief when its query's cosine reaches this.
     #[arg(long, default_value_t = 0.5)]
     pub revisit_threshold: f64,
+}
+
+/// The bitemporal extension's settings (`--backend composite --bitemporal`).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
+pub struct BitemporalArgs {
     /// composite --bitemporal: a forward-open belief stated this many turns ago or more is
     /// established (+0.30), a younger one recent (+0.15).
     #[arg(long, default_value_t = 5)]
     pub established_after: u64,
+}
+
+/// Recency, shared by the composite scorer and the recency baseline.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
+pub struct RecencyArgs {
+    /// composite, recent: recency decay rate λ in exp(−λ (1 − t/T)).
+    #[arg(long, default_value_t = 0.5, value_parser = non_negative)]
+    pub lambda: f64,
+}
+
+/// Relevance and tiers, shared by the composite and spreading scorers.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
+pub struct TierArgs {
+    /// composite, spreading: how a cosine becomes relevance.
+    #[arg(long, value_enum, default_value = "clip")]
+    pub relevance: RelevanceArg,
+    /// composite, spreading: lowest scores of the Verbatim, Compressed and Archived tiers.
+    #[arg(long, value_delimiter = ',', default_value = "0.75,0.40,0.10")]
+    pub tier_thresholds: Vec<f64>,
+}
+
+/// Spreading activation's own settings (`--backend spreading`).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
+pub struct SpreadingArgs {
     /// spreading: beliefs whose cosine reaches this are neighbours.
     #[arg(long, default_value_t = 0.6)]
     pub edge_threshold: f64,
@@ -83,16 +103,38 @@ pub struct ScorerArgs {
     pub spread_fraction: f64,
 }
 
+/// The context scorers' settings, each group applying to the scorers it names.
+#[derive(Debug, Args)]
+pub struct ScorerArgs {
+    /// The composite scorer's.
+    #[command(flatten)]
+    pub composite: CompositeArgs,
+    /// The bitemporal extension's.
+    #[command(flatten)]
+    pub bitemporal: BitemporalArgs,
+    /// Recency.
+    #[command(flatten)]
+    pub recency: RecencyArgs,
+    /// Relevance and tiers.
+    #[command(flatten)]
+    pub tiers: TierArgs,
+    /// Spreading activation's.
+    #[command(flatten)]
+    pub spreading: SpreadingArgs,
+}
+
 impl ScorerArgs {
-    fn relevance(&self) -> RelevanceMap {
-        match self.relevance {
+    /// How a cosine becomes relevance.
+    pub fn relevance(&self) -> RelevanceMap {
+        match self.tiers.relevance {
             RelevanceArg::Clip => RelevanceMap::Clip,
             RelevanceArg::Rescale => RelevanceMap::Rescale,
         }
     }
 
-    fn thresholds(&self) -> Result<Thresholds> {
-        match self.tier_thresholds[..] {
+    /// The tiers' lowest scores, checked.
+    pub fn thresholds(&self) -> Result<Thresholds> {
+        match self.tiers.tier_thresholds[..] {
             [verbatim, compressed, archived]
                 if verbatim >= compressed && compressed >= archived =>
             {
@@ -105,32 +147,33 @@ impl ScorerArgs {
             _ => Err(Error::Usage(format!(
                 "--tier-thresholds takes three decreasing numbers (verbatim,compressed,archived), \
                  got {:?}",
-                self.tier_thresholds
+                self.tiers.tier_thresholds
             ))),
         }
     }
 
     /// The composite scorer's parameters.
     pub fn params(&self) -> Result<ScorerParams> {
-        let [stable, slow, volatile] = self.volatility_rates[..] else {
+        let [stable, slow, volatile] = self.composite.volatility_rates[..] else {
             return Err(Error::Usage(format!(
                 "--volatility-rates takes three rates (stable,slow,volatile), got {:?}",
-                self.volatility_rates
+                self.composite.volatility_rates
             )));
         };
-        let keywords = if self.primacy_keywords.is_empty() {
+        let keywords = if self.composite.primacy_keywords.is_empty() {
             PRIMACY_KEYWORDS.iter().map(|k| k.to_string()).collect()
         } else {
-            self.primacy_keywords
+            self.composite
+                .primacy_keywords
                 .iter()
                 .map(|k| k.trim().to_lowercase())
                 .filter(|k| !k.is_empty())
                 .collect()
         };
         Ok(ScorerParams {
-            lambda: self.lambda,
+            lambda: self.recency.lambda,
             relevance: self.relevance(),
-            confidence: match self.confidence {
+            confidence: match self.composite.confidence {
                 ConfidenceArg::Field => ConfidenceSource::Field,
                 ConfidenceArg::Status => ConfidenceSource::Status,
             },
@@ -140,61 +183,20 @@ impl ScorerArgs {
                 volatile,
             },
             thresholds: self.thresholds()?,
-            clamp: self.clamp,
+            clamp: self.composite.clamp,
             primacy_keywords: keywords,
-            revisit_rate: self.revisit_rate,
-            revisit_cap: self.revisit_cap,
-            revisit_threshold: self.revisit_threshold,
-            bitemporal: self.bitemporal,
-            established_after: self.established_after,
+            revisit_rate: self.composite.revisit_rate,
+            revisit_cap: self.composite.revisit_cap,
+            revisit_threshold: self.composite.revisit_threshold,
+            bitemporal: self.composite.bitemporal,
+            established_after: self.bitemporal.established_after,
         })
-    }
-
-    /// One composite configuration per cosine model.
-    pub fn composite(
-        &self,
-        cosine: &CosineArgs,
-        remote: &RemoteArgs,
-    ) -> Result<Vec<BackendConfig>> {
-        let params = self.params()?;
-        Ok(cosine
-            .configs(remote)
-            .into_iter()
-            .map(|vectors| {
-                BackendConfig::Composite(Box::new(CompositeConfig {
-                    vectors,
-                    params: params.clone(),
-                }))
-            })
-            .collect())
-    }
-
-    /// One spreading configuration per cosine model.
-    pub fn spreading(
-        &self,
-        cosine: &CosineArgs,
-        remote: &RemoteArgs,
-    ) -> Result<Vec<BackendConfig>> {
-        let thresholds = self.thresholds()?;
-        Ok(cosine
-            .configs(remote)
-            .into_iter()
-            .map(|vectors| {
-                BackendConfig::Spreading(Box::new(SpreadingConfig {
-                    relevance: self.relevance(),
-                    thresholds,
-                    edge_threshold: self.edge_threshold,
-                    fraction: self.spread_fraction,
-                    ..SpreadingConfig::new(vectors)
-                }))
-            })
-            .collect())
     }
 
     /// The recency baseline.
     pub fn recent(&self) -> BackendConfig {
         BackendConfig::Recent(RecentConfig {
-            lambda: self.lambda,
+            lambda: self.recency.lambda,
         })
     }
 }

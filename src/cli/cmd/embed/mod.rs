@@ -1,10 +1,15 @@
 //! `tenure-eval embed`: fill an embedding store from an ONNX model, or import upstream vectors.
 
-use crate::cli::args::{load, CosineArgs, CustomSuiteArgs, RemoteArgs, SuiteArgs};
+mod texts;
+
+use crate::cli::args::{load, CustomSuiteArgs, SuiteArgs};
+use crate::cli::backends::CosineArgs;
 use crate::cli::progress::Progress;
+use crate::cli::remote::RemoteArgs;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tenure_eval::backend::cosine::IndexKind;
 use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
@@ -102,10 +107,10 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
     };
     let places = Places::new(args.cosine.store_dir.as_deref());
     if args.export_texts {
-        return super::embed_texts::export(&args, &suites);
+        return texts::export(&args, &suites);
     }
     if let Some(file) = &args.import_vectors {
-        return super::embed_texts::import(&args, &suites, file);
+        return texts::import(&args, &suites, file);
     }
     if let Some(file) = &args.import_upstream {
         // One suite named; of `pmb`'s two copies, Tenure's (the first), as before.
@@ -124,7 +129,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
                 "--import-upstream needs one --model NAME (the store to fill)".into(),
             ));
         };
-        let policy = args.cosine.configs(&args.remote)[0].policy(suite.profile);
+        let policy = args.cosine.configs(&args.remote, IndexKind::Exact)[0].policy(suite.profile);
         let existing = places.find(name)?;
         let before = existing.as_ref().map_or(0, EmbeddingStore::len);
         let store = import_upstream(
@@ -143,7 +148,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             "embed needs --model DIR (an ONNX model folder) or a served model (ollama:NAME, openai:NAME)".into(),
         ));
     }
-    for config in args.cosine.configs(&args.remote) {
+    for config in args.cosine.configs(&args.remote, IndexKind::Exact) {
         let source = config.source();
         if !source.is_embedder() {
             return Err(Error::Usage(format!(

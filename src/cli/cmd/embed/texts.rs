@@ -3,9 +3,10 @@
 //! `{"text", "role", "policy"}` per line (the import format without the vector); the import
 //! says afterwards how many needed texts still have no vector, and which command lists them.
 
-use super::embed::{note, EmbedArgs};
+use super::{note, EmbedArgs};
 use std::path::Path;
 use std::process::ExitCode;
+use tenure_eval::backend::cosine::IndexKind;
 use tenure_eval::embed::needed::suite_flags;
 use tenure_eval::embed::places::Places;
 use tenure_eval::embed::{needed_texts, EmbeddingStore, TextPolicy};
@@ -40,7 +41,7 @@ fn texts(
 
 /// `embed --export-texts`: JSON Lines to `--out` (or stdout).
 pub fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
-    let config = &args.cosine.configs(&args.remote)[0];
+    let config = &args.cosine.configs(&args.remote, IndexKind::Exact)[0];
     let places = Places::new(args.cosine.store_dir.as_deref());
     let store = match (args.missing, args.cosine.model.as_slice()) {
         (false, _) => None,
@@ -99,7 +100,7 @@ pub fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<ExitCod
             "--import-vectors needs one --model NAME (the store to fill)".into(),
         ));
     };
-    let config = &args.cosine.configs(&args.remote)[0];
+    let config = &args.cosine.configs(&args.remote, IndexKind::Exact)[0];
     let policy = config.policy(suites[suites.len() - 1].profile);
     let read = read(file, args.texts.as_deref())?;
     for n in &read.notes {
@@ -111,7 +112,7 @@ pub fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<ExitCod
     let source =
         (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
     let store = import(read.records, name, &source, policy, existing)?;
-    super::embed::save_imported(&store, file, &places.folder(name), before, args.quiet)?;
+    super::save_imported(&store, file, &places.folder(name), before, args.quiet)?;
     for suite in suites {
         let policy = config.policy(suite.profile);
         let needed = needed_texts(suite, policy).len();

@@ -1,0 +1,180 @@
+//! Flags of embedding models and their stores (the cosine backend's, and the vector-scoring
+//! context scorers'), and of the cosine backend's index.
+
+use crate::cli::remote::RemoteArgs;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
+use tenure_eval::embed::onnx::EmbedOptions;
+use tenure_eval::embed::service::ServiceOptions;
+use tenure_eval::embed::source::DEFAULT_MODEL;
+use tenure_eval::embed::{BeliefText, QueryText};
+
+/// `--index` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IndexArg {
+    /// Score every vector (ndarray).
+    Exact,
+    /// HNSW graph (hnsw_rs); see --hnsw-*.
+    Hnsw,
+}
+
+/// `--belief-text` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BeliefTextArg {
+    /// canonical_name + aliases (paper).
+    Names,
+    /// canonical_name + aliases + content + why_it_matters (PrecisionMemBench).
+    NamesContent,
+}
+
+/// `--query-text` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryTextArg {
+    /// The prepared query (expandedQuery), as the paper's harness.
+    Expanded,
+    /// The raw user message, as PrecisionMemBench's adapter.
+    Raw,
+}
+
+/// Embedding models and their stores: the cosine backend's, and the context scorers' that
+/// score with vectors (composite, spreading).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
+pub struct CosineArgs {
+    /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text),
+    /// an ONNX model folder (model.onnx + tokenizer.json), or a served model,
+    /// `ollama:NAME[@URL]` (default http://localhost:11434) or `openai:NAME[@URL]`. Repeat for
+    /// several. Default: all-minilm-l6-v2.
+    #[arg(long)]
+    pub model: Vec<String>,
+    /// Belief text to embed (default: the suite profile's, spec §E).
+    #[arg(long, value_enum)]
+    pub belief_text: Option<BeliefTextArg>,
+    /// Query text to embed (default: the suite profile's).
+    #[arg(long, value_enum)]
+    pub query_text: Option<QueryTextArg>,
+    /// ONNX Runtime shared library (else ORT_DYLIB_PATH); only for model folders.
+    #[arg(long)]
+    pub ort_lib: Option<PathBuf>,
+    /// Folder of embedding stores, the only one looked at when given [default: embeddings/,
+    /// then the stores built into the binary].
+    #[arg(long)]
+    pub store_dir: Option<PathBuf>,
+    /// The store a model folder or served model fills [default: the model's name; a served
+    /// model's prefixed with its API: ollama:all-minilm:l6-v2 → ollama-all-minilm-l6-v2].
+    #[arg(long)]
+    pub store_name: Option<String>,
+    /// ONNX Runtime intra-op threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Texts per model call.
+    #[arg(long, default_value_t = 32)]
+    pub batch_size: usize,
+    /// Served models: Ollama's API, `embed` (/api/embed) or `legacy` (/api/embeddings, one text
+    /// per call, not normalised: what the paper and PrecisionMemBench used).
+    #[arg(long, value_enum, default_value = "embed")]
+    pub ollama_api: OllamaApiArg,
+    /// Served models: the environment variable holding the API key (OpenAI: OPENAI_API_KEY).
+    #[arg(long)]
+    pub api_key_env: Option<String>,
+    /// Served models: prepended to every query text (none by default, as upstream).
+    #[arg(long, default_value = "")]
+    pub query_prefix: String,
+    /// Served models: prepended to every belief text (none by default, as upstream).
+    #[arg(long, default_value = "")]
+    pub document_prefix: String,
+}
+
+/// The cosine backend's search structure.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
+pub struct IndexArgs {
+    /// Nearest-neighbour search.
+    #[arg(long, value_enum, default_value = "exact")]
+    pub index: IndexArg,
+}
+
+/// The HNSW index's parameters (`--index hnsw`).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
+pub struct HnswArgs {
+    /// HNSW: neighbours per node and layer (M).
+    #[arg(long, default_value_t = 16)]
+    pub hnsw_m: usize,
+    /// HNSW: candidate list while building.
+    #[arg(long, default_value_t = 200)]
+    pub hnsw_ef_construction: usize,
+    /// HNSW: candidate list while searching (at least the number of candidates asked).
+    #[arg(long, default_value_t = 200)]
+    pub hnsw_ef_search: usize,
+}
+
+impl IndexArgs {
+    /// The search structure, with `hnsw`'s parameters when it is HNSW.
+    pub fn kind(&self, hnsw: &HnswArgs) -> IndexKind {
+        match self.index {
+            IndexArg::Exact => IndexKind::Exact,
+            IndexArg::Hnsw => IndexKind::Hnsw(HnswParams {
+                max_connections: hnsw.hnsw_m,
+                ef_construction: hnsw.hnsw_ef_construction,
+                ef_search: hnsw.hnsw_ef_search,
+                ..HnswParams::default()
+            }),
+        }
+    }
+}
+
+/// `--ollama-api` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OllamaApiArg {
+    /// `POST /api/embed`: batched, L2-normalised.
+    Embed,
+    /// `POST /api/embeddings`: one text per call, not normalised.
+    Legacy,
+}
+
+impl CosineArgs {
+    /// One cosine configuration per `--model` (the default model when none is given), searching
+    /// with `index`.
+    pub fn configs(&self, remote: &RemoteArgs, index: IndexKind) -> Vec<CosineConfig> {
+        let specs = if self.model.is_empty() {
+            vec![DEFAULT_MODEL.to_string()]
+        } else {
+            self.model.clone()
+        };
+        specs
+            .into_iter()
+            .map(|model| {
+                let mut config = CosineConfig::new(model);
+                config.index = index;
+                config.belief_text = self.belief_text.map(|b| match b {
+                    BeliefTextArg::Names => BeliefText::Names,
+                    BeliefTextArg::NamesContent => BeliefText::NamesContent,
+                });
+                config.query_text = self.query_text.map(|q| match q {
+                    QueryTextArg::Expanded => QueryText::Expanded,
+                    QueryTextArg::Raw => QueryText::Raw,
+                });
+                config.store_dir = self.store_dir.clone();
+                config.store_name = self.store_name.clone();
+                config.ort_lib = self.ort_lib.clone();
+                config.embed = EmbedOptions {
+                    batch_size: self.batch_size.max(1),
+                    threads: self.threads.max(1),
+                };
+                config.service = ServiceOptions {
+                    batch_size: self.batch_size.max(1),
+                    concurrency: remote.concurrency.max(1),
+                    timeout_secs: remote.timeout.unwrap_or(120).max(1),
+                    retries: remote.retries,
+                    query_prefix: self.query_prefix.clone(),
+                    document_prefix: self.document_prefix.clone(),
+                    api_key_env: self.api_key_env.clone(),
+                };
+                config.ollama_legacy = self.ollama_api == OllamaApiArg::Legacy;
+                config
+            })
+            .collect()
+    }
+}

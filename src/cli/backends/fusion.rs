@@ -1,0 +1,69 @@
+//! Flags of the fusion backends (`--backend rrf|combsum|fallback`): what they fuse and how
+//! deep, shared by all three, and each method's own.
+
+use super::BackendArg;
+use crate::cli::args::non_negative;
+use clap::Args;
+use tenure_eval::backend::fusion::{FusionConfig, Method};
+use tenure_eval::backend::BackendConfig;
+
+/// Settings every fusion backend shares.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
+pub struct FusionArgs {
+    /// The backends a fusion fuses, in order.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25,cosine")]
+    pub fuse: Vec<BackendArg>,
+    /// How deep the fused backends search: one number for all, or one per `--fuse` backend
+    /// (`100,3`: BM25's top 100 and cosine's top 3 are fused).
+    #[arg(long, value_delimiter = ',', default_value = "100")]
+    pub fusion_depth: Vec<usize>,
+    /// Per `--fuse` backend, the lowest score fused (`0,0.6`: a cosine similarity floor of 0.6);
+    /// none by default.
+    #[arg(long, value_delimiter = ',', value_parser = non_negative)]
+    pub fusion_floor: Vec<f64>,
+}
+
+/// RRF's own setting (`--backend rrf`).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
+pub struct RrfArgs {
+    /// RRF's constant k.
+    #[arg(long, default_value_t = 60.0, value_parser = non_negative)]
+    pub rrf_k: f64,
+}
+
+/// CombSUM's own setting (`--backend combsum`).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
+pub struct CombsumArgs {
+    /// CombSUM's weight per fused backend (1 each by default).
+    #[arg(long, value_delimiter = ',', value_parser = non_negative)]
+    pub combsum_weights: Vec<f64>,
+}
+
+/// The fusion method `b` names, with these settings (`None`: not a fusion).
+pub fn method(b: BackendArg, rrf: &RrfArgs, combsum: &CombsumArgs) -> Option<Method> {
+    match b {
+        BackendArg::Rrf => Some(Method::Rrf { k: rrf.rrf_k }),
+        BackendArg::Combsum => Some(Method::CombSum {
+            weights: combsum.combsum_weights.clone(),
+        }),
+        BackendArg::Fallback => Some(Method::Fallback),
+        _ => None,
+    }
+}
+
+impl FusionArgs {
+    /// `children` fused by `method` with these depths and floors.
+    pub fn config(&self, method: Method, children: Vec<BackendConfig>) -> BackendConfig {
+        let depths: Vec<usize> = self.fusion_depth.iter().map(|d| (*d).max(1)).collect();
+        BackendConfig::Fusion(Box::new(FusionConfig {
+            method,
+            children,
+            depth: depths.iter().copied().max().unwrap_or(100),
+            child_depths: if depths.len() > 1 { depths } else { Vec::new() },
+            floors: self.fusion_floor.iter().map(|f| *f as f32).collect(),
+        }))
+    }
+}

@@ -1,0 +1,332 @@
+//! The built-in backends' flags as one group ([`BackendFlags`]), flattened once by every
+//! command that builds backends (`run`, `static`, `session`, `serve`, `models`), and the one
+//! place those flags become [`BackendConfig`]s.
+//!
+//! Which flag applies to which backend is not a table of names: each flag group is a clap
+//! `Args` struct whose flags clap lists ([`ids`]), and [`BackendFlags::check`] says of each
+//! group, typed, which chosen backends it applies to. A flag given for a backend not chosen is a
+//! usage error (exit 2) naming the flag and what it applies to: a warning would leave a run
+//! that looks configured but is not (`--hnsw-m 64` under an exact index measures nothing of
+//! HNSW), and a rule that is sometimes an error and sometimes silence is no rule.
+
+pub mod bm25;
+pub mod cosine;
+pub mod fusion;
+pub mod scorers;
+
+pub use bm25::Bm25Args;
+pub use cosine::{BeliefTextArg, CosineArgs, HnswArgs, IndexArg, IndexArgs};
+pub use fusion::{CombsumArgs, FusionArgs, RrfArgs};
+pub use scorers::ScorerArgs;
+
+use super::given::given;
+use super::remote::{HttpArgs, RemoteArgs};
+use clap::{Args, ValueEnum};
+use tenure_eval::backend::bm25::Bm25Config;
+use tenure_eval::backend::composite::CompositeConfig;
+use tenure_eval::backend::cosine::IndexKind;
+use tenure_eval::backend::fusion::Method;
+use tenure_eval::backend::spreading::SpreadingConfig;
+use tenure_eval::backend::BackendConfig;
+use tenure_eval::{Error, Result};
+
+/// `--backend` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    /// Alias-weighted BM25 (tantivy, Lucene scoring).
+    Bm25,
+    /// Cosine similarity over dense embeddings (see --model).
+    Cosine,
+    /// A memory system behind PrecisionMemBench's HTTP contract (see --url, --provider).
+    Http,
+    /// Reciprocal rank fusion of the --fuse backends (bm25 and cosine by default).
+    Rrf,
+    /// CombSUM of the --fuse backends' min-max normalised scores (see --combsum-weights).
+    Combsum,
+    /// The first --fuse backend, or the next when it finds nothing (BM25, then cosine).
+    Fallback,
+    /// The dissertation's composite context scorer (see --bitemporal, --lambda, --model).
+    Composite,
+    /// Spreading activation over a similarity graph (see --edge-threshold, --model).
+    Spreading,
+    /// Oldest-first truncation: the newest beliefs that fit the budget.
+    Recent,
+}
+
+impl BackendArg {
+    /// The backend's id.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendArg::Bm25 => "bm25",
+            BackendArg::Cosine => "cosine",
+            BackendArg::Http => "http",
+            BackendArg::Rrf => "rrf",
+            BackendArg::Combsum => "combsum",
+            BackendArg::Fallback => "fallback",
+            BackendArg::Composite => "composite",
+            BackendArg::Spreading => "spreading",
+            BackendArg::Recent => "recent",
+        }
+    }
+
+    /// A fusion of other backends.
+    fn is_fusion(self) -> bool {
+        matches!(
+            self,
+            BackendArg::Rrf | BackendArg::Combsum | BackendArg::Fallback
+        )
+    }
+}
+
+/// Every built-in backend's settings, one flag group per set of backends it applies to.
+#[derive(Debug, Args)]
+pub struct BackendFlags {
+    /// BM25's.
+    #[command(flatten)]
+    pub bm25: Bm25Args,
+    /// Embedding models and their stores (cosine, composite, spreading).
+    #[command(flatten)]
+    pub cosine: CosineArgs,
+    /// The cosine backend's index.
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// HNSW's parameters.
+    #[command(flatten)]
+    pub hnsw: HnswArgs,
+    /// What the fusions fuse.
+    #[command(flatten)]
+    pub fusion: FusionArgs,
+    /// RRF's k.
+    #[command(flatten)]
+    pub rrf: RrfArgs,
+    /// CombSUM's weights.
+    #[command(flatten)]
+    pub combsum: CombsumArgs,
+    /// The context scorers'.
+    #[command(flatten)]
+    pub scorer: ScorerArgs,
+}
+
+/// The ids (field names) of a flag group's flags, as clap defines them.
+pub fn ids<G: Args>() -> Vec<String> {
+    G::augment_args(clap::Command::new("group"))
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect()
+}
+
+/// One flag group: its flags, whether it applies to what was chosen, and what it applies to.
+struct Group {
+    ids: Vec<String>,
+    applies: bool,
+    what: &'static str,
+}
+
+impl BackendFlags {
+    /// The fusion method `b` names with these settings (`None`: not a fusion).
+    pub fn method(&self, b: BackendArg) -> Option<Method> {
+        fusion::method(b, &self.rrf, &self.combsum)
+    }
+
+    /// The cosine backend's search structure.
+    pub fn index_kind(&self) -> IndexKind {
+        self.index.kind(&self.hnsw)
+    }
+
+    /// Refuse a flag given for a backend that is not among `chosen` (nor fused by one of
+    /// them). `http` is the memory system's group, when the command has one.
+    pub fn check(&self, chosen: &[BackendArg], http: Option<&HttpArgs>) -> Result<()> {
+        let mut used: Vec<BackendArg> = chosen.to_vec();
+        let fuses = chosen.iter().any(|b| b.is_fusion());
+        if fuses {
+            used.extend(self.fusion.fuse.iter().copied());
+        }
+        let has = |b: BackendArg| used.contains(&b);
+        let cosine = has(BackendArg::Cosine);
+        let exact = self.index.index == IndexArg::Exact;
+        let groups = [
+            Group {
+                ids: ids::<Bm25Args>(),
+                applies: has(BackendArg::Bm25),
+                what: "--backend bm25 (or a fusion of it)",
+            },
+            Group {
+                ids: ids::<CosineArgs>(),
+                applies: cosine || has(BackendArg::Composite) || has(BackendArg::Spreading),
+                what: "--backend cosine (or a fusion of it), composite or spreading",
+            },
+            Group {
+                ids: ids::<IndexArgs>(),
+                applies: cosine,
+                what: "--backend cosine (or a fusion of it)",
+            },
+            Group {
+                ids: ids::<HnswArgs>(),
+                applies: cosine && !exact,
+                what: "--backend cosine with --index hnsw",
+            },
+            Group {
+                ids: ids::<FusionArgs>(),
+                applies: fuses,
+                what: "--backend rrf, combsum or fallback",
+            },
+            Group {
+                ids: ids::<RrfArgs>(),
+                applies: has(BackendArg::Rrf),
+                what: "--backend rrf",
+            },
+            Group {
+                ids: ids::<CombsumArgs>(),
+                applies: has(BackendArg::Combsum),
+                what: "--backend combsum",
+            },
+            Group {
+                ids: ids::<scorers::CompositeArgs>(),
+                applies: has(BackendArg::Composite),
+                what: "--backend composite",
+            },
+            Group {
+                ids: ids::<scorers::BitemporalArgs>(),
+                applies: has(BackendArg::Composite) && self.scorer.composite.bitemporal,
+                what: "--backend composite with --bitemporal",
+            },
+            Group {
+                ids: ids::<scorers::RecencyArgs>(),
+                applies: has(BackendArg::Composite) || has(BackendArg::Recent),
+                what: "--backend composite or recent",
+            },
+            Group {
+                ids: ids::<scorers::TierArgs>(),
+                applies: has(BackendArg::Composite) || has(BackendArg::Spreading),
+                what: "--backend composite or spreading",
+            },
+            Group {
+                ids: ids::<scorers::SpreadingArgs>(),
+                applies: has(BackendArg::Spreading),
+                what: "--backend spreading",
+            },
+            Group {
+                ids: if http.is_some() {
+                    ids::<HttpArgs>()
+                } else {
+                    Vec::new()
+                },
+                applies: has(BackendArg::Http),
+                what: "--backend http (or a fusion of it)",
+            },
+        ];
+        let mut names: Vec<String> = chosen.iter().map(|b| b.name().to_string()).collect();
+        if cosine && exact {
+            names.push("with --index exact".into());
+        }
+        for group in groups.iter().filter(|g| !g.applies) {
+            if let Some(id) = group.ids.iter().find(|id| given(id)) {
+                return Err(Error::Usage(format!(
+                    "--{} applies to {}; the backends chosen are {}: drop the flag or choose \
+                     what it applies to",
+                    id.replace('_', "-"),
+                    group.what,
+                    names.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The backends `chosen`, in order: BM25, cosine once per model, the memory system
+    /// (`http`, when the command has one).
+    pub fn configs(
+        &self,
+        chosen: &[BackendArg],
+        remote: &RemoteArgs,
+        http: Option<&HttpArgs>,
+    ) -> Result<Vec<BackendConfig>> {
+        let mut configs = Vec::new();
+        for b in chosen {
+            if let Some(method) = self.method(*b) {
+                configs.push(self.fused(method, remote, http)?);
+                continue;
+            }
+            let vectors = || self.cosine.configs(remote, self.index_kind());
+            match b {
+                BackendArg::Rrf | BackendArg::Combsum | BackendArg::Fallback => {}
+                BackendArg::Bm25 => configs.push(match self.bm25.min_score {
+                    Some(min) => BackendConfig::Bm25(Bm25Config {
+                        min_score: min as f32,
+                        ..Bm25Config::default()
+                    }),
+                    None => BackendConfig::bm25(),
+                }),
+                BackendArg::Cosine => {
+                    configs.extend(vectors().into_iter().map(BackendConfig::cosine))
+                }
+                BackendArg::Http => match http {
+                    Some(http) => configs.push(BackendConfig::Http(Box::new(http.config(remote)?))),
+                    None => {
+                        return Err(Error::Usage(
+                            "this command runs built-in backends, not a memory system over HTTP"
+                                .into(),
+                        ))
+                    }
+                },
+                BackendArg::Composite => {
+                    let params = self.scorer.params()?;
+                    configs.extend(vectors().into_iter().map(|vectors| {
+                        BackendConfig::Composite(Box::new(CompositeConfig {
+                            vectors,
+                            params: params.clone(),
+                        }))
+                    }));
+                }
+                BackendArg::Spreading => {
+                    let thresholds = self.scorer.thresholds()?;
+                    let spreading = &self.scorer.spreading;
+                    configs.extend(vectors().into_iter().map(|vectors| {
+                        BackendConfig::Spreading(Box::new(SpreadingConfig {
+                            relevance: self.scorer.relevance(),
+                            thresholds,
+                            edge_threshold: spreading.edge_threshold,
+                            fraction: spreading.spread_fraction,
+                            ..SpreadingConfig::new(vectors)
+                        }))
+                    }));
+                }
+                BackendArg::Recent => configs.push(self.scorer.recent()),
+            }
+        }
+        Ok(configs)
+    }
+
+    /// The `--fuse` backends fused by `method`: one configuration per fused backend (the first
+    /// cosine model, if several).
+    fn fused(
+        &self,
+        method: Method,
+        remote: &RemoteArgs,
+        http: Option<&HttpArgs>,
+    ) -> Result<BackendConfig> {
+        let fuse = &self.fusion.fuse;
+        if fuse.len() < 2 || fuse.iter().any(|f| f.is_fusion()) {
+            return Err(Error::Usage(
+                "--fuse names two or more of bm25, cosine, http (not another fusion)".into(),
+            ));
+        }
+        let mut children = Vec::new();
+        for f in fuse {
+            children.push(self.configs(&[*f], remote, http)?.remove(0));
+        }
+        for (what, n, one_for_all) in [
+            ("--fusion-depth", self.fusion.fusion_depth.len(), 1),
+            ("--fusion-floor", self.fusion.fusion_floor.len(), 0),
+        ] {
+            if n > one_for_all && n != children.len() {
+                return Err(Error::Usage(format!(
+                    "{what} gives {n} values for {} fused backends; expected one per --fuse \
+                     backend",
+                    children.len()
+                )));
+            }
+        }
+        Ok(self.fusion.config(method, children))
+    }
+}
