@@ -34,6 +34,16 @@ pub fn with_tag(base: &str, backend: &BackendInfo) -> String {
     }
 }
 
+/// The name of a run of a backend (not cosine) that scores with `model`: its label with the
+/// model after a `-` instead of a `/` (`composite/all-minilm-l6-v2` →
+/// `composite-all-minilm-l6-v2`), one plain word for tables, legends and `compare`.
+pub fn with_model(label: &str, model: &str) -> String {
+    match label.strip_suffix(model).and_then(|l| l.strip_suffix('/')) {
+        Some(backend) => format!("{backend}-{model}"),
+        None => format!("{label}-{model}"),
+    }
+}
+
 /// The run's label: `given` (`--label`) when there is one, else [`derived`].
 pub fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
     given.map_or_else(|| derived(backend), str::to_string)
@@ -89,5 +99,19 @@ mod tests {
         assert_eq!(given.given_label(), Some("mine"));
         let derived = read(serde_json::json!({"runLabel": "bm25"})).unwrap();
         assert_eq!(derived.given_label(), None);
+    }
+
+    #[test]
+    fn a_scorer_over_a_model_is_named_by_both() {
+        let model = "all-minilm-l6-v2";
+        assert_eq!(
+            with_model("composite/all-minilm-l6-v2", model),
+            "composite-all-minilm-l6-v2"
+        );
+        assert_eq!(
+            with_model("composite+bitemporal/all-minilm-l6-v2", model),
+            "composite+bitemporal-all-minilm-l6-v2"
+        );
+        assert_eq!(with_model("spreading", model), "spreading-all-minilm-l6-v2");
     }
 }

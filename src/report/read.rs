@@ -171,13 +171,18 @@ impl LoadedReport {
         let named_by_us = ours.is_some();
         let backend = ours.unwrap_or_else(|| upstream_info(&provider));
         // Tables and legends name a run as `run` does: the model for cosine (tenure-eval's
-        // cosine reports say `vector` like PrecisionMemBench's), the backend id (`bm25`, not the
-        // `tenure` its file name keeps for upstream's tools) for the rest of ours, and the
-        // provider for upstream's reports; then the run's tag. A label given with `--label`
-        // replaces all of it (`report::label`).
+        // cosine reports say `vector` like PrecisionMemBench's), the backend and its model for
+        // the other backends of ours that score with a model (`composite-all-minilm-l6-v2`,
+        // `composite+bitemporal-...`, `spreading-...`: three runs over one model are three
+        // names), the backend id (`bm25`, not the `tenure` its file name keeps for upstream's
+        // tools) for the rest of ours, and the provider for upstream's reports; then the run's
+        // tag. A label given with `--label` replaces all of it (`report::label`).
         let given = manifest.as_ref().and_then(RecordedManifest::given_label);
         let provider = given.map(str::to_string).unwrap_or_else(|| {
             let base = match (&backend.model, named_by_us) {
+                (Some(model), true) if backend.id != "cosine" => {
+                    super::label::with_model(&backend.label, model)
+                }
                 (Some(model), _) => model.clone(),
                 (None, true) if backend.id != "http" => backend.id.clone(),
                 _ => backend.provider.clone(),

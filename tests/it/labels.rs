@@ -201,6 +201,71 @@ fn a_given_label_names_everything_and_a_rerun_replaces_its_files() {
     );
 }
 
+/// Three backends over one model (composite, spreading, cosine) write three reports that
+/// read as three names: in `compare`'s runs table and in Figure 2's legend (issue 31; they
+/// all read `all-minilm-l6-v2` before).
+#[test]
+fn backends_over_one_model_are_three_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().display().to_string();
+    tenure_eval_ok(
+        &[
+            "run",
+            "--suite",
+            "pmb",
+            "--backend",
+            "composite,spreading,cosine",
+            "--quiet",
+            "--out",
+            &out,
+        ],
+        &[],
+    );
+    let pmb = dir.path().join("pmb");
+    let statics = [
+        "all-minilm-l6-v2-retrieval-report-composite.json",
+        "all-minilm-l6-v2-retrieval-report-spreading.json",
+        "all-minilm-l6-v2-retrieval-report-vector.json",
+    ];
+    let paths: Vec<std::path::PathBuf> = statics.iter().map(|f| pmb.join(f)).collect();
+    let refs: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
+    let out = tenure_eval_ok(&["compare", "--format", "json"], &refs);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        run_names(&v),
+        [
+            "composite-all-minilm-l6-v2",
+            "spreading-all-minilm-l6-v2",
+            "all-minilm-l6-v2"
+        ]
+    );
+    let svg = dir.path().join("drift.svg");
+    let sessions: Vec<std::path::PathBuf> = statics
+        .iter()
+        .map(|f| pmb.join(format!("{}", f.replace("-retrieval", "-session-retrieval"))))
+        .collect();
+    let mut args = vec![
+        "plot".to_string(),
+        "--out".into(),
+        svg.display().to_string(),
+    ];
+    args.extend(sessions.iter().map(|p| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    tenure_eval_ok(&args, &[]);
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    for name in [
+        "composite-all-minilm-l6-v2",
+        "spreading-all-minilm-l6-v2",
+        "all-minilm-l6-v2",
+    ] {
+        assert_eq!(
+            svg.matches(&format!("\n{name}\n")).count(),
+            1,
+            "{name} in {svg}"
+        );
+    }
+}
+
 /// A label that cannot name a file or be a TREC field, or one label for two backends: exit 2,
 /// naming `--label`, nothing written.
 #[test]
