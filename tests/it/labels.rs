@@ -242,7 +242,7 @@ fn backends_over_one_model_are_three_names() {
     let svg = dir.path().join("drift.svg");
     let sessions: Vec<std::path::PathBuf> = statics
         .iter()
-        .map(|f| pmb.join(format!("{}", f.replace("-retrieval", "-session-retrieval"))))
+        .map(|f| pmb.join(f.replace("-retrieval", "-session-retrieval")))
         .collect();
     let mut args = vec![
         "plot".to_string(),
