@@ -4,6 +4,7 @@
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
+use tenure_eval::suite::locomo::{LocomoSource, Unit};
 use tenure_eval::suite::{Suite, SuiteSource};
 use tenure_eval::{Error, Profile, Result};
 
@@ -12,13 +13,43 @@ use tenure_eval::{Error, Profile, Result};
 #[command(next_help_heading = "Suite")]
 pub struct SuiteArgs {
     /// Built-in suite: `paper` (paper tag, 60 cases), `pmb` (PrecisionMemBench, 77 cases) or
-    /// `bitemporal` (the dissertation's chapter 8, 42 cases and 3 sessions; docs/temporal.md).
+    /// `bitemporal` (the dissertation's chapter 8, 42 cases and 3 sessions; docs/temporal.md);
+    /// or a benchmark's released file named with --data: `locomo` (docs/locomo.md).
     #[arg(long, conflicts_with_all = ["corpus", "cases", "sessions", "profile"])]
     pub suite: Option<String>,
     /// Or a custom suite.
     #[command(flatten)]
     pub custom: CustomSuiteArgs,
+    /// Or a benchmark's file.
+    #[command(flatten)]
+    pub data: DataSuiteArgs,
 }
+
+/// A benchmark's released file as a suite (`--suite locomo --data locomo10.json`).
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Suite")]
+pub struct DataSuiteArgs {
+    /// The benchmark's file, downloaded by you: LoCoMo's `data/locomo10.json` (CC BY-NC 4.0;
+    /// from the snap-research/LoCoMo repository).
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+    /// What one memory item is: a dialog turn, or a whole session (LoCoMo's paper evaluates
+    /// both).
+    #[arg(long, value_enum, default_value = "turns", requires = "data")]
+    pub unit: UnitArg,
+}
+
+/// `--unit` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UnitArg {
+    /// One dialog turn per item (`conv-26/D1:3`).
+    Turns,
+    /// One session per item (`conv-26/S1`).
+    Sessions,
+}
+
+/// The benchmarks read from a released file (`--suite NAME --data FILE`).
+const DATA_SUITES: [&str; 1] = ["locomo"];
 
 /// `--profile` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -33,6 +64,36 @@ impl SuiteArgs {
     /// The suite source these flags name (default: the built-in `pmb`).
     pub fn source(&self) -> Result<SuiteSource> {
         let custom = &self.custom;
+        let named = self.suite.as_deref();
+        match (named, &self.data.data) {
+            (Some("locomo"), Some(data)) => {
+                return Ok(SuiteSource::Locomo(LocomoSource {
+                    data: data.clone(),
+                    unit: match self.data.unit {
+                        UnitArg::Turns => Unit::Turns,
+                        UnitArg::Sessions => Unit::Sessions,
+                    },
+                }))
+            }
+            (Some(name), None) if DATA_SUITES.contains(&name) => {
+                return Err(Error::Usage(format!(
+                    "--suite {name} reads the benchmark's released file: give it with --data \
+                     FILE (LoCoMo: data/locomo10.json of the snap-research/LoCoMo repository; \
+                     docs/locomo.md)"
+                )))
+            }
+            (name, Some(_)) => {
+                return Err(Error::Usage(format!(
+                    "--data names a benchmark's file, for --suite {}; {}",
+                    DATA_SUITES.join(" or "),
+                    match name {
+                        Some(n) => format!("--suite {n} reads no such file"),
+                        None => "no --suite was given".into(),
+                    }
+                )))
+            }
+            _ => {}
+        }
         match (&self.suite, &custom.corpus, &custom.cases) {
             (_, Some(corpus), Some(cases)) => Ok(SuiteSource::Custom {
                 corpus: corpus.clone(),

@@ -31,8 +31,16 @@ impl StaticChecks<'_> {
 
     fn must_include(&mut self) {
         for id in &self.rb.must_include {
-            let ok = self.in_union(id);
-            self.check(ok, format!("missing expected belief: {id}"));
+            match self.rb.within_top {
+                None => {
+                    let ok = self.in_union(id);
+                    self.check(ok, format!("missing expected belief: {id}"));
+                }
+                Some(n) => {
+                    let ok = self.ctx.relevant.iter().take(n).any(|r| r == id);
+                    self.check(ok, format!("missing expected belief in the top {n}: {id}"));
+                }
+            }
         }
     }
 

@@ -21,7 +21,7 @@ pub use recorded::RecordedManifest;
 use crate::backend::{BackendInfo, Workload};
 use crate::profile::Profile;
 use crate::run::{SessionRun, StaticRun};
-use crate::suite::{InputFile, Suite};
+use crate::suite::{Anomaly, Excluded, InputFile, Suite};
 use serde::Serialize;
 
 /// Which upstream report layout to write.
@@ -78,6 +78,16 @@ pub struct Manifest {
     pub suite_copy: Option<&'static str>,
     /// Input files with their sha256.
     pub inputs: Vec<InputFile>,
+    /// Whether the input is the file its benchmark released (LoCoMo's `locomo10.json` by its
+    /// sha256); absent for suites in our own formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub released_input: Option<bool>,
+    /// Input anomalies and what became of each (LoCoMo's evidence strings).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub anomalies: Vec<Anomaly>,
+    /// Questions of the input that are not cases, with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<Excluded>,
     /// Run start (RFC 3339). Measured.
     pub started_at: String,
     /// A remote backend's counters: requests per endpoint, failed requests, warnings.
@@ -119,6 +129,9 @@ impl Manifest {
                 .then(|| backend.provider.clone()),
             suite_copy: suite.copy,
             inputs: suite.inputs.clone(),
+            released_input: suite.released,
+            anomalies: suite.anomalies.clone(),
+            excluded: suite.excluded.clone(),
             started_at: started_at.to_string(),
             backend_stats: None,
             retries: 0,

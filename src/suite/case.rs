@@ -113,6 +113,11 @@ pub struct RelevantExpect {
     /// Lower bound on the relevant count.
     #[serde(default)]
     pub min_count: Option<u64>,
+    /// Ours, never in upstream's files: `mustInclude` ids must be within this many results of
+    /// the relevant tier, not anywhere in it (a suite whose context is deeper than its pass
+    /// rule, as LoCoMo's: R@50 measured, all gold in the top 10 to pass).
+    #[serde(skip)]
+    pub within_top: Option<usize>,
 }
 
 impl RelevantExpect {
@@ -125,6 +130,7 @@ impl RelevantExpect {
         ordered_before: Vec::new(),
         max_count: None,
         min_count: None,
+        within_top: None,
     };
 }
 

@@ -4,6 +4,7 @@
 mod belief;
 mod builtin;
 mod case;
+pub mod locomo;
 mod session;
 pub mod synthetic;
 pub mod text;
@@ -36,6 +37,35 @@ pub struct InputFile {
     pub sha256: String,
 }
 
+/// An input anomaly a loader met and what became of it (LoCoMo's evidence strings that hold
+/// several ids, are mistyped or name no turn): listed by `validate`, said once on stderr and
+/// recorded in every report's manifest, so nothing is dropped silently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Anomaly {
+    /// The case (question) whose input it is.
+    pub case: String,
+    /// The input as written.
+    pub raw: String,
+    /// What became of it (`split into …`, `fixed to …`, `dropped: …`).
+    pub outcome: String,
+}
+
+/// A question of the input that is not a case, and why (no gold to score it by).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Excluded {
+    /// Its case id.
+    pub case: String,
+    /// Why it is not scored.
+    pub reason: String,
+}
+
+/// A place suites come from, one file each (built-in, custom files, LoCoMo): a new benchmark
+/// is one type implementing this plus one [`SuiteSource`] variant.
+pub trait Source {
+    /// Load and validate the suite.
+    fn load(&self) -> Result<Suite>;
+}
+
 /// A loaded, validated suite.
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -56,6 +86,16 @@ pub struct Suite {
     /// Whose copy of a built-in suite this is (`tenurehq/tenure dc348a8`); none for custom
     /// files. Manifests record it.
     pub copy: Option<&'static str>,
+    /// Input anomalies and what became of them (empty for suites in our own formats).
+    pub anomalies: Vec<Anomaly>,
+    /// Questions of the input that are not cases, with the reason.
+    pub excluded: Vec<Excluded>,
+    /// Whether the input is the file its benchmark released (by sha256); `None` for suites in
+    /// our own formats.
+    pub released: Option<bool>,
+    /// The rank measures its runs report unless `--metrics` says (ir_measures names); `None`:
+    /// the harness's default.
+    pub default_measures: Option<&'static str>,
 }
 
 /// Where a suite comes from.
@@ -74,6 +114,8 @@ pub enum SuiteSource {
         /// Pipeline profile; HEAD unless asked.
         profile: Profile,
     },
+    /// LoCoMo's released file (`--suite locomo --data FILE`).
+    Locomo(locomo::LocomoSource),
 }
 
 impl Suite {
@@ -129,6 +171,7 @@ impl Suite {
                     sessions.as_deref().zip(sessions_bytes.as_deref()),
                 )
             }
+            SuiteSource::Locomo(source) => source.load(),
         }
     }
 
@@ -198,6 +241,10 @@ impl Suite {
             inputs,
             warnings: Vec::new(),
             copy: None,
+            anomalies: Vec::new(),
+            excluded: Vec::new(),
+            released: None,
+            default_measures: None,
         };
         let sessions_path = sessions.map(|(p, _)| p).unwrap_or(Path::new(""));
         suite.warnings = validate::validate(&suite, corpus.0, cases.0, sessions_path)?;

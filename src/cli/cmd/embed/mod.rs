@@ -2,7 +2,7 @@
 
 mod texts;
 
-use crate::cli::args::{load, CustomSuiteArgs, SuiteArgs};
+use crate::cli::args::{load, CustomSuiteArgs, DataSuiteArgs, SuiteArgs};
 use crate::cli::backends::CosineArgs;
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
@@ -22,6 +22,9 @@ pub struct EmbedArgs {
     /// Custom suite instead.
     #[command(flatten)]
     pub custom: CustomSuiteArgs,
+    /// A benchmark's file (`--suite locomo --data FILE`).
+    #[command(flatten)]
+    pub data: DataSuiteArgs,
     /// Model and policy.
     #[command(flatten)]
     pub cosine: CosineArgs,
@@ -92,6 +95,18 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         vec![load(&SuiteArgs {
             suite: None,
             custom: args.custom.clone(),
+            data: args.data.clone(),
+        })?]
+    } else if args.data.data.is_some() {
+        let [name] = args.suite.as_slice() else {
+            return Err(Error::Usage(
+                "--data is one benchmark's file: name it with one --suite (locomo)".into(),
+            ));
+        };
+        vec![load(&SuiteArgs {
+            suite: Some(name.clone()),
+            custom: args.custom.clone(),
+            data: args.data.clone(),
         })?]
     } else if args.suite.is_empty() {
         (tenure_eval::suite::BUILTIN_SUITES.iter())
