@@ -9,6 +9,7 @@ use super::fusion::{FusionBackend, FusionConfig};
 use super::http::{HttpBackend, HttpConfig};
 use super::recent::{RecentBackend, RecentConfig};
 use super::spreading::{SpreadingBackend, SpreadingConfig};
+use super::text::{TextBm25Backend, TextBm25Config};
 use super::{Backend, Workload};
 use crate::embed::source::EmbedProgress;
 use crate::error::Result;
@@ -56,6 +57,8 @@ pub enum BackendConfig {
     Spreading(Box<SpreadingConfig>),
     /// Oldest-first truncation: the newest beliefs that fit (context-scorer spec §2).
     Recent(RecentConfig),
+    /// Plain BM25 over a belief's words (no aliases, no fuzzy terms).
+    Bm25Text(TextBm25Config),
 }
 
 impl BackendConfig {
@@ -81,7 +84,10 @@ impl BackendConfig {
     /// embedded now or checked present); `progress` hears embedding progress.
     pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
         match self {
-            BackendConfig::Bm25(_) | BackendConfig::Http(_) | BackendConfig::Recent(_) => Ok(()),
+            BackendConfig::Bm25(_)
+            | BackendConfig::Http(_)
+            | BackendConfig::Recent(_)
+            | BackendConfig::Bm25Text(_) => Ok(()),
             BackendConfig::Cosine(c) => c.prepare(suite, progress),
             BackendConfig::Composite(c) => c.vectors.prepare(suite, progress),
             BackendConfig::Spreading(c) => c.vectors.prepare(suite, progress),
@@ -114,6 +120,7 @@ impl BackendFactory for BackendConfig {
             BackendConfig::Composite(c) => Box::new(CompositeBackend::build(corpus, c, workload)?),
             BackendConfig::Spreading(c) => Box::new(SpreadingBackend::build(corpus, c, workload)?),
             BackendConfig::Recent(c) => Box::new(RecentBackend::build(corpus, *c, workload)),
+            BackendConfig::Bm25Text(_) => Box::new(TextBm25Backend::build(corpus)),
         })
     }
 }

@@ -19,6 +19,7 @@ pub mod label;
 pub mod recent;
 mod signals;
 pub mod spreading;
+pub mod text;
 
 pub use config::{BackendConfig, BackendFactory, SeedProgress};
 pub use error::{BackendError, ErrorKind};

@@ -118,6 +118,32 @@ pub fn load(args: &SuiteArgs) -> Result<Suite> {
     Suite::load(&args.source()?)
 }
 
+/// What a run says once about its input before it starts (unless quiet): each input anomaly
+/// and what became of it, and the questions excluded with their reasons; `validate` lists the
+/// same, and the manifest records them.
+pub fn input_notes(suite: &Suite) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !suite.anomalies.is_empty() {
+        notes.push(format!(
+            "{}: {} input anomalies (recorded in each report's manifest):",
+            suite.name,
+            suite.anomalies.len()
+        ));
+        notes.extend(
+            (suite.anomalies.iter()).map(|a| format!("  {}: {:?} {}", a.case, a.raw, a.outcome)),
+        );
+    }
+    if !suite.excluded.is_empty() {
+        notes.push(format!(
+            "{}: {} questions not scored (recorded in each report's manifest):",
+            suite.name,
+            suite.excluded.len()
+        ));
+        notes.extend((suite.excluded.iter()).map(|e| format!("  {}: {}", e.case, e.reason)));
+    }
+    notes
+}
+
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {

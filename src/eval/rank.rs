@@ -137,7 +137,11 @@ pub fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
         Family::P => found / measure.cutoff.unwrap_or(seen.len().max(1)) as f64,
         Family::R => found / r,
         Family::Ndcg => {
-            let dcg: f64 = (0..depth).filter(|&i| rel[i]).map(discount).sum();
+            // A fold from +0.0: `Sum` of no terms is -0.0, which reports would write as `-0.0`.
+            let dcg = (0..depth)
+                .filter(|&i| rel[i])
+                .map(discount)
+                .fold(0.0, |a, b| a + b);
             let ideal_depth = measure.cutoff.map_or(gold.len(), |k| k.min(gold.len()));
             let ideal: f64 = (0..ideal_depth).map(discount).sum();
             dcg / ideal
@@ -168,6 +172,13 @@ pub fn scores(measures: &[Measure], ranking: &[&str], gold: &[&str]) -> Vec<Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ranking_without_a_relevant_item_scores_plus_zero() {
+        let ndcg = parse_measures("nDCG@10").unwrap()[0];
+        let v = score(ndcg, &["a", "b"], &["c"]).unwrap();
+        assert!(v == 0.0 && v.is_sign_positive(), "{v:?}");
+    }
 
     fn m(s: &str) -> Measure {
         s.parse().unwrap()

@@ -60,6 +60,8 @@ mod inputs;
 mod labels;
 /// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).
 mod latex;
+/// LoCoMo's released file as a suite: every question, isolation, anomalies, ir_measures.
+mod locomo;
 /// Real Lucene gives our answers on a grown store (needs a JDK and liblucene8-java).
 mod lucene;
 /// Reports of different suites: warned about or refused, naming the files.

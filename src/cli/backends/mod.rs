@@ -27,6 +27,7 @@ use tenure_eval::backend::composite::CompositeConfig;
 use tenure_eval::backend::cosine::IndexKind;
 use tenure_eval::backend::fusion::Method;
 use tenure_eval::backend::spreading::SpreadingConfig;
+use tenure_eval::backend::text::TextBm25Config;
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::{Error, Result};
 
@@ -51,6 +52,9 @@ pub enum BackendArg {
     Spreading,
     /// Oldest-first truncation: the newest beliefs that fit the budget.
     Recent,
+    /// Plain BM25 over each belief's words: no aliases, no fuzzy terms (text without aliases,
+    /// as LoCoMo's turns).
+    Bm25Text,
 }
 
 impl BackendArg {
@@ -66,6 +70,7 @@ impl BackendArg {
             BackendArg::Composite => "composite",
             BackendArg::Spreading => "spreading",
             BackendArg::Recent => "recent",
+            BackendArg::Bm25Text => "bm25-text",
         }
     }
 
@@ -292,6 +297,9 @@ impl BackendFlags {
                     }));
                 }
                 BackendArg::Recent => configs.push(self.scorer.recent()),
+                BackendArg::Bm25Text => {
+                    configs.push(BackendConfig::Bm25Text(TextBm25Config::default()))
+                }
             }
         }
         Ok(configs)

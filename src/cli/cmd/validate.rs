@@ -10,6 +10,11 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode> {
     for warning in &suite.warnings {
         say!("warning: {warning}");
     }
+    // The anomalies are what `validate` is asked for: stdout, one per line.
+    let mut notes = crate::cli::args::input_notes(&suite).join("\n");
+    if !notes.is_empty() {
+        notes.push('\n');
+    }
     let turns: usize = suite.sessions.iter().map(|s| s.turns.len()).sum();
     crate::cli::write_stdout(&format!(
         "{}: ok ({} profile) — {} beliefs, {} static cases, {} session cases ({} turns), {} warnings\n",
@@ -21,6 +26,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode> {
         turns,
         suite.warnings.len()
     ))?;
+    crate::cli::write_stdout(&notes)?;
     if let Some(copy) = suite.copy {
         let mut text = format!("{}: loaded {copy}'s copy", suite.name);
         if let Some(harness) = suite.harness_copy()? {

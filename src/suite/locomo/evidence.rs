@@ -26,7 +26,9 @@ pub fn dialog_numbers(id: &str) -> Option<(u32, u32)> {
 
 /// The one reading of a mistyped id, if it has one: `D:11:26` → `D11:26`, `D30:05` → `D30:5`.
 fn fixed(token: &str) -> Option<String> {
-    let token = token.strip_prefix("D:").map_or(token.to_string(), |rest| format!("D{rest}"));
+    let token = token
+        .strip_prefix("D:")
+        .map_or(token.to_string(), |rest| format!("D{rest}"));
     let (s, t) = dialog_numbers(&token)?;
     Some(format!("D{s}:{t}"))
 }
@@ -101,7 +103,13 @@ mod tests {
         let raw: Vec<String> = raw.iter().map(|s| s.to_string()).collect();
         let mut anomalies = Vec::new();
         let r = resolve("conv-1/q0", &raw, &turns(), &mut anomalies);
-        (r.ids, anomalies.iter().map(|a| format!("{} → {}", a.raw, a.outcome)).collect())
+        (
+            r.ids,
+            anomalies
+                .iter()
+                .map(|a| format!("{} → {}", a.raw, a.outcome))
+                .collect(),
+        )
     }
 
     #[test]
@@ -112,7 +120,10 @@ mod tests {
         assert_eq!(said, ["D8:6; D9:17 → split into D8:6, D9:17"]);
         let (ids, said) = run(&["D:11:26", "D30:05"]);
         assert_eq!(ids, ["D11:26", "D30:5"]);
-        assert_eq!(said, ["D:11:26 → fixed to D11:26", "D30:05 → fixed to D30:5"]);
+        assert_eq!(
+            said,
+            ["D:11:26 → fixed to D11:26", "D30:05 → fixed to D30:5"]
+        );
         let (ids, said) = run(&["D10:19", "D", "D1:3", "D1:3"]);
         assert_eq!(ids, ["D1:3"]);
         assert_eq!(

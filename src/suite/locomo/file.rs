@@ -80,8 +80,12 @@ pub fn samples(path: &Path, bytes: &[u8]) -> Result<Vec<RawSample>> {
 pub fn sessions(path: &Path, i: usize, sample: &RawSample) -> Result<Vec<Session>> {
     let mut out = Vec::new();
     for (key, value) in &sample.conversation {
-        let Some(n) = key.strip_prefix("session_") else { continue };
-        let Ok(number) = n.parse::<u32>() else { continue };
+        let Some(n) = key.strip_prefix("session_") else {
+            continue;
+        };
+        let Ok(number) = n.parse::<u32>() else {
+            continue;
+        };
         let at = format!("$[{i}].conversation.{key}");
         let turns: Vec<RawTurn> = parse_value(path, &at, value.clone())?;
         let date_key = format!("session_{number}_date_time");
@@ -131,8 +135,18 @@ pub fn parse_date(text: &str) -> Option<i64> {
     let month = parts.next()?.trim_end_matches(',');
     let year: i64 = parts.next()?.parse().ok()?;
     const MONTHS: [&str; 12] = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September",
-        "October", "November", "December",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
     ];
     let month = MONTHS.iter().position(|m| m.eq_ignore_ascii_case(month))? as i64 + 1;
     if !(1..=31).contains(&day) || hour > 23 || minute > 59 {
@@ -160,9 +174,18 @@ mod tests {
     #[test]
     fn locomo_dates_are_read_as_written() {
         // 2023-05-08T13:56:00Z
-        assert_eq!(parse_date("1:56 pm on 8 May, 2023"), Some(1_683_554_160_000));
-        assert_eq!(parse_date("12:09 am on 1 January, 2024"), Some(1_704_067_740_000));
-        assert_eq!(parse_date("12:00 pm on 29 February, 2024"), Some(1_709_208_000_000));
+        assert_eq!(
+            parse_date("1:56 pm on 8 May, 2023"),
+            Some(1_683_554_160_000)
+        );
+        assert_eq!(
+            parse_date("12:09 am on 1 January, 2024"),
+            Some(1_704_067_740_000)
+        );
+        assert_eq!(
+            parse_date("12:00 pm on 29 February, 2024"),
+            Some(1_709_208_000_000)
+        );
         assert_eq!(parse_date("8 May 2023"), None);
         assert_eq!(parse_date("1:56 xm on 8 May, 2023"), None);
     }

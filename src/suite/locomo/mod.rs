@@ -31,7 +31,8 @@ use std::path::{Path, PathBuf};
 
 /// The released `locomo10.json` (snap-research/LoCoMo 3eb6f2c, `data/locomo10.json`). Another
 /// file runs, flagged in a warning and the manifest.
-pub const RELEASED_SHA256: &str = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4";
+pub const RELEASED_SHA256: &str =
+    "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4";
 
 /// Results a case's context holds: enough for R@50.
 pub const DEPTH: usize = 50;
@@ -204,7 +205,13 @@ fn item(id: String, user: &str, text: String, time: i64) -> Belief {
     }
 }
 
-fn case(case_id: String, user: &str, category: &str, question: &str, gold: Vec<String>) -> StaticCase {
+fn case(
+    case_id: String,
+    user: &str,
+    category: &str,
+    question: &str,
+    gold: Vec<String>,
+) -> StaticCase {
     StaticCase {
         case_id,
         description: String::new(),

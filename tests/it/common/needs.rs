@@ -47,6 +47,17 @@ pub enum Need {
     Pdflatex,
     /// Poppler's `pdffonts` and `pdftotext` on `PATH`.
     Poppler,
+    /// LoCoMo's released `locomo10.json` ([`locomo_file`]): never in the repository (CC BY-NC
+    /// 4.0); the project's shared fixtures hold it beside the checkout.
+    Locomo,
+}
+
+/// LoCoMo's released file: `TENURE_EVAL_LOCOMO`, else `../shared/fixtures/locomo/locomo10.json`
+/// beside the repository.
+pub fn locomo_file() -> PathBuf {
+    env_path("TENURE_EVAL_LOCOMO").unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/locomo/locomo10.json")
+    })
 }
 
 impl Need {
@@ -66,6 +77,7 @@ impl Need {
             }
             Need::Pdflatex => runs("pdflatex", &["--version"]),
             Need::Poppler => runs("pdffonts", &["-v"]) && runs("pdftotext", &["-v"]),
+            Need::Locomo => locomo_file().is_file(),
         };
         (!present).then_some(self.how())
     }
@@ -97,6 +109,10 @@ impl Need {
             Need::Poppler => {
                 "pdffonts and pdftotext on PATH (Debian: poppler-utils); run \
                  scripts/setup-poppler.sh, or scripts/test.sh"
+            }
+            Need::Locomo => {
+                "LoCoMo's locomo10.json (data/ of the snap-research/LoCoMo repository) at \
+                 ../shared/fixtures/locomo/ or in TENURE_EVAL_LOCOMO"
             }
         }
     }

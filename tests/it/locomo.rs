@@ -1,0 +1,313 @@
+//! LoCoMo's released file as a suite (`--suite locomo --data FILE`, docs/locomo.md), on the real
+//! file nobody here wrote: every question is scored or excluded with its reason, no question
+//! ever retrieves another conversation's turn, every evidence anomaly is listed, the TREC
+//! export gives ir_measures the report's values, and a damaged file is exit 2 naming its JSON
+//! path.
+
+use crate::common::needs::{locomo_file, needs, Need};
+use crate::common::rank_reference::rank_reference;
+use crate::common::{tenure_eval, tenure_eval_ok};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// One run of bm25 and bm25-text over the turns, shared by the tests that read its reports.
+fn reports() -> &'static (tempfile::TempDir, PathBuf) {
+    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let data = locomo_file();
+        let out = tenure_eval_ok(
+            &[
+                "run",
+                "--suite",
+                "locomo",
+                "--backend",
+                "bm25,bm25-text",
+                "--quiet",
+                "--data",
+            ],
+            &[&data, Path::new("--out"), dir.path()],
+        );
+        assert!(out.status.success());
+        let folder = dir.path().join("locomo");
+        (dir, folder)
+    })
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn every_question_is_scored_or_excluded_with_its_reason() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let (_, folder) = reports();
+    for file in [
+        "retrieval-report-tenure.json",
+        "retrieval-report-bm25-text.json",
+    ] {
+        let report = read(&folder.join(file));
+        let cases = report["cases"].as_array().unwrap();
+        let manifest = &report["manifest"];
+        let excluded = manifest["excluded"].as_array().unwrap();
+        // 1,986 questions in the released file: 1,982 cases and 4 without any evidence.
+        assert_eq!((cases.len(), excluded.len()), (1982, 4), "{file}");
+        assert!(excluded.iter().all(|e| e["reason"] == "no evidence"));
+        assert_eq!(manifest["releasedInput"], true);
+        let categories: std::collections::BTreeMap<String, usize> =
+            cases.iter().fold(Default::default(), |mut m, c| {
+                *m.entry(c["category"].as_str().unwrap().to_string())
+                    .or_default() += 1;
+                m
+            });
+        assert_eq!(
+            categories.into_iter().collect::<Vec<_>>(),
+            [
+                ("adversarial".to_string(), 446),
+                ("multi-hop".to_string(), 282),
+                ("open-domain".to_string(), 92),
+                ("single-hop".to_string(), 841),
+                ("temporal".to_string(), 321),
+            ]
+        );
+        // The measures LoCoMo's runs report by default, over every case with gold.
+        let means = &report["retrieval"]["rankMetrics"];
+        assert_eq!(means["queries"], 1982);
+        let names: Vec<&String> = means["means"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            names,
+            ["R@1", "R@5", "R@10", "R@25", "R@50", "nDCG@10", "RR"]
+        );
+    }
+    // Alias-BM25 indexes each name as one whole term (spec §C.1): a turn's sentence never
+    // equals a query word, so it retrieves nothing; plain BM25 over the words does.
+    let alias = read(&folder.join("retrieval-report-tenure.json"));
+    assert_eq!(alias["retrieval"]["rankMetrics"]["means"]["R@50"], 0.0);
+    let plain = read(&folder.join("retrieval-report-bm25-text.json"));
+    let r10 = plain["retrieval"]["rankMetrics"]["means"]["R@10"]
+        .as_f64()
+        .unwrap();
+    assert!(r10 > 0.5, "bm25-text R@10 {r10}");
+}
+
+/// Each case's hits, from the report.
+fn hits(case: &Value) -> Vec<&str> {
+    case["relevantBeliefs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn no_question_retrieves_another_conversations_turn() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let (_, folder) = reports();
+    let report = read(&folder.join("retrieval-report-bm25-text.json"));
+    let mut retrieved = 0;
+    for case in report["cases"].as_array().unwrap() {
+        let id = case["caseId"].as_str().unwrap();
+        let conversation = id.split('/').next().unwrap();
+        for hit in hits(case) {
+            assert!(
+                hit.starts_with(&format!("{conversation}/D")),
+                "{id} retrieved {hit}"
+            );
+            retrieved += 1;
+        }
+    }
+    // Not vacuous: the contexts are 50 deep.
+    assert!(retrieved > 1982 * 40, "{retrieved}");
+}
+
+#[test]
+fn sessions_as_items_are_judged_by_the_sessions_of_the_evidence() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = locomo_file();
+    tenure_eval_ok(
+        &[
+            "run",
+            "--suite",
+            "locomo",
+            "--unit",
+            "sessions",
+            "--backend",
+            "bm25-text",
+            "--quiet",
+        ],
+        &[Path::new("--data"), &data, Path::new("--out"), dir.path()],
+    );
+    let report = read(
+        &dir.path()
+            .join("locomo-sessions/retrieval-report-bm25-text.json"),
+    );
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1982);
+    for case in cases {
+        let id = case["caseId"].as_str().unwrap();
+        let conversation = id.split('/').next().unwrap();
+        for hit in hits(case) {
+            assert!(
+                hit.starts_with(&format!("{conversation}/S")),
+                "{id} retrieved {hit}"
+            );
+        }
+    }
+    // conv-26/q37's evidence "D8:6; D9:17" is split: its gold is sessions 8 and 9, so a case
+    // passes only with both in its top 10.
+    let q37 = cases.iter().find(|c| c["caseId"] == "conv-26/q37").unwrap();
+    let top: Vec<&str> = hits(q37).into_iter().take(10).collect();
+    let both = top.contains(&"conv-26/S8") && top.contains(&"conv-26/S9");
+    assert_eq!(q37["passed"], both, "{top:?}");
+}
+
+#[test]
+fn validate_lists_every_evidence_anomaly() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let data = locomo_file();
+    let out = tenure_eval_ok(&["validate", "--suite", "locomo", "--data"], &[&data]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "locomo: ok (head profile) — 5882 beliefs, 1982 static cases",
+        "locomo: 9 input anomalies",
+        "  conv-26/q37: \"D8:6; D9:17\" split into D8:6, D9:17",
+        "  conv-42/q58: \"D10:19\" dropped: no such turn in the conversation",
+        "  conv-42/q88: \"D\" dropped: not a dialog id",
+        "  conv-43/q18: \"D:11:26\" fixed to D11:26",
+        "  conv-47/q38: \"D4:36\" dropped: no such turn in the conversation",
+        "  conv-49/q31: \"D9:1 D4:4 D4:6\" split into D9:1, D4:4, D4:6",
+        "  conv-50/q69: \"D30:05\" fixed to D30:5",
+        "locomo: 4 questions not scored",
+        "  conv-50/q42: no evidence",
+    ] {
+        assert!(text.contains(line), "{line:?} not in:\n{text}");
+    }
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  conv-")).count(),
+        9 + 4
+    );
+}
+
+#[test]
+fn a_damaged_or_changed_file_is_named_by_its_json_path() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let data = locomo_file();
+    let bytes = std::fs::read(&data).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut released: Value = serde_json::from_slice(&bytes).unwrap();
+    let write = |name: &str, value: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, value).unwrap();
+        path
+    };
+    let truncated = write("truncated.json", &bytes[..bytes.len() / 3]);
+    let mut reshaped = released.clone();
+    reshaped[3]["qa"][5]["evidence"] = json!("D1:1");
+    let reshaped = write("reshaped.json", &serde_json::to_vec(&reshaped).unwrap());
+    let mut dated = released.clone();
+    dated[1]["conversation"]["session_2_date_time"] = json!("yesterday");
+    let dated = write("dated.json", &serde_json::to_vec(&dated).unwrap());
+    for (file, expect) in [
+        (&truncated, "malformed JSON"),
+        (
+            &reshaped,
+            "$[3].qa[5].evidence: invalid type: string \"D1:1\", expected a sequence",
+        ),
+        (
+            &dated,
+            "$[1].conversation.session_2_date_time: \"yesterday\": expected a date",
+        ),
+    ] {
+        let out = tenure_eval(&[
+            "validate",
+            "--suite",
+            "locomo",
+            "--data",
+            file.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(file.to_str().unwrap()) && stderr.contains(expect),
+            "{stderr}"
+        );
+    }
+    // A file that is not the released one runs, and says so.
+    released[0]["qa"][0]["question"] = json!("When did Caroline go to the support group?");
+    let changed = write("changed.json", &serde_json::to_vec(&released).unwrap());
+    let out = tenure_eval_ok(&["validate", "--suite", "locomo", "--data"], &[&changed]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not the released locomo10.json's"));
+}
+
+#[test]
+fn the_trec_export_gives_ir_measures_the_reports_values() {
+    if !needs(&[Need::Locomo, Need::Python]) {
+        return;
+    }
+    let (_, folder) = reports();
+    let file = folder.join("retrieval-report-bm25-text.json");
+    let report = read(&file);
+    let trec = tempfile::tempdir().unwrap();
+    let data = locomo_file();
+    tenure_eval_ok(
+        &[
+            "trec",
+            file.to_str().unwrap(),
+            "--suite",
+            "locomo",
+            "--data",
+        ],
+        &[&data, Path::new("--out"), trec.path()],
+    );
+    let run = trec.path().join("retrieval-report-bm25-text.run");
+    let qrels = trec.path().join("retrieval-report-bm25-text.qrels");
+    // The qrels hold every resolvable evidence turn: the gold of every case.
+    let qrels_text = std::fs::read_to_string(&qrels).unwrap();
+    let gold: usize = (report["cases"].as_array().unwrap().iter())
+        .map(|c| c["caseId"].as_str().unwrap())
+        .map(|id| {
+            qrels_text
+                .lines()
+                .filter(|l| l.starts_with(&format!("{id} ")))
+                .count()
+        })
+        .sum();
+    assert_eq!(gold, qrels_text.lines().count());
+    assert!(
+        qrels_text.contains("conv-43/q18 0 conv-43/D11:26 1"),
+        "the fixed typo is gold"
+    );
+    let measures = ["R@1", "R@5", "R@10", "R@25", "R@50", "nDCG@10", "RR"];
+    let tool = rank_reference(
+        &json!({"op": "measures", "run": run, "qrels": qrels, "measures": measures}),
+    )["values"]
+        .clone();
+    let mut compared = 0;
+    for case in report["cases"].as_array().unwrap() {
+        let id = case["caseId"].as_str().unwrap();
+        for m in measures {
+            let ours = case["rankMetrics"][m].as_f64().unwrap();
+            // A question whose context is empty is not in the run: trec_eval -c gives it 0.
+            let theirs = tool.get(id).map_or(0.0, |v| v[m].as_f64().unwrap());
+            assert!(
+                (ours - theirs).abs() <= 1e-9,
+                "{id} {m}: ours {ours}, ir_measures {theirs}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 1982 * measures.len());
+}
