@@ -6,7 +6,7 @@
 
 use crate::common::needs::{locomo_file, needs, Need};
 use crate::common::rank_reference::rank_reference;
-use crate::common::{tenure_eval, tenure_eval_ok};
+use crate::common::{spawn_serve, tenure_eval, tenure_eval_ok};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -310,4 +310,82 @@ fn the_trec_export_gives_ir_measures_the_reports_values() {
         }
     }
     assert_eq!(compared, 1982 * measures.len());
+}
+
+/// `serve` is a memory system over HTTP: LoCoMo through it, in both client modes, gives the
+/// report of the backend it serves, case for case, every conversation seeded as its own user.
+#[test]
+fn a_provider_over_http_equals_the_backend_it_serves() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let data = locomo_file();
+    let data_arg = data.to_str().unwrap();
+    let (mut child, url) = spawn_serve(&[
+        "--suite",
+        "locomo",
+        "--data",
+        data_arg,
+        "--backend",
+        "bm25-text",
+        "--port",
+        "0",
+        "--latency-ms",
+        "5",
+        "--quiet",
+    ]);
+    let (_, folder) = reports();
+    let inproc = read(&folder.join("retrieval-report-bm25-text.json"));
+    let dir = tempfile::tempdir().unwrap();
+    for mode in [&[][..], &["--compat", "pmb"]] {
+        let args = [
+            &[
+                "run",
+                "--suite",
+                "locomo",
+                "--data",
+                data_arg,
+                "--backend",
+                "http",
+                "--url",
+                &url,
+            ][..],
+            &[
+                "--concurrency",
+                "8",
+                "--quiet",
+                "--out",
+                dir.path().to_str().unwrap(),
+            ],
+            mode,
+        ]
+        .concat();
+        tenure_eval_ok(&args, &[]);
+        let name = if mode.is_empty() {
+            "http"
+        } else {
+            "http-compat"
+        };
+        let report = read(
+            &dir.path()
+                .join(format!("locomo/retrieval-report-{name}.json")),
+        );
+        let (ours, theirs) = (
+            inproc["cases"].as_array().unwrap(),
+            report["cases"].as_array().unwrap(),
+        );
+        assert_eq!(ours.len(), theirs.len());
+        for (a, b) in ours.iter().zip(theirs) {
+            assert_eq!(a["caseId"], b["caseId"]);
+            assert_eq!(
+                a["relevantBeliefs"], b["relevantBeliefs"],
+                "{name} {}",
+                a["caseId"]
+            );
+            assert_eq!(a["passed"], b["passed"]);
+        }
+        assert_eq!(report["manifest"]["backendStats"]["requests"]["add"], 5882);
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
 }
