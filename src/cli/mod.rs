@@ -85,6 +85,9 @@ pub enum Command {
     /// The TemporalClassifier: classify statements by valid time, or measure it against
     /// gold labels (docs/temporal.md).
     Temporal(cmd::temporal::TemporalArgs),
+    /// LoCoMo's results from reports of runs on it: rank measures and LoCoMo's own recall
+    /// accuracy per category, and a figure (docs/locomo.md).
+    Locomo(cmd::locomo::LocomoArgs),
 }
 
 /// Run the command.
@@ -108,6 +111,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Scale(a) => cmd::scale::run(a),
         Command::Flywheel(a) => cmd::flywheel::run(a),
         Command::Temporal(a) => cmd::temporal::run(a),
+        Command::Locomo(a) => cmd::locomo::run(a),
     }
 }
 

@@ -5,11 +5,13 @@
 //! - [`paper`]: every quantitative claim of the paper beside what the reports measure (`claims`);
 //! - [`scale`]: a suite planted in a growing synthetic store, beside real Lucene (`scale`);
 //! - [`flywheel`]: the alias-enrichment flywheel essay, simulated (`flywheel`);
-//! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`).
+//! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`);
+//! - [`locomo`]: LoCoMo's results by category, with its own recall accuracy (`locomo`).
 //!
 //! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
 
 pub mod flywheel;
+pub mod locomo;
 pub mod paper;
 pub mod scale;
 pub mod temporal;

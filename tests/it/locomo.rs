@@ -389,3 +389,84 @@ fn a_provider_over_http_equals_the_backend_it_serves() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// `tenure-eval locomo`'s recall accuracy is LoCoMo's: its evaluation code's two expressions,
+/// run by Python on each report's rankings (scripts/locomo_recall_reference.py), give the same
+/// mean per category at every depth, for turns and for sessions.
+#[test]
+fn locomos_recall_accuracy_is_its_evaluation_codes() {
+    if !needs(&[Need::Locomo, Need::Python3]) {
+        return;
+    }
+    let data = locomo_file();
+    let (_, folder) = reports();
+    let sessions = tempfile::tempdir().unwrap();
+    tenure_eval_ok(
+        &[
+            "run",
+            "--suite",
+            "locomo",
+            "--unit",
+            "sessions",
+            "--backend",
+            "bm25-text",
+            "--quiet",
+        ],
+        &[
+            Path::new("--data"),
+            &data,
+            Path::new("--out"),
+            sessions.path(),
+        ],
+    );
+    let files = [
+        folder.join("retrieval-report-bm25-text.json"),
+        folder.join("retrieval-report-tenure.json"),
+        sessions
+            .path()
+            .join("locomo-sessions/retrieval-report-bm25-text.json"),
+    ];
+    let args = [&["locomo", "--format", "json", "--data"][..]].concat();
+    let mut paths: Vec<&Path> = vec![&data];
+    paths.extend(files.iter().map(PathBuf::as_path));
+    let out = tenure_eval_ok(&args, &paths);
+    let ours: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/locomo_recall_reference.py");
+    for (run, file) in ours.as_array().unwrap().iter().zip(&files) {
+        for (d, k) in [1, 5, 10, 25, 50].iter().enumerate() {
+            let reference = std::process::Command::new("python3")
+                .arg(&script)
+                .args([&data, file])
+                .arg(k.to_string())
+                .output()
+                .unwrap();
+            assert!(
+                reference.status.success(),
+                "{}",
+                String::from_utf8_lossy(&reference.stderr)
+            );
+            let theirs: Value = serde_json::from_slice(&reference.stdout).unwrap();
+            for cell in run["cells"].as_array().unwrap() {
+                let group = cell["group"].as_str().unwrap();
+                let Some(t) = theirs.get(group) else {
+                    assert_eq!(group, "all (1-4)");
+                    continue;
+                };
+                let v = cell["recallAccuracy"][d].as_f64().unwrap();
+                let t = t.as_f64().unwrap();
+                assert!(
+                    (v - t).abs() < 1e-12,
+                    "{} {group} acc@{k}: ours {v}, LoCoMo's {t}",
+                    file.display()
+                );
+            }
+        }
+    }
+    // Alias-BM25 retrieves nothing: only the 4 questions without evidence count (1 each).
+    let alias_all = &ours[1]["cells"][6];
+    assert_eq!(alias_all["group"], "all");
+    assert_eq!(
+        alias_all["recallAccuracy"][4].as_f64().unwrap(),
+        4.0 / 1986.0
+    );
+}

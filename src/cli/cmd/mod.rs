@@ -6,6 +6,7 @@ pub mod doctor;
 pub mod embed;
 pub mod flywheel;
 pub mod html;
+pub mod locomo;
 pub mod models;
 pub mod plot;
 pub mod run;

@@ -235,6 +235,41 @@ fn case(
     }
 }
 
+/// A question of the file as written: LoCoMo's own recall accuracy reads its evidence strings
+/// unresolved (`study::locomo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    /// `conv-26/q0`.
+    pub case_id: String,
+    /// Its category's name.
+    pub category: &'static str,
+    /// Its evidence strings, as written.
+    pub evidence: Vec<String>,
+}
+
+/// Every question of `data`, in file order, excluded ones included.
+pub fn questions(data: &Path) -> Result<Vec<Question>> {
+    let bytes = read_bytes(data)?;
+    let mut out = Vec::new();
+    for (i, sample) in file::samples(data, &bytes)?.into_iter().enumerate() {
+        for (q, question) in sample.qa.into_iter().enumerate() {
+            let category = category_name(question.category).ok_or_else(|| {
+                Error::input(
+                    data,
+                    format!("$[{i}].qa[{q}].category"),
+                    format!("{}: expected a category from 1 to 5", question.category),
+                )
+            })?;
+            out.push(Question {
+                case_id: format!("{}/q{q}", sample.sample_id),
+                category,
+                evidence: question.evidence,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Where a LoCoMo suite comes from.
 #[derive(Debug, Clone)]
 pub struct LocomoSource {

@@ -1,0 +1,67 @@
+//! `tenure-eval locomo`: LoCoMo's results from the reports of runs on it, per category, with
+//! LoCoMo's own recall accuracy beside the rank measures (docs/locomo.md).
+
+use crate::cli::args::{figure_format, FigureFormatArg, TableFormatArg};
+use crate::cli::{json_text, load_reports, write_stdout};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::render::{render, write_figure};
+use tenure_eval::study::locomo::{figure::figure, measure, tables};
+use tenure_eval::suite::locomo::questions;
+use tenure_eval::Result;
+
+/// `tenure-eval locomo`.
+#[derive(Debug, Args)]
+pub struct LocomoArgs {
+    /// Reports of runs on `--suite locomo` (turns or sessions), any backend or system.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// The LoCoMo file the runs read (its evidence strings, as written, are what LoCoMo's own
+    /// recall accuracy reads).
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// Output format: the tables as markdown, CSV or LaTeX; JSON is every run's figures
+    /// unrounded (per group: cases, passed, the rank measures, LoCoMo's recall accuracy).
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: TableFormatArg,
+    /// Also draw the figure here (`.svg`, `.png` or `.pdf`): R@k against k, nDCG@10 by category.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// The figure's format; by default the one --plot's extension names, else SVG.
+    #[arg(long, value_enum, requires = "plot")]
+    pub plot_format: Option<FigureFormatArg>,
+    /// No warnings on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The tables (and the figure).
+pub fn run(args: LocomoArgs) -> Result<ExitCode> {
+    let plot = match &args.plot {
+        Some(file) => Some((
+            file,
+            figure_format(args.plot_format, file, "--plot-format")?,
+        )),
+        None => None,
+    };
+    let questions = questions(&args.data)?;
+    let reports = load_reports(&args.reports, args.quiet)?;
+    let results = measure(&reports, &questions)?;
+    if let Some((file, format)) = plot {
+        write_figure(
+            file,
+            &figure(&results, "LoCoMo: retrieval of the evidence turns")?,
+            format,
+        )?;
+        if !args.quiet {
+            say!("wrote {}", file.display());
+        }
+    }
+    let text = match args.format {
+        TableFormatArg::Json => json_text(&results),
+        other => render(&tables(&results), other.into()),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}

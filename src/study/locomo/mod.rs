@@ -1,0 +1,197 @@
+//! LoCoMo's results, from the reports of runs on it (`tenure-eval locomo REPORT... --data
+//! FILE`, docs/locomo.md): per run and per category, the rank measures the reports carry
+//! (ir_measures' definitions) and LoCoMo's own recall accuracy at the same depths
+//! ([`recall::recall_accuracy`], its evaluation code's definition), how many cases pass; the
+//! runs' paired significance is `compare`'s. Does the paper's thesis (lexical retrieval over
+//! structured memory beats cosine similarity) hold on real conversations? These tables are
+//! where docs/results.md reads it.
+
+pub mod figure;
+pub mod recall;
+
+use crate::error::{Error, Result};
+use crate::eval::rank::{parse_measures, Measure};
+use crate::render::table::{number_cell, Table};
+use crate::report::rank::row_values;
+use crate::report::LoadedReport;
+use crate::suite::locomo::{category_name, Question, MEASURES};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The depths of LoCoMo's recall accuracy: the cut-offs of the rank measures' recall.
+pub const DEPTHS: [usize; 5] = [1, 5, 10, 25, 50];
+
+/// One run's figures over one group of questions.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cell {
+    /// The category, `all (1-4)` or `all`.
+    pub group: String,
+    /// Cases scored (questions with gold).
+    pub cases: usize,
+    /// Cases passed (all gold in the top 10).
+    pub passed: usize,
+    /// Means of the rank measures, in [`MEASURES`] order, over the cases.
+    pub rank: Vec<f64>,
+    /// Questions LoCoMo's recall counts (the cases, and questions without evidence, which it
+    /// counts as recalled).
+    pub questions: usize,
+    /// LoCoMo's recall accuracy at each of [`DEPTHS`], mean over `questions`.
+    pub recall_accuracy: Vec<f64>,
+}
+
+/// One run's figures.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunResult {
+    /// Its name (the report's run label).
+    pub name: String,
+    /// `locomo` (turns) or `locomo-sessions`.
+    pub suite: String,
+    /// The groups: each category in LoCoMo's order, then all but adversarial, then all.
+    pub cells: Vec<Cell>,
+}
+
+/// The groups rows are shown in: LoCoMo's categories 1-5, then the two totals.
+fn groups() -> Vec<&'static str> {
+    let mut g: Vec<&'static str> = (1..=5).filter_map(category_name).collect();
+    g.extend(["all (1-4)", "all"]);
+    g
+}
+
+fn in_group(group: &str, category: &str) -> bool {
+    match group {
+        "all" => true,
+        "all (1-4)" => category != "adversarial",
+        g => g == category,
+    }
+}
+
+/// The figures of each report against `questions` (the file's questions as written).
+pub fn measure(reports: &[LoadedReport], questions: &[Question]) -> Result<Vec<RunResult>> {
+    let measures: Vec<Measure> = parse_measures(MEASURES).map_err(Error::Usage)?;
+    let by_id: HashMap<&str, &Question> =
+        questions.iter().map(|q| (q.case_id.as_str(), q)).collect();
+    let mut out = Vec::new();
+    for report in reports {
+        let suite = report.suite().unwrap_or("");
+        if suite != "locomo" && suite != "locomo-sessions" {
+            return Err(Error::input(
+                &report.path,
+                "$.manifest.suite",
+                format!("{suite:?}: expected a report of a run on --suite locomo"),
+            ));
+        }
+        let values = row_values(report, &measures, None)?;
+        // (category, rank values, recall accuracies, passed) per case of the report.
+        let mut scored: Vec<(&str, &[Option<f64>], Vec<f64>, bool)> = Vec::new();
+        for (row, v) in report.rows.iter().zip(&values) {
+            let q = by_id.get(row.case_id.as_str()).ok_or_else(|| {
+                Error::input(
+                    &report.path,
+                    "$.cases",
+                    format!("case {:?} is not a question of the data file", row.case_id),
+                )
+            })?;
+            let ids: Vec<&str> = row.ranking.iter().map(|id| recall::locomo_id(id)).collect();
+            let acc = DEPTHS
+                .iter()
+                .map(|&k| recall::recall_accuracy(&q.evidence, &ids[..k.min(ids.len())]))
+                .collect();
+            scored.push((q.category, v, acc, row.passed));
+        }
+        let present: std::collections::HashSet<&str> =
+            report.rows.iter().map(|r| r.case_id.as_str()).collect();
+        // Questions without evidence are not cases; LoCoMo's recall counts each as 1.
+        let unscored: Vec<&Question> = questions
+            .iter()
+            .filter(|q| q.evidence.is_empty() && !present.contains(q.case_id.as_str()))
+            .collect();
+        let cells = groups()
+            .into_iter()
+            .map(|group| {
+                let rows: Vec<_> = scored.iter().filter(|s| in_group(group, s.0)).collect();
+                let extra = unscored
+                    .iter()
+                    .filter(|q| in_group(group, q.category))
+                    .count();
+                let mean = |xs: Vec<f64>| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+                Cell {
+                    group: group.to_string(),
+                    cases: rows.len(),
+                    passed: rows.iter().filter(|s| s.3).count(),
+                    rank: (0..measures.len())
+                        .map(|m| mean(rows.iter().filter_map(|s| s.1[m]).collect()))
+                        .collect(),
+                    questions: rows.len() + extra,
+                    recall_accuracy: (0..DEPTHS.len())
+                        .map(|d| {
+                            let sum: f64 = rows.iter().map(|s| s.2[d]).sum::<f64>() + extra as f64;
+                            sum / (rows.len() + extra).max(1) as f64
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        out.push(RunResult {
+            name: report.provider.clone(),
+            suite: suite.to_string(),
+            cells,
+        });
+    }
+    Ok(out)
+}
+
+/// The tables: one per measure family (ir_measures' rank measures; LoCoMo's recall accuracy),
+/// a row per run and group.
+pub fn tables(results: &[RunResult]) -> Vec<Table> {
+    let measures: Vec<&str> = MEASURES.split(',').collect();
+    let mut header = vec!["run", "unit", "group", "cases", "passed"];
+    header.extend(&measures);
+    let unit = |r: &RunResult| {
+        if r.suite == "locomo" {
+            "turns"
+        } else {
+            "sessions"
+        }
+    };
+    let mut rank_rows = Vec::new();
+    let mut recall_rows = Vec::new();
+    for r in results {
+        for c in &r.cells {
+            let mut row = vec![
+                r.name.clone(),
+                unit(r).to_string(),
+                c.group.clone(),
+                c.cases.to_string(),
+                c.passed.to_string(),
+            ];
+            row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
+            rank_rows.push(row);
+            let mut row = vec![
+                r.name.clone(),
+                unit(r).to_string(),
+                c.group.clone(),
+                c.questions.to_string(),
+            ];
+            row.extend(c.recall_accuracy.iter().map(|v| number_cell(Some(*v), 3)));
+            recall_rows.push(row);
+        }
+    }
+    let depths: Vec<String> = DEPTHS.iter().map(|k| format!("acc@{k}")).collect();
+    let mut recall_header = vec!["run", "unit", "group", "questions"];
+    recall_header.extend(depths.iter().map(String::as_str));
+    vec![
+        Table::new(
+            "LoCoMo by category: rank measures (ir_measures), cases passed (all gold in the top 10)",
+            &header,
+            rank_rows,
+        ),
+        Table::new(
+            "LoCoMo by category: LoCoMo's recall accuracy (task_eval/evaluation.py; a question \
+             without evidence counts 1)",
+            &recall_header,
+            recall_rows,
+        ),
+    ]
+}
