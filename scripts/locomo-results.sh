@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# docs/results.md's LoCoMo section and figure, regenerated: every backend on LoCoMo (turns and
+# sessions), LoCoMo's tables by category, the paired significance table, the figure.
+#
+#   scripts/locomo-results.sh LOCOMO_JSON
+#
+# Needs the release build (cargo build --release) and the MiniLM ONNX model and ONNX Runtime
+# (scripts/setup-models.sh). Embeds every turn, session and question once into a store under
+# target/locomo-store (reused on the next run), writes the reports under target/locomo-reports,
+# the figure to docs/locomo.svg, and replaces the text between the LoCoMo markers of
+# docs/results.md. Prints the wall time of each step on stderr.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:?usage: scripts/locomo-results.sh LOCOMO_JSON}
+bin=target/release/tenure-eval
+[ -x "$bin" ] || { echo "build it first: cargo build --release" >&2; exit 2; }
+ORT_DYLIB_PATH=${ORT_DYLIB_PATH:-$PWD/$(scripts/setup-models.sh)}
+export ORT_DYLIB_PATH
+model=models/all-minilm-l6-v2
+store=target/locomo-store
+out=target/locomo-reports
+rm -rf "$out"
+mkdir -p "$store" "$out"
+
+step() {
+  local name=$1; shift
+  local start=$SECONDS
+  "$@"
+  echo "locomo-results: $name: $((SECONDS - start)) s" >&2
+}
+
+for unit in turns sessions; do
+  step "embed $unit" "$bin" embed --suite locomo --data "$data" --unit "$unit" --model "$model" \
+    --store-dir "$store" --quiet
+  step "run $unit" "$bin" run --suite locomo --data "$data" --unit "$unit" --quiet \
+    --backend bm25,bm25-text,cosine,rrf,composite --fuse bm25-text,cosine \
+    --model "$model" --store-dir "$store" --out "$out" >/dev/null
+done
+
+reports=("$out"/locomo/*.json "$out"/locomo-sessions/*.json)
+section=$(mktemp)
+{
+  echo "<!-- locomo:begin (scripts/locomo-results.sh; do not edit by hand) -->"
+  echo
+  "$bin" locomo "${reports[@]}" --data "$data" --plot docs/locomo.svg --quiet |
+    sed 's/^### /#### /'
+  echo
+  echo "#### Paired significance, turns (Fisher's randomisation test, Holm-adjusted over each measure's pairs)"
+  echo
+  "$bin" compare "$out"/locomo/*.json --metrics R@10,nDCG@10,RR --suite locomo --data "$data" |
+    sed 's/^## /#### /; s/^### /#### /'
+  echo
+  echo "![LoCoMo: R@k against k, nDCG@10 by category](locomo.svg)"
+  echo
+  echo "<!-- locomo:end -->"
+} >"$section"
+python3 - "$section" <<'EOF'
+import re, sys
+section = open(sys.argv[1]).read()
+path = "docs/results.md"
+text = open(path).read()
+new, n = re.subn(r"<!-- locomo:begin.*?<!-- locomo:end -->\n", lambda m: section, text, flags=re.S)
+if n != 1:
+    sys.exit("docs/results.md: expected one LoCoMo section between its markers")
+open(path, "w").write(new)
+EOF
+echo "locomo-results: wrote docs/results.md's LoCoMo section and docs/locomo.svg" >&2
