@@ -5,6 +5,7 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
 use tenure_eval::suite::locomo::{LocomoSource, Unit};
+use tenure_eval::suite::longmemeval::LongMemEvalSource;
 use tenure_eval::suite::{Suite, SuiteSource};
 use tenure_eval::{Error, Profile, Result};
 
@@ -14,7 +15,8 @@ use tenure_eval::{Error, Profile, Result};
 pub struct SuiteArgs {
     /// Built-in suite: `paper` (paper tag, 60 cases), `pmb` (PrecisionMemBench, 77 cases) or
     /// `bitemporal` (the dissertation's chapter 8, 42 cases and 3 sessions; docs/temporal.md);
-    /// or a benchmark's released file named with --data: `locomo` (docs/locomo.md).
+    /// or a benchmark's released file named with --data: `locomo` (docs/locomo.md),
+    /// `longmemeval` (docs/longmemeval.md).
     #[arg(long, conflicts_with_all = ["corpus", "cases", "sessions", "profile"])]
     pub suite: Option<String>,
     /// Or a custom suite.
@@ -30,7 +32,8 @@ pub struct SuiteArgs {
 #[command(next_help_heading = "Suite")]
 pub struct DataSuiteArgs {
     /// The benchmark's file, downloaded by you: LoCoMo's `data/locomo10.json` (CC BY-NC 4.0;
-    /// from the snap-research/LoCoMo repository).
+    /// from the snap-research/LoCoMo repository), or one of LongMemEval's (longmemeval_s.json,
+    /// _m, _oracle; docs/longmemeval.md).
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
     /// What one memory item is: a dialog turn, or a whole session (LoCoMo's paper evaluates
@@ -49,7 +52,7 @@ pub enum UnitArg {
 }
 
 /// The benchmarks read from a released file (`--suite NAME --data FILE`).
-const DATA_SUITES: [&str; 1] = ["locomo"];
+const DATA_SUITES: [&str; 2] = ["locomo", "longmemeval"];
 
 /// `--profile` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -65,21 +68,29 @@ impl SuiteArgs {
     pub fn source(&self) -> Result<SuiteSource> {
         let custom = &self.custom;
         let named = self.suite.as_deref();
+        let unit = match self.data.unit {
+            UnitArg::Turns => Unit::Turns,
+            UnitArg::Sessions => Unit::Sessions,
+        };
         match (named, &self.data.data) {
             (Some("locomo"), Some(data)) => {
                 return Ok(SuiteSource::Locomo(LocomoSource {
                     data: data.clone(),
-                    unit: match self.data.unit {
-                        UnitArg::Turns => Unit::Turns,
-                        UnitArg::Sessions => Unit::Sessions,
-                    },
+                    unit,
+                }))
+            }
+            (Some("longmemeval"), Some(data)) => {
+                return Ok(SuiteSource::LongMemEval(LongMemEvalSource {
+                    data: data.clone(),
+                    unit,
                 }))
             }
             (Some(name), None) if DATA_SUITES.contains(&name) => {
                 return Err(Error::Usage(format!(
                     "--suite {name} reads the benchmark's released file: give it with --data \
-                     FILE (LoCoMo: data/locomo10.json of the snap-research/LoCoMo repository; \
-                     docs/locomo.md)"
+                     FILE (LoCoMo: data/locomo10.json of the snap-research/LoCoMo repository, \
+                     docs/locomo.md; LongMemEval: longmemeval_s.json, _m or _oracle, \
+                     docs/longmemeval.md)"
                 )))
             }
             (name, Some(_)) => {
@@ -233,7 +244,7 @@ impl GateArgs {
 }
 
 /// A custom suite.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct CustomSuiteArgs {
     /// Custom suite: belief corpus (beliefs.seed.json format).
     #[arg(long, requires = "cases")]

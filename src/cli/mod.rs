@@ -88,6 +88,9 @@ pub enum Command {
     /// LoCoMo's results from reports of runs on it: rank measures and LoCoMo's own recall
     /// accuracy per category, and a figure (docs/locomo.md).
     Locomo(cmd::locomo::LocomoArgs),
+    /// LongMemEval's retrieval metrics (recall_any, recall_all, ndcg_any) from reports of runs
+    /// on it, per question type (docs/longmemeval.md).
+    Longmemeval(cmd::longmemeval::LongMemEvalArgs),
 }
 
 /// Run the command.
@@ -112,6 +115,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Flywheel(a) => cmd::flywheel::run(a),
         Command::Temporal(a) => cmd::temporal::run(a),
         Command::Locomo(a) => cmd::locomo::run(a),
+        Command::Longmemeval(a) => cmd::longmemeval::run(a),
     }
 }
 

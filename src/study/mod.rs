@@ -6,12 +6,14 @@
 //! - [`scale`]: a suite planted in a growing synthetic store, beside real Lucene (`scale`);
 //! - [`flywheel`]: the alias-enrichment flywheel essay, simulated (`flywheel`);
 //! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`);
-//! - [`locomo`]: LoCoMo's results by category, with its own recall accuracy (`locomo`).
+//! - [`locomo`]: LoCoMo's results by category, with its own recall accuracy (`locomo`);
+//! - [`longmemeval`]: LongMemEval's retrieval metrics by question type (`longmemeval`).
 //!
 //! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
 
 pub mod flywheel;
 pub mod locomo;
+pub mod longmemeval;
 pub mod paper;
 pub mod scale;
 pub mod temporal;

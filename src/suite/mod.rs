@@ -5,6 +5,7 @@ mod belief;
 mod builtin;
 mod case;
 pub mod locomo;
+pub mod longmemeval;
 mod session;
 pub mod synthetic;
 pub mod text;
@@ -116,6 +117,21 @@ pub enum SuiteSource {
     },
     /// LoCoMo's released file (`--suite locomo --data FILE`).
     Locomo(locomo::LocomoSource),
+    /// One of LongMemEval's released files (`--suite longmemeval --data FILE`).
+    LongMemEval(longmemeval::LongMemEvalSource),
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm): the
+/// benchmarks' own date formats (LoCoMo's "8 May, 2023", LongMemEval's "2023/05/20 (Sat)")
+/// are read by hand, and no crate in the tree turns a date into days.
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 impl Suite {
@@ -172,6 +188,7 @@ impl Suite {
                 )
             }
             SuiteSource::Locomo(source) => source.load(),
+            SuiteSource::LongMemEval(source) => source.load(),
         }
     }
 

@@ -62,6 +62,8 @@ mod labels;
 mod latex;
 /// LoCoMo's released file as a suite: every question, isolation, anomalies, ir_measures.
 mod locomo;
+/// LongMemEval's importer and metrics on a sample in its documented format.
+mod longmemeval;
 /// Real Lucene gives our answers on a grown store (needs a JDK and liblucene8-java).
 mod lucene;
 /// Reports of different suites: warned about or refused, naming the files.

@@ -7,6 +7,7 @@ pub mod embed;
 pub mod flywheel;
 pub mod html;
 pub mod locomo;
+pub mod longmemeval;
 pub mod models;
 pub mod plot;
 pub mod run;

@@ -67,6 +67,9 @@ fn in_group(group: &str, category: &str) -> bool {
     }
 }
 
+/// One case of a report: (category, rank values, recall accuracies, passed).
+type Scored<'a> = (&'a str, &'a [Option<f64>], Vec<f64>, bool);
+
 /// The figures of each report against `questions` (the file's questions as written).
 pub fn measure(reports: &[LoadedReport], questions: &[Question]) -> Result<Vec<RunResult>> {
     let measures: Vec<Measure> = parse_measures(MEASURES).map_err(Error::Usage)?;
@@ -83,8 +86,7 @@ pub fn measure(reports: &[LoadedReport], questions: &[Question]) -> Result<Vec<R
             ));
         }
         let values = row_values(report, &measures, None)?;
-        // (category, rank values, recall accuracies, passed) per case of the report.
-        let mut scored: Vec<(&str, &[Option<f64>], Vec<f64>, bool)> = Vec::new();
+        let mut scored: Vec<Scored> = Vec::new();
         for (row, v) in report.rows.iter().zip(&values) {
             let q = by_id.get(row.case_id.as_str()).ok_or_else(|| {
                 Error::input(

@@ -152,19 +152,7 @@ pub fn parse_date(text: &str) -> Option<i64> {
     if !(1..=31).contains(&day) || hour > 23 || minute > 59 {
         return None;
     }
-    Some(((days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60_000)
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm; no crate
-/// in the tree parses LoCoMo's "8 May, 2023").
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    Some(((crate::suite::days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60_000)
 }
 
 #[cfg(test)]
