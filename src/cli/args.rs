@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
 use tenure_eval::suite::locomo::{LocomoSource, Unit};
 use tenure_eval::suite::longmemeval::LongMemEvalSource;
-use tenure_eval::suite::{Suite, SuiteSource};
+use tenure_eval::suite::{CustomFiles, Suite, SuiteSource};
 use tenure_eval::{Error, Profile, Result};
 
 /// Which suite to load.
@@ -106,7 +106,7 @@ impl SuiteArgs {
             _ => {}
         }
         match (&self.suite, &custom.corpus, &custom.cases) {
-            (_, Some(corpus), Some(cases)) => Ok(SuiteSource::Custom {
+            (_, Some(corpus), Some(cases)) => Ok(SuiteSource::Custom(CustomFiles {
                 corpus: corpus.clone(),
                 cases: cases.clone(),
                 sessions: custom.sessions.clone(),
@@ -114,7 +114,7 @@ impl SuiteArgs {
                     Some(ProfileArg::Paper) => Profile::Paper,
                     _ => Profile::Head,
                 },
-            }),
+            })),
             (Some(name), None, None) => Ok(SuiteSource::Builtin(name.clone())),
             (None, None, None) => Ok(SuiteSource::Builtin("pmb".to_string())),
             _ => Err(Error::Usage(

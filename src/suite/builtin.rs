@@ -13,6 +13,26 @@ use crate::error::{Error, Result};
 use crate::profile::Profile;
 use std::path::Path;
 
+/// A built-in suite by name, as a suite source: its files checked against PROVENANCE.md.
+pub struct BuiltinName<'a>(pub &'a str);
+
+impl super::Source for BuiltinName<'_> {
+    fn load(&self) -> Result<super::Suite> {
+        let name = self.0;
+        let builtin = BUILTIN_SUITES
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = BUILTIN_SUITES.iter().map(|s| s.name).collect();
+                Error::Usage(format!(
+                    "unknown suite {name:?}; expected one of {}",
+                    names.join(", ")
+                ))
+            })?;
+        super::Suite::from_builtin(builtin)
+    }
+}
+
 /// One embedded upstream file.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinFile {

@@ -4,6 +4,7 @@
 mod belief;
 mod builtin;
 mod case;
+mod custom;
 pub mod locomo;
 pub mod longmemeval;
 mod session;
@@ -13,19 +14,20 @@ mod vacuous;
 mod validate;
 
 pub use belief::{Belief, BeliefType};
-pub use builtin::{BuiltinFile, BuiltinSuite, BUILTIN_SUITES};
+pub use builtin::{BuiltinFile, BuiltinName, BuiltinSuite, BUILTIN_SUITES};
 pub use case::{
     BudgetOverride, Expect, IdsExpect, PreludeExpect, RelevantExpect, StaticCase, DEFAULT_USER,
 };
+pub use custom::CustomFiles;
 pub use session::{
     BeliefUpdate, NoiseCheck, SessionCase, Turn, TurnExpect, TurnLabel, TurnRelevantExpect,
 };
 
-use crate::error::{Error, Result};
-use crate::io::{parse_json, read_bytes, sha256_hex};
+use crate::error::Result;
+use crate::io::{parse_json, sha256_hex};
 use crate::profile::Profile;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One input file of a suite, as recorded in report manifests.
 #[derive(Debug, Clone, Serialize)]
@@ -60,8 +62,8 @@ pub struct Excluded {
     pub reason: String,
 }
 
-/// A place suites come from, one file each (built-in, custom files, LoCoMo): a new benchmark
-/// is one type implementing this plus one [`SuiteSource`] variant.
+/// A place suites come from, one file each (built-in, custom files, LoCoMo, LongMemEval): a new
+/// benchmark is one type implementing this plus one [`SuiteSource`] variant.
 pub trait Source {
     /// Load and validate the suite.
     fn load(&self) -> Result<Suite>;
@@ -99,22 +101,22 @@ pub struct Suite {
     pub default_measures: Option<&'static str>,
 }
 
+/// What one item of a benchmark's conversation is (`--unit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// One turn.
+    Turns,
+    /// One session, its turns joined.
+    Sessions,
+}
+
 /// Where a suite comes from.
 #[derive(Debug, Clone)]
 pub enum SuiteSource {
     /// One of [`BUILTIN_SUITES`], by name.
     Builtin(String),
-    /// User files.
-    Custom {
-        /// Beliefs (`beliefs.seed.json` format).
-        corpus: PathBuf,
-        /// Static cases (`retrieval.cases.json` format).
-        cases: PathBuf,
-        /// Session cases, optional.
-        sessions: Option<PathBuf>,
-        /// Pipeline profile; HEAD unless asked.
-        profile: Profile,
-    },
+    /// User files (`--corpus`, `--cases`, `--sessions`).
+    Custom(CustomFiles),
     /// LoCoMo's released file (`--suite locomo --data FILE`).
     Locomo(locomo::LocomoSource),
     /// One of LongMemEval's released files (`--suite longmemeval --data FILE`).
@@ -156,37 +158,10 @@ impl Suite {
 
     /// Load and validate a suite.
     pub fn load(source: &SuiteSource) -> Result<Suite> {
+        // The one match on where a suite comes from: each source is one file behind `Source`.
         match source {
-            SuiteSource::Builtin(name) => {
-                let builtin = BUILTIN_SUITES
-                    .iter()
-                    .find(|s| s.name == name)
-                    .ok_or_else(|| {
-                        let names: Vec<_> = BUILTIN_SUITES.iter().map(|s| s.name).collect();
-                        Error::Usage(format!(
-                            "unknown suite {name:?}; expected one of {}",
-                            names.join(", ")
-                        ))
-                    })?;
-                Suite::from_builtin(builtin)
-            }
-            SuiteSource::Custom {
-                corpus,
-                cases,
-                sessions,
-                profile,
-            } => {
-                let corpus_bytes = read_bytes(corpus)?;
-                let cases_bytes = read_bytes(cases)?;
-                let sessions_bytes = sessions.as_deref().map(read_bytes).transpose()?;
-                Suite::from_bytes(
-                    "custom",
-                    *profile,
-                    (corpus, &corpus_bytes),
-                    (cases, &cases_bytes),
-                    sessions.as_deref().zip(sessions_bytes.as_deref()),
-                )
-            }
+            SuiteSource::Builtin(name) => BuiltinName(name).load(),
+            SuiteSource::Custom(files) => files.load(),
             SuiteSource::Locomo(source) => source.load(),
             SuiteSource::LongMemEval(source) => source.load(),
         }

@@ -16,7 +16,7 @@ use tenure_eval::backend::bm25::Bm25Backend;
 use tenure_eval::backend::{Backend, SearchFilter, SearchRequest};
 use tenure_eval::error::Error;
 use tenure_eval::profile::Profile;
-use tenure_eval::suite::{Suite, SuiteSource};
+use tenure_eval::suite::{CustomFiles, Suite, SuiteSource};
 
 fn runner(cases: u32) -> TestRunner {
     let scale: u32 = std::env::var("TENURE_EVAL_FUZZ_CASES")
@@ -139,12 +139,12 @@ fn suite_loaders_refuse_mutated_files_as_input_errors() {
     ];
     let dir = tempfile::tempdir().unwrap();
     let names = ["corpus.json", "cases.json", "sessions.json"].map(|n| dir.path().join(n));
-    let source = SuiteSource::Custom {
+    let source = SuiteSource::Custom(CustomFiles {
         corpus: names[0].clone(),
         cases: names[1].clone(),
         sessions: Some(names[2].clone()),
         profile: Profile::Head,
-    };
+    });
     let strategy = (0..3usize, mutations());
     runner(300)
         .run(&strategy, |(which, m)| {

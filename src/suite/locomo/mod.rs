@@ -43,14 +43,7 @@ pub const PASS_DEPTH: usize = 10;
 /// The rank measures a LoCoMo run reports unless `--metrics` says otherwise.
 pub const MEASURES: &str = "R@1,R@5,R@10,R@25,R@50,nDCG@10,RR";
 
-/// What one item is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// One dialog turn (LoCoMo's `dialog` retrieval).
-    Turns,
-    /// One session, its turns joined.
-    Sessions,
-}
+pub use super::Unit;
 
 /// LoCoMo's category names by number. The repository names three in its code: 1 multi-hop
 /// (task_eval/evaluation.py, "multi-hop eval" for category 1), 2 temporal and 5 adversarial

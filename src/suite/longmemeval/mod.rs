@@ -25,7 +25,7 @@ use crate::profile::Profile;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-pub use super::locomo::Unit;
+pub use super::Unit;
 pub use file::parse_date;
 
 /// At most this many results a case's context holds. Its code ranks the whole haystack, and its

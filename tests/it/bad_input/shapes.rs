@@ -9,7 +9,7 @@ use super::*;
 #[test]
 fn every_object_written_as_an_array_is_refused_where_it_stands() {
     use tenure_eval::profile::Profile;
-    use tenure_eval::suite::{Suite, SuiteSource};
+    use tenure_eval::suite::{CustomFiles, Suite, SuiteSource};
     fn object_paths(
         v: &Value,
         at: String,
@@ -65,12 +65,12 @@ fn every_object_written_as_an_array_is_refused_where_it_stands() {
                 let target = slot(&mut doc, &trail);
                 *target = replace(target);
                 files.json(NAMES[which], &doc);
-                Suite::load(&SuiteSource::Custom {
+                Suite::load(&SuiteSource::Custom(CustomFiles {
                     corpus: files.dir.path().join(NAMES[0]),
                     cases: files.dir.path().join(NAMES[1]),
                     sessions: Some(files.dir.path().join(NAMES[2])),
                     profile: Profile::Head,
-                })
+                }))
             };
             // A position the loader reads refuses a number; one it ignores (a belief's
             // `provenance`) takes anything.
