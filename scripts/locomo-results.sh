@@ -37,7 +37,17 @@ for unit in turns sessions; do
     --model "$model" --store-dir "$store" --out "$out" >/dev/null
 done
 
-reports=("$out"/locomo/*.json "$out"/locomo-sessions/*.json)
+# In one order: alias-BM25, plain BM25, cosine, their fusion, the composite scorer; turns, then
+# sessions.
+reports=()
+for unit in locomo locomo-sessions; do
+  for file in retrieval-report-tenure.json retrieval-report-bm25-text.json \
+    all-minilm-l6-v2-retrieval-report-vector.json \
+    all-minilm-l6-v2-retrieval-report-rrf-fusebm25-text+cosine.json \
+    all-minilm-l6-v2-retrieval-report-composite.json; do
+    reports+=("$out/$unit/$file")
+  done
+done
 section=$(mktemp)
 {
   echo "<!-- locomo:begin (scripts/locomo-results.sh; do not edit by hand) -->"
@@ -47,8 +57,8 @@ section=$(mktemp)
   echo
   echo "#### Paired significance, turns (Fisher's randomisation test, Holm-adjusted over each measure's pairs)"
   echo
-  "$bin" compare "$out"/locomo/*.json --metrics R@10,nDCG@10,RR --suite locomo --data "$data" |
-    sed 's/^## /#### /; s/^### /#### /'
+  "$bin" compare "${reports[@]:0:5}" --metrics R@10,nDCG@10,RR --suite locomo --data "$data" |
+    sed '/^#* Runs compared$/,+1d'
   echo
   echo "![LoCoMo: R@k against k, nDCG@10 by category](locomo.svg)"
   echo

@@ -1,6 +1,6 @@
 //! The LoCoMo figure (SVG, plotters): recall at depth k (1, 5, 10, 25, 50; log axis) of every
-//! run over all scored questions, one line per run, turns solid and sessions dashed; and nDCG@10
-//! per category beside it, one point per run and category.
+//! run over all scored questions, one line per run, turns solid and sessions dashed; nDCG@10
+//! per category beside it, one point per run and category; one legend under both.
 
 use super::{RunResult, DEPTHS};
 use crate::error::{Error, Result};
@@ -17,10 +17,40 @@ pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
     let all = |r: &RunResult| r.cells.iter().find(|c| c.group == "all").cloned();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1080, 420)).into_drawing_area();
+        // One legend for both panels, under them: two columns, a run a line.
+        let legend_rows = results.len().div_ceil(2) as u32;
+        let height = 420 + 24 * legend_rows + 16;
+        let root = SVGBackend::with_string(&mut svg, (1080, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
         let root = root.titled(title, ("sans-serif", 18)).map_err(plot_error)?;
-        let (left, right) = root.split_horizontally(540);
+        let (panels, legend) = root.split_vertically(400);
+        let (left, right) = panels.split_horizontally(540);
+        for (i, r) in results.iter().enumerate() {
+            let color = TABLEAU[i % TABLEAU.len()];
+            let (x, y) = (60 + 500 * (i as i32 % 2), 12 + 24 * (i as i32 / 2));
+            let style = ShapeStyle::from(&color).stroke_width(2);
+            if r.suite == "locomo" {
+                legend.draw(&PathElement::new(vec![(x, y), (x + 28, y)], style))
+            } else {
+                legend
+                    .draw(&PathElement::new(vec![(x, y), (x + 10, y)], style))
+                    .map_err(plot_error)?;
+                legend.draw(&PathElement::new(vec![(x + 18, y), (x + 28, y)], style))
+            }
+            .map_err(plot_error)?;
+            legend
+                .draw(&Circle::new((x + 14, y), 3, color.filled()))
+                .map_err(plot_error)?;
+            let unit = if r.suite == "locomo" {
+                "turns"
+            } else {
+                "sessions"
+            };
+            let text = format!("{} ({unit})", r.name);
+            legend
+                .draw(&Text::new(text, (x + 36, y - 7), ("sans-serif", 13)))
+                .map_err(plot_error)?;
+        }
         let mut chart = ChartBuilder::on(&left)
             .margin(12)
             .x_label_area_size(36)
@@ -49,37 +79,17 @@ pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
                 .zip(&cell.rank)
                 .map(|(k, v)| (*k as f64, *v))
                 .collect();
-            let name = format!(
-                "{} ({})",
-                r.name,
-                if r.suite == "locomo" {
-                    "turns"
-                } else {
-                    "sessions"
-                }
-            );
             let style = ShapeStyle::from(&color).stroke_width(2);
-            let series = if r.suite == "locomo" {
+            if r.suite == "locomo" {
                 chart.draw_series(LineSeries::new(points.clone(), style))
             } else {
                 chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, style))
             }
             .map_err(plot_error)?;
-            series
-                .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
             chart
                 .draw_series(points.iter().map(|p| Circle::new(*p, 3, color.filled())))
                 .map_err(plot_error)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(plot_error)?;
 
         let groups: Vec<String> = results[0].cells.iter().map(|c| c.group.clone()).collect();
         let mut chart = ChartBuilder::on(&right)
