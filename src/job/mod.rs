@@ -94,6 +94,12 @@ impl RunPlan {
             }
             notes.push(note);
         }
+        // A suite with measures of its own (LoCoMo: R@1..R@50, nDCG@10, RR) reports them unless
+        // the command says otherwise.
+        let measures = crate::eval::rank::parse_measures(
+            suite.default_measures.unwrap_or(crate::eval::rank::DEFAULT_MEASURES),
+        )
+        .map_err(Error::Usage)?;
         Ok(RunPlan {
             out_dir: out.join(&suite.name),
             harness,
@@ -106,8 +112,7 @@ impl RunPlan {
             concurrency: 1,
             max_errors: errors::DEFAULT_MAX_ERRORS,
             label: None,
-            measures: crate::eval::rank::parse_measures(crate::eval::rank::DEFAULT_MEASURES)
-                .map_err(Error::Usage)?,
+            measures,
         })
     }
 

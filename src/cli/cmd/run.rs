@@ -15,7 +15,7 @@ use tenure_eval::render::{junit, run_table as table};
 use tenure_eval::report::write_atomic;
 use tenure_eval::report::LoadedReport;
 use tenure_eval::suite::Suite;
-use tenure_eval::{Error, Result};
+use tenure_eval::Result;
 
 /// `tenure-eval run|static|session`.
 #[derive(Debug, Args)]
@@ -125,14 +125,9 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         .with_label(args.label.clone())?;
     plan.concurrency = args.remote.concurrency.max(1);
     plan.max_errors = args.max_errors;
-    plan.measures = args.output.metrics.0.clone();
-    // A suite with measures of its own (LoCoMo: R@1..R@50, nDCG@10, RR) reports them unless
-    // --metrics says otherwise.
-    if let (false, Some(own)) = (
-        crate::cli::given::given("metrics"),
-        plan.suite.default_measures,
-    ) {
-        plan.measures = crate::cli::args::measures(own).map_err(Error::Usage)?.0;
+    // --metrics, when given, wins over the suite's own measures (RunPlan::new).
+    if crate::cli::given::given("metrics") {
+        plan.measures = args.output.metrics.0.clone();
     }
     let quiet = args.output.quiet;
     if !quiet {
