@@ -8,6 +8,7 @@ use crate::backend::{BackendFactory, BackendInfo, Reader};
 use crate::error::{exit, Result};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
+use crate::eval::summary::Summary;
 use crate::render::run_table::RunRow;
 use crate::report::rank;
 use crate::report::stream::StaticStream;
@@ -129,74 +130,26 @@ pub fn pass(
     options: &PassOptions<'_>,
     observer: &mut dyn Observer,
 ) -> Result<PassOutcome> {
-    let (concurrency, measures) = (options.concurrency, options.measures);
     let mut tally = ErrorTally::new(options.max_errors);
-    let shape = Shape::of(suite.profile);
     observer.pass_started(&format!("{} {}", suite.name, kind.label()));
     let qrels = Qrels::of(suite);
-    // What each kind leaves: (files, report as loaded, summary, drift, backend, errored, stats).
-    let (reports, loaded, summary, drift, backend, errored, stats) = match kind {
+    let written = match kind {
         Workload::Static => {
-            // Streamed (report::stream), but for an external system's, which is kept.
-            let mut stream =
-                StaticStream::new(dir, shape, &qrels, measures)?.labelled(options.label);
-            let mut external = Vec::new();
-            let mut run = run_static_each(suite, factory, observer, concurrency, &mut |b, r| {
-                if let Some(e) = &r.error {
-                    tally.see(&b.id, &r.case_id, e)?;
-                }
-                if b.reader == Reader::External {
-                    external.push(r);
-                    Ok(())
-                } else {
-                    stream.push(b, &r)
-                }
-            })?;
-            observer.pass_finished();
-            let path = file_path(dir, kind, suite, &run.backend, tally.total(), options.label);
-            let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
-                run.results = external;
-                let manifest = Manifest::for_static(suite, &run).labelled(options.label);
-                let report = json::static_report(&run, &manifest, shape);
-                let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
-                (reports, loaded, run.summary(), run.errored())
-            } else {
-                let errored = stream.errored();
-                let (reports, loaded, summary) = stream.finish(&path, &run, suite)?;
-                (reports, loaded, summary, errored)
-            };
-            let stats = run.backend_stats;
-            (reports, loaded, summary, None, run.backend, errored, stats)
+            static_pass(suite, factory, dir, options, &qrels, &mut tally, observer)?
         }
         Workload::Session => {
-            let run = run_sessions(suite, factory, observer)?;
-            observer.pass_finished();
-            for t in &run.turns {
-                if let Some(e) = &t.error {
-                    tally.see(
-                        &run.backend.id,
-                        &format!("{} turn {}", t.case_id, t.turn_index),
-                        e,
-                    )?;
-                }
-            }
-            let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
-            let report = json::session_report(&run, &manifest, shape);
-            let drift = Some(run.mean_drift_scores());
-            let path = file_path(dir, kind, suite, &run.backend, tally.total(), options.label);
-            let (reports, loaded) = write_in_memory(&path, report, &qrels, measures)?;
-            let (summary, errored) = (run.summary(), run.errored());
-            (
-                reports,
-                loaded,
-                summary,
-                drift,
-                run.backend,
-                errored,
-                run.backend_stats,
-            )
+            session_pass(suite, factory, dir, options, &qrels, &mut tally, observer)?
         }
     };
+    let Written {
+        reports,
+        loaded,
+        summary,
+        drift,
+        backend,
+        errored,
+        stats,
+    } = written;
     let warnings = stats
         .as_ref()
         .and_then(|s| s["warnings"].as_array().cloned())
@@ -220,6 +173,130 @@ pub fn pass(
         errored,
         errors: tally.causes,
         warnings,
+    })
+}
+
+/// What a pass of either kind wrote and measured.
+struct Written {
+    /// Files written.
+    reports: Vec<PathBuf>,
+    /// The report as written, read back from memory.
+    loaded: LoadedReport,
+    /// Its summary block.
+    summary: Summary,
+    /// Mean drift (the paper's, PrecisionMemBench's), for sessions.
+    drift: Option<(f64, f64)>,
+    /// Who the backend was.
+    backend: BackendInfo,
+    /// Cases or turns the backend failed on.
+    errored: usize,
+    /// A remote backend's counters.
+    stats: Option<serde_json::Value>,
+}
+
+/// The static cases: streamed to the report as they come (`report::stream`), but for an
+/// external system's, which are kept and written at the end.
+fn static_pass(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    dir: &Path,
+    options: &PassOptions<'_>,
+    qrels: &Qrels,
+    tally: &mut ErrorTally,
+    observer: &mut dyn Observer,
+) -> Result<Written> {
+    let shape = Shape::of(suite.profile);
+    let mut stream =
+        StaticStream::new(dir, shape, qrels, options.measures)?.labelled(options.label);
+    let mut external = Vec::new();
+    let mut run = run_static_each(
+        suite,
+        factory,
+        observer,
+        options.concurrency,
+        &mut |b, r| {
+            if let Some(e) = &r.error {
+                tally.see(&b.id, &r.case_id, e)?;
+            }
+            if b.reader == Reader::External {
+                external.push(r);
+                Ok(())
+            } else {
+                stream.push(b, &r)
+            }
+        },
+    )?;
+    observer.pass_finished();
+    let path = file_path(
+        dir,
+        Workload::Static,
+        suite,
+        &run.backend,
+        tally.total(),
+        options.label,
+    );
+    let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
+        run.results = external;
+        let manifest = Manifest::for_static(suite, &run).labelled(options.label);
+        let report = json::static_report(&run, &manifest, shape);
+        let (reports, loaded) = write_in_memory(&path, report, qrels, options.measures)?;
+        (reports, loaded, run.summary(), run.errored())
+    } else {
+        let errored = stream.errored();
+        let (reports, loaded, summary) = stream.finish(&path, &run, suite)?;
+        (reports, loaded, summary, errored)
+    };
+    Ok(Written {
+        reports,
+        loaded,
+        summary,
+        drift: None,
+        backend: run.backend,
+        errored,
+        stats: run.backend_stats,
+    })
+}
+
+/// The session cases: one store, retrieve then mutate; the report built in memory.
+fn session_pass(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    dir: &Path,
+    options: &PassOptions<'_>,
+    qrels: &Qrels,
+    tally: &mut ErrorTally,
+    observer: &mut dyn Observer,
+) -> Result<Written> {
+    let run = run_sessions(suite, factory, observer)?;
+    observer.pass_finished();
+    for t in &run.turns {
+        if let Some(e) = &t.error {
+            tally.see(
+                &run.backend.id,
+                &format!("{} turn {}", t.case_id, t.turn_index),
+                e,
+            )?;
+        }
+    }
+    let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
+    let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
+    let path = file_path(
+        dir,
+        Workload::Session,
+        suite,
+        &run.backend,
+        tally.total(),
+        options.label,
+    );
+    let (reports, loaded) = write_in_memory(&path, report, qrels, options.measures)?;
+    Ok(Written {
+        reports,
+        loaded,
+        summary: run.summary(),
+        drift: Some(run.mean_drift_scores()),
+        errored: run.errored(),
+        backend: run.backend,
+        stats: run.backend_stats,
     })
 }
 

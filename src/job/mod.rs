@@ -97,7 +97,9 @@ impl RunPlan {
         // A suite with measures of its own (LoCoMo: R@1..R@50, nDCG@10, RR) reports them unless
         // the command says otherwise.
         let measures = crate::eval::rank::parse_measures(
-            suite.default_measures.unwrap_or(crate::eval::rank::DEFAULT_MEASURES),
+            suite
+                .default_measures
+                .unwrap_or(crate::eval::rank::DEFAULT_MEASURES),
         )
         .map_err(Error::Usage)?;
         Ok(RunPlan {

@@ -4,6 +4,7 @@
 
 use crate::backend::Workload;
 use crate::error::{Error, Result};
+use crate::report::schema::CaseEntry;
 use crate::report::LoadedReport;
 use plotters::prelude::*;
 
@@ -148,58 +149,24 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
     Ok(svg)
 }
 
-/// A case entry's `searchScores` as (id, score), from either report layout.
-fn case_scores(
-    path: &std::path::Path,
-    report: &serde_json::Value,
-    case_id: &str,
-) -> Result<Vec<(String, f64)>> {
-    let cases = report
-        .as_array()
-        .or_else(|| report.get("cases").and_then(|c| c.as_array()))
-        .ok_or_else(|| {
-            Error::input(
-                path,
-                "$",
-                "expected a report (an array of cases or {cases: [...]})",
-            )
-        })?;
-    let (i, case) = cases
-        .iter()
-        .enumerate()
-        .find(|(_, c)| c.get("caseId").and_then(|v| v.as_str()) == Some(case_id))
-        .ok_or_else(|| Error::input(path, "$", format!("no case {case_id:?}")))?;
-    let scores = case.get("searchScores").and_then(|s| s.as_array()).ok_or_else(|| {
+/// A case entry's `searchScores` as (id, score); `at` is its place in the report's entries.
+fn case_scores(path: &std::path::Path, at: usize, case: &CaseEntry) -> Result<Vec<(String, f64)>> {
+    let scores = case.search_scores.as_ref().ok_or_else(|| {
         Error::input(
             path,
-            format!("$[{i}].searchScores"),
+            format!("$[{at}].searchScores"),
             "missing: this report has no per-belief scores (published PrecisionMemBench reports drop them)",
         )
     })?;
-    scores
-        .iter()
-        .enumerate()
-        .map(|(j, s)| {
-            let id = s.get("id").and_then(|v| v.as_str());
-            let score = s.get("score").and_then(|v| v.as_f64());
-            match (id, score) {
-                (Some(id), Some(score)) => Ok((id.to_string(), score)),
-                _ => Err(Error::input(
-                    path,
-                    format!("$[{i}].searchScores[{j}]"),
-                    "expected {id, score}",
-                )),
-            }
-        })
-        .collect()
+    Ok(scores.iter().map(|s| (s.id.clone(), s.score)).collect())
 }
 
 /// One labelled report for Figure 1.
 pub struct ScoreSource<'a> {
     /// The report file (for messages).
     pub path: &'a std::path::Path,
-    /// Its JSON.
-    pub report: &'a serde_json::Value,
+    /// The case's entry in it, and the entry's place in the report.
+    pub case: (usize, &'a CaseEntry),
     /// Legend label (`BM25 (Lucene score)`).
     pub label: String,
 }
@@ -213,8 +180,8 @@ pub fn score_figure(
     top: &ScoreSource<'_>,
     bottom: &ScoreSource<'_>,
 ) -> Result<String> {
-    let a = case_scores(top.path, top.report, case_id)?;
-    let b = case_scores(bottom.path, bottom.report, case_id)?;
+    let a = case_scores(top.path, top.case.0, top.case.1)?;
+    let b = case_scores(bottom.path, bottom.case.0, bottom.case.1)?;
     let score = |list: &[(String, f64)], id: &str| {
         list.iter().find(|(i, _)| i == id).map_or(0.0, |(_, s)| *s)
     };

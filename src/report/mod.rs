@@ -3,6 +3,7 @@
 //! into rows, where a loaded report came from, and external systems' entries. Analyses over
 //! reports are `analysis`, their renderings `render`.
 
+pub mod entries;
 mod external;
 pub mod json;
 pub mod label;

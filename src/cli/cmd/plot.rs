@@ -5,6 +5,7 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::render::write_figure;
+use tenure_eval::report::entries::static_case;
 use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 
@@ -38,24 +39,22 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
                 "plot --case needs two static reports: BM25 first, then cosine".into(),
             ));
         };
-        let read = |p: &PathBuf| -> Result<serde_json::Value> {
-            tenure_eval::io::parse_json(p, &tenure_eval::io::read_bytes(p)?)
-        };
-        let (a, b) = (read(top)?, read(bottom)?);
-        let la = LoadedReport::from_value(top, &a)?.score_label();
-        let lb = LoadedReport::from_value(bottom, &b)?.score_label();
-        let query = case_field(&a, case, "expandedQuery");
+        // Both reports read typed, through the report's read half.
+        let (a, b) = (static_case(top, case)?, static_case(bottom, case)?);
+        let la = LoadedReport::load(top)?.score_label();
+        let lb = LoadedReport::load(bottom)?.score_label();
+        let query = a.1.expanded_query.clone().unwrap_or_default();
         let svg = score_figure(
             case,
             &query,
             &ScoreSource {
                 path: top,
-                report: &a,
+                case: (a.0, &a.1),
                 label: la,
             },
             &ScoreSource {
                 path: bottom,
-                report: &b,
+                case: (b.0, &b.1),
                 label: lb,
             },
         )?;
@@ -69,15 +68,4 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
     write_figure(&args.out, &svg, format)?;
     say!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
-}
-
-/// A string field of one case of a report (either layout), or "".
-fn case_field(report: &serde_json::Value, case: &str, key: &str) -> String {
-    report
-        .as_array()
-        .or_else(|| report.get("cases").and_then(|c| c.as_array()))
-        .and_then(|cases| cases.iter().find(|c| c["caseId"] == case))
-        .and_then(|c| c[key].as_str())
-        .unwrap_or_default()
-        .to_string()
 }

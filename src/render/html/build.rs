@@ -1,12 +1,12 @@
 //! One report as the page shows it: its overview row and every entry with its tiers, hits and
 //! outcome, from the rows the tables read ([`LoadedReport`]) and the full entries
-//! ([`super::entries`]).
+//! ([`crate::report::entries`]).
 
-use super::entries::Entries;
 use super::model::{EntryView, HitView, ReportView};
 use crate::backend::Workload;
 use crate::eval::stats::mean;
 use crate::eval::summary::{pass_type, Outcome, PassType};
+use crate::report::entries::Entries;
 use crate::report::schema::{RankBlock, ScoreEntry};
 use crate::report::{LoadedReport, Row};
 use std::collections::BTreeMap;

@@ -9,7 +9,6 @@
 
 pub mod build;
 pub mod differences;
-pub mod entries;
 pub mod model;
 pub mod template;
 
@@ -153,7 +152,11 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
         .iter()
         .zip(crate::report::label::shown_names(reports))
     {
-        views.push(build::report_view(r, name, entries::read(&r.path, r.kind)?));
+        views.push(build::report_view(
+            r,
+            name,
+            crate::report::entries::read(&r.path, r.kind)?,
+        ));
     }
     let (mut cases, sessions) = model::suite_views(suite, &qrels);
     let at: std::collections::HashMap<String, usize> = cases

@@ -1,11 +1,11 @@
 //! A report's entries with everything a person reads in them (tiers, scores with their clause
 //! attribution, failures, errors, diagnostics): what [`crate::report::Row`] leaves
-//! out. Read typed, straight into the schema's entries (never through a JSON tree, see
-//! DEVELOPERS.md "Scale and memory").
+//! out, for the html page and Figure 1. Read typed, straight into the schema's entries (never
+//! through a JSON tree, see CONTRIBUTING.md "Scale and memory").
 
+use super::schema::{CaseEntry, PmbReport, TurnEntry};
 use crate::backend::Workload;
-use crate::error::Result;
-use crate::report::schema::{CaseEntry, PmbReport, TurnEntry};
+use crate::error::{Error, Result};
 use std::path::Path;
 
 /// The entries of one report, of its kind.
@@ -37,4 +37,17 @@ pub fn read(path: &Path, kind: Workload) -> Result<Entries> {
             Entries::Session(report.cases)
         }
     })
+}
+
+/// The static case `case_id` of the report at `path`, with its place in the file's list of
+/// entries (for messages naming its JSON path).
+pub fn static_case(path: &Path, case_id: &str) -> Result<(usize, CaseEntry)> {
+    let Entries::Static(cases) = read(path, Workload::Static)? else {
+        unreachable!("read returns the kind it is asked for")
+    };
+    cases
+        .into_iter()
+        .enumerate()
+        .find(|(_, c)| c.case_id == case_id)
+        .ok_or_else(|| Error::input(path, "$", format!("no case {case_id:?}")))
 }
