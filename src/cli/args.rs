@@ -1,6 +1,7 @@
 //! Arguments shared by several commands, and the one place clap's values become library
 //! types. Nothing of clap crosses into the library.
 
+use crate::cli::format::{only, OutputFormat};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
@@ -155,15 +156,6 @@ pub fn input_notes(suite: &Suite) -> Vec<String> {
     notes
 }
 
-/// `--format` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// Markdown summary table.
-    Table,
-    /// Summary block as JSON.
-    Json,
-}
-
 /// Where and how results go.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Output")]
@@ -171,9 +163,9 @@ pub struct OutputArgs {
     /// Report folder (a sub-folder per suite is created).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
-    /// What to print on stdout.
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: FormatArg,
+    /// What to print on stdout: the summary table, or the summary block as JSON.
+    #[arg(long, default_value = "table", value_parser = only(&[OutputFormat::Table, OutputFormat::Json]))]
+    pub format: OutputFormat,
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -260,28 +252,6 @@ pub struct CustomSuiteArgs {
     pub profile: Option<ProfileArg>,
 }
 
-/// `--format` of `tables`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TableFormatArg {
-    /// GitHub markdown.
-    Markdown,
-    /// CSV.
-    Csv,
-    /// LaTeX tabular.
-    Latex,
-    /// JSON.
-    Json,
-}
-
-/// `--format` of `compare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CompareFormatArg {
-    /// Markdown.
-    Markdown,
-    /// JSON.
-    Json,
-}
-
 /// `--style` of `tables`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TableStyleArg {
@@ -291,18 +261,6 @@ pub enum TableStyleArg {
     Paper,
     /// Both.
     All,
-}
-
-impl From<TableFormatArg> for tenure_eval::render::TableFormat {
-    fn from(format: TableFormatArg) -> Self {
-        use tenure_eval::render::TableFormat;
-        match format {
-            TableFormatArg::Markdown => TableFormat::Markdown,
-            TableFormatArg::Csv => TableFormat::Csv,
-            TableFormatArg::Latex => TableFormat::Latex,
-            TableFormatArg::Json => TableFormat::Json,
-        }
-    }
 }
 
 /// `--format` of `plot`, `--plot-format` of `scale` and `flywheel`: a figure's file format.

@@ -14,6 +14,7 @@ macro_rules! say {
 pub mod args;
 pub mod backends;
 mod cmd;
+pub mod format;
 pub mod given;
 mod mixed;
 pub mod progress;

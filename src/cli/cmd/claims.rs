@@ -1,6 +1,6 @@
 //! `tenure-eval claims`: the paper's quantitative claims beside measured values.
 
-use crate::cli::args::TableFormatArg;
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::write_stdout;
 use clap::Args;
 use std::path::PathBuf;
@@ -17,8 +17,8 @@ pub struct ClaimsArgs {
     /// paper suite now, BM25 and cosine with the committed all-MiniLM-L6-v2 vectors.
     pub reports: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: TableFormatArg,
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
+    pub format: OutputFormat,
 }
 
 /// The claims table.
@@ -35,6 +35,6 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
         reports
     };
     let table = claims_table(&claims(&ClaimSources::from_reports(&reports)));
-    write_stdout(&render(&[table], args.format.into()))?;
+    write_stdout(&render(&[table], args.format.table()))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! `tenure-eval compare`: two or more reports of the same cases.
 
 use crate::cli::args::SuiteArgs;
+use crate::cli::format::{only, OutputFormat};
 use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
@@ -11,17 +12,6 @@ use tenure_eval::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
 use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 
-/// `--format` of `compare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompareFormat {
-    /// Markdown.
-    Markdown,
-    /// JSON.
-    Json,
-    /// The runs table as LaTeX (booktabs, best value bold).
-    Latex,
-}
-
 /// `tenure-eval compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -29,9 +19,9 @@ pub struct CompareArgs {
     /// bootstrap, then the runs table), or any number for the runs table alone.
     #[arg(required = true, num_args = 2.., value_name = "REPORT")]
     pub reports: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: CompareFormat,
+    /// Output format: markdown, JSON, or the runs table as LaTeX (booktabs, best value bold).
+    #[arg(long, default_value = "markdown", value_parser = only(&[OutputFormat::Markdown, OutputFormat::Json, OutputFormat::Latex]))]
+    pub format: OutputFormat,
     /// Seed of the paired bootstrap and of sampled randomisation tests.
     #[arg(long, default_value_t = 20_260_511)]
     pub seed: u64,
@@ -107,15 +97,15 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let pair = (reports.len() == 2)
         .then(|| tenure_eval::analysis::compare::compare(&reports[0], &reports[1], args.seed));
     let text = match (args.format, &pair) {
-        (CompareFormat::Markdown, Some(c)) => format!("{}\n{}", c.markdown(), table.markdown()),
-        (CompareFormat::Markdown, None) => table.markdown(),
-        (CompareFormat::Latex, _) => table.latex(),
-        (CompareFormat::Json, Some(c)) => {
+        (OutputFormat::Latex, _) => table.latex(),
+        (OutputFormat::Json, Some(c)) => {
             let mut v = serde_json::to_value(c).unwrap_or_default();
             v["runsTable"] = serde_json::to_value(&table).unwrap_or_default();
             json_text(&v)
         }
-        (CompareFormat::Json, None) => json_text(&table),
+        (OutputFormat::Json, None) => json_text(&table),
+        (_, Some(c)) => format!("{}\n{}", c.markdown(), table.markdown()),
+        (_, None) => table.markdown(),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

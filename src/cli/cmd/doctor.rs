@@ -1,7 +1,8 @@
 //! `tenure-eval doctor`: probe a memory system before running the suites against it.
 
+use crate::cli::format::{only, OutputFormat};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -29,17 +30,8 @@ pub struct DoctorArgs {
     #[arg(long, default_value_t = 10_000)]
     pub patience_ms: u64,
     /// Findings as a text list or as JSON.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: DoctorFormat,
-}
-
-/// `--format` of `doctor`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DoctorFormat {
-    /// One line per check, with what it does to the scores.
-    Text,
-    /// The findings as JSON.
-    Json,
+    #[arg(long, default_value = "text", value_parser = only(&[OutputFormat::Text, OutputFormat::Json]))]
+    pub format: OutputFormat,
 }
 
 /// Probe; exit 0 when nothing fails, 1 when a check fails, 3 when the system cannot be reached.
@@ -64,8 +56,8 @@ pub fn run(args: DoctorArgs) -> Result<ExitCode> {
     let checkup =
         doctor::examine(&client, &probe).map_err(|e| Error::backend("http", e.message))?;
     let text = match args.format {
-        DoctorFormat::Text => render(&checkup),
-        DoctorFormat::Json => {
+        OutputFormat::Text => render(&checkup),
+        _ => {
             let mut s =
                 serde_json::to_string_pretty(&checkup).map_err(|e| Error::backend("http", e))?;
             s.push('\n');

@@ -3,6 +3,7 @@
 
 use crate::cli::args::{figure_format, FigureFormatArg};
 use crate::cli::backends::BeliefTextArg;
+use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
@@ -14,15 +15,6 @@ use tenure_eval::study::flywheel::vector::VectorOptions;
 use tenure_eval::study::flywheel::{Mechanisms, Params, Variant, DEFAULT_VARIANTS};
 use tenure_eval::study::scale::parse_size;
 use tenure_eval::{Error, Result};
-
-/// `--format` of `flywheel`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FlywheelFormat {
-    /// Markdown tables (claims, variants, vector side, sensitivity).
-    Markdown,
-    /// The claims as JSON.
-    Json,
-}
 
 /// `tenure-eval flywheel`.
 #[derive(Debug, Args)]
@@ -138,9 +130,10 @@ pub struct FlywheelArgs {
     /// Sweep this parameter over these values instead (`collision=0,0.1,0.3`); repeatable.
     #[arg(long)]
     pub sweep: Vec<String>,
-    /// What to print on stdout.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: FlywheelFormat,
+    /// What to print on stdout: markdown tables (claims, variants, vector side, sensitivity), or
+    /// the claims as JSON.
+    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    pub format: OutputFormat,
     /// No progress and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -255,8 +248,8 @@ pub fn run(args: FlywheelArgs) -> Result<ExitCode> {
     let result = execute(&plan, &mut progress)?;
     progress.finish();
     let text = match args.format {
-        FlywheelFormat::Markdown => markdown(&plan, &result),
-        FlywheelFormat::Json => json_text(&result.claims),
+        OutputFormat::Json => json_text(&result.claims),
+        _ => markdown(&plan, &result),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

@@ -1,7 +1,8 @@
 //! `tenure-eval locomo`: LoCoMo's results from the reports of runs on it, per category, with
 //! LoCoMo's own recall accuracy beside the rank measures (docs/locomo.md).
 
-use crate::cli::args::{figure_format, FigureFormatArg, TableFormatArg};
+use crate::cli::args::{figure_format, FigureFormatArg};
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
@@ -23,8 +24,8 @@ pub struct LocomoArgs {
     pub data: PathBuf,
     /// Output format: the tables as markdown, CSV or LaTeX; JSON is every run's figures
     /// unrounded (per group: cases, passed, the rank measures, LoCoMo's recall accuracy).
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: TableFormatArg,
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
+    pub format: OutputFormat,
     /// Also draw the figure here (`.svg`, `.png` or `.pdf`): R@k against k, nDCG@10 by category.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -59,8 +60,8 @@ pub fn run(args: LocomoArgs) -> Result<ExitCode> {
         }
     }
     let text = match args.format {
-        TableFormatArg::Json => json_text(&results),
-        other => render(&tables(&results), other.into()),
+        OutputFormat::Json => json_text(&results),
+        other => render(&tables(&results), other.table()),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

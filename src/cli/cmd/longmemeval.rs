@@ -1,7 +1,8 @@
 //! `tenure-eval longmemeval`: LongMemEval's retrieval metrics from the reports of runs on it,
 //! per question type, at session level and (for turn runs) turn level (docs/longmemeval.md).
 
-use crate::cli::args::{load, DataSuiteArgs, SuiteArgs, TableFormatArg, UnitArg};
+use crate::cli::args::{load, DataSuiteArgs, SuiteArgs, UnitArg};
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
@@ -20,8 +21,8 @@ pub struct LongMemEvalArgs {
     #[arg(long, value_name = "FILE")]
     pub data: PathBuf,
     /// Output format: the table as markdown, CSV or LaTeX; JSON is every figure unrounded.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: TableFormatArg,
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
+    pub format: OutputFormat,
     /// No warnings on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -53,8 +54,8 @@ pub fn run(args: LongMemEvalArgs) -> Result<ExitCode> {
     })?;
     let results = measure(&reports, &suite)?;
     let text = match args.format {
-        TableFormatArg::Json => json_text(&results),
-        other => render(&[table(&results)], other.into()),
+        OutputFormat::Json => json_text(&results),
+        other => render(&[table(&results)], other.table()),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

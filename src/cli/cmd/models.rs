@@ -1,7 +1,8 @@
 //! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
 
-use crate::cli::args::{load, CompareFormatArg, SuiteArgs};
+use crate::cli::args::{load, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
+use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -24,8 +25,8 @@ pub struct ModelsArgs {
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: CompareFormatArg,
+    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    pub format: OutputFormat,
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -99,12 +100,12 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         });
     }
     let text = match args.format {
-        CompareFormatArg::Markdown => format!(
+        OutputFormat::Json => json_text(&rows),
+        _ => format!(
             "### Embedding model invariance · suite {name} ({profile} profile, index {})\n\n{}",
             index.name(),
             models_table(&rows)
         ),
-        CompareFormatArg::Json => json_text(&rows),
     };
     write_stdout_then_go_on(&text)?;
     if outcome.errored() > 0 {

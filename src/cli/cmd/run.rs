@@ -1,8 +1,9 @@
 //! `tenure-eval run|static|session`: a plan from flags, carried out by the library; the table,
 //! the gate files and the exit code here.
 
-use crate::cli::args::{load, FormatArg, GateArgs, OutputArgs, SuiteArgs};
+use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
+use crate::cli::format::OutputFormat;
 use crate::cli::progress::Progress;
 use crate::cli::remote::{HttpArgs, RemoteArgs};
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -200,7 +201,7 @@ const FAILING_SHOWN: usize = 5;
 fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Result<()> {
     let passes = &outcome.passes;
     let text = match out.format {
-        FormatArg::Table if passes.len() == 1 => {
+        OutputFormat::Table if passes.len() == 1 => {
             let row = &passes[0].row;
             let title = format!(
                 "{} · {} · {} ({} profile)",
@@ -215,10 +216,7 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
             }
             text
         }
-        FormatArg::Table => {
-            table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>())
-        }
-        FormatArg::Json => {
+        OutputFormat::Json => {
             let rows: Vec<_> = passes
                 .iter()
                 .map(|p| {
@@ -235,9 +233,10 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
                 .collect();
             json_text(&rows)
         }
+        _ => table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>()),
     };
     write_stdout_then_go_on(&text)?;
-    if out.format == FormatArg::Table {
+    if out.format == OutputFormat::Table {
         let failing: String = passes
             .iter()
             .map(|p| table::failing_cases(&p.report, FAILING_SHOWN))

@@ -2,6 +2,7 @@
 //! is its own.
 
 use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
+use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
@@ -9,15 +10,6 @@ use tenure_eval::render::{number_cell as opt, render, write_figure, Table, Table
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
 use tenure_eval::study::scale::{measure, parse_size, Outputs, ScaleRow};
 use tenure_eval::{Error, Result};
-
-/// `--format` of `scale`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ScaleFormat {
-    /// Markdown table.
-    Markdown,
-    /// JSON rows.
-    Json,
-}
 
 /// `tenure-eval scale`.
 #[derive(Debug, Args)]
@@ -35,9 +27,9 @@ pub struct ScaleArgs {
     /// a long run, for its memory (the report is streamed).
     #[arg(long, value_parser = parse_size)]
     pub case_count: Option<usize>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: ScaleFormat,
+    /// Output format: a markdown table, or the rows as JSON.
+    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    pub format: OutputFormat,
     /// Also write each size's static report here, as `scale-<beliefs>.json` (which cases the
     /// grown store fails, and why).
     #[arg(long)]
@@ -184,8 +176,8 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         write_figure(file, &scale_figure(&points, &title)?, format)?;
     }
     let text = match args.format {
-        ScaleFormat::Markdown => render(&[table(&rows)], TableFormat::Markdown),
-        ScaleFormat::Json => json_text(&rows),
+        OutputFormat::Json => json_text(&rows),
+        _ => render(&[table(&rows)], TableFormat::Markdown),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

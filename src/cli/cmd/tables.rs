@@ -1,6 +1,7 @@
 //! `tenure-eval tables`: PrecisionMemBench's and the paper's tables from report files.
 
-use crate::cli::args::{TableFormatArg, TableStyleArg};
+use crate::cli::args::TableStyleArg;
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
@@ -15,8 +16,8 @@ pub struct TablesArgs {
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "markdown")]
-    pub format: TableFormatArg,
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
+    pub format: OutputFormat,
     /// Which tables: PrecisionMemBench's README tables, the paper's, or both.
     #[arg(long, value_enum, default_value = "pmb")]
     pub style: TableStyleArg,
@@ -43,6 +44,6 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     };
     // tenure-eval's reports carry rank metrics; upstream's tables have no place for them.
     tables.extend(tenure_eval::render::tables::rank_table(&reports));
-    write_stdout(&render(&tables, args.format.into()))?;
+    write_stdout(&render(&tables, args.format.table()))?;
     Ok(ExitCode::SUCCESS)
 }

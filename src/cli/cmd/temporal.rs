@@ -1,7 +1,8 @@
 //! `tenure-eval temporal`: the TemporalClassifier over a statements file (classify) and its
 //! per-class precision, recall and F1 against gold labels (eval). See `docs/temporal.md`.
 
-use clap::{Args, Subcommand, ValueEnum};
+use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
+use clap::{Args, Subcommand};
 use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -37,8 +38,8 @@ pub struct ClassifyArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
     pub file: PathBuf,
     /// `tsv`: id, class, marker (`-` for none); `json`: an array of {id, class, marker, source}.
-    #[arg(long, value_enum, default_value_t = ClassifyFormat::Tsv)]
-    pub format: ClassifyFormat,
+    #[arg(long, default_value = "tsv", value_parser = only(&[OutputFormat::Tsv, OutputFormat::Json]))]
+    pub format: OutputFormat,
 }
 
 /// `temporal eval`.
@@ -46,27 +47,9 @@ pub struct ClassifyArgs {
 pub struct EvalArgs {
     /// JSON Lines `{"id", "text", "class"}`; `-` reads stdin.
     pub file: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = EvalFormat::Markdown)]
-    pub format: EvalFormat,
-}
-
-/// Output of `classify`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ClassifyFormat {
-    /// Tab-separated: id, class, marker.
-    Tsv,
-    /// A JSON array.
-    Json,
-}
-
-/// Output of `eval`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum EvalFormat {
-    /// Tables for a terminal or a README.
-    Markdown,
-    /// `perClass.{class}.{precision,recall,f1,support}`, `macroF1`, `confusion`, ...
-    Json,
+    /// Output format: tables for a terminal or a README, or the evaluation as JSON.
+    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    pub format: OutputFormat,
 }
 
 /// Run a `temporal` subcommand.
@@ -97,7 +80,7 @@ fn classify(args: ClassifyArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file)?;
     let classified = classify_all(&statements);
     let out = match args.format {
-        ClassifyFormat::Tsv => {
+        OutputFormat::Tsv => {
             let mut out = String::from("id\tclass\tmarker\n");
             for (s, c) in statements.iter().zip(&classified) {
                 let marker = c.marker.as_deref().unwrap_or("-");
@@ -107,7 +90,7 @@ fn classify(args: ClassifyArgs) -> Result<ExitCode> {
             }
             out
         }
-        ClassifyFormat::Json => {
+        _ => {
             let rows: Vec<serde_json::Value> = statements
                 .iter()
                 .zip(&classified)
@@ -128,8 +111,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
     let (path, statements) = read_statements(&args.file)?;
     let evaluation = evaluate(&path, &statements)?;
     let out = match args.format {
-        EvalFormat::Markdown => markdown(&evaluation),
-        EvalFormat::Json => to_json(&evaluation)?,
+        OutputFormat::Json => to_json(&evaluation)?,
+        _ => markdown(&evaluation),
     };
     crate::cli::write_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
