@@ -5,7 +5,7 @@
 //! exactly means copying these, so they live in one place.
 
 /// ECMAScript `WhiteSpace` + `LineTerminator` (what `\s` and `String.prototype.trim` use).
-pub fn is_js_whitespace(c: char) -> bool {
+pub(crate) fn is_js_whitespace(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
@@ -30,7 +30,7 @@ pub fn len(s: &str) -> usize {
 }
 
 /// `s.slice(0, n)` in UTF-16 units, cut back to a char boundary so a surrogate pair is never split.
-pub fn slice_prefix(s: &str, n: usize) -> &str {
+pub(crate) fn slice_prefix(s: &str, n: usize) -> &str {
     let mut units = 0;
     for (i, c) in s.char_indices() {
         units += c.len_utf16();
@@ -42,7 +42,7 @@ pub fn slice_prefix(s: &str, n: usize) -> &str {
 }
 
 /// `Math.round(x)`: nearest integer, halves toward +∞ (`Math.round(-2.5) == -2`).
-pub fn math_round(x: f64) -> f64 {
+pub(crate) fn math_round(x: f64) -> f64 {
     let floor = x.floor();
     // x - floor is exact for every finite double, so the half test is exact too.
     if x - floor >= 0.5 {
@@ -58,7 +58,7 @@ pub fn round2(x: f64) -> f64 {
 }
 
 /// `Math.round(x * 1000) / 1000`, the vector harnesses' score rounding.
-pub fn round3(x: f64) -> f64 {
+pub(crate) fn round3(x: f64) -> f64 {
     math_round(x * 1000.0) / 1000.0
 }
 

@@ -7,6 +7,25 @@
 //! it, is `ARCHITECTURE.md` at the repository's root; the upstream behaviour the code cites as
 //! "spec §" is in `docs/spec/`.
 //!
+//! # The public API
+//!
+//! What a library user needs, and the binary, tests, benches and examples use; every other item
+//! is `pub(crate)`:
+//! - load a suite: [`suite::Suite::load`] from a [`suite::SuiteSource`] (built-in, custom files,
+//!   LoCoMo, LongMemEval), its beliefs, cases and sessions;
+//! - pick and build a backend: [`backend::BackendConfig`] (every built-in backend's settings)
+//!   and [`backend::BackendFactory`]; or write one: the [`backend::Backend`] trait, its
+//!   [`backend::SearchRequest`], [`backend::Hit`] and [`backend::BackendInfo`]
+//!   (`examples/custom_backend.rs` is the tutorial);
+//! - run: [`run::run_static`], [`run::run_sessions`] with an [`run::Observer`] (or
+//!   [`run::Silent`]), or a whole plan: [`job::RunPlan`] and [`job::execute`];
+//! - read what was written: [`report::LoadedReport`] (ours and upstream's reports), its rows and
+//!   manifest; [`eval`] for the metrics and statistics;
+//! - judge and show: [`analysis`] (compare, gates, verify), [`render`] (tables, figures, TREC,
+//!   JUnit, the html page), [`study`] (the paper's claims, scale, flywheel, temporal, LoCoMo,
+//!   LongMemEval);
+//! - vectors: [`embed`] (stores, ONNX and served models).
+//!
 //! ```
 //! use tenure_eval::backend::BackendConfig;
 //! use tenure_eval::run::{run_sessions, run_static, Silent};

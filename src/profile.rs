@@ -59,7 +59,7 @@ pub enum Harness {
 
 /// Whose context-building rules a run follows (spec §D, §E; provider-http spec §5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContextRules {
+pub(crate) enum ContextRules {
     /// Tenure's reader at `profile` (the paper's vector harness also builds its context so).
     Tenure(Profile),
     /// PrecisionMemBench's vector adapter (HEAD with a vector reader).
@@ -73,7 +73,7 @@ pub enum ContextRules {
 /// is built, whose checks judge it, which checks the paper tag still ran and how an empty
 /// context scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fidelity {
+pub(crate) struct Fidelity {
     /// The suite's pipeline version.
     pub profile: Profile,
     /// The backend's reader.

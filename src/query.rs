@@ -98,7 +98,7 @@ fn replace_all(pattern: &Regex, text: &str) -> String {
 }
 
 /// Remove code, paths, URLs, markup, numbers and trailing punctuation (spec §B.3).
-pub fn strip_noise(text: &str) -> String {
+pub(crate) fn strip_noise(text: &str) -> String {
     let mut out = text.to_string();
     for pattern in STRIP_PATTERNS.iter() {
         out = replace_all(pattern, &out);

@@ -55,7 +55,7 @@ pub struct GateCheck {
 
 /// The baseline among `baselines` for `report`: same kind (static or session), same provider
 /// when several qualify.
-pub fn pick_baseline<'a>(
+pub(crate) fn pick_baseline<'a>(
     report: &LoadedReport,
     baselines: &'a [LoadedReport],
 ) -> Option<&'a LoadedReport> {

@@ -15,7 +15,7 @@ use crate::store::{BeliefStore, Participants};
 use crate::suite::{BudgetOverride, DEFAULT_USER};
 
 /// The eval's persona stub: the universal persona text of `test-user` (174 characters).
-pub const EVAL_PERSONA: &str = "You prefer direct answers without preamble. You push back when plans have problems rather than defaulting to agreement. You edit AI output; you do not let AI edit your prose.";
+pub(crate) const EVAL_PERSONA: &str = "You prefer direct answers without preamble. You push back when plans have problems rather than defaulting to agreement. You edit AI output; you do not let AI edit your prose.";
 
 /// Context budget; defaults as upstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +115,7 @@ pub struct Context {
 
 /// Universal persona clipped to `max` characters (`…` appended when clipped); empty for a
 /// user without a persona.
-pub fn persona_prelude(user_id: &str, max: i64) -> String {
+pub(crate) fn persona_prelude(user_id: &str, max: i64) -> String {
     if user_id != DEFAULT_USER {
         return String::new();
     }

@@ -58,7 +58,7 @@ struct EmbedderConfig {
 }
 
 /// Is `path` a model folder (it holds `model.onnx`)?
-pub fn is_model_dir(path: &Path) -> bool {
+pub(crate) fn is_model_dir(path: &Path) -> bool {
     path.join("model.onnx").is_file()
 }
 
@@ -68,7 +68,7 @@ static RUNTIME: OnceLock<std::result::Result<(PathBuf, ort::environment::Environ
 
 /// Load the ONNX Runtime shared library once per process: `ort_lib`, else `ORT_DYLIB_PATH`,
 /// else `libonnxruntime.so` beside the executable. Missing or unloadable: exit 3.
-pub fn load_runtime(ort_lib: Option<&Path>) -> Result<(PathBuf, ort::environment::Environment)> {
+pub(crate) fn load_runtime(ort_lib: Option<&Path>) -> Result<(PathBuf, ort::environment::Environment)> {
     let outcome = RUNTIME.get_or_init(|| {
         let candidate = ort_lib
             .map(Path::to_path_buf)

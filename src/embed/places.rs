@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// The store folder used when `--store-dir` is not given, relative to the current folder.
-pub const DEFAULT_DIR: &str = "embeddings";
+pub(crate) const DEFAULT_DIR: &str = "embeddings";
 
 /// Where stores are read from and written to.
 #[derive(Debug, Clone, Copy)]
@@ -85,7 +85,7 @@ impl<'a> Places<'a> {
 /// `--store-name`: a name a store folder can carry. It may name an existing store on purpose
 /// (an imported one with no identity, to extend it); the identity checks still refuse a store
 /// another model made.
-pub fn check_store_name(name: &str) -> Result<()> {
+pub(crate) fn check_store_name(name: &str) -> Result<()> {
     let usable = !name.is_empty()
         && !name.starts_with('.')
         && name

@@ -39,7 +39,7 @@ pub struct ModelSource {
 }
 
 /// Progress of embedding: `done` of `total` texts.
-pub type EmbedProgress<'a> = &'a mut dyn FnMut(usize, usize);
+pub(crate) type EmbedProgress<'a> = &'a mut dyn FnMut(usize, usize);
 
 impl ModelSource {
     /// Is the spec a model folder (rather than a store name)?

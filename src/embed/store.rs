@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Store format tag in every manifest.
-pub const FORMAT: &str = "tenure-eval-embeddings/1";
+pub(crate) const FORMAT: &str = "tenure-eval-embeddings/1";
 
 /// How token vectors become one text vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,7 +165,7 @@ const BUILTIN_STORES: &[BuiltinStore] = &[
 ];
 
 /// Names of the stores compiled in.
-pub fn builtin_names() -> Vec<&'static str> {
+pub(crate) fn builtin_names() -> Vec<&'static str> {
     BUILTIN_STORES.iter().map(|s| s.name).collect()
 }
 

@@ -138,7 +138,7 @@ impl StaticChecks<'_> {
 }
 
 /// Every failure of `expect` on `ctx`, in the check order of `fidelity`'s harness.
-pub fn check_static(expect: &Expect, ctx: &Context, fidelity: Fidelity) -> Vec<String> {
+pub(crate) fn check_static(expect: &Expect, ctx: &Context, fidelity: Fidelity) -> Vec<String> {
     let mut c = StaticChecks {
         ctx,
         rb: expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT),
@@ -251,7 +251,7 @@ const EXTERNAL_WORDS: TurnWords = TurnWords {
 };
 
 /// Failures of one session turn and the noise beliefs that surfaced (spec §F.2), in check order.
-pub fn check_turn(
+pub(crate) fn check_turn(
     turn_index: i64,
     expect: &crate::suite::TurnExpect,
     ctx: &Context,

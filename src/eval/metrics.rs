@@ -32,7 +32,7 @@ fn ratio(hits: usize, total: usize) -> f64 {
 /// A static case's gold, the beliefs its relevant tier should hold: `shouldOnlyInclude`, else
 /// `mustInclude` less `pinned_in_seed` (a pinned belief reaches the pinned tier, not the
 /// relevant one); each id once, in the case's order.
-pub fn static_gold<'a>(expect: &'a Expect, pinned_in_seed: &[String]) -> Vec<&'a String> {
+pub(crate) fn static_gold<'a>(expect: &'a Expect, pinned_in_seed: &[String]) -> Vec<&'a String> {
     let rb = expect.relevant_beliefs.as_ref().unwrap_or(&NO_RELEVANT);
     match &rb.should_only_include {
         Some(only) => dedup(only),
@@ -44,7 +44,7 @@ pub fn static_gold<'a>(expect: &'a Expect, pinned_in_seed: &[String]) -> Vec<&'a
 }
 
 /// A session turn's gold: `shouldOnlyInclude`, else `mustInclude`; each id once.
-pub fn turn_gold(expect: &crate::suite::TurnExpect) -> Vec<&String> {
+pub(crate) fn turn_gold(expect: &crate::suite::TurnExpect) -> Vec<&String> {
     let rb = expect
         .relevant_beliefs
         .as_ref()
@@ -57,7 +57,7 @@ pub fn turn_gold(expect: &crate::suite::TurnExpect) -> Vec<&String> {
 
 /// Metrics of `expect` on `ctx`. `pinned_in_seed`: ids of every `test-user` belief pinned in
 /// the seed (resolved ones and questions too), removed from `mustInclude` when it is the gold.
-pub fn static_metrics(
+pub(crate) fn static_metrics(
     expect: &Expect,
     ctx: &Context,
     fidelity: Fidelity,
@@ -106,7 +106,7 @@ pub fn static_metrics(
 /// The paper's drift: the share of what surfaced (relevant + pinned) that is noise; 0 when
 /// nothing surfaced. Reports of any harness list the three sets, so it can be recomputed for
 /// all of them (PrecisionMemBench's own `driftScore` is 1 − precision instead).
-pub fn noise_share(noise: usize, relevant: usize, pinned: usize) -> f64 {
+pub(crate) fn noise_share(noise: usize, relevant: usize, pinned: usize) -> f64 {
     let surfaced = relevant + pinned;
     if surfaced == 0 {
         0.0
@@ -129,7 +129,7 @@ pub struct TurnMetrics {
 }
 
 /// Metrics of a turn (spec §G): gold is `shouldOnlyInclude`, else `mustInclude`.
-pub fn turn_metrics(
+pub(crate) fn turn_metrics(
     expect: &crate::suite::TurnExpect,
     ctx: &Context,
     noise: &[String],

@@ -15,7 +15,7 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
 
 /// Exact (binomial) McNemar test, two-sided: `b` and `c` are the discordant pairs
 /// (pass→fail and fail→pass). p = min(1, 2·P(X ≤ min(b, c))) for X ~ Binomial(b + c, ½).
-pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
+pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
     let n = b + c;
     if n == 0 {
         return 1.0;
@@ -48,7 +48,7 @@ pub struct Interval {
 /// Paired bootstrap 95 % percentile interval for the mean of `diffs` (new − base per pair):
 /// `resamples` draws of n pairs with replacement, percentiles at ranks round(0.025·(B−1)) and
 /// round(0.975·(B−1)) of the sorted means. `None` without pairs.
-pub fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Option<Interval> {
+pub(crate) fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Option<Interval> {
     if diffs.is_empty() || resamples == 0 {
         return None;
     }
@@ -74,7 +74,7 @@ pub fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Option<In
 }
 
 /// Nonzero differences up to which [`paired_randomisation`] enumerates every sign pattern.
-pub const EXACT_UP_TO: usize = 40;
+pub(crate) const EXACT_UP_TO: usize = 40;
 
 /// A paired randomisation test's answer.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -96,7 +96,7 @@ pub struct Randomisation {
 /// (meet in the middle: the sums of each half, sorted, paired by binary search), which is what
 /// `scipy.stats.permutation_test(..., permutation_type="samples", n_resamples=inf)` computes;
 /// beyond, `resamples` patterns are drawn (ChaCha8 from `seed`) and p = (1 + hits) / (1 + draws).
-pub fn paired_randomisation(diffs: &[f64], resamples: usize, seed: u64) -> Randomisation {
+pub(crate) fn paired_randomisation(diffs: &[f64], resamples: usize, seed: u64) -> Randomisation {
     let d: Vec<f64> = diffs.iter().copied().filter(|x| *x != 0.0).collect();
     let m = d.len();
     let observed: f64 = d.iter().sum::<f64>().abs();
@@ -176,7 +176,7 @@ pub fn paired_randomisation(diffs: &[f64], resamples: usize, seed: u64) -> Rando
 
 /// Holm's step-down adjustment of `p` (family-wise error): sorted ascending, the i-th smallest
 /// (from 0) becomes max over j ≤ i of min(1, (k − j)·p₍ⱼ₎); returned in the input order.
-pub fn holm(p: &[f64]) -> Vec<f64> {
+pub(crate) fn holm(p: &[f64]) -> Vec<f64> {
     let k = p.len();
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by(|&i, &j| p[i].total_cmp(&p[j]).then(i.cmp(&j)));

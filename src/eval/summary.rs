@@ -5,7 +5,7 @@ use crate::js::{round2, round4};
 use serde::Serialize;
 
 /// Categories whose passing cases count as structural when they retrieved nothing relevant.
-pub const STRUCTURAL_CATEGORIES: [&str; 7] = [
+pub(crate) const STRUCTURAL_CATEGORIES: [&str; 7] = [
     "Scope disambiguation",
     "Supersession chain exclusion",
     "Type routing and open questions",
@@ -16,7 +16,7 @@ pub const STRUCTURAL_CATEGORIES: [&str; 7] = [
 ];
 
 /// Category of cases that have none (the paper suite).
-pub const UNCATEGORISED: &str = "Uncategorised";
+pub(crate) const UNCATEGORISED: &str = "Uncategorised";
 
 /// What the summary needs of one case or turn (small and owned, so that a streamed run can keep
 /// one per case instead of the case's result).
@@ -38,7 +38,7 @@ pub struct Outcome {
 
 /// How a passing case passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PassType {
+pub(crate) enum PassType {
     /// Retrieved something relevant (precision > 0).
     ActiveRetrieval,
     /// Asserted a structural property (scope, supersession, routing, ...).
@@ -48,7 +48,7 @@ pub enum PassType {
 }
 
 /// Pass type of a passing outcome.
-pub fn pass_type(o: &Outcome) -> PassType {
+pub(crate) fn pass_type(o: &Outcome) -> PassType {
     if o.precision.is_some_and(|p| p > 0.0) {
         PassType::ActiveRetrieval
     } else if STRUCTURAL_CATEGORIES.contains(&o.category.as_str()) {
@@ -135,7 +135,7 @@ fn mean4(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
 }
 
 /// Nearest-rank percentile: `sorted[ceil(q·n) − 1]`.
-pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
@@ -144,7 +144,7 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Summarise outcomes. `case_count` is the number of cases (for sessions, session cases).
-pub fn summarise(outcomes: &[Outcome], case_count: usize, turn_count: Option<usize>) -> Summary {
+pub(crate) fn summarise(outcomes: &[Outcome], case_count: usize, turn_count: Option<usize>) -> Summary {
     let mut latencies: Vec<f64> = outcomes.iter().map(|o| o.latency_ms).collect();
     latencies.sort_by(f64::total_cmp);
     let mean_latency = if latencies.is_empty() {

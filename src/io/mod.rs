@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// A writer that passes bytes on and hashes them (sha256) as they go.
-pub struct Hashing<'w> {
+pub(crate) struct Hashing<'w> {
     inner: &'w mut dyn std::io::Write,
     hasher: Sha256,
 }
@@ -70,7 +70,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 
 /// Read a file a report recorded (`verify`): only a regular file, since a FIFO recorded then
 /// may block forever now and a device never end.
-pub fn read_regular_file(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_regular_file(path: &Path) -> Result<Vec<u8>> {
     match std::fs::metadata(path) {
         Ok(meta) if !meta.is_file() => Err(Error::input(
             path,
@@ -95,7 +95,7 @@ fn read_error(path: &Path, e: &std::io::Error) -> Error {
 }
 
 /// `-`, `/dev/stdin` or `/dev/fd/0`: standard input.
-pub fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path) -> bool {
     ["-", "/dev/stdin", "/dev/fd/0"]
         .iter()
         .any(|s| path == Path::new(s))
@@ -122,13 +122,13 @@ fn read_stdin(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Decode and deserialize `bytes`, the contents of `path`.
-pub fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
+pub(crate) fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
     parse_json_seed(path, bytes, std::marker::PhantomData::<T>)
 }
 
 /// [`parse_json`] through a seed: for a reader that turns parts of the file into something
 /// smaller as it goes (a report's entries into rows) instead of holding the whole tree.
-pub fn parse_json_seed<'de, S: serde::de::DeserializeSeed<'de>>(
+pub(crate) fn parse_json_seed<'de, S: serde::de::DeserializeSeed<'de>>(
     path: &Path,
     bytes: &'de [u8],
     seed: S,
@@ -156,7 +156,7 @@ pub fn parse_json_seed<'de, S: serde::de::DeserializeSeed<'de>>(
 
 /// Deserialize `value`, a part of `path` found at JSON path `at`, naming the JSON path of
 /// what does not fit (and, as [`parse_json`], refusing arrays where structs belong).
-pub fn parse_value<T: DeserializeOwned>(path: &Path, at: &str, value: Value) -> Result<T> {
+pub(crate) fn parse_value<T: DeserializeOwned>(path: &Path, at: &str, value: Value) -> Result<T> {
     serde_path_to_error::deserialize(strict::Strict(value)).map_err(|e| {
         let inner = json_path(&e.path().to_string());
         let location = match inner.strip_prefix('$') {
@@ -214,7 +214,7 @@ fn strip_position(e: &serde_json::Error) -> String {
 }
 
 /// `serde_path_to_error` paths (`[3].expect`, `.`) as JSONPath (`$[3].expect`, `$`).
-pub fn json_path(raw: &str) -> String {
+pub(crate) fn json_path(raw: &str) -> String {
     match raw {
         "" | "." => "$".to_string(),
         p if p.starts_with('[') => format!("${p}"),
@@ -231,7 +231,7 @@ fn line_column(prefix: &[u8]) -> (usize, usize) {
 /// The shape a float32 `.npy` file declares, checked against the file's length before anyone
 /// allocates for it: a header claiming (2^40, 8) must be an input error, not an abort.
 /// Written here because ndarray-npy allocates what the header says before reading the data.
-pub fn npy_shape(path: &Path, bytes: &[u8]) -> Result<(usize, usize)> {
+pub(crate) fn npy_shape(path: &Path, bytes: &[u8]) -> Result<(usize, usize)> {
     let bad = |message: String| Error::input(path, "header", message);
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err(bad("not a .npy file (no \\x93NUMPY magic)".into()));
@@ -285,7 +285,7 @@ pub fn npy_shape(path: &Path, bytes: &[u8]) -> Result<(usize, usize)> {
 
 /// A name read from a file that will become part of a path (a store's model name, an
 /// embedder's name): one plain path component, so it can never place a file elsewhere.
-pub fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
+pub(crate) fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
     let bad = name.is_empty()
         || name == "."
         || name == ".."
@@ -306,7 +306,7 @@ pub fn check_file_name(file: &Path, json_path: &str, name: &str) -> Result<()> {
 
 /// Can `name` be one field of a TREC file (the run tag, a query or document id)? TREC files
 /// separate fields by whitespace, so an empty name or one holding whitespace cannot.
-pub fn is_trec_field(name: &str) -> bool {
+pub(crate) fn is_trec_field(name: &str) -> bool {
     !name.is_empty() && !name.contains(char::is_whitespace)
 }
 

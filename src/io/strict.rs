@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use std::fmt;
 
 /// `D`, refusing arrays for structs at any depth.
-pub struct Strict<D>(pub D);
+pub(crate) struct Strict<D>(pub D);
 
 struct StrictVisitor<V> {
     inner: V,

@@ -27,7 +27,7 @@ pub struct Cause {
 
 /// Errors seen so far, by cause in order of first appearance.
 #[derive(Debug, Clone)]
-pub struct ErrorTally {
+pub(crate) struct ErrorTally {
     max: usize,
     /// Each cause once.
     pub causes: Vec<Cause>,
@@ -91,7 +91,7 @@ impl ErrorTally {
 }
 
 /// Where a failed pass's report goes: beside the good one, `NAME.failed.json`.
-pub fn failed_path(path: &Path) -> PathBuf {
+pub(crate) fn failed_path(path: &Path) -> PathBuf {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

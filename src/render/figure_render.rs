@@ -20,11 +20,11 @@ const FAMILY: &str = "DejaVu Sans";
 
 /// A PNG has this many pixels per SVG pixel: 2, so a 1000 px wide figure is 2000 px wide
 /// (192 dpi at the SVG's 96), sharp on high-density screens and in slides.
-pub const PNG_SCALE: f32 = 2.0;
+pub(crate) const PNG_SCALE: f32 = 2.0;
 
 /// A PDF page is the SVG's size at this many SVG pixels to the inch (CSS: 96), so a 1000 px
 /// wide figure is 750 pt (10.4 in) wide.
-pub const PDF_PX_PER_INCH: f32 = 96.0;
+pub(crate) const PDF_PX_PER_INCH: f32 = 96.0;
 
 /// `svg` as PNG (the format is the caller's to choose: `figure_file` knows the formats, this
 /// file only how to render).

@@ -67,7 +67,7 @@ fn non_ascii(c: char) -> String {
 }
 
 /// The packages the output needs, for the comment that heads each table.
-pub const PACKAGES: &str = "booktabs,adjustbox,tabularx";
+pub(crate) const PACKAGES: &str = "booktabs,adjustbox,tabularx";
 
 /// Cells longer than this make their column a paragraph column (`tabularx`'s `X`).
 const LONG: usize = 40;

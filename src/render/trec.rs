@@ -63,7 +63,7 @@ fn search_score(row: &Row, id: &str) -> Option<f64> {
 /// strictly decreasing by taking the next float32 down where it is not below the line before.
 /// Float32, because trec_eval (and pytrec_eval, through which ir_measures computes) keeps
 /// scores in single precision: two lines a float64 apart can still tie there.
-pub fn strictly_decreasing(scores: &[Option<f64>]) -> Vec<f32> {
+pub(crate) fn strictly_decreasing(scores: &[Option<f64>]) -> Vec<f32> {
     let n = scores.len();
     let mut out: Vec<f32> = Vec::with_capacity(n);
     for (rank, score) in scores.iter().enumerate() {

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 /// A float32 as the f64 of its shortest decimal form (what a reader of the report expects to
 /// see: `4.8`, not `4.800000190734863`).
-pub fn f32_decimal(x: f32) -> f64 {
+pub(crate) fn f32_decimal(x: f32) -> f64 {
     format!("{x}").parse::<f64>().unwrap_or(f64::NAN)
 }
 

@@ -22,12 +22,12 @@
 use crate::backend::BackendInfo;
 
 /// The derived label of a run of `backend`: its label, then `-` and its tag, if any.
-pub fn derived(backend: &BackendInfo) -> String {
+pub(crate) fn derived(backend: &BackendInfo) -> String {
     with_tag(&backend.label, backend)
 }
 
 /// `base`, then `-` and `backend`'s tag, if it has one.
-pub fn with_tag(base: &str, backend: &BackendInfo) -> String {
+pub(crate) fn with_tag(base: &str, backend: &BackendInfo) -> String {
     match &backend.tag {
         Some(tag) => format!("{base}-{tag}"),
         None => base.to_string(),
@@ -37,7 +37,7 @@ pub fn with_tag(base: &str, backend: &BackendInfo) -> String {
 /// The name of a run of a backend (not cosine) that scores with `model`: its label with the
 /// model after a `-` instead of a `/` (`composite/all-minilm-l6-v2` →
 /// `composite-all-minilm-l6-v2`), one plain word for tables, legends and `compare`.
-pub fn with_model(label: &str, model: &str) -> String {
+pub(crate) fn with_model(label: &str, model: &str) -> String {
     match label.strip_suffix(model).and_then(|l| l.strip_suffix('/')) {
         Some(backend) => format!("{backend}-{model}"),
         None => format!("{label}-{model}"),
@@ -45,7 +45,7 @@ pub fn with_model(label: &str, model: &str) -> String {
 }
 
 /// The run's label: `given` (`--label`) when there is one, else [`derived`].
-pub fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
+pub(crate) fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
     given.map_or_else(|| derived(backend), str::to_string)
 }
 
@@ -55,7 +55,7 @@ pub fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
 /// PrecisionMemBench publishes its mxbai and nomic vector reports both as provider `vector`;
 /// `tables` keeps its names (its model table tells them apart by file), the page and
 /// `compare`'s runs table use these.
-pub fn shown_names(reports: &[super::LoadedReport]) -> Vec<String> {
+pub(crate) fn shown_names(reports: &[super::LoadedReport]) -> Vec<String> {
     let clash = |i: usize, same_file: bool| {
         let r = &reports[i];
         reports.iter().enumerate().any(|(j, o)| {

@@ -243,7 +243,7 @@ pub fn write_report(
 
 /// [`write_report`] for a report written piece by piece by `write` (a streamed report); the
 /// sidecar's sha256 is taken as the bytes go by.
-pub fn write_report_with(
+pub(crate) fn write_report_with(
     path: &std::path::Path,
     sidecar: Option<&serde_json::Value>,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,

@@ -62,7 +62,7 @@ pub(super) fn manifest_info(manifest: &RecordedManifest) -> Option<BackendInfo> 
 /// place names are read as kinds: `tenure` is Atlas BM25 (Tenure's reader), `vector`
 /// PrecisionMemBench's embedding baseline; any other provider is an external system whose
 /// scores have no known scale.
-pub fn upstream_info(provider: &str) -> BackendInfo {
+pub(crate) fn upstream_info(provider: &str) -> BackendInfo {
     let (id, reader, score_scale) = match provider {
         "tenure" => ("bm25", Reader::Text, ScoreScale::LuceneBm25),
         "vector" => ("cosine", Reader::Vector, ScoreScale::VectorSimilarity),

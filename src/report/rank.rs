@@ -51,7 +51,7 @@ pub fn entry_ranking(entry: &Value) -> Vec<String> {
 /// The rank metrics of a run's entries as they come, and their means: what [`annotate`] keeps
 /// over a report in memory and a streamed report keeps case by case.
 #[derive(Debug)]
-pub struct RankTally<'m> {
+pub(crate) struct RankTally<'m> {
     measures: &'m [Measure],
     columns: Vec<Vec<f64>>,
     queries: usize,
@@ -140,7 +140,7 @@ pub fn annotate(report: &mut Value, qrels: &Qrels, measures: &[Measure]) {
 /// Each row's value of each measure (rows × measures): from the report's `rankMetrics` block
 /// where it holds the measure, else recomputed from the row's relevant tier with `qrels`;
 /// an input error when neither is possible.
-pub fn row_values(
+pub(crate) fn row_values(
     report: &super::LoadedReport,
     measures: &[Measure],
     qrels: Option<&Qrels>,

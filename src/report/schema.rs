@@ -11,7 +11,7 @@ use serde_json::Value;
 /// The paper layout is a bare array of entries (its manifest is a sidecar file).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PmbReport<E> {
+pub(crate) struct PmbReport<E> {
     /// Provider name (`tenure`, `vector`, `mem0`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
@@ -32,7 +32,7 @@ pub struct PmbReport<E> {
 /// `ingestion`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IngestionBlock {
+pub(crate) struct IngestionBlock {
     /// Seed beliefs.
     #[serde(default)]
     pub belief_count: usize,
@@ -158,7 +158,7 @@ pub struct CaseEntry {
 /// external session harness (SS:342-356); read back as a [`TurnEntry`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ExternalTurnEntry {
+pub(crate) struct ExternalTurnEntry {
     /// Session case id.
     pub case_id: String,
     /// Always the session category.

@@ -170,7 +170,7 @@ pub const BUILTIN_SUITES: &[BuiltinSuite] = &[
 ];
 
 /// PrecisionMemBench's copy of `pmb` (precisionMemBench 18c7955, `fixtures/`).
-pub const PMB_HARNESS: BuiltinSuite = BuiltinSuite {
+pub(crate) const PMB_HARNESS: BuiltinSuite = BuiltinSuite {
     name: "pmb",
     copy: "tenurehq/precisionMemBench 18c7955",
     profile: Profile::Head,

@@ -18,7 +18,7 @@ const SYLLABLES: [&str; 32] = [
 ];
 
 /// Generated beliefs' users other than the suite's.
-pub const OTHER_USERS: usize = 5;
+pub(crate) const OTHER_USERS: usize = 5;
 
 /// xorshift64* (Vigna 2016).
 #[derive(Debug, Clone)]

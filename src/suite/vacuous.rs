@@ -17,7 +17,7 @@ const TURN_GROUPS: &str = "relevantBeliefs, pinnedFacts, openQuestions, noiseChe
 /// Refuse `{}` where assertions belong, in a cases file (`sessions`: a session file) as
 /// written: `$[i].expect` (or `$[i].turns[t].expect`) and each group in it. Keys starting with
 /// `_` are notes and do not count.
-pub fn refuse_empty(file: &Path, bytes: &[u8], sessions: bool) -> Result<()> {
+pub(crate) fn refuse_empty(file: &Path, bytes: &[u8], sessions: bool) -> Result<()> {
     // Only the keys of each `expect` and of its groups are read (not a JSON tree of the file:
     // a 100,000-case file would cost 400 MB as one).
     let Ok(cases) = serde_json::from_slice::<Vec<CaseShape>>(bytes) else {

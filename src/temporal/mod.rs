@@ -93,7 +93,7 @@ impl Classification {
 /// Rule-based classification of one statement's text (spec §5 marker classes). The marker
 /// families are tried in a fixed precedence (correction, strong forward, closed, forward,
 /// default current state); the first match decides. See `docs/temporal.md`.
-pub fn classify_text(text: &str) -> Classification {
+pub(crate) fn classify_text(text: &str) -> Classification {
     match markers::find(text) {
         Some((class, marker)) => Classification {
             class,

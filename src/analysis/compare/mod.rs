@@ -9,7 +9,7 @@ use crate::report::LoadedReport;
 use serde::Serialize;
 
 /// Resamples of the paired bootstrap.
-pub const BOOTSTRAP_RESAMPLES: usize = 10_000;
+pub(crate) const BOOTSTRAP_RESAMPLES: usize = 10_000;
 
 /// A case whose outcome changed.
 #[derive(Debug, Clone, Serialize)]
@@ -117,7 +117,7 @@ pub struct DriftDelta {
 }
 
 /// Flips listed in markdown per direction (JSON lists all).
-pub const FLIPS_SHOWN: usize = 20;
+pub(crate) const FLIPS_SHOWN: usize = 20;
 
 /// Compare BASE with NEW. `seed` seeds the bootstrap.
 pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison {

@@ -17,9 +17,9 @@ use crate::report::LoadedReport;
 use serde::Serialize;
 
 /// The column of the suite's own retrieval precision (cases where it is defined).
-pub const PRECISION: &str = "precision";
+pub(crate) const PRECISION: &str = "precision";
 /// The column of pass/fail.
-pub const PASSED: &str = "passed";
+pub(crate) const PASSED: &str = "passed";
 
 /// How to test.
 #[derive(Debug, Clone, Copy, PartialEq)]

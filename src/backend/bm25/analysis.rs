@@ -9,10 +9,10 @@ use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Name under which [`WholeName`] is registered in the tantivy index.
-pub const WHOLE_NAME: &str = "whole_name";
+pub(crate) const WHOLE_NAME: &str = "whole_name";
 
 /// The filler token Lucene's ShingleFilter puts where a stopword left a position gap.
-pub const FILLER: &str = "_";
+pub(crate) const FILLER: &str = "_";
 
 /// Stopwords of `canonical_query_search` (matched after lowercasing).
 const STOPWORDS: &[&str] = &[
@@ -29,7 +29,7 @@ pub fn lowercase(s: &str) -> String {
 }
 
 /// Lucene `EnglishPossessiveFilter`: drop a final `'s`, `’s` or `＇s`.
-pub fn strip_possessive(s: &str) -> &str {
+pub(crate) fn strip_possessive(s: &str) -> &str {
     let mut rev = s.char_indices().rev();
     match (rev.next(), rev.next()) {
         (Some((_, 's' | 'S')), Some((i, '\'' | '\u{2019}' | '\u{FF07}'))) => &s[..i],
@@ -49,10 +49,10 @@ pub fn whole_name_terms(value: &str) -> impl Iterator<Item = String> + '_ {
 
 /// `whole_name` as a tantivy tokenizer.
 #[derive(Clone, Default)]
-pub struct WholeName;
+pub(crate) struct WholeName;
 
 /// Token stream of [`WholeName`].
-pub struct WholeNameStream {
+pub(crate) struct WholeNameStream {
     tokens: Vec<Token>,
     next: usize,
 }
@@ -110,7 +110,7 @@ pub fn standard(query: &str) -> Vec<String> {
 }
 
 /// `aliases_light`: whitespace split, lowercase, possessive.
-pub fn aliases_light(query: &str) -> Vec<String> {
+pub(crate) fn aliases_light(query: &str) -> Vec<String> {
     query
         .split(is_java_whitespace)
         .filter(|t| !t.is_empty())
@@ -124,7 +124,7 @@ pub fn alias_shingles(query: &str) -> Vec<String> {
 }
 
 /// `alias_search` from already computed `aliases_light` tokens.
-pub fn alias_shingles_of(light: &[String]) -> Vec<String> {
+pub(crate) fn alias_shingles_of(light: &[String]) -> Vec<String> {
     shingles(light.iter().map(|t| (t.as_str(), false)), false)
 }
 
@@ -135,7 +135,7 @@ pub fn canonical_shingles(query: &str) -> Vec<String> {
 }
 
 /// `canonical_query_search` from already computed `aliases_light` tokens.
-pub fn canonical_shingles_of(tokens: &[String]) -> Vec<String> {
+pub(crate) fn canonical_shingles_of(tokens: &[String]) -> Vec<String> {
     let mut gap_before = false;
     let mut kept = Vec::new();
     for token in tokens {

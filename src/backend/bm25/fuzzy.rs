@@ -8,7 +8,7 @@ use tantivy::termdict::TermDictionary;
 use tantivy::Term;
 
 /// Prefix that must match exactly, in code points.
-pub const PREFIX_LENGTH: usize = 2;
+pub(crate) const PREFIX_LENGTH: usize = 2;
 /// `maxExpansions`: at most this many terms per query token (best similarity first).
 pub const MAX_EXPANSIONS: usize = 50;
 
@@ -17,7 +17,7 @@ pub const MAX_EXPANSIONS: usize = 50;
 pub const SCAN_UP_TO: usize = 20_000;
 
 /// In a larger dictionary, a prefix range this short is read rather than built an automaton for.
-pub const RANGE_FIRST: usize = 16;
+pub(crate) const RANGE_FIRST: usize = 16;
 
 /// Up to this many terms in a field (summed over segments), the index also keeps one merged,
 /// sorted copy of its dictionary: a binary search and a short scan in memory beat opening a
@@ -25,7 +25,7 @@ pub const RANGE_FIRST: usize = 16;
 pub const MERGE_UP_TO: usize = 10_000;
 
 /// A field's terms with their df summed over segments, sorted by bytes.
-pub type Merged = Vec<(String, u64)>;
+pub(crate) type Merged = Vec<(String, u64)>;
 
 /// The merged copy of `dictionaries`, or `None` past [`MERGE_UP_TO`] terms.
 pub fn merge<'a>(dictionaries: impl Iterator<Item = &'a TermDictionary> + Clone) -> Option<Merged> {
@@ -46,7 +46,7 @@ pub fn merge<'a>(dictionaries: impl Iterator<Item = &'a TermDictionary> + Clone)
 }
 
 /// df of `term` in a merged dictionary.
-pub fn merged_doc_freq(merged: &Merged, term: &str) -> u64 {
+pub(crate) fn merged_doc_freq(merged: &Merged, term: &str) -> u64 {
     merged
         .binary_search_by(|(t, _)| t.as_str().cmp(term))
         .map_or(0, |i| merged[i].1)
@@ -54,7 +54,7 @@ pub fn merged_doc_freq(merged: &Merged, term: &str) -> u64 {
 
 /// The expansions of `query` in a merged dictionary: the terms sharing its prefix, by
 /// [`similarity`], in term order.
-pub fn merged_candidates(merged: &Merged, query: &[char]) -> Vec<(String, f32, u64)> {
+pub(crate) fn merged_candidates(merged: &Merged, query: &[char]) -> Vec<(String, f32, u64)> {
     let prefix: String = query.iter().take(PREFIX_LENGTH).collect();
     let start = merged.partition_point(|(t, _)| t.as_str() < prefix.as_str());
     merged[start..]
@@ -167,7 +167,7 @@ fn similarity_slow(query: &[char], candidate: &[char]) -> Option<f32> {
 /// Optimal-string-alignment distance is exactly 1 (the strings differ): one substitution,
 /// insertion, deletion or adjacent transposition. Linear time, no allocation; maxEdits is 1,
 /// so nothing more general is needed.
-pub fn within_one_edit(a: &[char], b: &[char]) -> bool {
+pub(crate) fn within_one_edit(a: &[char], b: &[char]) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if long.len() - short.len() > 1 {
         return false;

@@ -79,10 +79,10 @@ struct SegmentView {
 /// costs no more than with tantivy's 15 MB minimum (26 MiB peak at 1k beliefs either way), and
 /// 100k beliefs fit one segment: measured with `tenure-eval scale`, search p50 903 µs and build
 /// 1.4 s at 100k, against 1.2 ms and 1.8 s in 26 segments at 15 MB.
-pub const WRITER_MEMORY: usize = 256_000_000;
+pub(crate) const WRITER_MEMORY: usize = 256_000_000;
 
 /// tantivy's smallest writer budget.
-pub const MIN_WRITER_MEMORY: usize = 15_000_000;
+pub(crate) const MIN_WRITER_MEMORY: usize = 15_000_000;
 
 /// Indexed beliefs.
 pub struct BeliefIndex {

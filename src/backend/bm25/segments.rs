@@ -21,7 +21,7 @@ fn holds(segment: &SegmentReader, field: Field, id: &str, doc: u32) -> tantivy::
 
 /// Each segment of `new` with the run of `pending` (version ordinals, in add order) it holds;
 /// `id_of` gives an ordinal's belief id, `id_field` is where the index keeps it.
-pub fn assign<'a>(
+pub(crate) fn assign<'a>(
     mut new: Vec<&SegmentReader>,
     pending: &[u32],
     id_field: Field,

@@ -23,13 +23,13 @@ impl FieldStats {
 }
 
 /// `idf = ln(1 + (N − df + 0.5)/(df + 0.5))`, computed in double, returned as float.
-pub fn idf(doc_count: u64, doc_freq: u64) -> f32 {
+pub(crate) fn idf(doc_count: u64, doc_freq: u64) -> f32 {
     (1.0 + (doc_count as f64 - doc_freq as f64 + 0.5) / (doc_freq as f64 + 0.5)).ln() as f32
 }
 
 /// Scorer of one term in one field: weight and avgdl fixed, documents vary.
 #[derive(Debug, Clone, Copy)]
-pub struct TermScorer {
+pub(crate) struct TermScorer {
     weight: f32,
     avgdl: f32,
 }
@@ -55,7 +55,7 @@ impl TermScorer {
 const NUM_FREE_VALUES: u32 = 24;
 
 /// `SmallFloat.intToByte4`: the norm byte Lucene stores for a field length.
-pub fn int_to_byte4(i: u32) -> u8 {
+pub(crate) fn int_to_byte4(i: u32) -> u8 {
     if i < NUM_FREE_VALUES {
         i as u8
     } else {
@@ -64,7 +64,7 @@ pub fn int_to_byte4(i: u32) -> u8 {
 }
 
 /// `SmallFloat.byte4ToInt`: the field length Lucene decodes from a norm byte.
-pub fn byte4_to_int(b: u8) -> u32 {
+pub(crate) fn byte4_to_int(b: u8) -> u32 {
     let i = u32::from(b);
     if i < NUM_FREE_VALUES {
         i

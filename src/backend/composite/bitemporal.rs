@@ -9,13 +9,13 @@ use crate::backend::Tier;
 pub use crate::temporal::TemporalClass as ValidClass;
 
 /// A closed belief within this many turns of its closure is "recent" (spec §5 table).
-pub const CLOSED_RECENT_TURNS: u64 = 5;
+pub(crate) const CLOSED_RECENT_TURNS: u64 = 5;
 /// A closed belief more than this many turns after its closure is "historical".
-pub const CLOSED_HISTORICAL_TURNS: u64 = 20;
+pub(crate) const CLOSED_HISTORICAL_TURNS: u64 = 20;
 
 /// The TemporalValiditySignal (spec §5 table, **[given]**). `since_statement`: turns since the
 /// belief was stated; `since_closure`: turns since its valid time closed.
-pub fn validity_boost(
+pub(crate) fn validity_boost(
     class: ValidClass,
     since_statement: u64,
     since_closure: u64,
@@ -45,7 +45,7 @@ pub fn recency(class: ValidClass, lambda: f64, position: f64, closure_position: 
 }
 
 /// Hard rule (spec §5): a forward-open belief is never Forgotten.
-pub fn floor_tier(class: ValidClass, tier: Tier) -> Tier {
+pub(crate) fn floor_tier(class: ValidClass, tier: Tier) -> Tier {
     if class == ValidClass::ForwardOpen {
         tier.max(Tier::Archived)
     } else {

@@ -39,7 +39,7 @@ pub struct CompositeBackend {
 }
 
 /// A scored version: (float32 score, slot, row, signals).
-pub type Scored = (f32, usize, usize, Signals);
+pub(crate) type Scored = (f32, usize, usize, Signals);
 
 /// Best first; equal float32 scores in corpus order.
 pub fn rank(scored: &mut [Scored]) {
@@ -48,7 +48,7 @@ pub fn rank(scored: &mut [Scored]) {
 
 /// Rank `scored` and keep the first `limit` as hits, each explained by its signals (`name`:
 /// the scorer).
-pub fn ranked_hits(
+pub(crate) fn ranked_hits(
     segments: &Segments,
     mut scored: Vec<Scored>,
     limit: usize,
@@ -69,7 +69,7 @@ pub fn ranked_hits(
 /// The backend info of a context scorer over `vectors` (`id` names it, `variant` a setting
 /// that changes its file names, e.g. `bitemporal`). As cosine's, file names carry the model,
 /// and the text policy only when it is not the profile's.
-pub fn scorer_info(id: &str, vectors: Option<&Vectors>, variant: Option<&str>) -> BackendInfo {
+pub(crate) fn scorer_info(id: &str, vectors: Option<&Vectors>, variant: Option<&str>) -> BackendInfo {
     let model = vectors.map(Vectors::model);
     let policy = vectors.map(Vectors::policy);
     let mut prefix: Vec<String> = model.iter().cloned().collect();
@@ -101,7 +101,7 @@ pub fn scorer_info(id: &str, vectors: Option<&Vectors>, variant: Option<&str>) -
 }
 
 /// The model settings of a scorer with vectors, for the manifest.
-pub fn vector_settings(vectors: &Vectors) -> serde_json::Value {
+pub(crate) fn vector_settings(vectors: &Vectors) -> serde_json::Value {
     let model = vectors.source().model();
     let store = vectors.source().summary();
     json!({

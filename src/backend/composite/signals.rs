@@ -6,9 +6,9 @@ use super::config::{ConfidenceSource, RelevanceMap, VolatilityRates};
 use crate::suite::{Belief, BeliefType};
 
 /// The primacy boost (spec §1, **[given]**: +0.30, the forward-open boost's magnitude).
-pub const PRIMACY_BOOST: f64 = 0.30;
+pub(crate) const PRIMACY_BOOST: f64 = 0.30;
 /// Primacy applies in the first 15 % of the conversation (**[given]**).
-pub const PRIMACY_WINDOW: f64 = 0.15;
+pub(crate) const PRIMACY_WINDOW: f64 = 0.15;
 
 /// Recency `exp(−λ (1 − t/T))`, `position` = t/T in [0, 1]: the newest belief scores 1.0.
 pub fn recency(lambda: f64, position: f64) -> f64 {
@@ -38,7 +38,7 @@ pub fn confidence(belief: &Belief, source: ConfidenceSource) -> f64 {
 
 /// Volatility classes (spec §1 **[open]**), by belief type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Volatility {
+pub(crate) enum Volatility {
     /// Preferences, decisions, relations.
     Stable,
     /// Entities.
@@ -90,7 +90,7 @@ pub fn revisitation(revisits: usize, rate: f64, cap: f64) -> f64 {
 }
 
 /// Does `text` contain one of `keywords` (lower case) as whole words?
-pub fn has_keyword(text: &str, keywords: &[String]) -> bool {
+pub(crate) fn has_keyword(text: &str, keywords: &[String]) -> bool {
     let text = text.to_lowercase();
     keywords.iter().any(|k| {
         text.match_indices(k.as_str()).any(|(at, _)| {

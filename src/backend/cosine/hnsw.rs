@@ -34,7 +34,7 @@ impl Default for HnswParams {
 /// `1 − dot` of unit vectors, clamped at 0. Written here because anndists' `DistDot` asserts
 /// `dot <= 1`, which float rounding breaks for a vector and itself.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct UnitCosine;
+pub(crate) struct UnitCosine;
 
 impl Distance<f32> for UnitCosine {
     fn eval(&self, a: &[f32], b: &[f32]) -> f32 {

@@ -29,7 +29,7 @@ use config::Prepared;
 use serde_json::json;
 
 /// Candidates fetched before the post-filter, as a multiple of the limit (upstream: 4).
-pub const CANDIDATE_FACTOR: usize = 4;
+pub(crate) const CANDIDATE_FACTOR: usize = 4;
 
 /// One indexed belief version.
 #[derive(Debug, Clone)]

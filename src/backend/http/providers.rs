@@ -44,7 +44,7 @@ pub struct ProviderEntry {
 }
 
 /// The file: provider name → entry.
-pub type ProvidersConfig = BTreeMap<String, ProviderEntry>;
+pub(crate) type ProvidersConfig = BTreeMap<String, ProviderEntry>;
 
 /// Read `path` and pick `name` (trimmed and lower-cased, as upstream reads `MEMORY_PROVIDER`).
 pub fn load(path: &Path, name: &str) -> Result<(String, ProviderEntry)> {

@@ -29,7 +29,7 @@ fn static_metadata(belief: &Belief) -> Value {
 
 /// `metadata` of the session adapter, in its seeding and its mutations:
 /// `{beliefId, scope: scope[0], type, pinned, superseded_by}` (`null` when not superseded).
-pub fn session_metadata(belief: &Belief) -> Value {
+pub(crate) fn session_metadata(belief: &Belief) -> Value {
     let mut m = match static_metadata(belief) {
         Value::Object(m) => m,
         _ => Map::new(),
@@ -44,7 +44,7 @@ pub fn session_metadata(belief: &Belief) -> Value {
 }
 
 /// E2, a seed `/add`: `{text, user_id, metadata, aliases}`.
-pub fn seed_body(belief: &Belief, sessions: bool) -> Vec<u8> {
+pub(crate) fn seed_body(belief: &Belief, sessions: bool) -> Vec<u8> {
     let metadata = if sessions {
         session_metadata(belief)
     } else {
@@ -59,7 +59,7 @@ pub fn seed_body(belief: &Belief, sessions: bool) -> Vec<u8> {
 }
 
 /// E5 and E7, a session `/add`: `{text, user_id, metadata}` (no aliases).
-pub fn session_add_body(belief: &Belief) -> Vec<u8> {
+pub(crate) fn session_add_body(belief: &Belief) -> Vec<u8> {
     compact(&json!({
         "text": belief_text(belief),
         "user_id": belief.user_id,
@@ -68,7 +68,7 @@ pub fn session_add_body(belief: &Belief) -> Vec<u8> {
 }
 
 /// E6, `PUT /update`: `{beliefId, text, user_id, metadata}`.
-pub fn update_body(belief: &Belief) -> Vec<u8> {
+pub(crate) fn update_body(belief: &Belief) -> Vec<u8> {
     compact(&json!({
         "beliefId": belief.id,
         "text": belief_text(belief),
@@ -79,7 +79,7 @@ pub fn update_body(belief: &Belief) -> Vec<u8> {
 
 /// E4, `/search`: `{query, user_id, limit, scope}` with the first scope only (dropped when
 /// there is none). The careful client adds `scopes`, the whole list (D5).
-pub fn search_body(
+pub(crate) fn search_body(
     query: &str,
     user_id: &str,
     limit: usize,
@@ -105,7 +105,7 @@ fn compact(value: &Value) -> Vec<u8> {
 
 /// One element of a search answer, as far as the client reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RawResult {
+pub(crate) struct RawResult {
     /// The id the client will look up: `id` when truthy (a non-string id as its JSON text);
     /// empty when it has none.
     pub id: String,
@@ -117,7 +117,7 @@ pub struct RawResult {
 
 /// Why a search answer cannot be read at all.
 #[derive(Debug, Clone, PartialEq)]
-pub enum AnswerError {
+pub(crate) enum AnswerError {
     /// An element is `null` (upstream's client throws on `r.id`).
     NullElement(usize),
 }
@@ -127,7 +127,7 @@ pub enum AnswerError {
 /// pinned, unknown ids) is the context builder's. `known` says whether an id is a benchmark
 /// id; with `metadata_fallback` an element whose `id` is not one but whose
 /// `metadata.beliefId` is, is read by the latter (D4).
-pub fn search_results(
+pub(crate) fn search_results(
     body: &Value,
     metadata_fallback: bool,
     known: impl Fn(&str) -> bool,

@@ -36,7 +36,7 @@ struct Version {
 }
 
 /// Plain BM25 over the words of each belief.
-pub struct TextBm25Backend {
+pub(crate) struct TextBm25Backend {
     analyzer: TextAnalyzer,
     postings: HashMap<String, Vec<(u32, u32)>>,
     versions: Vec<Version>,

@@ -80,7 +80,7 @@ fn rank_means(rows: &[Row]) -> Vec<(String, Option<f64>)> {
 
 /// The view of `report`, shown as `name` (`report::label::shown_names`), whose full entries
 /// are `entries` (the same file, the same order).
-pub fn report_view(report: &LoadedReport, name: String, entries: Entries) -> ReportView {
+pub(crate) fn report_view(report: &LoadedReport, name: String, entries: Entries) -> ReportView {
     let mut view = ReportView {
         file: report.file_name(),
         name,
@@ -153,7 +153,7 @@ pub fn report_view(report: &LoadedReport, name: String, entries: Entries) -> Rep
 }
 
 /// `static` or `session`.
-pub fn kind_name(kind: Workload) -> &'static str {
+pub(crate) fn kind_name(kind: Workload) -> &'static str {
     match kind {
         Workload::Static => "static",
         Workload::Session => "session",

@@ -290,7 +290,7 @@ fn prelude(name: &str, p: &PreludeExpect) -> Vec<String> {
 }
 
 /// The suite's cases and sessions, with their expectations and gold.
-pub fn suite_views(
+pub(crate) fn suite_views(
     suite: &Suite,
     qrels: &crate::eval::qrels::Qrels,
 ) -> (Vec<CaseView>, Vec<SessionView>) {

@@ -17,7 +17,7 @@ const SCRIPT: [&str; 2] = [
 ];
 
 /// Text escaped for HTML element content and attribute values.
-pub fn escape_html(s: &str) -> String {
+pub(crate) fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -35,7 +35,7 @@ pub fn escape_html(s: &str) -> String {
 /// JSON that can sit inside a `<script>` element: every `<` written as `\u003c`, so that no
 /// string in the data (a query, a failure message) can close the element (`</script>`) or
 /// open a comment (`<!--`). JSON.parse reads it back unchanged.
-pub fn script_json(page: &Page) -> String {
+pub(crate) fn script_json(page: &Page) -> String {
     // Serialising these plain structs cannot fail (no maps with non-string keys).
     escape_script(&serde_json::to_string(page).unwrap_or_else(|_| "null".into()))
 }

@@ -14,7 +14,7 @@ use crate::suite::synthetic::Rng;
 /// One category: its tools (each a list of names, the first the usual one), its roles (each a
 /// list of phrases, the first the usual one, and a one-word head) and the suffix people put
 /// after a tool of this kind (`redis instance`, `kafka cluster`).
-pub struct Category {
+pub(crate) struct Category {
     /// Category name.
     pub name: &'static str,
     /// Tools: names, the first the usual one.
@@ -29,7 +29,7 @@ pub struct Category {
 
 /// The domain: 7 categories, 1,073 (tool, role) topics.
 #[rustfmt::skip]
-pub const CATEGORIES: &[Category] = &[
+pub(crate) const CATEGORIES: &[Category] = &[
     Category { name: "datastore", suffix: "instance", kinds: &["db", "cluster"], tools: &[
         &["postgres", "pg", "postgresql"], &["mysql"], &["redis"], &["valkey"], &["mongodb", "mongo"],
         &["cassandra"], &["dynamodb", "dynamo"], &["sqlite"], &["clickhouse"], &["elasticsearch", "elastic"],
@@ -145,7 +145,7 @@ pub const CATEGORIES: &[Category] = &[
 
 /// A tool in a role: indices into [`CATEGORIES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Topic {
+pub(crate) struct Topic {
     /// Category.
     pub category: usize,
     /// Tool within the category.
@@ -239,7 +239,7 @@ impl Topic {
 }
 
 /// Every topic of the domain, shuffled by `seed` (Fisher-Yates over xorshift64*).
-pub fn topics(seed: u64) -> Vec<Topic> {
+pub(crate) fn topics(seed: u64) -> Vec<Topic> {
     let mut all: Vec<Topic> = CATEGORIES
         .iter()
         .enumerate()

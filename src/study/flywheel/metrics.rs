@@ -132,7 +132,7 @@ pub fn median(v: &[usize]) -> f64 {
 }
 
 /// The nearest-rank `q` quantile of sorted `v` (0 when empty).
-pub fn nearest_rank(v: &[usize], q: f64) -> usize {
+pub(crate) fn nearest_rank(v: &[usize], q: f64) -> usize {
     if v.is_empty() {
         return 0;
     }

@@ -37,7 +37,7 @@ enum Why {
 }
 
 /// The store and its index during a replay.
-pub struct Replay<'a> {
+pub(crate) struct Replay<'a> {
     /// The belief store.
     pub store: BeliefStore<'a>,
     backend: Option<Bm25Backend>,

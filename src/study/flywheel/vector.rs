@@ -76,7 +76,7 @@ pub struct VectorRow {
 }
 
 /// The queries of a store of `n`: every belief's when at most `max`, else `max` spread evenly.
-pub fn queries_of(all: &[Reference], n: usize, max: usize) -> Vec<&Reference> {
+pub(crate) fn queries_of(all: &[Reference], n: usize, max: usize) -> Vec<&Reference> {
     let n = n.min(all.len());
     if n <= max {
         return all[..n].iter().collect();

@@ -19,7 +19,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// The depths of LoCoMo's recall accuracy: the cut-offs of the rank measures' recall.
-pub const DEPTHS: [usize; 5] = [1, 5, 10, 25, 50];
+pub(crate) const DEPTHS: [usize; 5] = [1, 5, 10, 25, 50];
 
 /// One run's figures over one group of questions.
 #[derive(Debug, Clone, Serialize)]

@@ -20,7 +20,7 @@
 
 /// Recall accuracy of one question: `evidence` as the file writes it, `context` the retrieved
 /// ids in LoCoMo's form (`D1:3`, or `S1` for sessions), already cut at k.
-pub fn recall_accuracy(evidence: &[String], context: &[&str]) -> f64 {
+pub(crate) fn recall_accuracy(evidence: &[String], context: &[&str]) -> f64 {
     if evidence.is_empty() {
         return 1.0;
     }
@@ -46,7 +46,7 @@ pub fn recall_accuracy(evidence: &[String], context: &[&str]) -> f64 {
 }
 
 /// An item id of ours (`conv-26/D1:3`, `conv-26/S1`) in LoCoMo's form (`D1:3`, `S1`).
-pub fn locomo_id(id: &str) -> &str {
+pub(crate) fn locomo_id(id: &str) -> &str {
     id.split_once('/').map_or(id, |(_, rest)| rest)
 }
 

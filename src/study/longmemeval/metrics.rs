@@ -60,14 +60,14 @@ pub fn evaluate(
 }
 
 /// The session of a turn id: everything before its last `_` (`strip_turn_id`).
-pub fn session_of(turn: &str) -> &str {
+pub(crate) fn session_of(turn: &str) -> &str {
     turn.rsplit_once('_').map_or(turn, |(s, _)| s)
 }
 
 /// The same at session level from a turn ranking: `haystack` every turn id of the question's
 /// haystack (to know how many turns belong to gold sessions and how far k may grow),
 /// `gold_turns` the gold turns.
-pub fn turn_to_session(
+pub(crate) fn turn_to_session(
     ranking: &[&str],
     gold_turns: &HashSet<&str>,
     haystack: &[&str],

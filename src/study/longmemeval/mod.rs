@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The depths of its metrics (run_retrieval.py records these).
-pub const DEPTHS: [usize; 6] = [1, 3, 5, 10, 30, 50];
+pub(crate) const DEPTHS: [usize; 6] = [1, 3, 5, 10, 30, 50];
 
 /// One run's means over one group of questions at one level.
 #[derive(Debug, Clone, Serialize)]

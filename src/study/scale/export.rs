@@ -49,7 +49,7 @@ fn list<'s>(items: impl IntoIterator<Item = &'s str>) -> String {
 }
 
 /// One belief's line.
-pub fn corpus_line(b: &Belief) -> String {
+pub(crate) fn corpus_line(b: &Belief) -> String {
     let kind = serde_json::to_value(b.kind)
         .ok()
         .and_then(|v| v.as_str().map(String::from))
@@ -68,7 +68,7 @@ pub fn corpus_line(b: &Belief) -> String {
 }
 
 /// One query's line, with our answer.
-pub fn query_line(probe: &Probe, answer: &[Hit]) -> String {
+pub(crate) fn query_line(probe: &Probe, answer: &[Hit]) -> String {
     let pairs: Vec<String> = answer
         .iter()
         .map(|h| format!("{} {}", h.id, h.score.unwrap_or(f32::NAN)))
@@ -83,7 +83,7 @@ pub fn query_line(probe: &Probe, answer: &[Hit]) -> String {
 
 /// One search as a backend received and answered it.
 #[derive(Debug, Clone)]
-pub struct Searched {
+pub(crate) struct Searched {
     user_id: String,
     text: String,
     scope: Vec<String>,
@@ -93,10 +93,10 @@ pub struct Searched {
 }
 
 /// The searches a [`Recording`] saw, in the order it saw them.
-pub type SearchLog = Arc<Mutex<Vec<Searched>>>;
+pub(crate) type SearchLog = Arc<Mutex<Vec<Searched>>>;
 
 /// A backend that answers as `inner` does and records every search (without explanations).
-pub struct Recording {
+pub(crate) struct Recording {
     inner: Box<dyn Backend>,
     log: SearchLog,
 }
@@ -165,7 +165,7 @@ fn case_line(s: &Searched) -> String {
 }
 
 /// Write the recorded searches of the suite's cases to `cases.tsv` in `dir`.
-pub fn write_cases(dir: &Path, log: &SearchLog) -> Result<()> {
+pub(crate) fn write_cases(dir: &Path, log: &SearchLog) -> Result<()> {
     let searches = log.lock().map(|l| l.clone()).unwrap_or_default();
     write_atomic_with(&dir.join("cases.tsv"), |out| {
         searches

@@ -12,7 +12,7 @@ use crate::suite::Anomaly;
 use std::collections::HashSet;
 
 /// The dialog ids a question's evidence resolves to, in order and without repeats.
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// Dialog ids (`D1:3`) that name turns of the conversation.
     pub ids: Vec<String>,
 }

@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// One sample as the file has it.
 #[derive(Debug, Deserialize)]
-pub struct RawSample {
+pub(crate) struct RawSample {
     /// `conv-26`, ...
     pub sample_id: String,
     /// Speakers, sessions and their dates, by key.
@@ -23,7 +23,7 @@ pub struct RawSample {
 
 /// One question as the file has it.
 #[derive(Debug, Deserialize)]
-pub struct RawQuestion {
+pub(crate) struct RawQuestion {
     /// The question.
     pub question: String,
     /// The dialog ids that hold the answer, as written (some hold several, some are mistyped).
@@ -35,7 +35,7 @@ pub struct RawQuestion {
 
 /// One dialog turn.
 #[derive(Debug, Deserialize)]
-pub struct RawTurn {
+pub(crate) struct RawTurn {
     /// Who said it.
     pub speaker: String,
     /// `D<session>:<turn>`.

@@ -31,14 +31,14 @@ use std::path::{Path, PathBuf};
 
 /// The released `locomo10.json` (snap-research/LoCoMo 3eb6f2c, `data/locomo10.json`). Another
 /// file runs, flagged in a warning and the manifest.
-pub const RELEASED_SHA256: &str =
+pub(crate) const RELEASED_SHA256: &str =
     "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4";
 
 /// Results a case's context holds: enough for R@50.
-pub const DEPTH: usize = 50;
+pub(crate) const DEPTH: usize = 50;
 
 /// A case passes when all its gold is within this many results (R@10 = 1).
-pub const PASS_DEPTH: usize = 10;
+pub(crate) const PASS_DEPTH: usize = 10;
 
 /// The rank measures a LoCoMo run reports unless `--metrics` says otherwise.
 pub const MEASURES: &str = "R@1,R@5,R@10,R@25,R@50,nDCG@10,RR";
@@ -51,7 +51,7 @@ pub use super::Unit;
 /// they are open-domain (3: answers that need knowledge beyond the conversation, as "What
 /// fields would Caroline be likely to pursue") and single-hop (4), as the evaluations of
 /// memory systems that report LoCoMo by category name them. docs/locomo.md.
-pub fn category_name(category: u8) -> Option<&'static str> {
+pub(crate) fn category_name(category: u8) -> Option<&'static str> {
     Some(match category {
         1 => "multi-hop",
         2 => "temporal",

@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// One evaluation instance.
 #[derive(Debug, Deserialize)]
-pub struct Instance {
+pub(crate) struct Instance {
     /// Unique; `_abs` at the end marks an abstention question.
     pub question_id: String,
     /// `single-session-user`, `temporal-reasoning`, `knowledge-update`, `multi-session`, ...
@@ -42,7 +42,7 @@ pub struct Turn {
 }
 
 /// The instances of `bytes` (the file at `path`).
-pub fn instances(path: &Path, bytes: &[u8]) -> Result<Vec<Instance>> {
+pub(crate) fn instances(path: &Path, bytes: &[u8]) -> Result<Vec<Instance>> {
     let value: Value = crate::io::parse_json(path, bytes)?;
     if !value.is_array() {
         return Err(Error::input(

@@ -32,10 +32,10 @@ pub use file::parse_date;
 /// turn-to-session metrics read past k until k sessions are covered, so a context holds the
 /// whole haystack up to this: every haystack of `_s` and `_oracle` (about 500 user turns at
 /// most); `_m`'s turn haystacks are cut here, and what lies past counts as not retrieved.
-pub const DEPTH: usize = 1000;
+pub(crate) const DEPTH: usize = 1000;
 
 /// A case passes when all its gold is within this many results (its recall_all@10).
-pub const PASS_DEPTH: usize = 10;
+pub(crate) const PASS_DEPTH: usize = 10;
 
 /// The rank measures a LongMemEval run reports unless `--metrics` says otherwise; its own
 /// (recall_any, recall_all, ndcg_any) are `tenure-eval longmemeval`'s.

@@ -84,14 +84,14 @@ fn run<'a>(runs: &'a [(String, Vec<SessionMetrics>)], name: &str) -> Option<&'a 
 }
 
 /// Lowest per-session precision (sessions that retrieved something).
-pub fn min_precision(s: &[SessionMetrics]) -> Option<f64> {
+pub(crate) fn min_precision(s: &[SessionMetrics]) -> Option<f64> {
     s.iter().filter_map(|m| m.precision).reduce(f64::min)
 }
 
 /// Sessions pooled into one coverage figure. One session has 40 references at the defaults, so
 /// its coverage moves by 0.025 a reference and a verdict read from it (full is 0.95) flipped
 /// with one reference; five sessions pool 200.
-pub const WINDOW: usize = 5;
+pub(crate) const WINDOW: usize = 5;
 
 /// Coverage at session `n` (1-based; the last session when there are fewer): references
 /// covered over references in the [`WINDOW`] sessions ending at `n`, fewer at the start. The
@@ -105,12 +105,12 @@ pub fn coverage_at(s: &[SessionMetrics], n: usize) -> Option<f64> {
 }
 
 /// Coverage of the first and of the last [`WINDOW`] sessions: what "coverage grows" compares.
-pub fn coverage_ends(s: &[SessionMetrics]) -> (Option<f64>, Option<f64>) {
+pub(crate) fn coverage_ends(s: &[SessionMetrics]) -> (Option<f64>, Option<f64>) {
     (coverage_at(s, WINDOW), coverage_at(s, s.len()))
 }
 
 /// Whether coverage grows with use: the last sessions cover more than the first.
-pub fn coverage_grows(s: &[SessionMetrics]) -> bool {
+pub(crate) fn coverage_grows(s: &[SessionMetrics]) -> bool {
     matches!(coverage_ends(s), (Some(a), Some(b)) if b > a)
 }
 
@@ -126,7 +126,7 @@ fn sum(s: &[SessionMetrics], f: fn(&SessionMetrics) -> usize) -> usize {
 }
 
 /// A figure of the flywheel's tables and claims: two decimals, `-` when there is none.
-pub fn f2(v: Option<f64>) -> String {
+pub(crate) fn f2(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.2}"))
 }
 
@@ -149,7 +149,7 @@ pub fn c1_c2(s: &[SessionMetrics]) -> (Verdict, Verdict) {
 }
 
 /// Coverage that counts as the essay's "full".
-pub const FULL: f64 = 0.95;
+pub(crate) const FULL: f64 = 0.95;
 
 /// The claims table.
 pub fn claims(e: &Evidence) -> Vec<Claim> {
@@ -368,7 +368,7 @@ impl SensitivityRow {
 
 /// For each parameter of the sweep and each of C1, C2: the first value (in sweep order) at which
 /// the claim no longer holds, or `None` if it holds throughout.
-pub fn breaking_points(rows: &[SensitivityRow]) -> Vec<(String, Option<f64>, Option<f64>)> {
+pub(crate) fn breaking_points(rows: &[SensitivityRow]) -> Vec<(String, Option<f64>, Option<f64>)> {
     let mut params: Vec<&str> = rows.iter().map(|r| r.parameter.as_str()).collect();
     params.dedup();
     params

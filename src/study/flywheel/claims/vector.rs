@@ -36,7 +36,7 @@ fn ends(rows: &[&VectorRow]) -> Option<(f64, f64)> {
 }
 
 /// C3 and C4.
-pub fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
+pub(crate) fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
     let c3_essay = "Vector search gets worse as the store grows (one domain's beliefs sit close \
                     together); the essay's illustration: 10 beliefs moderate precision, 50 low, \
                     200 about 0.05.";
