@@ -68,7 +68,9 @@ static RUNTIME: OnceLock<std::result::Result<(PathBuf, ort::environment::Environ
 
 /// Load the ONNX Runtime shared library once per process: `ort_lib`, else `ORT_DYLIB_PATH`,
 /// else `libonnxruntime.so` beside the executable. Missing or unloadable: exit 3.
-pub(crate) fn load_runtime(ort_lib: Option<&Path>) -> Result<(PathBuf, ort::environment::Environment)> {
+pub(crate) fn load_runtime(
+    ort_lib: Option<&Path>,
+) -> Result<(PathBuf, ort::environment::Environment)> {
     let outcome = RUNTIME.get_or_init(|| {
         let candidate = ort_lib
             .map(Path::to_path_buf)

@@ -144,7 +144,11 @@ pub(crate) fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Summarise outcomes. `case_count` is the number of cases (for sessions, session cases).
-pub(crate) fn summarise(outcomes: &[Outcome], case_count: usize, turn_count: Option<usize>) -> Summary {
+pub(crate) fn summarise(
+    outcomes: &[Outcome],
+    case_count: usize,
+    turn_count: Option<usize>,
+) -> Summary {
     let mut latencies: Vec<f64> = outcomes.iter().map(|o| o.latency_ms).collect();
     latencies.sort_by(f64::total_cmp);
     let mean_latency = if latencies.is_empty() {

@@ -192,7 +192,9 @@ fn every_cited_defect_is_in_the_provider_contract() {
             let after = bytes.get(at + 1 + digits.len());
             // `D30:5` is a LoCoMo dialog id (session 30, turn 5), not defect D30.
             let dialog_id = after == Some(&b':')
-                && bytes.get(at + 2 + digits.len()).is_some_and(u8::is_ascii_digit);
+                && bytes
+                    .get(at + 2 + digits.len())
+                    .is_some_and(u8::is_ascii_digit);
             if (1..=2).contains(&digits.len())
                 && !dialog_id
                 && matches!(before, Some(b'(' | b' '))

@@ -71,13 +71,39 @@ fn eval_on_the_built_in_corpus_prints_the_per_class_table() {
         None,
     );
     let text = String::from_utf8(md.stdout).unwrap();
-    assert!(
-        text.starts_with("| class | precision | recall | F1 | support |"),
-        "{text}"
-    );
-    assert!(
-        text.contains("| gold \\ predicted | forward_open | current_state | closed | correction |")
-    );
+    // The tables are render::Table's: each markdown row's cells, trimmed.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert!(text.starts_with("### Per class (accuracy "), "{text}");
+    assert_eq!(rows[0], ["class", "precision", "recall", "F1", "support"]);
+    let confusion = [
+        "gold \\ predicted",
+        "forward_open",
+        "current_state",
+        "closed",
+        "correction",
+    ];
+    assert!(rows.iter().any(|r| r[..] == confusion[..]), "{text}");
+    let macro_row = rows.iter().find(|r| r[0] == "macro").unwrap();
+    assert_eq!(macro_row[3], format!("{macro_f1:.3}"));
+    // The same tables as CSV and LaTeX, through the one renderer.
+    for (format, class) in [("csv", "forward_open"), ("latex", "forward\\_open")] {
+        let out = tenure_eval(
+            &[
+                "temporal",
+                "eval",
+                "cases/temporal/statements.jsonl",
+                "--format",
+                format,
+            ],
+            None,
+        );
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains(class));
+    }
 }
 
 #[test]

@@ -69,7 +69,11 @@ pub(crate) fn ranked_hits(
 /// The backend info of a context scorer over `vectors` (`id` names it, `variant` a setting
 /// that changes its file names, e.g. `bitemporal`). As cosine's, file names carry the model,
 /// and the text policy only when it is not the profile's.
-pub(crate) fn scorer_info(id: &str, vectors: Option<&Vectors>, variant: Option<&str>) -> BackendInfo {
+pub(crate) fn scorer_info(
+    id: &str,
+    vectors: Option<&Vectors>,
+    variant: Option<&str>,
+) -> BackendInfo {
     let model = vectors.map(Vectors::model);
     let policy = vectors.map(Vectors::policy);
     let mut prefix: Vec<String> = model.iter().cloned().collect();

@@ -2,13 +2,13 @@
 //! is its own.
 
 use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
-use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
-use tenure_eval::render::{number_cell as opt, render, write_figure, Table, TableFormat};
+use tenure_eval::render::{render, write_figure};
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
-use tenure_eval::study::scale::{measure, parse_size, Outputs, ScaleRow};
+use tenure_eval::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
 use tenure_eval::{Error, Result};
 
 /// `tenure-eval scale`.
@@ -27,8 +27,8 @@ pub struct ScaleArgs {
     /// a long run, for its memory (the report is streamed).
     #[arg(long, value_parser = parse_size)]
     pub case_count: Option<usize>,
-    /// Output format: a markdown table, or the rows as JSON.
-    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    /// Output format: the table as markdown, CSV or LaTeX, or the rows as JSON.
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
     pub format: OutputFormat,
     /// Also write each size's static report here, as `scale-<beliefs>.json` (which cases the
     /// grown store fails, and why).
@@ -76,44 +76,6 @@ fn in_child(size: usize) -> Result<ScaleRow> {
         ));
     }
     serde_json::from_slice(&out.stdout).map_err(|e| Error::backend("scale", e))
-}
-
-/// The study's table.
-pub fn table(rows: &[ScaleRow]) -> Table {
-    Table {
-        title: "Scale: the suite planted in a synthetic store".into(),
-        header: [
-            "Beliefs",
-            "Segments",
-            "Build ms",
-            "Search p50 µs",
-            "Search p95 µs",
-            "Case p50 ms",
-            "Passed",
-            "Precision",
-            "Recall",
-            "Peak RSS MiB",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.beliefs.to_string(),
-                    r.segments.to_string(),
-                    format!("{:.0}", r.build_ms),
-                    format!("{:.0}", r.search_p50_us),
-                    format!("{:.0}", r.search_p95_us),
-                    format!("{:.2}", r.case_p50_ms),
-                    format!("{}/{}", r.passed, r.cases),
-                    opt(r.precision, 2),
-                    opt(r.recall, 2),
-                    opt(r.peak_rss_mib, 0),
-                ]
-            })
-            .collect(),
-    }
 }
 
 /// Run the study.
@@ -177,7 +139,7 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
     }
     let text = match args.format {
         OutputFormat::Json => json_text(&rows),
-        _ => render(&[table(&rows)], TableFormat::Markdown),
+        other => render(&[table(&rows)], other.table()),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

@@ -1,16 +1,14 @@
 //! `tenure-eval temporal`: the TemporalClassifier over a statements file (classify) and its
 //! per-class precision, recall and F1 against gold labels (eval). See `docs/temporal.md`.
 
-use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
+use crate::cli::format::{only, OutputFormat, TABLES};
 use clap::{Args, Subcommand};
 use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tenure_eval::study::temporal::{
-    classify_all, evaluate, parse_statements, Evaluation, Statement,
-};
-use tenure_eval::temporal::TemporalClass;
+use tenure_eval::render::render;
+use tenure_eval::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
 use tenure_eval::{Error, Result};
 
 /// `tenure-eval temporal`.
@@ -47,8 +45,9 @@ pub struct ClassifyArgs {
 pub struct EvalArgs {
     /// JSON Lines `{"id", "text", "class"}`; `-` reads stdin.
     pub file: PathBuf,
-    /// Output format: tables for a terminal or a README, or the evaluation as JSON.
-    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    /// Output format: the tables (per class with the macro averages, the confusion matrix, the
+    /// misclassified statements) as markdown, CSV or LaTeX, or the evaluation as JSON.
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
     pub format: OutputFormat,
 }
 
@@ -112,7 +111,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
     let evaluation = evaluate(&path, &statements)?;
     let out = match args.format {
         OutputFormat::Json => to_json(&evaluation)?,
-        _ => markdown(&evaluation),
+        other => render(&tables(&evaluation), other.table()),
     };
     crate::cli::write_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -122,46 +121,4 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
     serde_json::to_string_pretty(value)
         .map(|s| s + "\n")
         .map_err(|e| Error::Usage(format!("cannot serialise the output: {e}")))
-}
-
-/// Per-class table, macro averages, confusion matrix (rows gold, columns predicted), misses.
-fn markdown(e: &Evaluation) -> String {
-    let mut out =
-        String::from("| class | precision | recall | F1 | support |\n|---|---:|---:|---:|---:|\n");
-    for (class, s) in &e.per_class {
-        let _ = writeln!(
-            out,
-            "| {class} | {:.3} | {:.3} | {:.3} | {} |",
-            s.precision, s.recall, s.f1, s.support
-        );
-    }
-    let _ = writeln!(
-        out,
-        "| macro | {:.3} | {:.3} | {:.3} | {} |\n\naccuracy {:.3} ({} of {})\n",
-        e.macro_precision, e.macro_recall, e.macro_f1, e.total, e.accuracy, e.correct, e.total
-    );
-    out.push_str("| gold \\ predicted |");
-    for class in TemporalClass::ALL {
-        let _ = write!(out, " {class} |");
-    }
-    out.push_str("\n|---|");
-    out.push_str(&"---:|".repeat(TemporalClass::ALL.len()));
-    out.push('\n');
-    for (gold, row) in &e.confusion {
-        let _ = write!(out, "| {gold} |");
-        for count in row.values() {
-            let _ = write!(out, " {count} |");
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(out, "\nmisclassified ({}):", e.misclassified.len());
-    for m in &e.misclassified {
-        let marker = m.marker.as_deref().unwrap_or("default");
-        let _ = writeln!(
-            out,
-            "- {}: gold {}, predicted {} ({marker})",
-            m.id, m.gold, m.predicted
-        );
-    }
-    out
 }

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::{parse_measures, DEFAULT_MEASURES};
 use crate::eval::summary::percentile;
+use crate::render::table::{number_cell, Table};
 use crate::report::stream::StaticStream;
 use crate::report::Shape;
 use crate::run::{run_static_each, Silent};
@@ -225,6 +226,44 @@ pub fn parse_size(s: &str) -> std::result::Result<usize, String> {
     match digits.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n * unit),
         _ => Err(format!("{s:?}: expected a size such as 1000, 10k or 1m")),
+    }
+}
+
+/// The study's table.
+pub fn table(rows: &[ScaleRow]) -> Table {
+    Table {
+        title: "Scale: the suite planted in a synthetic store".into(),
+        header: [
+            "Beliefs",
+            "Segments",
+            "Build ms",
+            "Search p50 µs",
+            "Search p95 µs",
+            "Case p50 ms",
+            "Passed",
+            "Precision",
+            "Recall",
+            "Peak RSS MiB",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.beliefs.to_string(),
+                    r.segments.to_string(),
+                    format!("{:.0}", r.build_ms),
+                    format!("{:.0}", r.search_p50_us),
+                    format!("{:.0}", r.search_p95_us),
+                    format!("{:.2}", r.case_p50_ms),
+                    format!("{}/{}", r.passed, r.cases),
+                    number_cell(r.precision, 2),
+                    number_cell(r.recall, 2),
+                    number_cell(r.peak_rss_mib, 0),
+                ]
+            })
+            .collect(),
     }
 }
 

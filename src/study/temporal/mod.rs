@@ -3,6 +3,10 @@
 //! experiment 5 (spec context-scorer §5).
 
 use crate::error::{Error, Result};
+mod table;
+
+pub use table::tables;
+
 use crate::temporal::{classify_text, Classification, TemporalClass};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

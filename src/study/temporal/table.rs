@@ -1,0 +1,72 @@
+//! The evaluation's tables, through the one `render::Table` (markdown, CSV, LaTeX, JSON): per
+//! class with the macro averages and the accuracy, the confusion matrix (rows gold, columns
+//! predicted), and the misclassified statements.
+
+use super::Evaluation;
+use crate::render::table::Table;
+use crate::temporal::TemporalClass;
+
+/// The three tables of `e`.
+pub fn tables(e: &Evaluation) -> Vec<Table> {
+    let f3 = |x: f64| format!("{x:.3}");
+    let mut rows: Vec<Vec<String>> = e
+        .per_class
+        .iter()
+        .map(|(class, s)| {
+            vec![
+                class.to_string(),
+                f3(s.precision),
+                f3(s.recall),
+                f3(s.f1),
+                s.support.to_string(),
+            ]
+        })
+        .collect();
+    rows.push(vec![
+        "macro".into(),
+        f3(e.macro_precision),
+        f3(e.macro_recall),
+        f3(e.macro_f1),
+        e.total.to_string(),
+    ]);
+    let per_class = Table::new(
+        &format!(
+            "Per class (accuracy {:.3}, {} of {})",
+            e.accuracy, e.correct, e.total
+        ),
+        &["class", "precision", "recall", "F1", "support"],
+        rows,
+    );
+    let mut header = vec!["gold \\ predicted".to_string()];
+    header.extend(TemporalClass::ALL.iter().map(|c| c.to_string()));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let confusion = Table::new(
+        "Confusion",
+        &header,
+        e.confusion
+            .iter()
+            .map(|(gold, row)| {
+                let mut cells = vec![gold.to_string()];
+                cells.extend(row.values().map(usize::to_string));
+                cells
+            })
+            .collect(),
+    );
+    let misses = Table::new(
+        &format!("Misclassified ({})", e.misclassified.len()),
+        &["id", "gold", "predicted", "marker"],
+        e.misclassified
+            .iter()
+            .map(|m| {
+                let marker = m.marker.clone().unwrap_or_else(|| "default".into());
+                vec![
+                    m.id.clone(),
+                    m.gold.to_string(),
+                    m.predicted.to_string(),
+                    marker,
+                ]
+            })
+            .collect(),
+    );
+    vec![per_class, confusion, misses]
+}
