@@ -14,7 +14,7 @@ use std::path::Path;
 /// names: what a published report without a manifest can be checked for.
 pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
     let bytes = crate::io::read_bytes(path)?;
-    let parsed = crate::report::parse::parse(path, &bytes)?;
+    let parsed = crate::report::read::parse::parse(path, &bytes)?;
     // Only a sidecar manifest records its report's sha256: a report with its manifest inline
     // is not hashed (a streamed report can be 100 MB).
     let actual = parsed.manifest.is_none().then(|| sha256_hex(&bytes));

@@ -10,9 +10,9 @@
 use super::store::{ModelInfo, Pooling};
 use super::Role;
 use crate::error::{Error, Result};
-use crate::io::sha256_hex;
-use crate::io::{parse_json, read_bytes};
+use crate::io::{parse_json, read_bytes, sha256_hex};
 use ndarray::{Array2, ArrayViewD, Axis};
+use ort::environment::Environment;
 use ort::session::Session;
 use ort::value::TensorRef;
 use serde::Deserialize;
@@ -63,14 +63,11 @@ pub(crate) fn is_model_dir(path: &Path) -> bool {
 }
 
 /// The loaded runtime and its environment (kept alive for the process: sessions need it).
-static RUNTIME: OnceLock<std::result::Result<(PathBuf, ort::environment::Environment), String>> =
-    OnceLock::new();
+static RUNTIME: OnceLock<std::result::Result<(PathBuf, Environment), String>> = OnceLock::new();
 
 /// Load the ONNX Runtime shared library once per process: `ort_lib`, else `ORT_DYLIB_PATH`,
 /// else `libonnxruntime.so` beside the executable. Missing or unloadable: exit 3.
-pub(crate) fn load_runtime(
-    ort_lib: Option<&Path>,
-) -> Result<(PathBuf, ort::environment::Environment)> {
+pub(crate) fn load_runtime(ort_lib: Option<&Path>) -> Result<(PathBuf, Environment)> {
     let outcome = RUNTIME.get_or_init(|| {
         let candidate = ort_lib
             .map(Path::to_path_buf)

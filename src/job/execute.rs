@@ -11,7 +11,7 @@ use crate::eval::rank::Measure;
 use crate::eval::summary::Summary;
 use crate::render::run_table::RunRow;
 use crate::report::rank;
-use crate::report::stream::StaticStream;
+use crate::report::write::stream::StaticStream;
 use crate::report::LoadedReport;
 use crate::report::{file_name, json, label, write_report, Manifest, ReportFile, Shape};
 use crate::run::{run_sessions, run_static_each, Observer};

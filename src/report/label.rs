@@ -85,7 +85,7 @@ pub fn check(label: &str) -> crate::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::origin::upstream_info;
+    use crate::report::read::origin::upstream_info;
 
     #[test]
     fn a_tag_follows_the_backends_label_and_a_given_label_wins() {

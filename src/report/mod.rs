@@ -3,21 +3,15 @@
 //! into rows, where a loaded report came from, and external systems' entries. Analyses over
 //! reports are `analysis`, their renderings `render`.
 
-pub mod entries;
-mod external;
-pub mod json;
 pub mod label;
-mod origin;
-pub(crate) mod parse;
 pub mod rank;
 pub mod read;
-pub mod recorded;
-mod row;
 pub mod schema;
-pub mod stream;
+pub mod write;
 pub use crate::io::write_atomic;
+pub use read::recorded::RecordedManifest;
 pub use read::{same_json, LoadedReport, Row};
-pub use recorded::RecordedManifest;
+pub use write::json;
 
 use crate::backend::{BackendInfo, Workload};
 use crate::profile::Profile;
@@ -159,7 +153,7 @@ impl Manifest {
         self.backend_stats = stats.clone();
         self.retries = retries;
         if run_backend.reader == crate::backend::Reader::External {
-            self.search_latency = Some(external::search_latency(contexts));
+            self.search_latency = Some(write::external::search_latency(contexts));
         }
         self
     }

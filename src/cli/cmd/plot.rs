@@ -5,7 +5,7 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::render::write_figure;
-use tenure_eval::report::entries::static_case;
+use tenure_eval::report::read::entries::static_case;
 use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
 

@@ -6,7 +6,7 @@ use super::model::{EntryView, HitView, ReportView};
 use crate::backend::Workload;
 use crate::eval::stats::mean;
 use crate::eval::summary::{pass_type, Outcome, PassType};
-use crate::report::entries::Entries;
+use crate::report::read::entries::Entries;
 use crate::report::schema::{RankBlock, ScoreEntry};
 use crate::report::{LoadedReport, Row};
 use std::collections::BTreeMap;

@@ -155,7 +155,7 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
         views.push(build::report_view(
             r,
             name,
-            crate::report::entries::read(&r.path, r.kind)?,
+            crate::report::read::entries::read(&r.path, r.kind)?,
         ));
     }
     let (mut cases, sessions) = model::suite_views(suite, &qrels);

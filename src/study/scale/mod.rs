@@ -13,7 +13,7 @@ use crate::eval::qrels::Qrels;
 use crate::eval::rank::{parse_measures, DEFAULT_MEASURES};
 use crate::eval::summary::percentile;
 use crate::render::table::{number_cell, Table};
-use crate::report::stream::StaticStream;
+use crate::report::write::stream::StaticStream;
 use crate::report::Shape;
 use crate::run::{run_static_each, Silent};
 use crate::suite::synthetic::{self, Rng};

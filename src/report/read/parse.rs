@@ -4,10 +4,10 @@
 //! ingestion) are small and kept as JSON. Errors name the file and the JSON path, as
 //! [`crate::io::parse_json`]'s do.
 
-use super::row::{case_row, turn_row, Row};
-use super::schema::IngestionBlock;
 use crate::backend::Workload;
 use crate::error::{Error, Result};
+use crate::report::read::row::{case_row, turn_row, Row};
+use crate::report::schema::IngestionBlock;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserializer;
 use serde_json::Value;
@@ -179,7 +179,7 @@ impl<'de> Visitor<'de> for Cases<'_, '_> {
 }
 
 /// The error for a file that is neither layout.
-pub(super) fn not_a_report(path: &Path) -> Error {
+pub(in crate::report) fn not_a_report(path: &Path) -> Error {
     Error::input(
         path,
         "$",

@@ -1,5 +1,5 @@
 //! Upstream-shaped JSON reports (spec §H), written through the typed schema
-//! ([`super::schema`]), keys in upstream order.
+//! ([`crate::report::schema`]), keys in upstream order.
 //!
 //! Four additions, all documented in the README: a `manifest` (a sidecar file for the paper
 //! shape, which is a bare array), `precisionDriftScore` on session turns (PrecisionMemBench's
@@ -9,15 +9,15 @@
 //! only then. The upstream `clauses` field keeps Atlas's own view, where collapsed clauses
 //! vanish from static reports (§C.5).
 
-use super::external;
-use super::schema::{
-    CaseEntry, ExternalTurnEntry, IngestionBlock, PmbReport, ScoreEntry, TermEntry, TurnEntry,
-};
-use super::{Manifest, ReportFile, Shape};
 use crate::backend::{BackendInfo, Reader, ScoreScale};
 use crate::context::ScoredBelief;
 use crate::eval::summary::Summary;
 use crate::js::{round2, round3};
+use crate::report::schema::{
+    CaseEntry, ExternalTurnEntry, IngestionBlock, PmbReport, ScoreEntry, TermEntry, TurnEntry,
+};
+use crate::report::write::external;
+use crate::report::{Manifest, ReportFile, Shape};
 use crate::run::{CaseResult, Ingestion, SessionRun, StaticRun, TurnResult, SESSION_CATEGORY};
 use serde::Serialize;
 use serde_json::Value;
@@ -44,7 +44,7 @@ pub enum ScoreStyle {
 }
 
 impl ScoreStyle {
-    pub(super) fn of(backend: &BackendInfo, all_clauses: bool) -> ScoreStyle {
+    pub(in crate::report) fn of(backend: &BackendInfo, all_clauses: bool) -> ScoreStyle {
         match backend.score_scale {
             ScoreScale::LuceneBm25 => ScoreStyle::Lucene { all_clauses },
             ScoreScale::VectorSimilarity | ScoreScale::RankFusion | ScoreScale::None => {
@@ -103,7 +103,7 @@ pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEnt
         .collect()
 }
 
-pub(super) fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
+pub(in crate::report) fn case_entry(r: &CaseResult, shape: Shape, style: ScoreStyle) -> CaseEntry {
     let pmb = shape == Shape::Pmb;
     let m = &r.metrics;
     CaseEntry {
@@ -225,7 +225,7 @@ pub fn session_report(run: &SessionRun, manifest: &Manifest, shape: Shape) -> Re
 }
 
 /// `ingestion` of an in-process index: its build time.
-pub(super) fn tenure_ingestion(ingestion: &Ingestion) -> Option<IngestionBlock> {
+pub(in crate::report) fn tenure_ingestion(ingestion: &Ingestion) -> Option<IngestionBlock> {
     Some(IngestionBlock {
         belief_count: ingestion.belief_count,
         total_ms: Some(round2(ingestion.total_ms)),
@@ -240,7 +240,7 @@ fn to_value(x: &impl Serialize) -> Value {
     serde_json::to_value(x).unwrap_or(Value::Null)
 }
 
-pub(super) fn wrap<E: Serialize>(
+pub(in crate::report) fn wrap<E: Serialize>(
     shape: Shape,
     backend: &BackendInfo,
     summary: &Summary,

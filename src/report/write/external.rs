@@ -3,9 +3,9 @@
 //! the session drift as 1 − precision; `ingestion` from the `/add` timings. The careful client
 //! adds a `diagnostics` block per entry and `error` on a failed one.
 
-use super::schema::{CaseEntry, ExternalTurnEntry, IngestionBlock};
 use crate::context::Context;
 use crate::js::round2;
+use crate::report::schema::{CaseEntry, ExternalTurnEntry, IngestionBlock};
 use crate::run::{CaseResult, Ingestion, TurnResult, SESSION_CATEGORY};
 use serde_json::{json, Value};
 
@@ -19,7 +19,7 @@ fn diagnostics(ctx: &Context, exact: bool) -> Option<Value> {
 }
 
 /// A static entry (SE:355-368).
-pub(super) fn case_entry(r: &CaseResult, exact: bool) -> CaseEntry {
+pub(in crate::report) fn case_entry(r: &CaseResult, exact: bool) -> CaseEntry {
     let m = &r.metrics;
     CaseEntry {
         case_id: r.case_id.clone(),
@@ -45,7 +45,7 @@ pub(super) fn case_entry(r: &CaseResult, exact: bool) -> CaseEntry {
 }
 
 /// A session entry (SS:342-356).
-pub(super) fn turn_entry(t: &TurnResult, exact: bool) -> ExternalTurnEntry {
+pub(in crate::report) fn turn_entry(t: &TurnResult, exact: bool) -> ExternalTurnEntry {
     ExternalTurnEntry {
         case_id: t.case_id.clone(),
         category: SESSION_CATEGORY.to_string(),
@@ -68,7 +68,10 @@ pub(super) fn turn_entry(t: &TurnResult, exact: bool) -> ExternalTurnEntry {
 /// `ingestion`: per-belief `/add` times, their sum and mean (SE:174-195). Static reports
 /// always carry it (zeros when the store was not reseeded), session reports only when the
 /// run seeded (D18).
-pub(super) fn ingestion(ingestion: &Ingestion, sessions: bool) -> Option<IngestionBlock> {
+pub(in crate::report) fn ingestion(
+    ingestion: &Ingestion,
+    sessions: bool,
+) -> Option<IngestionBlock> {
     let seeding = ingestion.seeding.as_ref().filter(|s| s.reseeded);
     if sessions && seeding.is_none() {
         return None;
@@ -92,7 +95,7 @@ pub(super) fn ingestion(ingestion: &Ingestion, sessions: bool) -> Option<Ingesti
 
 /// Search-only latency over the entries that searched (D17: upstream's percentiles include
 /// the cases that never called the system). Measured.
-pub(super) fn search_latency<'a>(contexts: impl Iterator<Item = &'a Context>) -> Value {
+pub(in crate::report) fn search_latency<'a>(contexts: impl Iterator<Item = &'a Context>) -> Value {
     let mut ms: Vec<f64> = contexts.filter_map(|c| c.search_ms).collect();
     ms.sort_by(f64::total_cmp);
     let pick = |q: f64| -> Value {

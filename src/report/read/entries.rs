@@ -3,9 +3,9 @@
 //! out, for the html page and Figure 1. Read typed, straight into the schema's entries (never
 //! through a JSON tree, see CONTRIBUTING.md "Scale and memory").
 
-use super::schema::{CaseEntry, PmbReport, TurnEntry};
 use crate::backend::Workload;
 use crate::error::{Error, Result};
+use crate::report::schema::{CaseEntry, PmbReport, TurnEntry};
 use std::path::Path;
 
 /// The entries of one report, of its kind.

@@ -1,20 +1,20 @@
 //! Reading any report file this tool or upstream writes: PrecisionMemBench's wrapper object,
 //! the paper tag's bare array, static or session, through the same typed schema the writer
-//! uses ([`super::schema`]). Third-party reports lack some fields (expandedQuery,
+//! uses ([`crate::report::schema`]). Third-party reports lack some fields (expandedQuery,
 //! searchScores, latency): only what the tables need is required.
 
-use super::origin::{manifest_info, recorded, sidecar_manifest, upstream_info};
-use super::parse::{not_a_report, Parsed};
-use super::recorded::RecordedManifest;
-pub use super::row::Row;
-use super::row::{case_row, turn_row};
-use super::schema::PmbReport;
 use crate::backend::BackendInfo;
 use crate::backend::Workload;
 use crate::error::Result;
 use crate::eval::stats::mean;
 use crate::eval::summary::{summarise, Outcome, Summary};
 pub use crate::io::same_json;
+use crate::report::read::origin::{manifest_info, recorded, sidecar_manifest, upstream_info};
+use crate::report::read::parse::{not_a_report, Parsed};
+use crate::report::read::recorded::RecordedManifest;
+pub use crate::report::read::row::Row;
+use crate::report::read::row::{case_row, turn_row};
+use crate::report::schema::PmbReport;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +51,7 @@ impl LoadedReport {
         LoadedReport::from_parsed(path, read_report(path)?)
     }
 
-    /// A report read in one pass ([`super::parse`]).
+    /// A report read in one pass ([`crate::report::read::parse`]).
     pub(crate) fn from_parsed(path: &Path, parsed: Parsed) -> Result<LoadedReport> {
         if !parsed.array && !parsed.has_cases {
             return Err(not_a_report(path));
@@ -144,7 +144,7 @@ impl LoadedReport {
     }
 
     /// A loaded report from its rows and the blocks around them.
-    pub(super) fn assemble(
+    pub(in crate::report) fn assemble(
         path: &Path,
         kind: Workload,
         rows: Vec<Row>,
@@ -181,13 +181,13 @@ impl LoadedReport {
         let provider = given.map(str::to_string).unwrap_or_else(|| {
             let base = match (&backend.model, named_by_us) {
                 (Some(model), true) if backend.id != "cosine" => {
-                    super::label::with_model(&backend.label, model)
+                    crate::report::label::with_model(&backend.label, model)
                 }
                 (Some(model), _) => model.clone(),
                 (None, true) if backend.id != "http" => backend.id.clone(),
                 _ => backend.provider.clone(),
             };
-            super::label::with_tag(&base, &backend)
+            crate::report::label::with_tag(&base, &backend)
         });
         LoadedReport {
             path: path.to_path_buf(),
@@ -225,8 +225,10 @@ impl LoadedReport {
         let b = &self.backend;
         let name = match (self.given_label(), &b.model) {
             (Some(given), _) => given.to_string(),
-            (None, Some(model)) => super::label::with_tag(&format!("{} / {model}", b.id), b),
-            (None, None) => super::label::with_tag(&b.id, b),
+            (None, Some(model)) => {
+                crate::report::label::with_tag(&format!("{} / {model}", b.id), b)
+            }
+            (None, None) => crate::report::label::with_tag(&b.id, b),
         };
         format!("{name} ({})", b.score_scale.describe())
     }
@@ -349,7 +351,7 @@ impl LoadedReport {
 /// report?
 /// The report at `path`, read in one pass.
 fn read_report(path: &Path) -> Result<Parsed> {
-    super::parse::parse(path, &crate::io::read_bytes(path)?)
+    crate::report::read::parse::parse(path, &crate::io::read_bytes(path)?)
 }
 
 fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {

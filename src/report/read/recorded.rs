@@ -1,4 +1,4 @@
-//! The manifest as read back: what a report says produced it. [`super::Manifest`] is what a run
+//! The manifest as read back: what a report says produced it. [`crate::report::Manifest`] is what a run
 //! writes; this is the same record read from a file, where every field may be missing (a
 //! report of an older tenure-eval, a hand-made one) but a field that is there must have its
 //! type, or the read fails naming the file and the JSON path.

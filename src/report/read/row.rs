@@ -1,8 +1,8 @@
 //! One case or turn of a report, as the tables, comparisons and gates read it, and how it is
 //! read off the schema's entries.
 
-use super::schema::{CaseEntry, ScoreEntry, TurnEntry};
 use crate::eval::summary::UNCATEGORISED;
+use crate::report::schema::{CaseEntry, ScoreEntry, TurnEntry};
 use crate::run::SESSION_CATEGORY;
 
 /// What the tables need of one case or turn.
@@ -42,7 +42,7 @@ pub struct Row {
     /// The relevant tier in rank order.
     pub ranking: Vec<String>,
     /// The report's `rankMetrics` block, by measure name (empty when it has none).
-    pub rank_metrics: super::schema::RankBlock,
+    pub rank_metrics: crate::report::schema::RankBlock,
 }
 
 impl Row {
@@ -64,7 +64,7 @@ fn scores(entries: Option<Vec<ScoreEntry>>) -> (Vec<(String, f64)>, Vec<f64>) {
         .unzip()
 }
 
-pub(super) fn case_row(e: CaseEntry) -> Row {
+pub(in crate::report) fn case_row(e: CaseEntry) -> Row {
     let (scores, exact_scores) = scores(e.search_scores);
     Row {
         case_id: e.case_id,
@@ -86,7 +86,7 @@ pub(super) fn case_row(e: CaseEntry) -> Row {
     }
 }
 
-pub(super) fn turn_row(e: TurnEntry) -> Row {
+pub(in crate::report) fn turn_row(e: TurnEntry) -> Row {
     let (scores, exact_scores) = scores(e.search_scores);
     Row {
         case_id: e.case_id,

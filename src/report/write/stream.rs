@@ -2,23 +2,23 @@
 //! cases: each entry is laid out as it finishes into an unnamed spill file beside the report,
 //! the summary is kept as a few numbers a case, and the report is assembled at the end
 //! (summary first, as upstream orders it) and renamed into place; the same bytes as a report
-//! built in memory ([`super::json::static_report`] and [`super::rank::annotate`]; the unit
+//! built in memory ([`crate::report::write::json::static_report`] and [`crate::report::rank::annotate`]; the unit
 //! test below holds them equal).
 //!
 //! A careful external client's reports are not streamed: they leave failed cases out under
 //! `upstream_exact` and time searches across all cases (`job::pass` keeps those in memory).
 
-use super::json::{self, ScoreStyle};
-use super::rank::RankTally;
-use super::read::{LoadedReport, Row};
-use super::row::case_row;
-use super::{Manifest, Shape};
 use crate::backend::BackendInfo;
 use crate::backend::Workload;
 use crate::error::{Error, Result};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::summary::{summarise, Outcome, Summary};
+use crate::report::rank::RankTally;
+use crate::report::read::row::case_row;
+use crate::report::read::{LoadedReport, Row};
+use crate::report::write::json::{self, ScoreStyle};
+use crate::report::{Manifest, Shape};
 use crate::run::{CaseResult, StaticRun};
 use crate::suite::Suite;
 use serde_json::Value;
@@ -131,7 +131,7 @@ impl<'a> StaticStream<'a> {
         let summary = summarise(&self.kept, self.kept.len(), None);
         let manifest = Manifest::for_static(suite, run).labelled(self.label.as_deref());
         let ingestion = json::tenure_ingestion(&run.ingestion);
-        let super::ReportFile {
+        let crate::report::ReportFile {
             body: mut skeleton,
             sidecar,
         } = json::wrap(
@@ -163,7 +163,7 @@ impl<'a> StaticStream<'a> {
             .map_err(|e| spill_error(&self.dir, e.into_error()))?;
         spill.rewind().map_err(|e| spill_error(&self.dir, e))?;
         let any = !self.kept.is_empty();
-        let written = super::write_report_with(path, sidecar.as_ref(), |out| {
+        let written = crate::report::write_report_with(path, sidecar.as_ref(), |out| {
             out.write_all(&text[..at])?;
             if any {
                 out.write_all(b"\n")?;
@@ -181,13 +181,13 @@ impl<'a> StaticStream<'a> {
                 map.get("ingestion")
                     .and_then(|i| i.get("totalMs"))
                     .and_then(Value::as_f64),
-                super::origin::recorded(path, map.get("manifest").cloned(), None)?,
+                crate::report::read::origin::recorded(path, map.get("manifest").cloned(), None)?,
             ),
             _ => (
                 None,
                 None,
                 None,
-                super::origin::recorded(path, None, sidecar)?,
+                crate::report::read::origin::recorded(path, None, sidecar)?,
             ),
         };
         let loaded = LoadedReport::assemble(

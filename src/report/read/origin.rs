@@ -1,14 +1,14 @@
 //! Which backend made a report: its manifest says so (`backendInfo`); files without one
 //! (upstream's) are known only by their provider name.
 
-use super::recorded::RecordedManifest;
 use crate::backend::{BackendInfo, Reader, ScoreScale};
+use crate::report::read::recorded::RecordedManifest;
 use serde_json::Value;
 use std::path::Path;
 
 /// The paper layout's sidecar manifest of the report at `path`, if the report has none
 /// `inline` and the sidecar is there and is JSON (read as a manifest by [`recorded`]).
-pub(super) fn sidecar_manifest(path: &Path, inline: bool) -> Option<Value> {
+pub(in crate::report) fn sidecar_manifest(path: &Path, inline: bool) -> Option<Value> {
     if inline {
         return None;
     }
@@ -16,14 +16,14 @@ pub(super) fn sidecar_manifest(path: &Path, inline: bool) -> Option<Value> {
 }
 
 /// Where the paper layout keeps the manifest of the report at `path`.
-pub(super) fn sidecar_path(path: &Path) -> std::path::PathBuf {
+pub(in crate::report) fn sidecar_path(path: &Path) -> std::path::PathBuf {
     path.with_extension("manifest.json")
 }
 
 /// The manifest of the report at `path`: `inline` (its `manifest` key) or else `sidecar` (the
 /// paper layout's file), read as a [`RecordedManifest`]; a field of the wrong type is an error
 /// naming the file it is in and its JSON path.
-pub(super) fn recorded(
+pub(in crate::report) fn recorded(
     path: &Path,
     inline: Option<Value>,
     sidecar: Option<Value>,
@@ -37,7 +37,7 @@ pub(super) fn recorded(
 
 /// The backend of a tenure-eval report: its manifest's `backendInfo`, or (reports written
 /// before manifests carried it) the built-in backend its `backend` id names.
-pub(super) fn manifest_info(manifest: &RecordedManifest) -> Option<BackendInfo> {
+pub(in crate::report) fn manifest_info(manifest: &RecordedManifest) -> Option<BackendInfo> {
     if let Some(info) = &manifest.backend_info {
         return serde_json::from_value(info.clone()).ok();
     }
