@@ -129,7 +129,7 @@ pub(in crate::report) fn case_entry(r: &CaseResult, shape: Shape, style: ScoreSt
     }
 }
 
-fn turn_entry(t: &&TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
+fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
     let pmb = shape == Shape::Pmb;
     TurnEntry {
         case_id: t.case_id.clone(),
@@ -153,75 +153,112 @@ fn turn_entry(t: &&TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
     }
 }
 
-/// The static report as upstream wrote it for `shape`, with the manifest (inline for the PMB
-/// shape, a sidecar for the paper shape).
-pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> ReportFile {
-    let reported = run.reported();
-    if run.backend.reader == Reader::External {
-        let exact = run.backend.upstream_exact;
-        let cases: Vec<CaseEntry> = reported
-            .iter()
-            .map(|r| external::case_entry(r, exact))
-            .collect();
-        let ingestion = external::ingestion(&run.ingestion, false);
-        return wrap(
-            Shape::Pmb,
-            &run.backend,
-            &run.summary(),
-            cases,
-            ingestion,
-            manifest,
-        );
-    }
-    let style = ScoreStyle::of(&run.backend, false);
-    let cases: Vec<CaseEntry> = reported
-        .iter()
-        .map(|r| case_entry(r, shape, style))
-        .collect();
-    let ingestion = tenure_ingestion(&run.ingestion);
-    wrap(
-        shape,
-        &run.backend,
-        &run.summary(),
-        cases,
-        ingestion,
-        manifest,
-    )
+/// What the one report builder needs of a run, static or session: its entries as our
+/// reports write them and as an external system's do.
+pub(crate) trait ReportedRun {
+    /// An entry of ours.
+    type Ours: Serialize;
+    /// An external system's entry.
+    type External: Serialize;
+    /// Sessions (their score style and ingestion block differ).
+    const SESSIONS: bool;
+    /// Who the backend was.
+    fn backend(&self) -> &BackendInfo;
+    /// The summary block.
+    fn summary(&self) -> Summary;
+    /// The store's ingestion.
+    fn ingestion(&self) -> &Ingestion;
+    /// Our entries, in report order.
+    fn ours(&self, shape: Shape, style: ScoreStyle) -> Vec<Self::Ours>;
+    /// An external system's entries, in report order.
+    fn external(&self, exact: bool) -> Vec<Self::External>;
 }
 
-/// The session report as upstream wrote it for `shape` (spec §H); same conventions.
-pub fn session_report(run: &SessionRun, manifest: &Manifest, shape: Shape) -> ReportFile {
-    let reported = run.reported();
-    if run.backend.reader == Reader::External {
-        let exact = run.backend.upstream_exact;
-        let turns: Vec<ExternalTurnEntry> = reported
+impl ReportedRun for StaticRun {
+    type Ours = CaseEntry;
+    type External = CaseEntry;
+    const SESSIONS: bool = false;
+    fn backend(&self) -> &BackendInfo {
+        &self.backend
+    }
+    fn summary(&self) -> Summary {
+        StaticRun::summary(self)
+    }
+    fn ingestion(&self) -> &Ingestion {
+        &self.ingestion
+    }
+    fn ours(&self, shape: Shape, style: ScoreStyle) -> Vec<CaseEntry> {
+        self.reported()
+            .iter()
+            .map(|r| case_entry(r, shape, style))
+            .collect()
+    }
+    fn external(&self, exact: bool) -> Vec<CaseEntry> {
+        self.reported()
+            .iter()
+            .map(|r| external::case_entry(r, exact))
+            .collect()
+    }
+}
+
+impl ReportedRun for SessionRun {
+    type Ours = TurnEntry;
+    type External = ExternalTurnEntry;
+    const SESSIONS: bool = true;
+    fn backend(&self) -> &BackendInfo {
+        &self.backend
+    }
+    fn summary(&self) -> Summary {
+        SessionRun::summary(self)
+    }
+    fn ingestion(&self) -> &Ingestion {
+        &self.ingestion
+    }
+    fn ours(&self, shape: Shape, style: ScoreStyle) -> Vec<TurnEntry> {
+        self.reported()
+            .iter()
+            .map(|t| turn_entry(t, shape, style))
+            .collect()
+    }
+    fn external(&self, exact: bool) -> Vec<ExternalTurnEntry> {
+        self.reported()
             .iter()
             .map(|t| external::turn_entry(t, exact))
-            .collect();
-        let ingestion = external::ingestion(&run.ingestion, true);
+            .collect()
+    }
+}
+
+/// The report of `run` as upstream wrote it for `shape` (spec §H), with the manifest (inline
+/// for the PMB shape, a sidecar for the paper shape): the one builder of static and session
+/// reports. An external system's report is always PrecisionMemBench-shaped, its entries and
+/// ingestion block its harness's.
+pub(crate) fn report<R: ReportedRun>(run: &R, manifest: &Manifest, shape: Shape) -> ReportFile {
+    let backend = run.backend();
+    if backend.reader == Reader::External {
+        let entries = run.external(backend.upstream_exact);
+        let ingestion = external::ingestion(run.ingestion(), R::SESSIONS);
         return wrap(
             Shape::Pmb,
-            &run.backend,
+            backend,
             &run.summary(),
-            turns,
+            entries,
             ingestion,
             manifest,
         );
     }
-    let style = ScoreStyle::of(&run.backend, true);
-    let turns: Vec<TurnEntry> = reported
-        .iter()
-        .map(|t| turn_entry(t, shape, style))
-        .collect();
-    let ingestion = tenure_ingestion(&run.ingestion);
-    wrap(
-        shape,
-        &run.backend,
-        &run.summary(),
-        turns,
-        ingestion,
-        manifest,
-    )
+    let entries = run.ours(shape, ScoreStyle::of(backend, R::SESSIONS));
+    let ingestion = tenure_ingestion(run.ingestion());
+    wrap(shape, backend, &run.summary(), entries, ingestion, manifest)
+}
+
+/// The static report (see [`report`]).
+pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> ReportFile {
+    report(run, manifest, shape)
+}
+
+/// The session report (see [`report`]).
+pub fn session_report(run: &SessionRun, manifest: &Manifest, shape: Shape) -> ReportFile {
+    report(run, manifest, shape)
 }
 
 /// `ingestion` of an in-process index: its build time.
