@@ -10,7 +10,7 @@ use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::summary::Summary;
 use crate::render::run_table::RunRow;
-use crate::report::rank;
+use crate::report::rank_block;
 use crate::report::write::stream::StaticStream;
 use crate::report::LoadedReport;
 use crate::report::{file_name, json, label, write_report, Manifest, ReportFile, Shape};
@@ -328,7 +328,7 @@ fn write_in_memory(
     qrels: &Qrels,
     measures: &[Measure],
 ) -> Result<(Vec<PathBuf>, LoadedReport)> {
-    rank::annotate(&mut report.body, qrels, measures);
+    rank_block::annotate(&mut report.body, qrels, measures);
     let reports = write_report(path, &report)?;
     let loaded = LoadedReport::from_parts(path, &report.body, report.sidecar)?;
     Ok((reports, loaded))

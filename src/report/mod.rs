@@ -4,7 +4,7 @@
 //! reports are `analysis`, their renderings `render`.
 
 pub mod label;
-pub mod rank;
+pub mod rank_block;
 pub mod read;
 pub mod schema;
 pub mod write;

@@ -149,7 +149,7 @@ pub struct CaseEntry {
     /// What an external system returned beyond the context (careful HTTP client only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<Value>,
-    /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank`).
+    /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank_block`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank_metrics: Option<RankBlock>,
 }
@@ -253,7 +253,7 @@ pub struct TurnEntry {
     /// Context build time (PrecisionMemBench layout). Measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retrieval_latency_ms: Option<f64>,
-    /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank`).
+    /// Rank-aware metrics by ir_measures name (tenure-eval's addition, see `report::rank_block`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank_metrics: Option<RankBlock>,
 }

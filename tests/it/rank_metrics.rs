@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tenure_eval::eval::qrels::{case_scores, Qrels};
 use tenure_eval::eval::rank::parse_measures;
-use tenure_eval::report::rank::entry_ranking;
+use tenure_eval::report::rank_block::entry_ranking;
 
 const MEASURES: &str = "P@1,P@5,P@10,R@1,R@5,R@10,nDCG,nDCG@3,nDCG@10,RR,RR@3,AP,AP@5";
 

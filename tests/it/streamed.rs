@@ -6,7 +6,7 @@
 use crate::common::static_run;
 use tenure_eval::eval::qrels::Qrels;
 use tenure_eval::eval::rank::{parse_measures, DEFAULT_MEASURES};
-use tenure_eval::report::rank::annotate;
+use tenure_eval::report::rank_block::annotate;
 use tenure_eval::report::read::LoadedReport;
 use tenure_eval::report::write::stream::StaticStream;
 use tenure_eval::report::{json, write_report, Manifest, Shape};

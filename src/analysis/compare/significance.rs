@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::stats::{holm, mean, paired_randomisation, Randomisation};
-use crate::report::rank::row_values;
+use crate::report::rank_block::row_values;
 use crate::report::LoadedReport;
 use serde::Serialize;
 

@@ -5,11 +5,11 @@
 
 mod paper;
 mod pmb;
-mod rank;
+mod rank_table;
 
 use super::table::Table;
 use crate::report::LoadedReport;
 
 pub use paper::paper_tables;
 pub use pmb::pmb_tables;
-pub use rank::rank_table;
+pub use rank_table::rank_table;

@@ -2,7 +2,7 @@
 //! cases: each entry is laid out as it finishes into an unnamed spill file beside the report,
 //! the summary is kept as a few numbers a case, and the report is assembled at the end
 //! (summary first, as upstream orders it) and renamed into place; the same bytes as a report
-//! built in memory ([`crate::report::write::json::static_report`] and [`crate::report::rank::annotate`]; the unit
+//! built in memory ([`crate::report::write::json::static_report`] and [`crate::report::rank_block::annotate`]; the unit
 //! test below holds them equal).
 //!
 //! A careful external client's reports are not streamed: they leave failed cases out under
@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::summary::{summarise, Outcome, Summary};
-use crate::report::rank::RankTally;
+use crate::report::rank_block::RankTally;
 use crate::report::read::row::case_row;
 use crate::report::read::{LoadedReport, Row};
 use crate::report::write::json::{self, ScoreStyle};

@@ -12,7 +12,7 @@ pub mod recall;
 use crate::error::{Error, Result};
 use crate::eval::rank::{parse_measures, Measure};
 use crate::render::table::{number_cell, Table};
-use crate::report::rank::row_values;
+use crate::report::rank_block::row_values;
 use crate::report::LoadedReport;
 use crate::suite::locomo::{category_name, Question, MEASURES};
 use serde::Serialize;
