@@ -65,6 +65,14 @@ pub fn suite_flags(suite: &Suite) -> String {
     if BUILTIN_SUITES.iter().any(|b| b.name == suite.name) {
         return format!("--suite {}", suite.name);
     }
+    // A benchmark's released file (`--suite locomo --data FILE [--unit sessions]`).
+    if let Some(data) = suite.inputs.iter().find(|f| f.role == "data") {
+        let (name, unit) = match suite.name.strip_suffix("-sessions") {
+            Some(name) => (name, " --unit sessions"),
+            None => (suite.name.as_str(), ""),
+        };
+        return format!("--suite {name} --data {}{unit}", shell_word(&data.path));
+    }
     let mut flags: Vec<String> = suite
         .inputs
         .iter()

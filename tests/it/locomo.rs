@@ -470,3 +470,125 @@ fn locomos_recall_accuracy_is_its_evaluation_codes() {
         4.0 / 1986.0
     );
 }
+
+/// Cosine over a store that lacks LoCoMo's texts stops before any work (exit 2) and says the
+/// command that fills it, with the flags that name this suite.
+#[test]
+fn missing_vectors_name_the_embed_command_for_this_file() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let data = locomo_file();
+    let data_arg = data.to_str().unwrap();
+    let out = tenure_eval(&[
+        "run",
+        "--suite",
+        "locomo",
+        "--data",
+        data_arg,
+        "--unit",
+        "sessions",
+        "--backend",
+        "cosine",
+        "--quiet",
+        "--out",
+        "/nonexistent/never-written",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let fill =
+        format!("tenure-eval embed --model DIR --suite locomo --data {data_arg} --unit sessions");
+    assert!(stderr.contains(&fill), "{stderr}");
+}
+
+/// Cosine with MiniLM in process on LoCoMo: `embed --suite locomo --data` fills a store with
+/// every turn and question of one conversation (conv-26, cut from the released file), then
+/// `run --backend bm25,cosine` over that store exits 0 with every question of it; a second
+/// `embed` finds nothing left to compute.
+#[test]
+fn cosine_runs_on_a_conversation_embedded_in_process() {
+    if !needs(&[Need::Locomo, Need::Onnx]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let released: Value = read(&locomo_file());
+    let one = dir.path().join("conv-26.json");
+    std::fs::write(&one, serde_json::to_vec(&json!([released[0]])).unwrap()).unwrap();
+    let model = crate::common::needs::env_path("TENURE_EVAL_MODELS")
+        .unwrap()
+        .join("all-minilm-l6-v2");
+    let store = dir.path().join("stores");
+    let embed = || {
+        let base = ["embed", "--suite", "locomo", "--data"];
+        let paths: [&Path; 5] = [
+            &one,
+            Path::new("--model"),
+            &model,
+            Path::new("--store-dir"),
+            &store,
+        ];
+        String::from_utf8(tenure_eval_ok(&base, &paths).stderr).unwrap()
+    };
+    // conv-26's 419 turns and the questions of its 197 cases, each text once.
+    let first = embed();
+    let needed: usize = first
+        .split(" texts needed")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!((419..=616).contains(&needed), "{first}");
+    assert!(
+        first.contains(&format!("{needed} texts needed, {needed} embedded in")),
+        "{first}"
+    );
+    let again = embed();
+    assert!(
+        again.contains(&format!("{needed} texts needed, 0 embedded in"))
+            && again.contains(&format!("{needed} already stored")),
+        "{again}"
+    );
+    let out = dir.path().join("reports");
+    tenure_eval_ok(
+        &[
+            "run",
+            "--suite",
+            "locomo",
+            "--backend",
+            "bm25,cosine",
+            "--model",
+            "all-minilm-l6-v2",
+            "--quiet",
+            "--data",
+        ],
+        &[
+            &one,
+            Path::new("--store-dir"),
+            &store,
+            Path::new("--out"),
+            &out,
+        ],
+    );
+    let cosine = read(&out.join("locomo/all-minilm-l6-v2-retrieval-report-vector.json"));
+    let cases = cosine["cases"].as_array().unwrap();
+    // conv-26 asks 199 questions; q30 and q46 have no evidence.
+    assert_eq!(
+        (
+            cases.len(),
+            cosine["manifest"]["excluded"].as_array().unwrap().len()
+        ),
+        (197, 2)
+    );
+    assert_eq!(
+        cosine["manifest"]["releasedInput"], false,
+        "a cut of the released file"
+    );
+    let found = cases
+        .iter()
+        .filter(|c| c["rankMetrics"]["R@50"].as_f64().unwrap() > 0.0)
+        .count();
+    assert!(
+        found > 100,
+        "cosine found evidence for {found} of 197 questions"
+    );
+}
