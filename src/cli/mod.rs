@@ -123,8 +123,13 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
 /// Print to stdout. A closed pipe (`| head`) ends the command quietly with exit 0, as ripgrep
 /// does; any other failure (a full disk) is an output error, exit 3 (see `main`).
 pub fn write_stdout(text: &str) -> Result<()> {
+    write_stdout_bytes(text.as_bytes())
+}
+
+/// Bytes to stdout (a figure with `--out -`).
+pub fn write_stdout_bytes(bytes: &[u8]) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
+    out.write_all(bytes)
         .and_then(|()| out.flush())
         .map_err(|source| Error::Output {
             path: PathBuf::from("<stdout>"),

@@ -12,16 +12,24 @@ use tenure_eval::{Error, Result};
 pub struct RemoteArgs {
     /// Remote calls in flight at once: embedding calls of a served model; static cases of a
     /// memory system after seeding (sessions stay serial). Reports do not depend on it.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one)]
     pub concurrency: usize,
     /// Per-call timeout in seconds (default: 120 for served models, 300 for memory systems,
     /// as Node's fetch).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Extra attempts after a transient failure (timeout, refused, 408, 429, 5xx), with
     /// exponential backoff; memory systems: /search and /reset only, never in --compat pmb.
     #[arg(long, default_value_t = 3)]
     pub retries: u32,
+}
+
+/// A count of at least 1: zero calls in flight would run nothing.
+fn at_least_one(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{text:?} is not a whole number ≥ 1")),
+    }
 }
 
 /// `--compat` values.

@@ -95,7 +95,7 @@ fn is_special_file(path: &Path) -> bool {
 
 /// `svg` in `format`: the SVG's bytes, or the PNG or PDF rendered from it. `path` is the file
 /// they are for, named in the error when rendering fails.
-pub(crate) fn encode(path: &Path, svg: &str, format: FigureFormat) -> Result<Vec<u8>> {
+pub fn encode(path: &Path, svg: &str, format: FigureFormat) -> Result<Vec<u8>> {
     let rendered = match format.available()? {
         FigureFormat::Svg => Ok(svg.as_bytes().to_vec()),
         #[cfg(feature = "figures")]

@@ -180,3 +180,17 @@ fn an_empty_summary_path_is_no_summary_not_a_failure() {
     );
     assert!(dir.path().join("junit.xml").is_file());
 }
+
+/// Zero calls in flight or a zero timeout would run nothing or fail every call: both are usage
+/// errors (exit 2) before anything runs or is written.
+#[test]
+fn zero_concurrency_or_timeout_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for flag in ["--concurrency", "--timeout"] {
+        let run = tenure_eval(&["run", "--suite", "pmb", "--quiet", "--out", out, flag, "0"]);
+        assert_eq!(run.status.code(), Some(2), "{flag} 0");
+        assert!(String::from_utf8_lossy(&run.stderr).contains(&format!("'0' for '{flag}")));
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

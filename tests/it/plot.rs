@@ -326,3 +326,31 @@ fn an_empty_bm25_panel_says_bm25_keeps_nothing() {
         "{text}"
     );
 }
+
+/// `plot --out -` writes the figure to stdout (SVG, or the format --format names) and no file
+/// named `-`.
+#[test]
+fn out_dash_writes_the_figure_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let report =
+        crate::common::repo("tests/golden/pmb-baseline/session-retrieval-report-vector.json");
+    let mut cases = vec![(None, &b"<svg"[..])];
+    if cfg!(feature = "figures") {
+        cases.push((Some("png"), &b"\x89PNG"[..]));
+    }
+    for (format, head) in cases {
+        let mut cmd = crate::common::cli(&["plot", report.to_str().unwrap(), "--out", "-"]);
+        cmd.current_dir(dir.path());
+        if let Some(f) = format {
+            cmd.args(["--format", f]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.starts_with(head), "{format:?}");
+    }
+    assert!(!dir.path().join("-").exists());
+}

@@ -4,7 +4,8 @@ use crate::cli::args::{figure_format, FigureFormatArg};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::write_figure;
+use tenure_eval::render::figure_file::encode;
+use tenure_eval::render::{write_figure, FigureFormat};
 use tenure_eval::report::read::entries::static_case;
 use tenure_eval::report::LoadedReport;
 use tenure_eval::{Error, Result};
@@ -58,14 +59,23 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
                 label: lb,
             },
         )?;
-        write_figure(&args.out, &svg, format)?;
-        say!("wrote {}", args.out.display());
+        out_figure(&args.out, &svg, format)?;
         return Ok(ExitCode::SUCCESS);
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
     crate::cli::mixed::warn(&reports);
     let svg = tenure_eval::render::plot::drift_figure(&reports)?;
-    write_figure(&args.out, &svg, format)?;
-    say!("wrote {}", args.out.display());
+    out_figure(&args.out, &svg, format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The figure to its file (atomically, `wrote` on stderr), or to stdout for `--out -` (SVG
+/// unless --format says PNG or PDF).
+fn out_figure(out: &std::path::Path, svg: &str, format: FigureFormat) -> Result<()> {
+    if out == std::path::Path::new("-") {
+        return crate::cli::write_stdout_bytes(&encode(out, svg, format)?);
+    }
+    write_figure(out, svg, format)?;
+    say!("wrote {}", out.display());
+    Ok(())
 }
