@@ -2,6 +2,7 @@
 //! validated, plus the sha256 of every input file for the report manifest.
 
 mod belief;
+mod benchmark;
 mod builtin;
 mod case;
 mod custom;

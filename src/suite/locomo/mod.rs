@@ -21,8 +21,8 @@ mod file;
 
 pub use evidence::dialog_numbers;
 
-use super::{Belief, BeliefType, Excluded, InputFile, Suite};
-use super::{BudgetOverride, Expect, RelevantExpect, StaticCase};
+use super::benchmark::{check_user, item, Asked};
+use super::{Excluded, InputFile, Suite};
 use crate::error::{Error, Result};
 use crate::io::{read_bytes, sha256_hex};
 use crate::profile::Profile;
@@ -74,13 +74,7 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
     let mut seen_samples = HashSet::new();
     for (i, sample) in samples.iter().enumerate() {
         let user = &sample.sample_id;
-        if user.is_empty() || user.contains('/') || !seen_samples.insert(user.clone()) {
-            return Err(Error::input(
-                data,
-                format!("$[{i}].sample_id"),
-                format!("{user:?}: expected a unique sample id without '/'"),
-            ));
-        }
+        check_user(data, &format!("$[{i}].sample_id"), user, &mut seen_samples)?;
         let sessions = file::sessions(data, i, sample)?;
         let mut turns = HashSet::new();
         for session in &sessions {
@@ -155,7 +149,16 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
                     gold.push(gold_id);
                 }
             }
-            cases.push(case(case_id, user, category, &question.question, gold));
+            let question = Asked {
+                case_id,
+                user,
+                category,
+                query: &question.question,
+                gold,
+                depth: DEPTH,
+                pass_depth: PASS_DEPTH,
+            };
+            cases.push(question.case());
         }
     }
     let mut warnings = Vec::new();
@@ -188,44 +191,6 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
         released: Some(released),
         default_measures: Some(MEASURES),
     })
-}
-
-fn item(id: String, user: &str, text: String, time: i64) -> Belief {
-    Belief {
-        created_at: Some(time),
-        updated_at: Some(time),
-        ..Belief::new(id, user.to_string(), BeliefType::Entity, text)
-    }
-}
-
-fn case(
-    case_id: String,
-    user: &str,
-    category: &str,
-    question: &str,
-    gold: Vec<String>,
-) -> StaticCase {
-    StaticCase {
-        case_id,
-        description: String::new(),
-        category: Some(category.to_string()),
-        scope: Vec::new(),
-        query: question.to_string(),
-        user_id: Some(user.to_string()),
-        budget: Some(BudgetOverride {
-            max_beliefs: Some(DEPTH as i64),
-            ..BudgetOverride::default()
-        }),
-        expect: Expect {
-            relevant_beliefs: Some(RelevantExpect {
-                must_include: gold,
-                within_top: Some(PASS_DEPTH),
-                ..RelevantExpect::NONE
-            }),
-            ..Expect::default()
-        },
-        notes: None,
-    }
 }
 
 /// A question of the file as written: LoCoMo's own recall accuracy reads its evidence strings

@@ -17,8 +17,8 @@
 
 mod file;
 
-use super::{Anomaly, Belief, BeliefType, Excluded, InputFile, Suite};
-use super::{BudgetOverride, Expect, RelevantExpect, StaticCase};
+use super::benchmark::{check_user, item, Asked};
+use super::{Anomaly, Excluded, InputFile, Suite};
 use crate::error::{Error, Result};
 use crate::io::{read_bytes, sha256_hex};
 use crate::profile::Profile;
@@ -52,13 +52,7 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
     let mut seen = HashSet::new();
     for (i, q) in instances.iter().enumerate() {
         let user = &q.question_id;
-        if user.is_empty() || user.contains('/') || !seen.insert(user.clone()) {
-            return Err(Error::input(
-                data,
-                format!("$[{i}].question_id"),
-                format!("{user:?}: expected a unique question id without '/'"),
-            ));
-        }
+        check_user(data, &format!("$[{i}].question_id"), user, &mut seen)?;
         let answer_sessions: HashSet<&str> =
             q.answer_session_ids.iter().map(String::as_str).collect();
         let mut gold = Vec::new();
@@ -132,27 +126,16 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
             });
             continue;
         }
-        cases.push(StaticCase {
+        let question = Asked {
             case_id,
-            description: String::new(),
-            category: Some(q.question_type.clone()),
-            scope: Vec::new(),
-            query: q.question.clone(),
-            user_id: Some(user.clone()),
-            budget: Some(BudgetOverride {
-                max_beliefs: Some((corpus.len() - before).min(DEPTH) as i64),
-                ..BudgetOverride::default()
-            }),
-            expect: Expect {
-                relevant_beliefs: Some(RelevantExpect {
-                    must_include: gold,
-                    within_top: Some(PASS_DEPTH),
-                    ..RelevantExpect::NONE
-                }),
-                ..Expect::default()
-            },
-            notes: None,
-        });
+            user,
+            category: &q.question_type,
+            query: &q.question,
+            gold,
+            depth: (corpus.len() - before).min(DEPTH),
+            pass_depth: PASS_DEPTH,
+        };
+        cases.push(question.case());
     }
     if cases.is_empty() {
         return Err(Error::input(
@@ -182,14 +165,6 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
         released: None,
         default_measures: Some(MEASURES),
     })
-}
-
-fn item(id: String, user: &str, text: String, time: i64) -> Belief {
-    Belief {
-        created_at: Some(time),
-        updated_at: Some(time),
-        ..Belief::new(id, user.to_string(), BeliefType::Entity, text)
-    }
 }
 
 /// Where a LongMemEval suite comes from.
