@@ -34,6 +34,11 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Progress of long work on stderr: `auto` (a bar on a terminal, nothing in CI or a pipe),
+    /// `bar`, `lines` (a plain line every 10 s and at the end of each step, for CI logs) or
+    /// `none`. `--quiet` silences it.
+    #[arg(long, value_enum, global = true, default_value = "auto")]
+    pub progress: progress::ProgressMode,
 }
 
 /// Subcommands.
@@ -96,6 +101,7 @@ pub enum Command {
 
 /// Run the command.
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
+    progress::set_mode(cli.progress);
     match cli.command {
         Command::Static(a) => cmd::run::run(a, &[Workload::Static]),
         Command::Session(a) => cmd::run::run(a, &[Workload::Session]),

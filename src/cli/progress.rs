@@ -1,36 +1,98 @@
-//! Progress on a terminal (stderr), silent in CI, in pipes and with `--quiet`. Backend errors
-//! and retries are printed as they happen unless `--quiet`, each cause once (the first case
-//! it hit): the end of the run counts them (`run::report_errored`).
+//! Progress on a terminal (stderr), silent in CI, in pipes and with `--quiet`; `--progress lines`
+//! writes a plain line at a steady pace instead, for a CI log that should show a slow run
+//! moving. Backend errors and retries are printed as they happen unless `--quiet`, each cause
+//! once (the first case it hit): the end of the run counts them (`run::report_errored`).
 
+use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 use tenure_eval::backend::BackendError;
 use tenure_eval::run::{CaseError, Observer};
+
+/// `--progress` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProgressMode {
+    /// A bar on a terminal; nothing in CI (`CI` set) or when stderr is not a terminal.
+    Auto,
+    /// A bar.
+    Bar,
+    /// A plain line every 10 s and at the end of each step.
+    Lines,
+    /// Nothing.
+    None,
+}
+
+/// The mode of this process, set once from the command line.
+static MODE: OnceLock<ProgressMode> = OnceLock::new();
+
+/// Set the mode (`--progress`) before any work.
+pub fn set_mode(mode: ProgressMode) {
+    let _ = MODE.set(mode);
+}
+
+/// How often `lines` writes while a step goes on.
+const LINE_EVERY: Duration = Duration::from_secs(10);
 
 /// A progress bar observer.
 pub struct Progress {
     bar: ProgressBar,
     visible: bool,
     quiet: bool,
+    /// `--progress lines`: the step's name, when a line was last written, and the last state.
+    lines: Option<Lines>,
     /// Error and retry messages already shown.
     seen: std::collections::HashSet<String>,
 }
 
+/// What `--progress lines` keeps of the step under way.
+struct Lines {
+    what: String,
+    last: Instant,
+    state: Option<(usize, usize, String)>,
+    written: bool,
+}
+
 impl Progress {
-    /// Visible only when stderr is a terminal, CI is unset and not quiet.
+    /// A bar only when stderr is a terminal, CI is unset and not quiet (`--progress auto`); lines
+    /// or nothing when `--progress` says so.
     pub fn new(quiet: bool, what: &str) -> Progress {
-        let visible = !quiet && std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
-        let progress = Progress {
+        let mode = MODE.get().copied().unwrap_or(ProgressMode::Auto);
+        let terminal = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+        let visible = !quiet
+            && match mode {
+                ProgressMode::Auto => terminal,
+                ProgressMode::Bar => true,
+                ProgressMode::Lines | ProgressMode::None => false,
+            };
+        let lines = (!quiet && mode == ProgressMode::Lines).then(|| Lines {
+            what: String::new(),
+            last: Instant::now(),
+            state: None,
+            written: false,
+        });
+        let mut progress = Progress {
             bar: ProgressBar::hidden(),
             visible,
             quiet,
+            lines,
             seen: Default::default(),
         };
         progress.start(what);
         progress
     }
 
-    fn start(&self, what: &str) {
+    fn start(&mut self, what: &str) {
+        self.end_lines();
+        if let Some(lines) = &mut self.lines {
+            *lines = Lines {
+                what: what.to_string(),
+                last: Instant::now(),
+                state: None,
+                written: false,
+            };
+        }
         if self.visible {
             self.bar
                 .set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -45,21 +107,48 @@ impl Progress {
     }
 
     /// Show `done` of `total` `unit`.
-    pub fn update(&self, done: usize, total: usize, unit: &str) {
+    pub fn update(&mut self, done: usize, total: usize, unit: &str) {
         self.bar.set_length(total as u64);
         self.bar.set_position(done as u64);
         self.bar.set_message(unit.to_string());
+        if let Some(lines) = &mut self.lines {
+            lines.state = Some((done, total, unit.to_string()));
+            lines.written = false;
+            if lines.last.elapsed() >= LINE_EVERY {
+                lines.write();
+            }
+        }
     }
 
-    /// Remove the bar.
-    pub fn finish(&self) {
+    /// Remove the bar (and write the step's last line).
+    pub fn finish(&mut self) {
         self.bar.finish_and_clear();
+        self.end_lines();
+    }
+
+    /// `--progress lines`: the step's last state, unless written already.
+    fn end_lines(&mut self) {
+        if let Some(lines) = &mut self.lines {
+            if !lines.written && lines.state.is_some() {
+                lines.write();
+            }
+        }
     }
 
     fn warn(&self, line: String) {
         if !self.quiet {
             self.bar.suspend(|| say!("{line}"));
         }
+    }
+}
+
+impl Lines {
+    fn write(&mut self) {
+        if let Some((done, total, unit)) = &self.state {
+            say!("{}: {done}/{total} {unit}", self.what);
+        }
+        self.last = Instant::now();
+        self.written = true;
     }
 }
 

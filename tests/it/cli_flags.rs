@@ -194,3 +194,23 @@ fn zero_concurrency_or_timeout_is_refused() {
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// `--progress lines` writes plain progress lines for a log (each step's end at least); without
+/// a terminal the default writes none, and `--quiet` silences it.
+#[test]
+fn progress_lines_show_each_step_in_a_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let stderr = |extra: &[&str]| {
+        let args = [&["run", "--suite", "pmb", "--out", out][..], extra].concat();
+        String::from_utf8(tenure_eval(&args).stderr).unwrap()
+    };
+    let lines = stderr(&["--progress", "lines"]);
+    assert!(lines.contains("pmb static: 77/77 "), "{lines}");
+    assert!(lines.contains("pmb session: 12/12 "), "{lines}");
+    assert!(
+        !stderr(&[]).contains("pmb static: 77/77"),
+        "a pipe gets no progress by default"
+    );
+    assert!(!stderr(&["--progress", "lines", "--quiet"]).contains("77/77"));
+}

@@ -182,7 +182,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         for suite in &suites {
             let policy = config.policy(suite.profile);
             let needed = needed_texts(suite, policy);
-            let progress = Progress::new(args.quiet, &format!("{name} {}", suite.name));
+            let mut progress = Progress::new(args.quiet, &format!("{name} {}", suite.name));
             let start = std::time::Instant::now();
             let embedded = fill(
                 embedder.as_mut(),
