@@ -68,7 +68,7 @@ pub(crate) fn pick_baseline<'a>(
         .copied()
 }
 
-/// Check `gates` on every report, each against its baseline (see [`pick_baseline`]).
+/// Check `gates` on every report, each against its baseline (see `pick_baseline`).
 pub fn evaluate(
     reports: &[&LoadedReport],
     baselines: &[LoadedReport],

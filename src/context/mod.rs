@@ -128,7 +128,7 @@ pub(crate) fn persona_prelude(user_id: &str, max: i64) -> String {
 }
 
 /// Build the context for `request` by the rules of `profile` with `backend`'s reader (their
-/// [`Fidelity`]).
+/// `Fidelity`).
 pub fn build(
     store: &BeliefStore,
     backend: &dyn Backend,

@@ -3,7 +3,7 @@
 //! names each cause once (count, first case, message) instead of one line per case.
 //!
 //! A pass with errors is a failed run: its report is written beside the good one, under
-//! [`failed_path`], so it never replaces the last good report; a stopped run writes none.
+//! `failed_path`, so it never replaces the last good report; a stopped run writes none.
 
 use crate::backend::ErrorKind;
 use crate::error::{Error, Result};

@@ -120,7 +120,7 @@ pub struct PassOptions<'a> {
 }
 
 /// One (backend, kind) pass: run (static cases `concurrency` at a time), write the report
-/// (beside the good one when cases errored: [`failed_path`]), summarise. A lost store, or more
+/// (beside the good one when cases errored: `failed_path`), summarise. A lost store, or more
 /// errors than `max_errors`, stops the pass with an error and no report.
 pub fn pass(
     suite: &Suite,

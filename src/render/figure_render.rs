@@ -4,7 +4,7 @@
 //! Text is set in one font compiled into the binary, DejaVu Sans (`assets/fonts/`, see
 //! PROVENANCE.md), which answers for every family an SVG names (`sans-serif`, `serif`, a named
 //! family): no system font is ever looked up, so a figure renders the same on a machine with no
-//! fonts at all. A PNG is drawn at [`PNG_SCALE`] times the SVG's size; a PDF keeps text as text,
+//! fonts at all. A PNG is drawn at `PNG_SCALE` times the SVG's size; a PDF keeps text as text,
 //! with the subset of the font it uses embedded, on a page of the SVG's size at 96 px to the
 //! inch (CSS pixels). Both are byte-identical for the same SVG: resvg and tiny-skia draw
 //! deterministically, svg2pdf writes no date, no document id and no file name, and its

@@ -3,7 +3,8 @@
 //! winning over the text (§5 "an explicit override from structured metadata that wins", §6).
 //!
 //! A low layer: it imports `suite` and `io` only, so backends can use it. The marker rules are
-//! in [`markers`]; the per-class evaluation against a labelled corpus is in [`eval`].
+//! in `markers`; the per-class evaluation against a labelled corpus is the temporal study
+//! ([`crate::study::temporal`]).
 
 mod markers;
 

@@ -4,7 +4,7 @@
 //!
 //! For each measure, every pair of runs is tested on the cases both have a value for (cases in
 //! every run; a case without gold has no rank-measure value) with Fisher's paired randomisation
-//! test ([`paired_randomisation`]); the pairs' p-values are adjusted together by Holm's method
+//! test (`paired_randomisation`); the pairs' p-values are adjusted together by Holm's method
 //! (one family per measure), and run A's cell names run B when A's mean is higher and the
 //! adjusted p is below α. The best mean of each column is bold (every tied best).
 

@@ -69,7 +69,7 @@ pub(crate) fn merged_candidates(merged: &Merged, query: &[char]) -> Vec<(String,
 ///
 /// Candidates come from each segment's term dictionary, never a merged copy of it. A small
 /// dictionary is read over the range of terms sharing the token's first two characters (every
-/// expansion keeps them), and so is a large one when that range is short ([`RANGE_FIRST`]).
+/// expansion keeps them), and so is a large one when that range is short (`RANGE_FIRST`).
 /// Otherwise the dictionary is intersected with the Levenshtein automaton (distance 1,
 /// transpositions), which finds the terms within one edit of the whole token without walking
 /// the range; building it costs more than reading a short range. Either way the candidates are

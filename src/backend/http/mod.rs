@@ -129,7 +129,7 @@ pub struct HttpBackend {
 
 impl HttpBackend {
     /// Connect to `config.url` and, unless told not to, reset the store and seed `corpus` in
-    /// order (spec §5.1). Nothing listening there is an error at once ([`watch::reachable`]);
+    /// order (spec §5.1). Nothing listening there is an error at once (`watch::reachable`);
     /// a seeding failure does not stop the run: every case then records it.
     pub fn connect(
         corpus: &[Belief],

@@ -1,7 +1,7 @@
 //! Knowing early that a run against a memory system went wrong (issue 22): is anything there
 //! before seeding, and is the store still the one that was seeded.
 //!
-//! - [`reachable`]: one TCP connection to the URL's host and port before seeding. It sends no
+//! - `reachable`: one TCP connection to the URL's host and port before seeding. It sends no
 //!   HTTP request, so compat mode's requests stay upstream's byte for byte.
 //! - [`StoreWatch`] (careful mode only, since it sends searches of its own): after seeding, one
 //!   search for a seeded belief's name; whatever seeded ids it finds are the store's signature.

@@ -8,7 +8,7 @@
 //! baseline embeds them) is a term, cut and lowercased by tantivy's default analyzer (runs of
 //! letters and digits; no stemming, no stopwords); a query is one clause per word, as Lucene's
 //! classic query parser makes it; each clause scores with Lucene's BM25 in float32 (k1 1.2, b
-//! 0.75, [`TermScorer`]) over the statistics of every indexed version, and the score is their
+//! 0.75, `TermScorer`) over the statistics of every indexed version, and the score is their
 //! sum. Ties: score descending, then index order (seed order, then writes; a replaced belief
 //! moves to the end). The index is a map of postings, since scoring is the project's own
 //! (the one alias-BM25 uses) and tantivy's analyzer is all that is needed of tantivy.

@@ -1,6 +1,6 @@
 //! One report as the page shows it: its overview row and every entry with its tiers, hits and
 //! outcome, from the rows the tables read ([`LoadedReport`]) and the full entries
-//! ([`crate::report::entries`]).
+//! ([`crate::report::read::entries`]).
 
 use super::model::{EntryView, HitView, ReportView};
 use crate::backend::Workload;
@@ -12,7 +12,7 @@ use crate::report::{LoadedReport, Row};
 use std::collections::BTreeMap;
 
 /// The outcome of a row, as the case filter names it: a pass by its kind (spec §G's
-/// taxonomy, [`pass_type`]), a failure, or the backend's error.
+/// taxonomy, `pass_type`), a failure, or the backend's error.
 pub fn outcome(row: &Row) -> &'static str {
     if row.errored {
         return "errored";

@@ -29,7 +29,7 @@ pub struct LoadedReport {
     /// its result-changing settings.
     pub provider: String,
     /// Who the backend was: from the manifest, or inferred for files without one (see
-    /// [`upstream_info`]).
+    /// `upstream_info`).
     pub backend: BackendInfo,
     /// Static or session.
     pub kind: Workload,

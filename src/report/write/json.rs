@@ -251,12 +251,12 @@ pub(crate) fn report<R: ReportedRun>(run: &R, manifest: &Manifest, shape: Shape)
     wrap(shape, backend, &run.summary(), entries, ingestion, manifest)
 }
 
-/// The static report (see [`report`]).
+/// The static report (see `report`).
 pub fn static_report(run: &StaticRun, manifest: &Manifest, shape: Shape) -> ReportFile {
     report(run, manifest, shape)
 }
 
-/// The session report (see [`report`]).
+/// The session report (see `report`).
 pub fn session_report(run: &SessionRun, manifest: &Manifest, shape: Shape) -> ReportFile {
     report(run, manifest, shape)
 }

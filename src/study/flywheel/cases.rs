@@ -1,6 +1,6 @@
 //! Small fixed cases for the two mechanisms a simulation exercises only now and then:
 //! counter-signals (claim C6) and compaction (claim C5). Each runs the real store and backend
-//! through the same [`Replay`] the simulation uses, with the mechanism on and off.
+//! through the same `Replay` the simulation uses, with the mechanism on and off.
 
 use super::metrics::SessionMetrics;
 use super::simulate::Replay;

@@ -1,7 +1,7 @@
 //! LoCoMo's results, from the reports of runs on it (`tenure-eval locomo REPORT... --data
 //! FILE`, docs/locomo.md): per run and per category, the rank measures the reports carry
 //! (ir_measures' definitions) and LoCoMo's own recall accuracy at the same depths
-//! ([`recall::recall_accuracy`], its evaluation code's definition), how many cases pass; the
+//! (`recall::recall_accuracy`, its evaluation code's definition), how many cases pass; the
 //! runs' paired significance is `compare`'s. Does the paper's thesis (lexical retrieval over
 //! structured memory beats cosine similarity) hold on real conversations? These tables are
 //! where docs/results.md reads it.
@@ -36,7 +36,7 @@ pub struct Cell {
     /// Questions LoCoMo's recall counts (the cases, and questions without evidence, which it
     /// counts as recalled).
     pub questions: usize,
-    /// LoCoMo's recall accuracy at each of [`DEPTHS`], mean over `questions`.
+    /// LoCoMo's recall accuracy at each of `DEPTHS`, mean over `questions`.
     pub recall_accuracy: Vec<f64>,
 }
 

@@ -26,7 +26,7 @@ pub struct Cell {
     pub group: String,
     /// Questions.
     pub questions: usize,
-    /// recall_any@k for each of [`DEPTHS`].
+    /// recall_any@k for each of `DEPTHS`.
     pub recall_any: Vec<f64>,
     /// recall_all@k.
     pub recall_all: Vec<f64>,

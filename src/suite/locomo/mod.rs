@@ -10,11 +10,11 @@
 //! - the text is the item's canonical name and it has no aliases: alias-BM25 searches it with
 //!   its name clauses (fuzzy terms and exact bigrams), the alias clauses never match;
 //! - each question is one case, `conv-26/q0` (its 0-based place in the sample's `qa`), its
-//!   category by LoCoMo's name ([`category_name`]), its gold the turns (or sessions) its
-//!   evidence resolves to ([`evidence`]). A question with no evidence, or none that resolves,
+//!   category by LoCoMo's name (`category_name`), its gold the turns (or sessions) its
+//!   evidence resolves to (`evidence`). A question with no evidence, or none that resolves,
 //!   is excluded and counted with its reason (the manifest's `excluded`).
-//! - a case passes when every gold item is in the first [`PASS_DEPTH`] results; the context
-//!   holds the first [`DEPTH`], for R@50.
+//! - a case passes when every gold item is in the first `PASS_DEPTH` results; the context
+//!   holds the first `DEPTH`, for R@50.
 
 mod evidence;
 mod file;

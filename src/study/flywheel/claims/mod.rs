@@ -94,7 +94,7 @@ pub(crate) fn min_precision(s: &[SessionMetrics]) -> Option<f64> {
 pub(crate) const WINDOW: usize = 5;
 
 /// Coverage at session `n` (1-based; the last session when there are fewer): references
-/// covered over references in the [`WINDOW`] sessions ending at `n`, fewer at the start. The
+/// covered over references in the `WINDOW` sessions ending at `n`, fewer at the start. The
 /// tables read it at sessions 5 (pooling 1-5), 10 (6-10) and the last (46-50 of 50).
 pub fn coverage_at(s: &[SessionMetrics], n: usize) -> Option<f64> {
     let end = n.min(s.len());
