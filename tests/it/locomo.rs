@@ -35,6 +35,33 @@ fn reports() -> &'static (tempfile::TempDir, PathBuf) {
     })
 }
 
+/// One run of bm25-text over whole sessions, shared the same way: its report.
+fn sessions_report() -> &'static PathBuf {
+    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, file) = RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let data = locomo_file();
+        let args = [
+            "run",
+            "--suite",
+            "locomo",
+            "--unit",
+            "sessions",
+            "--backend",
+            "bm25-text",
+        ];
+        tenure_eval_ok(
+            &[&args[..], &["--quiet"]].concat(),
+            &[Path::new("--data"), &data, Path::new("--out"), dir.path()],
+        );
+        let file = dir
+            .path()
+            .join("locomo-sessions/retrieval-report-bm25-text.json");
+        (dir, file)
+    });
+    file
+}
+
 fn read(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -131,25 +158,7 @@ fn sessions_as_items_are_judged_by_the_sessions_of_the_evidence() {
     if !needs(&[Need::Locomo]) {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let data = locomo_file();
-    tenure_eval_ok(
-        &[
-            "run",
-            "--suite",
-            "locomo",
-            "--unit",
-            "sessions",
-            "--backend",
-            "bm25-text",
-            "--quiet",
-        ],
-        &[Path::new("--data"), &data, Path::new("--out"), dir.path()],
-    );
-    let report = read(
-        &dir.path()
-            .join("locomo-sessions/retrieval-report-bm25-text.json"),
-    );
+    let report = read(sessions_report());
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 1982);
     for case in cases {
@@ -400,31 +409,10 @@ fn locomos_recall_accuracy_is_its_evaluation_codes() {
     }
     let data = locomo_file();
     let (_, folder) = reports();
-    let sessions = tempfile::tempdir().unwrap();
-    tenure_eval_ok(
-        &[
-            "run",
-            "--suite",
-            "locomo",
-            "--unit",
-            "sessions",
-            "--backend",
-            "bm25-text",
-            "--quiet",
-        ],
-        &[
-            Path::new("--data"),
-            &data,
-            Path::new("--out"),
-            sessions.path(),
-        ],
-    );
     let files = [
         folder.join("retrieval-report-bm25-text.json"),
         folder.join("retrieval-report-tenure.json"),
-        sessions
-            .path()
-            .join("locomo-sessions/retrieval-report-bm25-text.json"),
+        sessions_report().clone(),
     ];
     let args = [&["locomo", "--format", "json", "--data"][..]].concat();
     let mut paths: Vec<&Path> = vec![&data];

@@ -75,16 +75,20 @@ pub(crate) fn turn_to_session(
 ) -> [f64; 3] {
     let gold: HashSet<&str> = gold_turns.iter().map(|t| session_of(t)).collect();
     let sessions: Vec<&str> = ranking.iter().map(|t| session_of(t)).collect();
-    let mut effective = k;
-    let distinct = |n: usize| {
-        sessions[..n.min(sessions.len())]
-            .iter()
-            .collect::<HashSet<_>>()
-            .len()
+    // eval_utils grows k one by one, recounting the distinct sessions of the first k turns,
+    // while k is within the haystack and covers fewer than k sessions. The count only grows, so
+    // one walk finds where it first reaches k; past the ranking it stays as it is, and k then
+    // grows to one past the haystack.
+    let effective = if k > haystack.len() {
+        k
+    } else {
+        let mut seen = HashSet::new();
+        let reached = sessions.iter().enumerate().find_map(|(i, s)| {
+            seen.insert(*s);
+            (i + 1 >= k && seen.len() >= k).then_some(i + 1)
+        });
+        reached.map_or(haystack.len() + 1, |n| n.min(haystack.len() + 1))
     };
-    while effective <= haystack.len() && distinct(effective) < k {
-        effective += 1;
-    }
     let haystack_gold = haystack
         .iter()
         .filter(|t| gold.contains(session_of(t)))
@@ -138,5 +142,40 @@ mod tests {
             [0.0, 0.0, 0.0]
         );
         assert_eq!(session_of("answer_4be1b6b4_2_7"), "answer_4be1b6b4_2");
+    }
+
+    /// The one walk finds the k eval_utils' loop grows to, on rankings that cover k sessions
+    /// early, late, exactly at the haystack's end, or never.
+    #[test]
+    fn the_grown_k_is_the_loops() {
+        let loop_k = |sessions: &[&str], k: usize, h: usize| {
+            let distinct = |n: usize| {
+                sessions[..n.min(sessions.len())]
+                    .iter()
+                    .collect::<HashSet<_>>()
+                    .len()
+            };
+            let mut e = k;
+            while e <= h && distinct(e) < k {
+                e += 1;
+            }
+            e
+        };
+        let haystack = ["a_1", "a_2", "a_3", "b_1", "b_2", "c_1"];
+        for ranking in [
+            &["a_1", "a_2", "a_3", "b_1", "b_2", "c_1"][..],
+            &["a_1", "b_1", "c_1"],
+            &["a_1", "a_2"],
+            &[],
+        ] {
+            let sessions: Vec<&str> = ranking.iter().map(|t| session_of(t)).collect();
+            for k in 1..=8 {
+                let gold: HashSet<&str> = ["c_1"].into_iter().collect();
+                let got = turn_to_session(ranking, &gold, &haystack, k);
+                let e = loop_k(&sessions, k, haystack.len());
+                let g: HashSet<&str> = ["c"].into_iter().collect();
+                assert_eq!(got, evaluate(&sessions, &g, 1, e), "{ranking:?} k {k}");
+            }
+        }
     }
 }

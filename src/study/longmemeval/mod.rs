@@ -97,16 +97,10 @@ pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>
             let haystack = &haystacks[user];
             let ranking: Vec<&str> = row.ranking.iter().map(String::as_str).collect();
             let mut levels: Vec<(&'static str, Vec<[f64; 3]>)> = Vec::new();
+            let haystack_gold = haystack.iter().filter(|h| gold.contains(*h)).count();
             let own: Vec<[f64; 3]> = DEPTHS
                 .iter()
-                .map(|&k| {
-                    metrics::evaluate(
-                        &ranking,
-                        gold,
-                        haystack.iter().filter(|h| gold.contains(*h)).count(),
-                        k,
-                    )
-                })
+                .map(|&k| metrics::evaluate(&ranking, gold, haystack_gold, k))
                 .collect();
             if turns {
                 levels.push(("turn", own));
