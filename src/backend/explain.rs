@@ -2,23 +2,28 @@
 //! node has a value and a description; leaves that are a term matched in a field say so in
 //! [`TermMatch`], which is what report writers turn into per-term attribution.
 
-/// One node of a score explanation.
-#[derive(Debug, Clone, PartialEq)]
+use serde::{Deserialize, Serialize};
+
+/// One node of a score explanation. Serialized as a run's journal keeps it (`run::journal`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     /// This node's contribution (float32, as the scorer computed it).
     pub value: f32,
     /// What it is (`sum of`, `canonical_name:redis`, `bm25 rank 3`).
     pub description: String,
     /// The term match this node stands for, when it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub term: Option<TermMatch>,
     /// The parts it is made of.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<Explanation>,
     /// A context scorer's signals and tier (composite, spreading, recent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signals: Option<Box<super::Signals>>,
 }
 
 /// A leaf: one indexed term matched in one field.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TermMatch {
     /// Field (or clause) path as the backend's own reports name it (`aliases.shingle`).
     pub path: String,
@@ -26,6 +31,7 @@ pub struct TermMatch {
     pub term: String,
     /// Left out of the backend's compact clause view (Atlas collapses single-term clauses,
     /// which the static report parser then drops, spec §C.5); still part of the score.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub collapsed: bool,
 }
 

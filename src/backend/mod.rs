@@ -119,14 +119,16 @@ impl<'a> SearchRequest<'a> {
     }
 }
 
-/// One search result.
-#[derive(Debug, Clone, PartialEq)]
+/// One search result (serialized as a run's journal keeps it, `run::journal`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Hit {
     /// Belief id.
     pub id: String,
     /// Score on the backend's [`ScoreScale`]; `None` for backends that only rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f32>,
     /// Why it scored what it did; `None` for backends without an explanation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Explanation>,
 }
 
@@ -184,7 +186,8 @@ impl RetryPolicy {
 }
 
 /// How a remote backend loaded its store, for the report's `ingestion` block.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Seeding {
     /// The store was reset and seeded by this run (false with `--no-reseed`).
     pub reseeded: bool,

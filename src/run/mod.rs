@@ -3,12 +3,18 @@
 //! their error, after bounded retries of transient failures). Only input failures and a
 //! backend that cannot be built stop a run.
 
+pub mod journal;
 mod recorder;
 mod sessions;
 mod static_cases;
 
-pub use sessions::{run_sessions, SessionRun, TurnResult, SESSION_CATEGORY};
-pub use static_cases::{run_static, run_static_each, run_static_with, CaseResult, StaticRun};
+pub use journal::Checkpoint;
+pub use sessions::{
+    run_sessions, run_sessions_journaled, SessionRun, TurnResult, SESSION_CATEGORY,
+};
+pub use static_cases::{
+    run_static, run_static_each, run_static_journaled, run_static_with, CaseResult, StaticRun,
+};
 
 use crate::backend::{
     Backend, BackendError, BackendFactory, ErrorKind, RetryPolicy, Seeding, Workload,
@@ -61,6 +67,20 @@ pub trait Observer {
     fn retrying(&mut self, _label: &str, _attempt: u32, _error: &BackendError) {}
     /// The backend failed on `label`; the run goes on.
     fn errored(&mut self, _label: &str, _error: &CaseError) {}
+}
+
+/// Set by the first Ctrl-C: runners start no new case or turn, and return what they finished
+/// (the journal says where they stopped).
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Ask every runner to stop after the cases in flight (a signal handler's first Ctrl-C).
+pub fn request_stop() {
+    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Has a stop been asked for?
+pub fn stop_requested() -> bool {
+    STOP.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// An observer that ignores everything.

@@ -1,6 +1,7 @@
 //! Session cases (spec §I): one store shared by every session case in file order; each turn
 //! retrieves first, then applies its mutations, which the next turn sees.
 
+use super::journal::{Built, Checkpoint, Entry, Line, Playback, Stopped, Taping};
 use super::static_cases::empty_context;
 use super::{
     attempt, elapsed_ms, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion, Observer,
@@ -72,6 +73,8 @@ pub struct SessionRun {
     pub retries: u32,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
+    /// The run stopped before its last turn: where and why (`turns` hold those before).
+    pub stopped: Option<Stopped>,
 }
 
 impl SessionRun {
@@ -145,32 +148,77 @@ pub fn run_sessions(
     factory: &dyn BackendFactory,
     observer: &mut dyn Observer,
 ) -> Result<SessionRun> {
+    let mut none = Checkpoint::none();
+    let run = run_sessions_journaled(suite, factory, observer, &mut none, &mut |_, _| Ok(()))?;
+    match run.stopped {
+        Some(stop) => Err(Error::backend(&run.backend.id, stop.reason)),
+        None => Ok(run),
+    }
+}
+
+/// [`run_sessions`] keeping a journal (`checkpoint`), each turn handed to `each` as it
+/// finishes (an error from it stops the run). A continued run replays the mutations of the
+/// turns its journal holds, in order, against the freshly seeded store (their searches are
+/// not sent again), so the first turn it runs sees the store it would have seen; a stopped
+/// run returns with `stopped` set and the turns before it.
+pub fn run_sessions_journaled(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    observer: &mut dyn Observer,
+    checkpoint: &mut Checkpoint,
+    each: &mut dyn FnMut(&BackendInfo, &TurnResult) -> Result<()>,
+) -> Result<SessionRun> {
     let started_at = now_rfc3339();
-    let (mut backend, ingestion) = ingest(factory, &suite.corpus, Workload::Session, observer)?;
+    let (mut backend, mut ingestion) = ingest(factory, &suite.corpus, Workload::Session, observer)?;
+    checkpoint.begin(&Built {
+        backend: backend.info().clone(),
+        settings: backend.settings(),
+        belief_count: ingestion.belief_count,
+        total_ms: ingestion.total_ms,
+        seeding: ingestion.seeding.clone(),
+    })?;
+    let labels = suite.sessions.iter().flat_map(|c| {
+        c.turns
+            .iter()
+            .map(move |t| turn_label(&c.case_id, t.turn_index))
+    });
+    if checkpoint.replaying() {
+        if let Some((n, first)) = checkpoint.missing(labels) {
+            return Err(Error::Usage(format!(
+                "--replay: the recording lacks {n} of the suite's session turns (first: {first})"
+            )));
+        }
+        if let Some(recorded) = checkpoint.recorded_ingestion() {
+            ingestion = recorded;
+        }
+    }
+    let (reuse, mut journal) = checkpoint.parts();
     let fidelity = Fidelity::new(suite.profile, backend.info().reader);
+    let info = backend.info().clone();
     let mut retries = 0;
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();
     let mut turns = Vec::with_capacity(total);
-    for case in &suite.sessions {
+    let mut stopped = None;
+    'run: for case in &suite.sessions {
         for turn in &case.turns {
-            let request = ContextRequest {
-                user_id: DEFAULT_USER,
-                scope: &turn.scope,
-                message: &turn.user_message,
-                budget: Budget::default(),
+            let label = turn_label(&case.case_id, turn.turn_index);
+            if super::stop_requested() {
+                stopped = Some(stopped_after(&turns, "interrupted"));
+                break 'run;
+            }
+            let i = turns.len();
+            backend.at_turn(i);
+            let recorded = reuse.entry(i);
+            let (built, mut entry) = match recorded {
+                Some(entry) => (replayed(entry, &store, backend.as_ref(), suite, turn), None),
+                None => {
+                    let (built, entry) =
+                        search(i, &label, &store, backend.as_ref(), suite, turn, observer);
+                    retries += entry.retries;
+                    (built, Some(entry))
+                }
             };
-            let label = format!("{} turn {}", case.case_id, turn.turn_index);
-            backend.at_turn(turns.len());
-            let start = Instant::now();
-            let policy = backend.retry_policy();
-            let built = match seeding_failed(backend.as_ref()) {
-                Some(e) => Err(e),
-                None => attempt(&label, policy, &mut retries, observer, || {
-                    context::build(&store, backend.as_ref(), suite.profile, &request)
-                }),
-            };
-            let latency_ms = round2(elapsed_ms(start));
             let (context, failures, noise, metrics, mut error) = match built {
                 Ok(ctx) => {
                     let (failures, noise) =
@@ -196,10 +244,37 @@ pub fn run_sessions(
                 observer,
                 &mut retries,
             )?;
-            if let (Err(e), None) = (mutated, &error) {
-                error = Some(e);
+            match (recorded, mutated) {
+                // The store could not be brought back to this turn's state: what follows would
+                // be measured against another store.
+                (Some(r), Err(e)) if r.mutation_error.is_none() => {
+                    stopped = Some(Stopped {
+                        at: label.clone(),
+                        reason: format!(
+                            "replaying the journal's mutations of {label}: {}",
+                            e.message
+                        ),
+                    });
+                    break 'run;
+                }
+                (Some(r), _) => error = error.or_else(|| r.mutation_error.clone()),
+                (None, Err(e)) => {
+                    if let Some(entry) = &mut entry {
+                        entry.mutation_error = Some(e.clone());
+                    }
+                    error = error.or(Some(e));
+                }
+                (None, Ok(())) => {}
             }
-            turns.push(TurnResult {
+            let latency_ms = recorded.map_or_else(
+                || entry.as_ref().map_or(0.0, |e| e.latency_ms),
+                |r| r.latency_ms,
+            );
+            let mut context = context;
+            if let Some(r) = recorded {
+                context.search_ms = r.search_ms;
+            }
+            let result = TurnResult {
                 case_id: case.case_id.clone(),
                 turn_index: turn.turn_index,
                 label: turn.label,
@@ -209,19 +284,127 @@ pub fn run_sessions(
                 failures,
                 error,
                 latency_ms,
-            });
+            };
+            if let (Some(entry), Some(journal)) = (entry, journal.as_deref_mut()) {
+                journal.write(&Line::Case(entry))?;
+            }
+            let handed = each(&info, &result);
+            turns.push(result);
             observer.finished(turns.len(), total, &label);
+            if let Err(e) = handed {
+                stopped = Some(Stopped {
+                    at: label,
+                    reason: match e {
+                        Error::Backend { message, .. } => message,
+                        other => other.to_string(),
+                    },
+                });
+                break 'run;
+            }
         }
     }
+    let backend_stats = backend.stats();
+    match &stopped {
+        Some(s) => checkpoint.stop(&s.at, &s.reason),
+        None => checkpoint.finish(backend_stats.clone())?,
+    }
     Ok(SessionRun {
-        backend: backend.info().clone(),
+        backend: info,
         backend_settings: backend.settings(),
-        backend_stats: backend.stats(),
+        backend_stats,
         retries,
         turns,
         case_count: suite.sessions.len(),
         ingestion,
         started_at,
+        stopped,
+    })
+}
+
+/// How a turn is named in progress, errors and the journal.
+fn turn_label(case_id: &str, turn_index: i64) -> String {
+    format!("{case_id} turn {turn_index}")
+}
+
+/// A stop after the last finished turn.
+fn stopped_after(turns: &[TurnResult], reason: &str) -> Stopped {
+    Stopped {
+        at: turns
+            .last()
+            .map_or(String::new(), |t| turn_label(&t.case_id, t.turn_index)),
+        reason: reason.to_string(),
+    }
+}
+
+/// A turn's search, live: the context (or the error) and its journal entry.
+fn search(
+    i: usize,
+    label: &str,
+    store: &BeliefStore,
+    backend: &dyn Backend,
+    suite: &Suite,
+    turn: &crate::suite::Turn,
+    observer: &mut dyn Observer,
+) -> (std::result::Result<Context, CaseError>, Entry) {
+    let request = ContextRequest {
+        user_id: DEFAULT_USER,
+        scope: &turn.scope,
+        message: &turn.user_message,
+        budget: Budget::default(),
+    };
+    let start = Instant::now();
+    let mut retries = 0;
+    let taping = Taping::new(backend);
+    let built = match seeding_failed(backend) {
+        Some(e) => Err(e),
+        None => attempt(
+            label,
+            backend.retry_policy(),
+            &mut retries,
+            observer,
+            || context::build(store, &taping, suite.profile, &request),
+        ),
+    };
+    let entry = Entry {
+        i,
+        id: label.to_string(),
+        calls: if built.is_ok() {
+            taping.calls()
+        } else {
+            Vec::new()
+        },
+        error: built.as_ref().err().cloned(),
+        mutation_error: None,
+        latency_ms: round2(elapsed_ms(start)),
+        search_ms: built.as_ref().ok().and_then(|c| c.search_ms),
+        retries,
+    };
+    (built, entry)
+}
+
+/// A turn's search from its journal entry: the context rebuilt from the recorded answers
+/// against the store as the journal's mutations left it, or the recorded error.
+fn replayed(
+    entry: &Entry,
+    store: &BeliefStore,
+    backend: &dyn Backend,
+    suite: &Suite,
+    turn: &crate::suite::Turn,
+) -> std::result::Result<Context, CaseError> {
+    if let Some(error) = &entry.error {
+        return Err(error.clone());
+    }
+    let request = ContextRequest {
+        user_id: DEFAULT_USER,
+        scope: &turn.scope,
+        message: &turn.user_message,
+        budget: Budget::default(),
+    };
+    let playback = Playback::new(backend.info(), &entry.calls);
+    context::build(store, &playback, suite.profile, &request).map_err(|e| CaseError {
+        kind: e.kind,
+        message: e.message,
+        attempts: 1,
     })
 }
 

@@ -1,5 +1,6 @@
 //! The static cases of a suite, each against the seed corpus.
 
+use super::journal::{Built, Checkpoint, Entry, Line, Playback, Stopped, Taping};
 use super::recorder::Recorder;
 use super::{
     attempt, elapsed_ms, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion, Observer,
@@ -94,6 +95,8 @@ pub struct StaticRun {
     pub retries: u32,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
+    /// The run stopped before its last case: where and why (`results` hold the cases before).
+    pub stopped: Option<Stopped>,
 }
 
 impl StaticRun {
@@ -170,27 +173,68 @@ pub fn run_static_each(
     concurrency: usize,
     each: &mut dyn FnMut(&BackendInfo, CaseResult) -> Result<()>,
 ) -> Result<StaticRun> {
+    let mut none = Checkpoint::none();
+    let run = run_static_journaled(suite, factory, observer, concurrency, &mut none, each)?;
+    match run.stopped {
+        Some(stop) => Err(crate::error::Error::backend(&run.backend.id, stop.reason)),
+        None => Ok(run),
+    }
+}
+
+/// [`run_static_each`] keeping a journal (`checkpoint`): each case written down as it
+/// finishes, the cases an earlier run finished taken from its journal instead of being sent
+/// again, or every case from a recording. A run stopped (an error from `each`, or Ctrl-C,
+/// [`super::stop_requested`]) returns with `stopped` set, the cases before it handed over.
+pub fn run_static_journaled(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    observer: &mut dyn Observer,
+    concurrency: usize,
+    checkpoint: &mut Checkpoint,
+    each: &mut dyn FnMut(&BackendInfo, CaseResult) -> Result<()>,
+) -> Result<StaticRun> {
     let started_at = now_rfc3339();
-    let (index, ingestion) = ingest(factory, &suite.corpus, Workload::Static, observer)?;
+    let (index, mut ingestion) = ingest(factory, &suite.corpus, Workload::Static, observer)?;
+    let built = Built {
+        backend: index.info().clone(),
+        settings: index.settings(),
+        belief_count: ingestion.belief_count,
+        total_ms: ingestion.total_ms,
+        seeding: ingestion.seeding.clone(),
+    };
+    checkpoint.begin(&built)?;
+    if checkpoint.replaying() {
+        if let Some((n, first)) = checkpoint.missing(suite.cases.iter().map(|c| c.case_id.clone()))
+        {
+            return Err(crate::error::Error::Usage(format!(
+                "--replay: the recording lacks {n} of the suite's {} cases (first: {first})",
+                suite.cases.len()
+            )));
+        }
+        if let Some(recorded) = checkpoint.recorded_ingestion() {
+            ingestion = recorded;
+        }
+    }
+    let (reuse, mut journal) = checkpoint.parts();
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
     let total = suite.cases.len();
     let next = AtomicUsize::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let info = index.info().clone();
-    let (send, receive) = mpsc::channel::<(usize, CaseResult, Recorder)>();
+    let (send, receive) = mpsc::channel::<(usize, CaseResult, Recorder, Option<Entry>)>();
     // Finished cases waiting for an earlier one (at most about `concurrency` of them).
     let mut waiting: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     let mut handed = 0;
     let mut retries = 0;
-    let mut failed = None;
+    let mut stopped: Option<Stopped> = None;
     std::thread::scope(|scope| {
         for _ in 0..concurrency.clamp(1, total.max(1)) {
             let send = send.clone();
             let (next, stop, index, store, pinned) =
                 (&next, &stop, index.as_ref(), &store, &pinned);
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || super::stop_requested() {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -198,51 +242,137 @@ pub fn run_static_each(
                     break;
                 };
                 let mut recorder = Recorder::default();
-                let result = run_case(suite, case, index, store, pinned, &mut recorder);
-                if send.send((i, result, recorder)).is_err() {
+                let (result, entry) = match reuse.entry(i) {
+                    Some(entry) => (replay_case(suite, case, index, store, pinned, entry), None),
+                    None => {
+                        let (result, entry) =
+                            run_case(suite, i, case, index, store, pinned, &mut recorder);
+                        (result, Some(entry))
+                    }
+                };
+                if send.send((i, result, recorder, entry)).is_err() {
                     break;
                 }
             });
         }
         drop(send);
-        for (done, (i, result, recorder)) in receive.iter().enumerate() {
+        for (done, (i, result, recorder, entry)) in receive.iter().enumerate() {
             retries += recorder.replay(observer);
             observer.finished(done + 1, total, &result.case_id);
+            if let (Some(entry), Some(journal), None) = (entry, journal.as_deref_mut(), &stopped) {
+                if let Err(e) = journal.write(&Line::Case(entry)) {
+                    stopped = Some(stop_at(&result.case_id, &e));
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
             waiting.insert(i, result);
             while let Some(result) = waiting.remove(&handed) {
                 handed += 1;
-                if failed.is_none() {
+                if stopped.is_none() {
+                    let at = result.case_id.clone();
                     if let Err(e) = each(&info, result) {
-                        failed = Some(e);
+                        stopped = Some(stop_at(&at, &e));
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
             }
         }
     });
-    if let Some(e) = failed {
-        return Err(e);
+    if stopped.is_none() && handed < total {
+        let at = handed
+            .checked_sub(1)
+            .map_or(String::new(), |i| suite.cases[i].case_id.clone());
+        stopped = Some(Stopped {
+            at,
+            reason: "interrupted".into(),
+        });
+    }
+    let backend_stats = index.stats();
+    match &stopped {
+        Some(s) => checkpoint.stop(&s.at, &s.reason),
+        None => checkpoint.finish(backend_stats.clone())?,
     }
     Ok(StaticRun {
         backend: info,
         backend_settings: index.settings(),
-        backend_stats: index.stats(),
+        backend_stats,
         results: Vec::new(),
         ingestion,
         retries,
         started_at,
+        stopped,
     })
 }
 
-/// One case: build its context (retrying as the backend's policy says), check, measure.
-fn run_case(
+/// What stopped a run at case `at`.
+fn stop_at(at: &str, error: &crate::error::Error) -> Stopped {
+    let reason = match error {
+        crate::error::Error::Backend { message, .. } => message.clone(),
+        other => other.to_string(),
+    };
+    Stopped {
+        at: at.to_string(),
+        reason,
+    }
+}
+
+/// A case from its journal entry: the context rebuilt from the recorded answers (or the
+/// recorded error), checked and measured as a live case is; its latencies as recorded.
+fn replay_case(
     suite: &Suite,
     case: &Case,
     index: &dyn Backend,
     store: &BeliefStore,
     pinned: &[String],
-    recorder: &mut Recorder,
+    entry: &Entry,
 ) -> CaseResult {
+    let playback = Playback::new(index.info(), &entry.calls);
+    let mut result = match &entry.error {
+        Some(error) => errored_case(suite, case, error.clone()),
+        None => {
+            let mut recorder = Recorder::default();
+            let (result, _) = run_case(
+                suite,
+                entry.i,
+                case,
+                &playback,
+                store,
+                pinned,
+                &mut recorder,
+            );
+            result
+        }
+    };
+    result.latency_ms = entry.latency_ms;
+    result.context.search_ms = entry.search_ms;
+    result
+}
+
+/// The result of a case the backend failed on.
+fn errored_case(suite: &Suite, case: &Case, error: CaseError) -> CaseResult {
+    CaseResult {
+        case_id: case.case_id.clone(),
+        description: case.description.clone(),
+        category: case.category.clone(),
+        failures: Vec::new(),
+        metrics: CaseMetrics::default(),
+        context: empty_context(&case.query, suite.profile),
+        error: Some(error),
+        latency_ms: 0.0,
+    }
+}
+
+/// One case: build its context (retrying as the backend's policy says), check, measure; and
+/// its journal entry (case `i`).
+fn run_case(
+    suite: &Suite,
+    i: usize,
+    case: &Case,
+    index: &dyn Backend,
+    store: &BeliefStore,
+    pinned: &[String],
+    recorder: &mut Recorder,
+) -> (CaseResult, Entry) {
     let fidelity = Fidelity::new(suite.profile, index.info().reader);
     let request = ContextRequest {
         user_id: case.user(),
@@ -252,6 +382,7 @@ fn run_case(
     };
     let start = Instant::now();
     let mut retries = 0;
+    let taping = Taping::new(index);
     let built = match seeding_failed(index) {
         Some(e) => Err(e),
         None => attempt(
@@ -259,33 +390,42 @@ fn run_case(
             index.retry_policy(),
             &mut retries,
             recorder,
-            || context::build(store, index, suite.profile, &request),
+            || context::build(store, &taping, suite.profile, &request),
         ),
     };
     recorder.retries += retries;
     let latency_ms = round2(elapsed_ms(start));
-    let (failures, metrics, context, error) = match built {
-        Ok(ctx) => (
-            check_static(&case.expect, &ctx, fidelity),
-            static_metrics(&case.expect, &ctx, fidelity, pinned),
-            ctx,
-            None,
-        ),
-        Err(e) => (
-            Vec::new(),
-            CaseMetrics::default(),
-            empty_context(&case.query, suite.profile),
-            Some(e),
-        ),
-    };
-    CaseResult {
-        case_id: case.case_id.clone(),
-        description: case.description.clone(),
-        category: case.category.clone(),
-        failures,
-        metrics,
-        context,
-        error,
+    let mut entry = Entry {
+        i,
+        id: case.case_id.clone(),
+        calls: taping.calls(),
+        error: None,
+        mutation_error: None,
         latency_ms,
-    }
+        search_ms: None,
+        retries,
+    };
+    let result = match built {
+        Ok(ctx) => {
+            entry.search_ms = ctx.search_ms;
+            CaseResult {
+                case_id: case.case_id.clone(),
+                description: case.description.clone(),
+                category: case.category.clone(),
+                failures: check_static(&case.expect, &ctx, fidelity),
+                metrics: static_metrics(&case.expect, &ctx, fidelity, pinned),
+                context: ctx,
+                error: None,
+                latency_ms,
+            }
+        }
+        Err(e) => {
+            entry.calls.clear();
+            entry.error = Some(e.clone());
+            let mut result = errored_case(suite, case, e);
+            result.latency_ms = latency_ms;
+            result
+        }
+    };
+    (result, entry)
 }

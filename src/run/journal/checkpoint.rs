@@ -1,0 +1,193 @@
+//! A pass's journal as its runner uses it: opened once the backend says who it is, checked to
+//! be the same run when continuing one, written case by case, closed with `end` or `stopped`.
+
+use super::{Built, Continue, End, Entry, Header, JournalWriter, Line, Recorded};
+use crate::backend::BackendInfo;
+use crate::error::{Error, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Names a pass's journal from who its backend is (the job names it after the report).
+pub type JournalPath = Box<dyn Fn(&BackendInfo) -> PathBuf>;
+
+/// How a pass keeps its journal and what it takes from an earlier one.
+pub struct Checkpoint {
+    mode: Continue,
+    header: Header,
+    path_of: Option<JournalPath>,
+    recorded: Option<Recorded>,
+    writer: Option<JournalWriter>,
+}
+
+/// Which cases a runner takes from the journal instead of running (shared by its workers).
+#[derive(Clone, Copy)]
+pub struct Reuse<'a> {
+    mode: Continue,
+    entries: Option<&'a BTreeMap<usize, Entry>>,
+}
+
+impl<'a> Reuse<'a> {
+    /// The entry standing for case (or turn) `i`, when it is not to be run.
+    pub fn entry(self, i: usize) -> Option<&'a Entry> {
+        self.entries?.get(&i).filter(|e| self.mode.reuses(e))
+    }
+}
+
+impl Checkpoint {
+    /// No journal at all (library runs, benches, studies).
+    pub fn none() -> Checkpoint {
+        Checkpoint {
+            mode: Continue::Fresh,
+            header: Header {
+                format: super::FORMAT,
+                tool_version: String::new(),
+                kind: String::new(),
+                suite: String::new(),
+                profile: String::new(),
+                inputs: Vec::new(),
+                total: 0,
+                label: None,
+            },
+            path_of: None,
+            recorded: None,
+            writer: None,
+        }
+    }
+
+    /// A journal for the run `header` describes, at `path_of(backend)`, written fresh or
+    /// continuing the one there (`mode`).
+    pub fn new(mode: Continue, header: Header, path_of: JournalPath) -> Checkpoint {
+        Checkpoint {
+            mode,
+            header,
+            path_of: Some(path_of),
+            recorded: None,
+            writer: None,
+        }
+    }
+
+    /// Every case from `recording`; nothing written.
+    pub fn replay(recording: Recorded) -> Checkpoint {
+        Checkpoint {
+            mode: Continue::Replay,
+            header: recording.header.clone(),
+            path_of: None,
+            recorded: Some(recording),
+            writer: None,
+        }
+    }
+
+    /// Is every case taken from a recording?
+    pub fn replaying(&self) -> bool {
+        self.mode == Continue::Replay
+    }
+
+    /// The journal being written, once the run began.
+    pub fn path(&self) -> Option<&Path> {
+        self.writer.as_ref().map(JournalWriter::path)
+    }
+
+    /// The backend is built (`built`): open the journal. Continuing a run, the journal there
+    /// must be of the same run (else a usage error naming the first difference) and in the
+    /// state the flag expects.
+    pub fn begin(&mut self, built: &Built) -> Result<()> {
+        let Some(path_of) = &self.path_of else {
+            return Ok(());
+        };
+        let path = path_of(&built.backend);
+        let flag = self.mode.flag();
+        if self.mode != Continue::Fresh {
+            if !path.exists() {
+                return Err(Error::Usage(format!(
+                    "{flag}: no journal at {} (every run keeps one per pass there; was the run \
+                     made with another --out or --label?)",
+                    path.display()
+                )));
+            }
+            let recorded = Recorded::read(&path)?;
+            if let Some(difference) = recorded.differs(&self.header, built) {
+                return Err(Error::Usage(format!(
+                    "{flag}: {} is another run's journal ({difference}); run again without \
+                     {flag}, or with the settings it was made with",
+                    path.display()
+                )));
+            }
+            let errored = recorded.errored();
+            match (self.mode, &recorded.end) {
+                (Continue::Resume, Some(_)) if errored == 0 => {
+                    return Err(Error::Usage(format!(
+                        "--resume: the run in {} finished; nothing to resume",
+                        path.display()
+                    )))
+                }
+                (Continue::Resume, Some(_)) => {
+                    return Err(Error::Usage(format!(
+                        "--resume: the run in {} finished, with {errored} errored; \
+                         --rerun-errored runs them again",
+                        path.display()
+                    )))
+                }
+                (Continue::RerunErrored, None) => {
+                    return Err(Error::Usage(format!(
+                        "--rerun-errored: the run in {} did not finish; --resume continues it \
+                         (its errored cases included)",
+                        path.display()
+                    )))
+                }
+                _ => {}
+            }
+            self.recorded = Some(recorded);
+        }
+        let mut writer = JournalWriter::open(&path, self.mode != Continue::Fresh)?;
+        if self.mode == Continue::Fresh {
+            writer.write(&Line::Header(self.header.clone()))?;
+        }
+        writer.write(&Line::Built(built.clone()))?;
+        self.writer = Some(writer);
+        Ok(())
+    }
+
+    /// Cases kept from the journal (none on a fresh run), and the writer for the rest.
+    pub fn parts(&mut self) -> (Reuse<'_>, Option<&mut JournalWriter>) {
+        (
+            Reuse {
+                mode: self.mode,
+                entries: self.recorded.as_ref().map(|r| &r.entries),
+            },
+            self.writer.as_mut(),
+        )
+    }
+
+    /// Cases (or turns) the recording lacks, for a replay: (how many, the first).
+    pub fn missing(&self, ids: impl Iterator<Item = String>) -> Option<(usize, String)> {
+        let entries = &self.recorded.as_ref()?.entries;
+        let missing: Vec<String> = ids
+            .enumerate()
+            .filter(|(i, _)| !entries.contains_key(i))
+            .map(|(_, id)| id)
+            .collect();
+        let first = missing.first()?.clone();
+        Some((missing.len(), first))
+    }
+
+    /// The run reached its end.
+    pub fn finish(&mut self, backend_stats: Option<serde_json::Value>) -> Result<()> {
+        if let Some(w) = &mut self.writer {
+            w.write(&Line::End(End { backend_stats }))?;
+            w.sync();
+        }
+        Ok(())
+    }
+
+    /// The run stopped at `at` for `reason`.
+    pub fn stop(&mut self, at: &str, reason: &str) {
+        if let Some(w) = &mut self.writer {
+            let _ = w.stopped(at, reason);
+        }
+    }
+
+    /// A replay's ingestion: as recorded, not as the replay's instant build measured it.
+    pub fn recorded_ingestion(&self) -> Option<crate::run::Ingestion> {
+        self.recorded.as_ref()?.built.as_ref().map(Built::ingestion)
+    }
+}

@@ -1,0 +1,354 @@
+//! A run's journal: every finished case (or session turn) written down as it completes, so
+//! that a run that stops (Ctrl-C, a kill, `--max-errors`, a lost store) keeps what it
+//! measured, `--resume` and `--rerun-errored` continue it without sending a finished case
+//! again, and `--replay` re-scores it without the system.
+//!
+//! What is kept is what the backend answered, not what the harness made of it: each search
+//! call's text and hits (ids, scores, explanations), or the case's error, and the measured
+//! latencies. A replayed case rebuilds its context from those answers through the same
+//! context builder, assertions and metrics as a live one, so a replay with other measures or
+//! gates, or with a later tenure-eval, is scored by today's code (docs/journal.md).
+//!
+//! The format is JSON lines, version [`FORMAT`]; each line one object with one key:
+//! `header` (what ran: the suite and its inputs' sha256, the kind, the label), `built` (who
+//! the backend was and how its store was seeded; again after each resume), `case` (one
+//! finished case or turn: an [`Entry`]), `stopped` (why the run stopped, and where) and `end`
+//! (the run finished). A line reaches the operating system as its case finishes: a kill of
+//! tenure-eval loses at most the cases in flight, and a torn last line is ignored on reading.
+
+mod checkpoint;
+mod file;
+mod tape;
+
+pub use checkpoint::{Checkpoint, JournalPath, Reuse};
+pub use file::{interrupted, JournalWriter};
+pub use tape::{Playback, ReplayBackend, Taping};
+
+use super::{CaseError, Ingestion};
+use crate::backend::{BackendInfo, Hit, Seeding};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The journal format's version: a reader refuses any other.
+pub const FORMAT: u32 = 1;
+
+/// Settings of a remote system that say how to reach and drive it, not what it answers: a
+/// resumed run may change them (the system restarted on another port, a longer timeout).
+const DRIVING: &[&str] = &[
+    "url",
+    "timeoutSecs",
+    "retries",
+    "seedDelayMs",
+    "waitAfterSeed",
+];
+
+/// What ran: written once, first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Header {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// The tenure-eval version that wrote it.
+    pub tool_version: String,
+    /// `static` or `session`.
+    pub kind: String,
+    /// The suite's name.
+    pub suite: String,
+    /// `paper` or `head`.
+    pub profile: String,
+    /// Each input file's role and sha256 (paths may differ between machines; bytes may not).
+    pub inputs: Vec<(String, String)>,
+    /// Cases (or turns) the run has.
+    pub total: usize,
+    /// The run's label when one was given (`--label`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+/// Who answered, written after the backend was built (again after each resume).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Built {
+    /// What the backend says it is.
+    pub backend: BackendInfo,
+    /// Its settings, as the manifest writes them.
+    pub settings: serde_json::Value,
+    /// Beliefs indexed or seeded.
+    pub belief_count: usize,
+    /// Index build or seeding time, ms. Measured.
+    pub total_ms: f64,
+    /// How a remote store was seeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeding: Option<Seeding>,
+}
+
+impl Built {
+    /// The ingestion this line records.
+    pub fn ingestion(&self) -> Ingestion {
+        Ingestion {
+            belief_count: self.belief_count,
+            total_ms: self.total_ms,
+            seeding: self.seeding.clone(),
+        }
+    }
+}
+
+/// One search call of a case: the text searched and what came back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Call {
+    /// The search text the context builder sent.
+    pub text: String,
+    /// The hits, in the backend's order.
+    pub hits: Vec<Hit>,
+}
+
+/// One finished case or turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Entry {
+    /// Its position: the case's in the cases file, or the turn's over every session.
+    pub i: usize,
+    /// Case id, or `CASE turn N`.
+    pub id: String,
+    /// The search calls, in order (none when the case errored before searching).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Call>,
+    /// The backend failed on the case's search: no context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<CaseError>,
+    /// A session turn's mutation failed after its search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutation_error: Option<CaseError>,
+    /// The case's context build time, ms. Measured.
+    pub latency_ms: f64,
+    /// The backend's search time, ms. Measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_ms: Option<f64>,
+    /// Extra attempts after transient failures. Measured.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub retries: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Entry {
+    /// Errored, in its search or its mutation: `--resume` and `--rerun-errored` run it again.
+    pub fn errored(&self) -> bool {
+        self.error.is_some() || self.mutation_error.is_some()
+    }
+}
+
+/// Why a run stopped before its end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stopped {
+    /// The last case or turn it got to (`""` before the first).
+    pub at: String,
+    /// Why: `interrupted`, or the error that stopped it.
+    pub reason: String,
+}
+
+/// The run reached its last case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct End {
+    /// A remote backend's counters. Measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend_stats: Option<serde_json::Value>,
+}
+
+/// One line of a journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Line {
+    /// What ran.
+    Header(Header),
+    /// Who answered.
+    Built(Built),
+    /// A finished case or turn.
+    Case(Entry),
+    /// Why it stopped.
+    Stopped(Stopped),
+    /// It finished.
+    End(End),
+}
+
+/// A journal as read back: the last word on each case wins (a rerun case replaces its error).
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// What ran.
+    pub header: Header,
+    /// The latest `built` line.
+    pub built: Option<Built>,
+    /// Finished cases by position.
+    pub entries: BTreeMap<usize, Entry>,
+    /// The latest stop, unless the run ended after it.
+    pub stopped: Option<Stopped>,
+    /// The run finished.
+    pub end: Option<End>,
+}
+
+impl Recorded {
+    /// Read `path`. A torn last line (a kill mid-write) is ignored; any other line that is
+    /// not a journal line is an input error naming the line.
+    pub fn read(path: &Path) -> Result<Recorded> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::input(path, "file", format!("cannot read the journal: {e}")))?;
+        let bad = |n: usize, what: String| Error::input(path, format!("line {}", n + 1), what);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let parsed: Vec<_> = lines
+            .iter()
+            .map(|l| serde_json::from_str::<Line>(l.trim_end()))
+            .collect();
+        let mut recorded: Option<Recorded> = None;
+        for (n, line) in parsed.into_iter().enumerate() {
+            if lines[n].trim().is_empty() {
+                continue;
+            }
+            // A line torn by a kill mid-write: the last, or followed only by the stop the
+            // Ctrl-C handler wrote after it.
+            let torn = |rest: &[&str]| {
+                rest.iter().all(|l| {
+                    l.trim().is_empty()
+                        || matches!(serde_json::from_str(l.trim_end()), Ok(Line::Stopped(_)))
+                })
+            };
+            let line = match line {
+                Ok(line) if lines[n].ends_with('\n') => line,
+                Ok(_) => break,
+                Err(_) if torn(&lines[n + 1..]) => continue,
+                Err(e) => return Err(bad(n, format!("not a journal line ({e})"))),
+            };
+            match (&mut recorded, line) {
+                (None, Line::Header(header)) => {
+                    if header.format != FORMAT {
+                        return Err(bad(
+                            n,
+                            format!(
+                                "journal format {} (this tenure-eval reads format {FORMAT})",
+                                header.format
+                            ),
+                        ));
+                    }
+                    recorded = Some(Recorded {
+                        path: path.to_path_buf(),
+                        header,
+                        built: None,
+                        entries: BTreeMap::new(),
+                        stopped: None,
+                        end: None,
+                    })
+                }
+                (None, _) => return Err(bad(n, "expected the journal's header first".into())),
+                (Some(_), Line::Header(_)) => return Err(bad(n, "a second header".into())),
+                (Some(r), Line::Built(built)) => {
+                    r.built = Some(built);
+                    r.end = None;
+                }
+                (Some(r), Line::Case(entry)) => {
+                    r.entries.insert(entry.i, entry);
+                }
+                (Some(r), Line::Stopped(stopped)) => r.stopped = Some(stopped),
+                (Some(r), Line::End(end)) => {
+                    r.end = Some(end);
+                    r.stopped = None;
+                }
+            }
+        }
+        recorded.ok_or_else(|| Error::input(path, "line 1", "an empty journal (no header)"))
+    }
+
+    /// Cases (or turns) recorded with an error.
+    pub fn errored(&self) -> usize {
+        self.entries.values().filter(|e| e.errored()).count()
+    }
+
+    /// The first difference between this journal's run and `header`, `built` (a run about to
+    /// continue it), as `what: journal X, now Y`; `None` when they are the same run.
+    pub fn differs(&self, header: &Header, built: &Built) -> Option<String> {
+        let ours = serde_json::to_value(&self.header).ok()?;
+        let theirs = serde_json::to_value(header).ok()?;
+        if let Some(d) = first_difference("", &ours, &theirs) {
+            return Some(d);
+        }
+        let recorded = self.built.as_ref()?;
+        let ours = serde_json::to_value(&recorded.backend).ok()?;
+        let theirs = serde_json::to_value(&built.backend).ok()?;
+        first_difference("backend", &ours, &theirs)
+            .or_else(|| first_difference("settings", &recorded.settings, &built.settings))
+    }
+}
+
+/// The first JSON path where `a` and `b` differ, keys of [`DRIVING`] aside.
+fn first_difference(path: &str, a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter()
+                .filter(|k| !DRIVING.contains(&k.as_str()))
+                .find_map(|k| {
+                    first_difference(
+                        &join(k),
+                        x.get(k).unwrap_or(&Value::Null),
+                        y.get(k).unwrap_or(&Value::Null),
+                    )
+                })
+        }
+        _ if a == b => None,
+        _ => Some(format!("{path}: journal {a}, now {b}")),
+    }
+}
+
+/// What a run does with a journal it finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Continue {
+    /// Start over: a new journal replaces the old.
+    Fresh,
+    /// Go on with a run that did not finish: every case without a good result runs.
+    Resume,
+    /// Run again the cases a finished run errored on.
+    RerunErrored,
+    /// Send nothing: every case from the recording.
+    Replay,
+}
+
+impl Continue {
+    /// The flag that asks for it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Continue::Fresh => "(a fresh run)",
+            Continue::Resume => "--resume",
+            Continue::RerunErrored => "--rerun-errored",
+            Continue::Replay => "--replay",
+        }
+    }
+
+    /// Is `entry` taken from the journal instead of run?
+    pub fn reuses(self, entry: &Entry) -> bool {
+        match self {
+            Continue::Fresh => false,
+            Continue::Resume | Continue::RerunErrored => !entry.errored(),
+            Continue::Replay => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
