@@ -9,11 +9,31 @@ use std::process::ExitCode;
 use tenure_eval::error::exit;
 
 fn main() -> ExitCode {
-    // Reports are written through temporary files and renamed (tenure_eval::io): on a signal,
-    // remove the temporary files in flight, so that nothing of the run is left half-written.
+    // A run keeps a journal: the first Ctrl-C stops it after the cases in flight, so that its
+    // partial report, JUnit, summary and page are written and `--resume` continues it. Else,
+    // and at a second Ctrl-C: reports are written through temporary files and renamed
+    // (tenure_eval::io), so remove the temporary files in flight, mark the journals stopped,
+    // and exit, nothing of the run left half-written.
     let _ = ctrlc::set_handler(|| {
-        tenure_eval::io::remove_in_flight();
         use std::io::Write as _;
+        use tenure_eval::run::{journal, request_stop, stop_requested};
+        if journal::journaling() && !stop_requested() {
+            request_stop();
+            let _ = writeln!(
+                std::io::stderr(),
+                "interrupted: stopping after the cases in flight (Ctrl-C again to quit now)"
+            );
+            return;
+        }
+        tenure_eval::io::remove_in_flight();
+        for (path, at) in journal::interrupted() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "interrupted after {at}; {} keeps the finished cases: run the same command \
+                 with --resume to continue",
+                path.display()
+            );
+        }
         let _ = writeln!(std::io::stderr(), "interrupted");
         std::process::exit(exit::INTERRUPTED);
     });

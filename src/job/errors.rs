@@ -3,7 +3,8 @@
 //! names each cause once (count, first case, message) instead of one line per case.
 //!
 //! A pass with errors is a failed run: its report is written beside the good one, under
-//! `failed_path`, so it never replaces the last good report; a stopped run writes none.
+//! `failed_path`, so it never replaces the last good report; so is a stopped run's, with the
+//! cases before the stop (and its journal can continue it).
 
 use crate::backend::ErrorKind;
 use crate::error::{Error, Result};
@@ -61,8 +62,8 @@ impl ErrorTally {
             return Err(Error::backend(
                 backend,
                 format!(
-                    "store lost at {label}: {}; no report written (rerun once the system \
-                     keeps its data, or with a fresh seed)",
+                    "store lost at {label}: {} (continue once the system keeps its data: \
+                     --resume seeds it afresh)",
                     error.message
                 ),
             ));
@@ -71,7 +72,7 @@ impl ErrorTally {
             return Err(Error::backend(
                 backend,
                 format!(
-                    "stopped after {} errors (--max-errors {}); no report written. {}",
+                    "stopped after {} errors (--max-errors {}): {}",
                     self.total(),
                     self.max,
                     self.summary().join("; ")
@@ -90,14 +91,18 @@ impl ErrorTally {
     }
 }
 
-/// Where a failed pass's report goes: beside the good one, `NAME.failed.json`.
+/// Where a failed pass's report goes: `failed/NAME.json` in the good one's folder, where the
+/// `reports/SUITE/*.json` globs of the docs, `tables` and `html` do not take it.
 pub(crate) fn failed_path(path: &Path) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!("{stem}.failed.json"))
+    let name = path.file_name().unwrap_or_default();
+    path.parent()
+        .unwrap_or(Path::new(""))
+        .join(FAILED_FOLDER)
+        .join(name)
 }
+
+/// The folder of failed reports, in a suite's report folder.
+pub const FAILED_FOLDER: &str = "failed";
 
 #[cfg(test)]
 mod tests {
@@ -153,7 +158,7 @@ mod tests {
     fn a_failed_report_is_named_beside_the_good_one() {
         assert_eq!(
             failed_path(Path::new("reports/pmb/retrieval-report-mem0.json")),
-            Path::new("reports/pmb/retrieval-report-mem0.failed.json")
+            Path::new("reports/pmb/failed/retrieval-report-mem0.json")
         );
     }
 }

@@ -14,7 +14,9 @@ use crate::report::rank_block;
 use crate::report::write::stream::StaticStream;
 use crate::report::LoadedReport;
 use crate::report::{file_name, json, label, write_report, Manifest, ReportFile, Shape};
-use crate::run::{run_sessions, run_static_each, Observer};
+use super::journal;
+use crate::run::journal::{Checkpoint, Stopped};
+use crate::run::{run_sessions_journaled, run_static_journaled, Observer};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
@@ -36,6 +38,10 @@ pub struct PassOutcome {
     /// What a remote backend did that a careful client would not accept (compat mode), with
     /// counts: for stderr.
     pub warnings: Vec<String>,
+    /// The pass stopped before its end (its report, of the cases before, is a failed one).
+    pub stopped: Option<Stopped>,
+    /// Its journal, when it kept one.
+    pub journal: Option<PathBuf>,
 }
 
 /// What a whole plan produced.
@@ -58,10 +64,20 @@ impl JobOutcome {
         self.checks.iter().all(|c| c.passed)
     }
 
-    /// The process exit code this outcome calls for: 3 if the backend failed on any case or
-    /// turn (whatever the gates say), else 1 if a gate failed, else 0.
+    /// The pass that stopped the job (the last one run), with why.
+    pub fn stopped(&self) -> Option<(&PassOutcome, &Stopped)> {
+        self.passes
+            .iter()
+            .find_map(|p| p.stopped.as_ref().map(|s| (p, s)))
+    }
+
+    /// The process exit code this outcome calls for: 130 if Ctrl-C stopped it, 3 if a pass
+    /// stopped or the backend failed on any case or turn (whatever the gates say), else 1 if
+    /// a gate failed, else 0.
     pub fn exit_code(&self) -> u8 {
-        if self.errored() > 0 {
+        if self.stopped().is_some_and(|(_, s)| s.reason == INTERRUPTED) {
+            exit::INTERRUPTED as u8
+        } else if self.stopped().is_some() || self.errored() > 0 {
             exit::RUNTIME
         } else if !self.gates_passed() {
             exit::FAILED_CHECK
@@ -72,7 +88,8 @@ impl JobOutcome {
 }
 
 /// Prepare every backend (embedding what is missing, or failing before any work), run every
-/// kind through each, write the reports, evaluate the gates.
+/// kind through each (or every recording of a replay), write the reports, evaluate the gates.
+/// A pass that stops ends the job: the passes after it do not run.
 pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOutcome> {
     for backend in &mut plan.backends {
         observer.preparing(&plan.suite.name);
@@ -82,8 +99,30 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
         };
         backend.prepare(suite, &mut |done, total| observer.embedding(done, total))?;
     }
-    let mut passes = Vec::new();
-    for backend in &plan.backends {
+    let folder = plan.journal.folder(&plan.out_dir);
+    let mut passes: Vec<PassOutcome> = Vec::new();
+    for recorded in std::mem::take(&mut plan.replay) {
+        let (backend, kind, label) = journal::replayed(&recorded);
+        let options = PassOptions {
+            concurrency: 1,
+            measures: &plan.measures,
+            max_errors: usize::MAX,
+            label: label.as_deref(),
+        };
+        let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
+        let suite = journal::suite_of(&recorded, &suites).unwrap_or(&plan.suite);
+        let mut checkpoint = Checkpoint::replay(recorded);
+        passes.push(pass_journaled(
+            suite,
+            &backend,
+            kind,
+            &plan.out_dir,
+            &options,
+            &mut checkpoint,
+            observer,
+        )?);
+    }
+    'plan: for backend in &plan.backends {
         for &kind in &plan.kinds {
             let options = PassOptions {
                 concurrency: plan.concurrency,
@@ -91,14 +130,23 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
                 max_errors: plan.max_errors,
                 label: plan.label.as_deref(),
             };
-            passes.push(pass(
-                plan.suite_for(backend),
+            let suite = plan.suite_for(backend);
+            let mut checkpoint =
+                journal::checkpoint(plan.journal.mode, &folder, suite, kind, options.label);
+            let outcome = pass_journaled(
+                suite,
                 backend,
                 kind,
                 &plan.out_dir,
                 &options,
+                &mut checkpoint,
                 observer,
-            )?);
+            )?;
+            let stopped = outcome.stopped.is_some();
+            passes.push(outcome);
+            if stopped {
+                break 'plan;
+            }
         }
     }
     let reports: Vec<&LoadedReport> = passes.iter().map(|p| &p.report).collect();
@@ -119,9 +167,7 @@ pub struct PassOptions<'a> {
     pub label: Option<&'a str>,
 }
 
-/// One (backend, kind) pass: run (static cases `concurrency` at a time), write the report
-/// (beside the good one when cases errored: `failed_path`), summarise. A lost store, or more
-/// errors than `max_errors`, stops the pass with an error and no report.
+/// One (backend, kind) pass without a journal: see [`pass_journaled`].
 pub fn pass(
     suite: &Suite,
     factory: &dyn BackendFactory,
@@ -130,17 +176,40 @@ pub fn pass(
     options: &PassOptions<'_>,
     observer: &mut dyn Observer,
 ) -> Result<PassOutcome> {
+    let mut none = Checkpoint::none();
+    pass_journaled(suite, factory, kind, dir, options, &mut none, observer)
+}
+
+/// One (backend, kind) pass: run (static cases `concurrency` at a time, each written to the
+/// journal of `checkpoint` as it finishes), write the report (beside the good one when cases
+/// errored: `failed_path`), summarise. A lost store, more errors than `max_errors`, or Ctrl-C
+/// stop the pass: its report then holds the cases before the stop, goes beside the good one,
+/// and says where and why it stopped (`stopped`).
+pub fn pass_journaled(
+    suite: &Suite,
+    factory: &dyn BackendFactory,
+    kind: Workload,
+    dir: &Path,
+    options: &PassOptions<'_>,
+    checkpoint: &mut Checkpoint,
+    observer: &mut dyn Observer,
+) -> Result<PassOutcome> {
     let mut tally = ErrorTally::new(options.max_errors);
     observer.pass_started(&format!("{} {}", suite.name, kind.label()));
     let qrels = Qrels::of(suite);
-    let written = match kind {
-        Workload::Static => {
-            static_pass(suite, factory, dir, options, &qrels, &mut tally, observer)?
-        }
-        Workload::Session => {
-            session_pass(suite, factory, dir, options, &qrels, &mut tally, observer)?
-        }
+    let mut context = PassContext {
+        suite,
+        dir,
+        options,
+        qrels: &qrels,
+        tally: &mut tally,
+        checkpoint,
     };
+    let written = match kind {
+        Workload::Static => static_pass(&mut context, factory, observer)?,
+        Workload::Session => session_pass(&mut context, factory, observer)?,
+    };
+    let journal = checkpoint_path(context.checkpoint);
     let Written {
         reports,
         loaded,
@@ -149,6 +218,7 @@ pub fn pass(
         backend,
         errored,
         stats,
+        stopped,
     } = written;
     let warnings = stats
         .as_ref()
@@ -173,7 +243,23 @@ pub fn pass(
         errored,
         errors: tally.causes,
         warnings,
+        stopped,
+        journal,
     })
+}
+
+fn checkpoint_path(checkpoint: &Checkpoint) -> Option<PathBuf> {
+    checkpoint.path().map(Path::to_path_buf)
+}
+
+/// What both kinds of pass read and keep.
+struct PassContext<'a> {
+    suite: &'a Suite,
+    dir: &'a Path,
+    options: &'a PassOptions<'a>,
+    qrels: &'a Qrels,
+    tally: &'a mut ErrorTally,
+    checkpoint: &'a mut Checkpoint,
 }
 
 /// What a pass of either kind wrote and measured.
@@ -192,28 +278,29 @@ struct Written {
     errored: usize,
     /// A remote backend's counters.
     stats: Option<serde_json::Value>,
+    /// Where and why the pass stopped before its end.
+    stopped: Option<Stopped>,
 }
 
 /// The static cases: streamed to the report as they come (`report::stream`), but for an
 /// external system's, which are kept and written at the end.
 fn static_pass(
-    suite: &Suite,
+    pass: &mut PassContext<'_>,
     factory: &dyn BackendFactory,
-    dir: &Path,
-    options: &PassOptions<'_>,
-    qrels: &Qrels,
-    tally: &mut ErrorTally,
     observer: &mut dyn Observer,
 ) -> Result<Written> {
+    let (suite, options) = (pass.suite, pass.options);
     let shape = Shape::of(suite.profile);
     let mut stream =
-        StaticStream::new(dir, shape, qrels, options.measures)?.labelled(options.label);
+        StaticStream::new(pass.dir, shape, pass.qrels, options.measures)?.labelled(options.label);
     let mut external = Vec::new();
-    let mut run = run_static_each(
+    let tally = &mut *pass.tally;
+    let mut run = run_static_journaled(
         suite,
         factory,
         observer,
         options.concurrency,
+        pass.checkpoint,
         &mut |b, r| {
             if let Some(e) = &r.error {
                 tally.see(&b.id, &r.case_id, e)?;
@@ -227,19 +314,13 @@ fn static_pass(
         },
     )?;
     observer.pass_finished();
-    let path = file_path(
-        dir,
-        Workload::Static,
-        suite,
-        &run.backend,
-        tally.total(),
-        options.label,
-    );
+    let failed = pass.tally.total() > 0 || run.stopped.is_some();
+    let path = file_path(pass.dir, Workload::Static, suite, &run.backend, failed, options.label);
     let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
         run.results = external;
         let manifest = Manifest::for_static(suite, &run).labelled(options.label);
         let report = json::static_report(&run, &manifest, shape);
-        let (reports, loaded) = write_in_memory(&path, report, qrels, options.measures)?;
+        let (reports, loaded) = write_in_memory(&path, report, pass.qrels, options.measures)?;
         (reports, loaded, run.summary(), run.errored())
     } else {
         let errored = stream.errored();
@@ -254,41 +335,30 @@ fn static_pass(
         backend: run.backend,
         errored,
         stats: run.backend_stats,
+        stopped: run.stopped,
     })
 }
 
 /// The session cases: one store, retrieve then mutate; the report built in memory.
 fn session_pass(
-    suite: &Suite,
+    pass: &mut PassContext<'_>,
     factory: &dyn BackendFactory,
-    dir: &Path,
-    options: &PassOptions<'_>,
-    qrels: &Qrels,
-    tally: &mut ErrorTally,
     observer: &mut dyn Observer,
 ) -> Result<Written> {
-    let run = run_sessions(suite, factory, observer)?;
-    observer.pass_finished();
-    for t in &run.turns {
-        if let Some(e) = &t.error {
-            tally.see(
-                &run.backend.id,
-                &format!("{} turn {}", t.case_id, t.turn_index),
-                e,
-            )?;
+    let (suite, options) = (pass.suite, pass.options);
+    let tally = &mut *pass.tally;
+    let run = run_sessions_journaled(suite, factory, observer, pass.checkpoint, &mut |b, t| {
+        match &t.error {
+            Some(e) => tally.see(&b.id, &format!("{} turn {}", t.case_id, t.turn_index), e),
+            None => Ok(()),
         }
-    }
+    })?;
+    observer.pass_finished();
     let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
     let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
-    let path = file_path(
-        dir,
-        Workload::Session,
-        suite,
-        &run.backend,
-        tally.total(),
-        options.label,
-    );
-    let (reports, loaded) = write_in_memory(&path, report, qrels, options.measures)?;
+    let failed = pass.tally.total() > 0 || run.stopped.is_some();
+    let path = file_path(pass.dir, Workload::Session, suite, &run.backend, failed, options.label);
+    let (reports, loaded) = write_in_memory(&path, report, pass.qrels, options.measures)?;
     Ok(Written {
         reports,
         loaded,
@@ -297,8 +367,12 @@ fn session_pass(
         errored: run.errored(),
         backend: run.backend,
         stats: run.backend_stats,
+        stopped: run.stopped,
     })
 }
+
+/// Why a pass stopped when Ctrl-C stopped it.
+pub const INTERRUPTED: &str = "interrupted";
 
 /// A pass's report file: its usual name (the run's label in it, `report::label`), or beside it
 /// when cases errored (a failed run never replaces a good report); a good run removes the
@@ -308,11 +382,11 @@ fn file_path(
     kind: Workload,
     suite: &Suite,
     backend: &BackendInfo,
-    errored: usize,
+    failed: bool,
     given: Option<&str>,
 ) -> PathBuf {
     let path = dir.join(file_name(kind, suite.profile, backend, given));
-    if errored > 0 {
+    if failed {
         failed_path(&path)
     } else {
         let _ = std::fs::remove_file(failed_path(&path));

@@ -5,8 +5,10 @@
 
 pub mod errors;
 mod execute;
+pub mod journal;
 
-pub use execute::{execute, pass, JobOutcome, PassOptions, PassOutcome};
+pub use execute::{execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED};
+pub use journal::JournalPlan;
 
 use crate::analysis::gates::Gates;
 use crate::backend::BackendConfig;
@@ -45,6 +47,10 @@ pub struct RunPlan {
     pub max_errors: usize,
     /// The run's label, when the user gave one (`--label`; see `report::label`).
     pub label: Option<String>,
+    /// Where journals go and what is done with the ones there.
+    pub journal: JournalPlan,
+    /// Recordings to re-score instead of running `backends` (`--replay`).
+    pub replay: Vec<crate::run::journal::Recorded>,
 }
 
 impl RunPlan {
@@ -115,6 +121,8 @@ impl RunPlan {
             max_errors: errors::DEFAULT_MAX_ERRORS,
             label: None,
             measures,
+            journal: JournalPlan::default(),
+            replay: Vec::new(),
         })
     }
 

@@ -15,6 +15,10 @@ pub fn junit(reports: &[&LoadedReport], checks: &[GateCheck]) -> Result<String> 
         for row in &report.rows {
             let status = if row.passed {
                 TestCaseStatus::success()
+            } else if row.errored {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+                status.set_message("the backend failed on this case (its error is in the report)");
+                status
             } else {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status.set_message(row.failures.join("; "));
@@ -26,6 +30,12 @@ pub fn junit(reports: &[&LoadedReport], checks: &[GateCheck]) -> Result<String> 
                 case.set_time(std::time::Duration::from_secs_f64(ms / 1000.0));
             }
             suite.add_test_case(case);
+        }
+        if let Some(stop) = report.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_message(stopped_text(stop));
+            status.set_type("stopped");
+            suite.add_test_case(TestCase::new("run stopped", status));
         }
         junit.add_test_suite(suite);
     }
@@ -57,6 +67,16 @@ pub fn summary_markdown(
     checks: &[GateCheck],
 ) -> String {
     let mut out = format!("## tenure-eval\n\n{run_table}\n");
+    for report in reports {
+        if let Some(stop) = report.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
+            out.push_str(&format!(
+                "### ❌ Run stopped\n\n`{}`: {}. The report holds the cases before the stop; \
+                 the run's journal continues it with `--resume`.\n\n",
+                report.file_name(),
+                stopped_text(stop)
+            ));
+        }
+    }
     if !checks.is_empty() {
         out.push_str("### Gates\n\n");
         for c in checks {
@@ -89,4 +109,13 @@ pub fn summary_markdown(
         out.push('\n');
     }
     out
+}
+
+/// `stopped after CASE: REASON` (or before the first case).
+pub fn stopped_text(stop: &crate::run::journal::Stopped) -> String {
+    if stop.at.is_empty() {
+        format!("stopped before the first case: {}", stop.reason)
+    } else {
+        format!("stopped after {}: {}", stop.at, stop.reason)
+    }
 }

@@ -96,6 +96,10 @@ pub struct Manifest {
     /// Measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search_latency: Option<serde_json::Value>,
+    /// The run stopped before its end (a failed run's partial report): the last case it
+    /// finished and why it stopped; its journal can continue it (`--resume`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<crate::run::journal::Stopped>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -131,6 +135,7 @@ impl Manifest {
             backend_stats: None,
             retries: 0,
             search_latency: None,
+            stopped: None,
         }
     }
 
@@ -166,6 +171,7 @@ impl Manifest {
             run.retries,
             run.results.iter().map(|r| &r.context),
         )
+        .stopped(&run.stopped)
     }
 
     /// Manifest of a session run of `suite`.
@@ -176,6 +182,12 @@ impl Manifest {
             run.retries,
             run.turns.iter().map(|t| &t.context),
         )
+        .stopped(&run.stopped)
+    }
+
+    fn stopped(mut self, stopped: &Option<crate::run::journal::Stopped>) -> Manifest {
+        self.stopped = stopped.clone();
+        self
     }
 }
 

@@ -11,7 +11,8 @@ use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
 use tenure_eval::backend::Workload;
-use tenure_eval::job::{execute, JobOutcome, RunPlan};
+use tenure_eval::job::{execute, JobOutcome, JournalPlan, RunPlan};
+use tenure_eval::run::journal::Continue;
 use tenure_eval::render::{junit, run_table as table};
 use tenure_eval::report::write_atomic;
 use tenure_eval::report::LoadedReport;
@@ -48,8 +49,8 @@ pub struct RunArgs {
     /// A memory system over HTTP.
     #[command(flatten)]
     pub http: HttpArgs,
-    /// Stop a pass after this many errored cases or turns (no report is written then); a pass
-    /// with fewer writes its report beside the good one, as NAME.failed.json.
+    /// Stop a pass after this many errored cases or turns; a pass with errors, or stopped,
+    /// writes its report beside the good one, in failed/.
     #[arg(long, value_name = "N", default_value_t = tenure_eval::job::errors::DEFAULT_MAX_ERRORS)]
     pub max_errors: usize,
     /// Output.
@@ -66,6 +67,47 @@ pub struct RunArgs {
     /// Also write one self-contained HTML page of the reports this run wrote (see `html`).
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<std::path::PathBuf>,
+    /// Journals: resume, rerun, record, replay.
+    #[command(flatten)]
+    pub journal: JournalArgs,
+}
+
+/// What a run does with its journal (docs/journal.md).
+#[derive(Debug, Args)]
+pub struct JournalArgs {
+    /// Continue the last run of the same settings that did not finish (stopped, killed,
+    /// Ctrl-C) from its journal: the cases it finished are not sent again, the rest run (its
+    /// errored ones included); a remote store is seeded afresh first.
+    #[arg(long, help_heading = "Journal", conflicts_with_all = ["rerun_errored", "replay"])]
+    pub resume: bool,
+    /// Run again only the cases the last run of the same settings errored on (it finished);
+    /// the others are taken from its journal.
+    #[arg(long, help_heading = "Journal", conflicts_with = "replay")]
+    pub rerun_errored: bool,
+    /// Keep the run's journals (every search and what came back) in DIR instead of
+    /// REPORTS/SUITE/journal/: a recording that --replay DIR re-scores.
+    #[arg(long, value_name = "DIR", help_heading = "Journal", conflicts_with = "replay")]
+    pub record: Option<std::path::PathBuf>,
+    /// Re-score the recording in DIR (journals of this suite) without a system or a network:
+    /// its backends' reports, with this command's --metrics and gates.
+    #[arg(long, value_name = "DIR", help_heading = "Journal")]
+    pub replay: Option<std::path::PathBuf>,
+}
+
+impl JournalArgs {
+    /// The journal plan these flags ask for.
+    fn plan(&self) -> JournalPlan {
+        JournalPlan {
+            mode: if self.resume {
+                Continue::Resume
+            } else if self.rerun_errored {
+                Continue::RerunErrored
+            } else {
+                Continue::Fresh
+            },
+            dir: self.record.clone(),
+        }
+    }
 }
 
 impl RunArgs {
@@ -116,16 +158,27 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         .iter()
         .map(|p| LoadedReport::load(p))
         .collect::<Result<Vec<_>>>()?;
-    let chosen = args.backend_args();
-    args.backends.check(&chosen, Some(&args.http))?;
-    let backends = args
-        .backends
-        .configs(&chosen, &args.remote, Some(&args.http))?;
+    let replay = args.journal.replay.clone();
+    let backends = if replay.is_some() {
+        refuse_backends_in_replay()?;
+        Vec::new()
+    } else {
+        let chosen = args.backend_args();
+        args.backends.check(&chosen, Some(&args.http))?;
+        args.backends
+            .configs(&chosen, &args.remote, Some(&args.http))?
+    };
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(args.gates.gates(), baselines)?
         .with_label(args.label.clone())?;
     plan.concurrency = args.remote.concurrency.max(1);
     plan.max_errors = args.max_errors;
+    plan.journal = args.journal.plan();
+    if let Some(dir) = &replay {
+        plan.harness = plan.suite.harness_copy()?;
+        let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
+        plan.replay = tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?;
+    }
     // --metrics, when given, wins over the suite's own measures (RunPlan::new).
     if crate::cli::given::given("metrics") {
         plan.measures = args.output.metrics.0.clone();
@@ -170,7 +223,39 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         }
     }
     report_errored(&outcome);
+    report_stopped(&outcome);
     Ok(ExitCode::from(outcome.exit_code()))
+}
+
+/// A replay's backends are the recording's: backend flags would be silently ignored.
+fn refuse_backends_in_replay() -> Result<()> {
+    let given = ["backend", "model", "url", "provider", "label"]
+        .into_iter()
+        .find(|id| crate::cli::given::given(id));
+    match given {
+        Some(id) => Err(tenure_eval::Error::Usage(format!(
+            "--replay re-scores the recording's own backends and labels; --{id} does not apply"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Say on stderr where a stopped pass stopped, what its report holds, and how to go on.
+fn report_stopped(outcome: &JobOutcome) {
+    if let Some((pass, stop)) = outcome.stopped() {
+        say!(
+            "error: {} {} {}; its report, of the cases before, went to failed/",
+            pass.row.backend,
+            pass.row.kind.label(),
+            junit::stopped_text(stop)
+        );
+        if let Some(journal) = &pass.journal {
+            say!(
+                "  {} keeps every finished case: run the same command with --resume to continue",
+                journal.display()
+            );
+        }
+    }
 }
 
 /// JUnit and the markdown step summary, when asked for.
@@ -260,7 +345,7 @@ pub fn report_errored(outcome: &JobOutcome) {
     if errored > 0 {
         say!(
             "error: the backend failed on {errored} case(s) or turn(s); the report went beside \
-             the last good one, as *.failed.json"
+             the last good one, in failed/ (--rerun-errored runs them again)"
         );
         for pass in outcome.passes.iter().filter(|p| p.errored > 0) {
             for cause in &pass.errors {

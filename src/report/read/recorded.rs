@@ -57,6 +57,9 @@ pub struct RecordedManifest {
     /// A sidecar's record of the report it describes.
     #[serde(default)]
     pub report: Option<RecordedReport>,
+    /// The run stopped before its end: the last case it finished and why.
+    #[serde(default)]
+    pub stopped: Option<crate::run::journal::Stopped>,
 }
 
 /// One input file of a run.
