@@ -1,6 +1,7 @@
 //! Carrying out a [`RunPlan`].
 
 use super::errors::{failed_path, Cause, ErrorTally};
+use super::journal;
 use super::RunPlan;
 use crate::analysis::gates::{self, GateCheck};
 use crate::backend::Workload;
@@ -14,7 +15,6 @@ use crate::report::rank_block;
 use crate::report::write::stream::StaticStream;
 use crate::report::LoadedReport;
 use crate::report::{file_name, json, label, write_report, Manifest, ReportFile, Shape};
-use super::journal;
 use crate::run::journal::{Checkpoint, Stopped};
 use crate::run::{run_sessions_journaled, run_static_journaled, Observer};
 use crate::suite::Suite;
@@ -302,20 +302,29 @@ fn static_pass(
         options.concurrency,
         pass.checkpoint,
         &mut |b, r| {
-            if let Some(e) = &r.error {
-                tally.see(&b.id, &r.case_id, e)?;
-            }
+            // The case that stops the run is in its report too.
+            let seen = match &r.error {
+                Some(e) => tally.see(&b.id, &r.case_id, e),
+                None => Ok(()),
+            };
             if b.reader == Reader::External {
                 external.push(r);
-                Ok(())
             } else {
-                stream.push(b, &r)
+                stream.push(b, &r)?;
             }
+            seen
         },
     )?;
     observer.pass_finished();
     let failed = pass.tally.total() > 0 || run.stopped.is_some();
-    let path = file_path(pass.dir, Workload::Static, suite, &run.backend, failed, options.label);
+    let path = file_path(
+        pass.dir,
+        Workload::Static,
+        suite,
+        &run.backend,
+        failed,
+        options.label,
+    );
     let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
         run.results = external;
         let manifest = Manifest::for_static(suite, &run).labelled(options.label);
@@ -347,17 +356,28 @@ fn session_pass(
 ) -> Result<Written> {
     let (suite, options) = (pass.suite, pass.options);
     let tally = &mut *pass.tally;
-    let run = run_sessions_journaled(suite, factory, observer, pass.checkpoint, &mut |b, t| {
-        match &t.error {
+    let run = run_sessions_journaled(
+        suite,
+        factory,
+        observer,
+        pass.checkpoint,
+        &mut |b, t| match &t.error {
             Some(e) => tally.see(&b.id, &format!("{} turn {}", t.case_id, t.turn_index), e),
             None => Ok(()),
-        }
-    })?;
+        },
+    )?;
     observer.pass_finished();
     let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
     let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
     let failed = pass.tally.total() > 0 || run.stopped.is_some();
-    let path = file_path(pass.dir, Workload::Session, suite, &run.backend, failed, options.label);
+    let path = file_path(
+        pass.dir,
+        Workload::Session,
+        suite,
+        &run.backend,
+        failed,
+        options.label,
+    );
     let (reports, loaded) = write_in_memory(&path, report, pass.qrels, options.measures)?;
     Ok(Written {
         reports,

@@ -83,7 +83,10 @@ pub(crate) fn checkpoint(
 /// kept, in file-name order. A journal of another suite (or of other input files) is refused.
 pub fn recording(dir: &Path, suites: &[&Suite], kinds: &[Workload]) -> Result<Vec<Recorded>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        Error::Usage(format!("--replay {}: not a folder to read ({e})", dir.display()))
+        Error::Usage(format!(
+            "--replay {}: not a folder to read ({e})",
+            dir.display()
+        ))
     })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -97,7 +100,10 @@ pub fn recording(dir: &Path, suites: &[&Suite], kinds: &[Workload]) -> Result<Ve
             Error::input(
                 &path,
                 "line 1: header.kind",
-                format!("expected static or session, found {:?}", recorded.header.kind),
+                format!(
+                    "expected static or session, found {:?}",
+                    recorded.header.kind
+                ),
             )
         })?;
         if !kinds.contains(&kind) {
@@ -156,7 +162,12 @@ pub(crate) fn suite_of<'a>(recorded: &Recorded, suites: &[&'a Suite]) -> Option<
     suites.iter().copied().find(|suite| {
         let wanted = header(suite, kind, None);
         (h.suite.as_str(), h.profile.as_str(), &h.inputs, h.total)
-            == (wanted.suite.as_str(), wanted.profile.as_str(), &wanted.inputs, wanted.total)
+            == (
+                wanted.suite.as_str(),
+                wanted.profile.as_str(),
+                &wanted.inputs,
+                wanted.total,
+            )
     })
 }
 

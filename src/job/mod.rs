@@ -7,7 +7,9 @@ pub mod errors;
 mod execute;
 pub mod journal;
 
-pub use execute::{execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED};
+pub use execute::{
+    execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED,
+};
 pub use journal::JournalPlan;
 
 use crate::analysis::gates::Gates;

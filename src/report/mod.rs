@@ -165,24 +165,26 @@ impl Manifest {
 
     /// Manifest of a static run of `suite`.
     pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
-        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at).measured(
-            &run.backend,
-            &run.backend_stats,
-            run.retries,
-            run.results.iter().map(|r| &r.context),
-        )
-        .stopped(&run.stopped)
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
+            .measured(
+                &run.backend,
+                &run.backend_stats,
+                run.retries,
+                run.results.iter().map(|r| &r.context),
+            )
+            .stopped(&run.stopped)
     }
 
     /// Manifest of a session run of `suite`.
     pub fn for_sessions(suite: &Suite, run: &SessionRun) -> Manifest {
-        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at).measured(
-            &run.backend,
-            &run.backend_stats,
-            run.retries,
-            run.turns.iter().map(|t| &t.context),
-        )
-        .stopped(&run.stopped)
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
+            .measured(
+                &run.backend,
+                &run.backend_stats,
+                run.retries,
+                run.turns.iter().map(|t| &t.context),
+            )
+            .stopped(&run.stopped)
     }
 
     fn stopped(mut self, stopped: &Option<crate::run::journal::Stopped>) -> Manifest {

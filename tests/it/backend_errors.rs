@@ -118,8 +118,12 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    // A failed run's report goes beside the good one's name.
-    assert_eq!(names, ["retrieval-report-tenure.failed.json"]);
+    // A failed run's report goes beside the good one, in failed/ (out of `*.json` globs).
+    assert_eq!(names, ["failed"]);
+    assert!(dir
+        .path()
+        .join("failed/retrieval-report-tenure.json")
+        .is_file());
     assert_eq!(outcome.errors.len(), 1);
     assert_eq!(
         (outcome.errors[0].count, outcome.errors[0].first.as_str()),

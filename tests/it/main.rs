@@ -57,6 +57,8 @@ mod http_provider;
 mod inputs;
 /// One run label everywhere: distinct files and labels for runs that differ in a
 /// result-changing setting, today's names at defaults, `--label`, and `compare` rows.
+/// Runs that survive: journals, resume, record and replay, against a provider process.
+mod journal;
 mod labels;
 /// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).
 mod latex;

@@ -12,10 +12,10 @@ use serde_json::json;
 use std::process::ExitCode;
 use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, JobOutcome, JournalPlan, RunPlan};
-use tenure_eval::run::journal::Continue;
 use tenure_eval::render::{junit, run_table as table};
 use tenure_eval::report::write_atomic;
 use tenure_eval::report::LoadedReport;
+use tenure_eval::run::journal::Continue;
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
@@ -86,7 +86,12 @@ pub struct JournalArgs {
     pub rerun_errored: bool,
     /// Keep the run's journals (every search and what came back) in DIR instead of
     /// REPORTS/SUITE/journal/: a recording that --replay DIR re-scores.
-    #[arg(long, value_name = "DIR", help_heading = "Journal", conflicts_with = "replay")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        help_heading = "Journal",
+        conflicts_with = "replay"
+    )]
     pub record: Option<std::path::PathBuf>,
     /// Re-score the recording in DIR (journals of this suite) without a system or a network:
     /// its backends' reports, with this command's --metrics and gates.

@@ -5,6 +5,7 @@ pub mod browser;
 pub mod embed_server;
 pub mod memory_server;
 pub mod needs;
+pub mod provider;
 pub mod python_reference;
 pub mod rank_reference;
 pub mod toy_memory;
@@ -179,19 +180,23 @@ pub fn http_run(
     let stem = if kind == "static" { "" } else { "session-" };
     // The report is named by the run's label: the name, then the tokens of settings such as
     // `--compat pmb` (`retrieval-report-NAME-compat.json`); a run whose cases errored writes it
-    // beside that name (`*.failed.json`). The folder is this run's own.
+    // beside that name, in `failed/`. The folder is this run's own.
     let prefix = format!("{stem}retrieval-report-{name}");
-    let written: Vec<PathBuf> = std::fs::read_dir(out.path().join(folder))
-        .map(|entries| entries.map(|e| e.unwrap().path()).collect::<Vec<_>>())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|p| {
-            let file = p.file_name().unwrap().to_string_lossy();
-            file.starts_with(&prefix)
-                && file.ends_with(".json")
-                && !file.ends_with(".manifest.json")
-        })
-        .collect();
+    let written: Vec<PathBuf> = [
+        out.path().join(folder),
+        out.path().join(folder).join("failed"),
+    ]
+    .iter()
+    .flat_map(|dir| {
+        std::fs::read_dir(dir)
+            .map(|entries| entries.map(|e| e.unwrap().path()).collect::<Vec<_>>())
+            .unwrap_or_default()
+    })
+    .filter(|p| {
+        let file = p.file_name().unwrap().to_string_lossy();
+        file.starts_with(&prefix) && file.ends_with(".json") && !file.ends_with(".manifest.json")
+    })
+    .collect();
     let code = output.status.code().unwrap_or(-1);
     assert!(
         written.len() <= 1,

@@ -1,0 +1,68 @@
+"""A memory system behind PrecisionMemBench's HTTP contract, as a process the tests can kill.
+
+Keyword overlap over what /add sent, per user (as examples/memory_wrapper.py), with a request
+log and the misbehaviours a real system has, each switched on by a flag:
+
+  provider.py PORT LOG [--die-after-searches N] [--delay-ms MS] [--flaky QUERY]
+                       [--invent-ids] [--search-status CODE]
+
+--die-after-searches N  SIGKILL itself after answering the Nth search (a crash);
+--delay-ms MS           wait before answering each search (a slow system);
+--flaky QUERY           a search whose query contains QUERY answers nothing half the time;
+--invent-ids            every answer also holds an id never added;
+--search-status CODE    every search answers CODE with an error body.
+
+LOG gets one JSON line per request received: {"method", "path", "query"}.
+"""
+import json, os, random, re, signal, sys, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+port, log_path = int(sys.argv[1]), sys.argv[2]
+flags = sys.argv[3:]
+def flag(name, default=None):
+    return flags[flags.index(name) + 1] if name in flags else default
+die_after = int(flag("--die-after-searches", 0))
+delay = int(flag("--delay-ms", 0)) / 1000
+flaky = flag("--flaky")
+invent = "--invent-ids" in flags
+status = int(flag("--search-status", 200))
+store, searches = {}, [0]
+words = lambda text: set(re.findall(r"\w{3,}", text.lower()))
+log = open(log_path, "a", buffering=1)
+
+class Provider(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def answer(self, code, body):
+        data = json.dumps(body).encode()
+        self.send_response(code); self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data))); self.end_headers(); self.wfile.write(data)
+    def body(self):
+        return json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or "{}")
+    def note(self, b):
+        log.write(json.dumps({"method": self.command, "path": self.path, "query": b.get("query")}) + "\n")
+    def do_GET(self): self.note({}); self.answer(200, {"status": "ok"})
+    def do_DELETE(self): self.body(); self.note({}); store.clear(); self.answer(200, {})
+    def do_PUT(self): b = self.body(); self.note(b); self.answer(404, {"detail": "no update"})
+    def do_POST(self):
+        b = self.body(); self.note(b)
+        if self.path == "/add":
+            store[b["metadata"]["beliefId"]] = b; return self.answer(200, {})
+        if self.path != "/search": return self.answer(404, {"detail": "Not Found"})
+        if "query" not in b: return self.answer(422, {"detail": "expected a query"})
+        time.sleep(delay)
+        if status != 200: return self.answer(status, {"detail": "search is down"})
+        hits = sorted((-len(words(b["query"]) & words(m["text"])), i)
+                      for i, m in store.items() if m["user_id"] == b["user_id"])
+        results = [{"id": i} for n, i in hits if n][: b["limit"]]
+        if flaky and flaky in b["query"] and random.random() < 0.5: results = []
+        if invent: results.append({"id": "invented-%d" % (searches[0] % 3)})
+        searches[0] += 1
+        self.answer(200, {"results": results})
+        if die_after and searches[0] >= die_after:
+            self.wfile.flush(); os.kill(os.getpid(), signal.SIGKILL)
+    def log_message(self, *args): pass
+
+server = ThreadingHTTPServer(("127.0.0.1", port), Provider)
+server.daemon_threads = True
+print(f"http://127.0.0.1:{server.server_port}", flush=True)
+server.serve_forever()

@@ -1,0 +1,276 @@
+//! Runs that survive (issue 33): a run against a memory system that crashes, or a tenure-eval
+//! killed with SIGKILL, is continued by `--resume` to the report an uninterrupted run writes,
+//! without sending a finished case again; a recording re-scores with the system gone; a run
+//! stopped by `--max-errors` still leaves JUnit, the summary and the page. The memory system is
+//! `provider.py`, a real process on 127.0.0.1 (needs python3).
+
+use crate::common::needs::{needs, Need};
+use crate::common::provider::{case_searches as searches, Provider};
+use crate::common::{cli, strip_measurements};
+use serde_json::Value;
+use std::path::Path;
+
+/// `tenure-eval static --suite pmb --backend http --url URL --name toy --out OUT EXTRA...`.
+fn run(url: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let out = out.display().to_string();
+    let mut args = vec![
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        "toy",
+        "--out",
+        &out,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    cli(&args).output().unwrap()
+}
+
+/// A report with its measured fields (times, the system's counters) and the system's URL (its
+/// port differs between the runs compared) taken out.
+fn report(path: &Path) -> Value {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    strip_measurements(&mut v);
+    v["manifest"]["backendSettings"]["url"] = Value::Null;
+    v["manifest"]["backendStats"] = Value::Null;
+    for belief in v["ingestion"]["perBelief"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
+        belief["latencyMs"] = Value::Null;
+    }
+    for key in ["p50Ms", "p95Ms"] {
+        v["manifest"]["searchLatency"][key] = Value::Null;
+    }
+    v
+}
+
+/// The first JSON path where two reports differ (a readable failure for reports of 77 cases).
+fn same(a: &Value, b: &Value) {
+    fn walk(path: String, a: &Value, b: &Value) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => x.keys().chain(y.keys()).find_map(|k| {
+                let null = Value::Null;
+                walk(
+                    format!("{path}.{k}"),
+                    x.get(k).unwrap_or(&null),
+                    y.get(k).unwrap_or(&null),
+                )
+            }),
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+                .iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (p, q))| walk(format!("{path}[{i}]"), p, q)),
+            _ if a == b => None,
+            _ => Some(format!("{path}: {a} vs {b}")),
+        }
+    }
+    if let Some(d) = walk("$".into(), a, b) {
+        panic!("reports differ at {}", &d[..d.len().min(400)]);
+    }
+}
+
+/// An uninterrupted run's report, against a fresh provider.
+fn uninterrupted(dir: &Path) -> Value {
+    let provider = Provider::start(0, &dir.join("clean.log"), &[]);
+    let out = dir.join("clean");
+    let done = run(&provider.url, &out, &[]);
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    report(&out.join("pmb/retrieval-report-toy.json"))
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_run_whose_system_crashes_is_resumed_without_sending_a_finished_case_again() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let expected = uninterrupted(dir.path());
+    let log = dir.path().join("provider.log");
+    let out = dir.path().join("out");
+    let mut provider = Provider::start(0, &log, &["--die-after-searches", "30"]);
+    let first = run(
+        &provider.url,
+        &out,
+        &["--max-errors", "0", "--retries", "0"],
+    );
+    provider.wait_dead();
+    assert_eq!(first.status.code(), Some(3), "{}", stderr(&first));
+    assert!(stderr(&first).contains("--resume"), "{}", stderr(&first));
+    // What it measured is kept: a partial report in failed/, saying where it stopped.
+    // The partial report holds every case up to the one the system failed on (no other
+    // case has an error), and names that case.
+    let partial = report(&out.join("pmb/failed/retrieval-report-toy.json"));
+    let cases = partial["cases"].as_array().unwrap();
+    let last = cases.last().unwrap();
+    assert!(last["error"].is_object(), "{last}");
+    assert_eq!(cases.iter().filter(|c| c["error"].is_object()).count(), 1);
+    assert_eq!(partial["manifest"]["stopped"]["at"], last["caseId"]);
+    for (got, want) in cases.iter().zip(expected["cases"].as_array().unwrap()) {
+        assert_eq!(got["caseId"], want["caseId"]);
+    }
+    assert!(!out.join("pmb/retrieval-report-toy.json").exists());
+
+    // Started again on the same port, empty: --resume seeds it and sends the other 47.
+    let again = Provider::start(provider.port, &log, &[]);
+    let resumed = run(&again.url, &out, &["--resume"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    same(
+        &report(&out.join("pmb/retrieval-report-toy.json")),
+        &expected,
+    );
+    assert!(!out.join("pmb/failed/retrieval-report-toy.json").exists());
+    let sent = searches(&log);
+    let mut unique = sent.clone();
+    unique.sort();
+    unique.dedup();
+    let clean = searches(&dir.path().join("clean.log"));
+    assert_eq!(sent.len(), clean.len(), "no case sent twice: {sent:?}");
+    assert_eq!(sent, clean, "the same searches, in file order, once each");
+
+    // A finished run is not resumed; another run's settings are named.
+    let done = run(&again.url, &out, &["--resume"]);
+    assert_eq!(done.status.code(), Some(2));
+    assert!(
+        stderr(&done).contains("finished; nothing to resume"),
+        "{}",
+        stderr(&done)
+    );
+    let other = run(&again.url, &out, &["--rerun-errored", "--settle-ms", "5"]);
+    assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
+}
+
+#[test]
+fn a_tenure_eval_killed_with_sigkill_is_resumed_losing_at_most_the_case_in_flight() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let expected = uninterrupted(dir.path());
+    let log = dir.path().join("provider.log");
+    let out = dir.path().join("out");
+    let provider = Provider::start(0, &log, &["--delay-ms", "40"]);
+    let outs = out.display().to_string();
+    let mut child = cli(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        &provider.url,
+        "--name",
+        "toy",
+        "--out",
+        &outs,
+        "--quiet",
+    ])
+    .spawn()
+    .unwrap();
+    let journal = out.join("pmb/journal/retrieval-report-toy.jsonl");
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.matches("{\"case\":").count()) < 20 {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the run never got to case 20"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SIGKILL: no handler runs.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = searches(&log).len();
+    assert!((20..77).contains(&before), "{before}");
+
+    let resumed = run(&provider.url, &out, &["--resume"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    same(
+        &report(&out.join("pmb/retrieval-report-toy.json")),
+        &expected,
+    );
+    let sent = searches(&log);
+    let clean = searches(&dir.path().join("clean.log"));
+    assert!(
+        sent.len() <= clean.len() + 1,
+        "only the case in flight may be sent twice: {} searches for {} cases",
+        sent.len(),
+        clean.len()
+    );
+}
+
+#[test]
+fn a_recording_replays_to_the_same_report_with_the_system_gone_and_other_metrics() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("provider.log");
+    let out = dir.path().join("out");
+    let recording = dir.path().join("recording");
+    let rec = recording.display().to_string();
+    {
+        let provider = Provider::start(0, &log, &[]);
+        let recorded = run(&provider.url, &out, &["--record", &rec]);
+        assert_eq!(recorded.status.code(), Some(0), "{}", stderr(&recorded));
+    }
+    let replayed_out = dir.path().join("replayed");
+    let outs = replayed_out.display().to_string();
+    let replay = cli(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--replay",
+        &rec,
+        "--out",
+        &outs,
+        "--quiet",
+        "--metrics",
+        "P@1,R@5",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
+    let mut a = report(&out.join("pmb/retrieval-report-toy.json"));
+    let mut b = report(&replayed_out.join("pmb/retrieval-report-toy.json"));
+    assert_eq!(
+        b["retrieval"]["rankMetrics"]["means"]
+            .as_object()
+            .map(|m| m.len()),
+        Some(2)
+    );
+    for r in [&mut a, &mut b] {
+        r["retrieval"]["rankMetrics"] = Value::Null;
+        for case in r["cases"].as_array_mut().unwrap() {
+            case["rankMetrics"] = Value::Null;
+        }
+    }
+    same(&a, &b);
+    // A recording is of its suite: another suite's is refused before anything runs.
+    let other = cli(&[
+        "static", "--suite", "paper", "--replay", &rec, "--out", &outs,
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        stderr(&other).contains("not the suite given"),
+        "{}",
+        stderr(&other)
+    );
+}
