@@ -9,15 +9,15 @@ use std::process::ExitCode;
 use tenure_eval::error::exit;
 
 fn main() -> ExitCode {
-    // A run keeps a journal: the first Ctrl-C stops it after the cases in flight, so that its
-    // partial report, JUnit, summary and page are written and `--resume` continues it. Else,
-    // and at a second Ctrl-C: reports are written through temporary files and renamed
+    // While a runner runs cases, the first signal stops it after the cases in flight, so that
+    // its partial report, JUnit, summary and page are written and `--resume` continues it
+    // from its journal. Else, and at a second signal: reports are written through temporary files and renamed
     // (tenure_eval::io), so remove the temporary files in flight, mark the journals stopped,
     // and exit, nothing of the run left half-written.
     let _ = ctrlc::set_handler(|| {
         use std::io::Write as _;
-        use tenure_eval::run::{journal, request_stop, stop_requested};
-        if journal::journaling() && !stop_requested() {
+        use tenure_eval::run::{cases_running, journal, request_stop, stop_requested};
+        if cases_running() && !stop_requested() {
             request_stop();
             let _ = writeln!(
                 std::io::stderr(),

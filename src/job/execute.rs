@@ -1,12 +1,14 @@
 //! Carrying out a [`RunPlan`].
 
-use super::errors::{failed_path, Cause, ErrorTally};
+pub use super::outcome::{JobOutcome, PassOutcome, INTERRUPTED};
+
+use super::errors::{failed_path, ErrorTally};
 use super::journal;
 use super::RunPlan;
-use crate::analysis::gates::{self, GateCheck};
+use crate::analysis::gates;
 use crate::backend::Workload;
 use crate::backend::{BackendFactory, BackendInfo, Reader};
-use crate::error::{exit, Result};
+use crate::error::Result;
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::summary::Summary;
@@ -19,73 +21,6 @@ use crate::run::journal::{Checkpoint, Stopped};
 use crate::run::{run_sessions_journaled, run_static_journaled, Observer};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
-
-/// What one (backend, kind) pass produced.
-#[derive(Debug)]
-pub struct PassOutcome {
-    /// Who the backend was.
-    pub backend: BackendInfo,
-    /// The row of the run table.
-    pub row: RunRow,
-    /// Files written (the report, and the paper layout's sidecar manifest).
-    pub reports: Vec<PathBuf>,
-    /// The report as written, read back from memory (what gates judge).
-    pub report: LoadedReport,
-    /// Cases or turns the backend failed on.
-    pub errored: usize,
-    /// Their causes, each once (count, first case, message).
-    pub errors: Vec<Cause>,
-    /// What a remote backend did that a careful client would not accept (compat mode), with
-    /// counts: for stderr.
-    pub warnings: Vec<String>,
-    /// The pass stopped before its end (its report, of the cases before, is a failed one).
-    pub stopped: Option<Stopped>,
-    /// Its journal, when it kept one.
-    pub journal: Option<PathBuf>,
-}
-
-/// What a whole plan produced.
-#[derive(Debug)]
-pub struct JobOutcome {
-    /// One per backend and kind, in plan order.
-    pub passes: Vec<PassOutcome>,
-    /// Gate results (empty without gates).
-    pub checks: Vec<GateCheck>,
-}
-
-impl JobOutcome {
-    /// Cases and turns the backends failed on, over every pass.
-    pub fn errored(&self) -> usize {
-        self.passes.iter().map(|p| p.errored).sum()
-    }
-
-    /// Did every gate hold?
-    pub fn gates_passed(&self) -> bool {
-        self.checks.iter().all(|c| c.passed)
-    }
-
-    /// The pass that stopped the job (the last one run), with why.
-    pub fn stopped(&self) -> Option<(&PassOutcome, &Stopped)> {
-        self.passes
-            .iter()
-            .find_map(|p| p.stopped.as_ref().map(|s| (p, s)))
-    }
-
-    /// The process exit code this outcome calls for: 130 if Ctrl-C stopped it, 3 if a pass
-    /// stopped or the backend failed on any case or turn (whatever the gates say), else 1 if
-    /// a gate failed, else 0.
-    pub fn exit_code(&self) -> u8 {
-        if self.stopped().is_some_and(|(_, s)| s.reason == INTERRUPTED) {
-            exit::INTERRUPTED as u8
-        } else if self.stopped().is_some() || self.errored() > 0 {
-            exit::RUNTIME
-        } else if !self.gates_passed() {
-            exit::FAILED_CHECK
-        } else {
-            exit::OK
-        }
-    }
-}
 
 /// Prepare every backend (embedding what is missing, or failing before any work), run every
 /// kind through each (or every recording of a replay), write the reports, evaluate the gates.
@@ -390,9 +325,6 @@ fn session_pass(
         stopped: run.stopped,
     })
 }
-
-/// Why a pass stopped when Ctrl-C stopped it.
-pub const INTERRUPTED: &str = "interrupted";
 
 /// A pass's report file: its usual name (the run's label in it, `report::label`), or beside it
 /// when cases errored (a failed run never replaces a good report); a good run removes the

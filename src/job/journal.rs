@@ -1,5 +1,5 @@
 //! Where a pass keeps its journal and what it does with the one there (`run::journal`): every
-//! pass writes `journal/NAME.jsonl` beside its reports (NAME its report's name), or into the
+//! pass writes `REPORTS/.journal/SUITE/NAME.jsonl` (NAME its report's name), or into the
 //! `--record` folder; `--resume` and `--rerun-errored` continue it; `--replay DIR` reads every
 //! journal of a folder instead of running a backend.
 
@@ -29,9 +29,17 @@ impl Default for JournalPlan {
 }
 
 impl JournalPlan {
-    /// The folder of a plan whose reports go to `out_dir`.
+    /// The folder of a plan whose reports go to `out_dir` (`REPORTS/SUITE`):
+    /// `REPORTS/.journal/SUITE`, out of the report folder that tools and globs list.
     pub fn folder(&self, out_dir: &Path) -> PathBuf {
-        self.dir.clone().unwrap_or_else(|| out_dir.join("journal"))
+        self.dir.clone().unwrap_or_else(|| {
+            let suite = out_dir.file_name().unwrap_or_default();
+            out_dir
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join(".journal")
+                .join(suite)
+        })
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod errors;
 mod execute;
 pub mod journal;
+mod outcome;
 
 pub use execute::{
     execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED,
@@ -165,6 +166,17 @@ impl RunPlan {
                  `run` or `static`)"
                     .into(),
             ));
+        }
+        // A baseline of a kind this command writes no report of would judge nothing: found
+        // now, before any work, not after the run.
+        let kinds: Vec<&str> = self.kinds.iter().map(|k| k.label()).collect();
+        if let Some(b) = baselines.iter().find(|b| !self.kinds.contains(&b.kind)) {
+            return Err(Error::Usage(format!(
+                "--baseline {} is a {} report, and this command writes {} reports only",
+                b.path.display(),
+                b.kind.label(),
+                kinds.join(" and ")
+            )));
         }
         self.gates = gates;
         self.baselines = baselines;

@@ -1,20 +1,34 @@
 //! What CI reads of a run: JUnit XML (one test suite per report, one test case per case or
 //! turn, and the gates) and the markdown step summary.
 
-use crate::analysis::gates::GateCheck;
+use crate::analysis::gates::{pick_baseline, GateCheck};
 use crate::error::{Error, Result};
 use crate::report::LoadedReport;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 /// JUnit XML: one test suite per report with one test case per case or turn, and a `gates`
 /// suite with one test case per gate.
-pub fn junit(reports: &[&LoadedReport], checks: &[GateCheck]) -> Result<String> {
+pub fn junit(
+    reports: &[&LoadedReport],
+    checks: &[GateCheck],
+    new_failures_against: Option<&[LoadedReport]>,
+) -> Result<String> {
     let mut junit = Report::new("tenure-eval");
     for report in reports {
         let mut suite = TestSuite::new(format!("{} ({})", report.file_name(), report.provider));
+        // Under `--fail-on new-failures`, a case failing in its baseline too is not this
+        // change's failure: skipped, saying so, as the gate counts it.
+        let baseline = new_failures_against.and_then(|b| pick_baseline(report, b));
+        let known = |key: &str| {
+            baseline.is_some_and(|b| b.rows.iter().any(|r| r.key() == key && !r.passed))
+        };
         for row in &report.rows {
             let status = if row.passed {
                 TestCaseStatus::success()
+            } else if known(&row.key()) {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message("fails in baseline");
+                status
             } else if row.errored {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
                 status.set_message("the backend failed on this case (its error is in the report)");

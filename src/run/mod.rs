@@ -3,8 +3,11 @@
 //! their error, after bounded retries of transient failures). Only input failures and a
 //! backend that cannot be built stop a run.
 
+mod case_result;
 pub mod journal;
+mod mutations;
 mod recorder;
+mod session_result;
 mod sessions;
 mod static_cases;
 
@@ -81,6 +84,31 @@ pub fn request_stop() {
 /// Has a stop been asked for?
 pub fn stop_requested() -> bool {
     STOP.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Runners between their first and last case (what a first Ctrl-C can stop cleanly; outside
+/// them, a signal ends the process at once).
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Is a runner running cases?
+pub fn cases_running() -> bool {
+    RUNNING.load(std::sync::atomic::Ordering::SeqCst) > 0
+}
+
+/// Held by a runner while it runs cases.
+pub(crate) struct Running;
+
+impl Running {
+    pub(crate) fn start() -> Running {
+        RUNNING.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// An observer that ignores everything.

@@ -1,82 +1,26 @@
 //! The static cases of a suite, each against the seed corpus.
 
+pub(crate) use super::case_result::empty_context;
+pub use super::case_result::CaseResult;
+
 use super::journal::{Built, Checkpoint, Entry, Line, Playback, Stopped, Taping};
 use super::recorder::Recorder;
 use super::{
     attempt, elapsed_ms, ingest, now_rfc3339, seeding_failed, CaseError, Ingestion, Observer,
 };
 use crate::backend::{Backend, BackendFactory, BackendInfo, Workload};
-use crate::context::{self, Budget, Context, ContextRequest};
+use crate::context::{self, Budget, ContextRequest};
 use crate::error::Result;
 use crate::eval::assertions::check_static;
 use crate::eval::metrics::{static_metrics, CaseMetrics};
-use crate::eval::summary::{summarise, Outcome, Summary, UNCATEGORISED};
+use crate::eval::summary::{summarise, Outcome, Summary};
 use crate::js::round2;
-use crate::profile::{Fidelity, Profile};
-use crate::query;
+use crate::profile::Fidelity;
 use crate::store::BeliefStore;
 use crate::suite::{StaticCase as Case, Suite, DEFAULT_USER};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
-
-/// Result of one static case.
-#[derive(Debug, Clone)]
-pub struct CaseResult {
-    /// Case id.
-    pub case_id: String,
-    /// Case description.
-    pub description: String,
-    /// Category, when the case has one.
-    pub category: Option<String>,
-    /// The built context.
-    pub context: Context,
-    /// Metrics.
-    pub metrics: CaseMetrics,
-    /// Failures in check order; empty means passed (unless errored).
-    pub failures: Vec<String>,
-    /// The backend failed on this case: no context, null metrics, not passed.
-    pub error: Option<CaseError>,
-    /// Context build time in ms (2 decimals). Measured.
-    pub latency_ms: f64,
-}
-
-impl CaseResult {
-    /// No failures and no error.
-    pub fn passed(&self) -> bool {
-        self.failures.is_empty() && self.error.is_none()
-    }
-
-    /// What the summary needs of it.
-    pub fn outcome(&self) -> Outcome {
-        Outcome {
-            category: self
-                .category
-                .as_deref()
-                .unwrap_or(UNCATEGORISED)
-                .to_string(),
-            passed: self.passed(),
-            precision: self.metrics.retrieval_precision,
-            recall: self.metrics.retrieval_recall,
-            latency_ms: self.latency_ms,
-            errored: self.error.is_some(),
-        }
-    }
-}
-
-/// The context of an entry the backend failed on: the prepared query, nothing retrieved.
-pub(crate) fn empty_context(message: &str, profile: Profile) -> Context {
-    Context {
-        expanded_query: query::prepare(message, profile).query,
-        persona_prelude: String::new(),
-        pinned: Vec::new(),
-        relevant: Vec::new(),
-        questions: Vec::new(),
-        search_scores: Vec::new(),
-        diagnostics: None,
-        search_ms: None,
-    }
-}
 
 /// A finished static run.
 #[derive(Debug, Clone)]
@@ -228,6 +172,7 @@ pub fn run_static_journaled(
     let mut handed = 0;
     let mut retries = 0;
     let mut stopped: Option<Stopped> = None;
+    let running = super::Running::start();
     std::thread::scope(|scope| {
         for _ in 0..concurrency.clamp(1, total.max(1)) {
             let send = send.clone();
@@ -278,6 +223,7 @@ pub fn run_static_journaled(
             }
         }
     });
+    drop(running);
     if stopped.is_none() && handed < total {
         let at = handed
             .checked_sub(1)

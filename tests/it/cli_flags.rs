@@ -28,6 +28,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
             "Memory system over HTTP (--backend http):",
             "Output:",
             "CI gates:",
+            "Journal:",
         ]
     );
     // Each flag under its own heading: --hnsw-m with the cosine flags, --url with HTTP's.

@@ -183,7 +183,7 @@ fn a_tenure_eval_killed_with_sigkill_is_resumed_losing_at_most_the_case_in_fligh
     ])
     .spawn()
     .unwrap();
-    let journal = out.join("pmb/journal/retrieval-report-toy.jsonl");
+    let journal = out.join(".journal/pmb/retrieval-report-toy.jsonl");
     let started = std::time::Instant::now();
     while std::fs::read_to_string(&journal).map_or(0, |t| t.matches("{\"case\":").count()) < 20 {
         assert!(
@@ -273,4 +273,101 @@ fn a_recording_replays_to_the_same_report_with_the_system_gone_and_other_metrics
         "{}",
         stderr(&other)
     );
+}
+
+#[test]
+fn a_run_stopped_by_max_errors_still_writes_junit_the_summary_and_the_page() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    let out = dir.path().join("out");
+    let (junit, summary, page) = (
+        dir.path().join("junit.xml"),
+        dir.path().join("summary.md"),
+        dir.path().join("page.html"),
+    );
+    let [j, s, p] = [&junit, &summary, &page].map(|p| p.display().to_string());
+    let stopped = run(
+        &provider.url,
+        &out,
+        &[
+            "--retries",
+            "0",
+            "--max-errors",
+            "2",
+            "--junit",
+            &j,
+            "--summary-md",
+            &s,
+            "--html",
+            &p,
+        ],
+    );
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr(&stopped));
+    assert!(
+        stderr(&stopped).contains("stopped after 3 errors (--max-errors 2)"),
+        "{}",
+        stderr(&stopped)
+    );
+
+    // JUnit: the three errored cases as errors, and the stop as an <error> case naming it.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<error").count(), 4, "{xml}");
+    assert!(xml.contains("name=\"run stopped\""), "{xml}");
+    assert!(xml.contains("type=\"stopped\""), "{xml}");
+    assert!(xml.contains("stopped after"), "{xml}");
+    assert!(xml.contains("--max-errors 2"), "{xml}");
+    // The summary says so first.
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("### ❌ Run stopped"), "{md}");
+    assert!(md.contains("--max-errors 2"), "{md}");
+    // The page holds the partial report and the stop.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\"stopped\":\"stopped after "),
+        "the page's data"
+    );
+    if let Some(b) = crate::common::browser::browser_or_skip() {
+        b.goto(&crate::common::browser::Browser::file_url(&page, ""));
+        let banner =
+            b.wait("const s = document.querySelector('.stopped'); return s && s.textContent;");
+        let banner = banner.as_str().unwrap();
+        assert!(
+            banner.starts_with("Run stopped: retrieval-report-toy.json stopped after "),
+            "{banner}"
+        );
+    }
+}
+
+#[test]
+fn a_gate_usage_error_exits_2_before_any_request() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("p.log");
+    let provider = Provider::start(0, &log, &[]);
+    let out = dir.path().join("out");
+    // A gate that needs a baseline, without one.
+    let o = run(&provider.url, &out, &["--fail-on", "new-failures"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A session report as the baseline of a command that writes static reports only.
+    let session =
+        crate::common::repo("tests/golden/pmb-baseline/session-retrieval-report-tenure.json");
+    let session = session.display().to_string();
+    let o = run(
+        &provider.url,
+        &out,
+        &["--fail-on", "new-failures", "--baseline", &session],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a session report"), "{}", stderr(&o));
+    assert_eq!(
+        crate::common::provider::requests(&log),
+        Vec::<Value>::new(),
+        "nothing sent"
+    );
+    assert!(!out.exists(), "nothing written");
 }

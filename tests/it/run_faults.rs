@@ -121,7 +121,23 @@ fn a_store_lost_mid_run_stops_the_careful_client_and_warns_in_compat() {
         &[],
     );
     assert_eq!(run.code, 3, "{}", run.stderr);
-    assert!(run.report.is_none(), "no report for a run on a lost store");
+    // What was measured before the loss is kept: a report of those cases, in failed/, saying
+    // where and why the run stopped (--resume continues it).
+    let report = run
+        .report
+        .as_ref()
+        .expect("the cases before the loss are kept");
+    let stopped = &report["manifest"]["stopped"];
+    assert!(
+        stopped["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("store lost at "),
+        "{stopped}"
+    );
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(stopped["at"], cases.last().unwrap()["caseId"]);
+    assert!(cases.len() < 77, "{}", cases.len());
     assert!(run.stderr.contains("store lost at "), "{}", run.stderr);
     // The note, a retry line per cause (shown once each), the error.
     assert!(run.stderr.lines().count() <= 5, "{}", run.stderr);

@@ -10,6 +10,7 @@ use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use serde_json::json;
 use std::process::ExitCode;
+use tenure_eval::analysis::gates::FailOn;
 use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, JobOutcome, JournalPlan, RunPlan};
 use tenure_eval::render::{junit, run_table as table};
@@ -85,7 +86,7 @@ pub struct JournalArgs {
     #[arg(long, help_heading = "Journal", conflicts_with = "replay")]
     pub rerun_errored: bool,
     /// Keep the run's journals (every search and what came back) in DIR instead of
-    /// REPORTS/SUITE/journal/: a recording that --replay DIR re-scores.
+    /// REPORTS/.journal/SUITE/: a recording that --replay DIR re-scores.
     #[arg(
         long,
         value_name = "DIR",
@@ -198,7 +199,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     let outcome = execute(&mut plan, &mut progress)?;
     progress.finish();
     print_outcome(&plan.suite, &outcome, &args.output)?;
-    write_gate_files(&outcome, &args.gates)?;
+    write_gate_files(&outcome, &args.gates, &plan.baselines)?;
     if let Some(path) = &args.html {
         let files: Vec<_> = outcome
             .passes
@@ -264,10 +265,19 @@ fn report_stopped(outcome: &JobOutcome) {
 }
 
 /// JUnit and the markdown step summary, when asked for.
-fn write_gate_files(outcome: &JobOutcome, args: &GateArgs) -> Result<()> {
+fn write_gate_files(
+    outcome: &JobOutcome,
+    args: &GateArgs,
+    baselines: &[LoadedReport],
+) -> Result<()> {
     let reports: Vec<&LoadedReport> = outcome.passes.iter().map(|p| &p.report).collect();
     if let Some(path) = &args.junit {
-        write_atomic(path, junit::junit(&reports, &outcome.checks)?.as_bytes())?;
+        let new_failures = args.gates().fail_on == Some(FailOn::NewFailures);
+        let against = new_failures.then_some(baselines);
+        write_atomic(
+            path,
+            junit::junit(&reports, &outcome.checks, against)?.as_bytes(),
+        )?;
     }
     // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
     // then runs anywhere, without a summary.
@@ -347,7 +357,8 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
 /// each cause once: count, first case, message.
 pub fn report_errored(outcome: &JobOutcome) {
     let errored = outcome.errored();
-    if errored > 0 {
+    // A stopped run says its cause once, in `report_stopped`.
+    if errored > 0 && outcome.stopped().is_none() {
         say!(
             "error: the backend failed on {errored} case(s) or turn(s); the report went beside \
              the last good one, in failed/ (--rerun-errored runs them again)"

@@ -94,6 +94,11 @@ pub(crate) fn report_view(report: &LoadedReport, name: String, entries: Entries)
         precision_drift: report.mean_precision_drift(),
         rank: rank_means(&report.rows),
         ingestion_ms: report.ingestion_ms,
+        stopped: report
+            .manifest
+            .as_ref()
+            .and_then(|m| m.stopped.as_ref())
+            .map(crate::render::junit::stopped_text),
         entries: BTreeMap::new(),
         turns: BTreeMap::new(),
     };

@@ -70,6 +70,9 @@ pub struct ReportView {
     pub rank: Vec<(String, Option<f64>)>,
     /// Index build time.
     pub ingestion_ms: Option<f64>,
+    /// The run stopped before its end: `stopped after CASE: REASON` (a failed run's report).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     /// Static: case id → entry.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub entries: BTreeMap<String, EntryView>,

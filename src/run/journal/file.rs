@@ -98,11 +98,6 @@ impl Drop for JournalWriter {
     }
 }
 
-/// Is a journal being written (a run in progress that a Ctrl-C can stop between cases)?
-pub fn journaling() -> bool {
-    OPEN.try_lock().map_or(true, |open| !open.is_empty())
-}
-
 /// For a signal handler: mark every open journal stopped (`interrupted`, at its last case) and
 /// return each with that case. Appends with a fresh handle, since the writer belongs to the
 /// thread the signal interrupted.

@@ -21,7 +21,7 @@ mod file;
 mod tape;
 
 pub use checkpoint::{Checkpoint, JournalPath, Reuse};
-pub use file::{interrupted, journaling, JournalWriter};
+pub use file::{interrupted, JournalWriter};
 pub use tape::{Playback, ReplayBackend, Taping};
 
 use super::{CaseError, Ingestion};

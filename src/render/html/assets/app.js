@@ -118,7 +118,11 @@ function overview() {
     return h("tr", { "data-file": r.file, title: r.file + " · " + r.scale },
       cols.map(([, key, show], k) => h("td", { class: k > 3 ? "n" : null }, show ? show(r) : key(r))));
   });
-  const out = [h("h2", {}, "Reports"),
+  // A stopped run's report holds the cases before the stop: say so above everything.
+  const stops = R.filter((r) => r.stopped).map((r) =>
+    h("p", { class: "stopped", role: "alert" }, h("strong", {}, "Run stopped: "),
+      `${r.file} ${r.stopped}. Its cases before the stop are shown; --resume continues it.`));
+  const out = [h("h2", {}, "Reports"), ...stops,
     h("p", { class: "muted" }, `Suite ${DATA.suite.name} (${DATA.suite.profile} profile) · ${R.length} report(s). `
       + "Click a heading to sort. Drift: the paper's noise / (relevant + pinned), and PrecisionMemBench's 1 − precision."),
     h("div", { class: "scroll" }, h("table", { id: "overview-table" }, h("thead", {}, head), h("tbody", {}, body)))];
