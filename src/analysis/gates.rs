@@ -53,15 +53,25 @@ pub struct GateCheck {
     pub detail: String,
 }
 
-/// The baseline among `baselines` for `report`: same kind (static or session), same provider
-/// when several qualify.
+/// The baseline among `baselines` for `report`: of its kind (static or session) and of its run
+/// label, or else of its file name (upstream's `retrieval-report-tenure.json` is the baseline
+/// of a BM25 run, whose label is `bm25`); none otherwise, so that one system's baseline never
+/// judges another's report.
 pub(crate) fn pick_baseline<'a>(
     report: &LoadedReport,
     baselines: &'a [LoadedReport],
 ) -> Option<&'a LoadedReport> {
+    let same = |b: &&LoadedReport| b.kind == report.kind;
     baselines
         .iter()
-        .find(|b| b.kind == report.kind && b.provider == report.provider)
+        .filter(same)
+        .find(|b| b.provider == report.provider)
+        .or_else(|| {
+            baselines
+                .iter()
+                .filter(same)
+                .find(|b| b.file_name() == report.file_name())
+        })
 }
 
 /// Check `gates` on every report, each against its baseline (see `pick_baseline`). A report
@@ -82,10 +92,11 @@ pub fn evaluate(
                 gate: "baseline".into(),
                 passed: true,
                 detail: format!(
-                    "skipped: no --baseline is a {} report of {}; the gates that compare with \
-                     one do not judge it",
+                    "skipped: no --baseline is a {} report of {} or named {}; the gates that \
+                     compare with one do not judge it",
                     report.kind.label(),
-                    report.provider
+                    report.provider,
+                    report.file_name()
                 ),
             });
         }

@@ -117,14 +117,81 @@ fn fail_on_new_failures_against_a_baseline() {
         "{}",
         stderr(&o)
     );
-    // Failing in the baseline too: not new.
-    let args = baseline(&broken_report);
+    // Failing in the baseline too: not new, and JUnit says so (skipped, not failed).
+    let junit = f.dir.path().join("junit.xml");
+    let mut args = baseline(&broken_report);
+    args.extend(["--junit".to_string(), junit.display().to_string()]);
     let (o, _) = f.run(
         &f.broken,
         "y",
         &args.iter().map(String::as_str).collect::<Vec<_>>(),
     );
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let case = xml
+        .split("<testcase ")
+        .find(|c| c.contains("name=\"happy-alias-match-kubernetes\""))
+        .unwrap();
+    assert!(
+        case.contains("<skipped message=\"fails in baseline\""),
+        "{case}"
+    );
+    assert!(!xml.contains("<failure"), "{xml}");
+}
+
+#[test]
+fn a_baseline_judges_only_the_report_of_its_own_label_and_kind() {
+    // The CI example of docs/html.md: `run` writes static and session reports, the baseline
+    // is a static one. The session report is not compared (a note), the static one is.
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = crate::common::repo("tests/golden/pmb-baseline/retrieval-report-tenure.json");
+    let o = crate::common::cli(&[])
+        .args([
+            "run",
+            "--suite",
+            "pmb",
+            "--fail-on",
+            "new-failures",
+            "--baseline",
+        ])
+        .arg(&baseline)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "gate baseline passed on session-retrieval-report-tenure.json: skipped: no --baseline \
+         is a session report of bm25 or named session-retrieval-report-tenure.json"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("gate fail-on new-failures passed on retrieval-report-tenure.json"));
+    // Another system's baseline does not judge this one: mem0 fails cases BM25 passes, and
+    // the other way round; compared, BM25 would fail the gate.
+    let mem0 = crate::common::repo("tests/golden/pmb-baseline/retrieval-report-mem0.json");
+    let o = crate::common::cli(&[])
+        .args([
+            "static",
+            "--suite",
+            "pmb",
+            "--fail-on",
+            "new-failures",
+            "--baseline",
+        ])
+        .arg(&mem0)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("skipped: no --baseline is a static report of bm25"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
