@@ -3,6 +3,7 @@
 pub use super::outcome::{JobOutcome, PassOutcome, INTERRUPTED};
 
 use super::errors::{failed_path, ErrorTally};
+use super::health::{Answers, Health};
 use super::journal;
 use super::RunPlan;
 use crate::analysis::gates;
@@ -154,14 +155,16 @@ pub fn pass_journaled(
         errored,
         stats,
         stopped,
+        health,
     } = written;
-    let warnings = stats
+    let mut warnings: Vec<String> = stats
         .as_ref()
         .and_then(|s| s["warnings"].as_array().cloned())
         .unwrap_or_default()
         .iter()
         .map(|w| format!("{} ({}x)", w["warning"].as_str().unwrap_or("?"), w["count"]))
         .collect();
+    warnings.extend(health.warnings);
     let row = RunRow {
         suite: suite.name.clone(),
         backend: label::run_label(&backend, options.label),
@@ -180,6 +183,7 @@ pub fn pass_journaled(
         warnings,
         stopped,
         journal,
+        unhealthy: health.unhealthy,
     })
 }
 
@@ -215,6 +219,8 @@ struct Written {
     stats: Option<serde_json::Value>,
     /// Where and why the pass stopped before its end.
     stopped: Option<Stopped>,
+    /// What the answers and the client's counters say of the system.
+    health: Health,
 }
 
 /// The static cases: streamed to the report as they come (`report::stream`), but for an
@@ -229,6 +235,7 @@ fn static_pass(
     let mut stream =
         StaticStream::new(pass.dir, shape, pass.qrels, options.measures)?.labelled(options.label);
     let mut external = Vec::new();
+    let mut answers = Answers::default();
     let tally = &mut *pass.tally;
     let mut run = run_static_journaled(
         suite,
@@ -237,6 +244,7 @@ fn static_pass(
         options.concurrency,
         pass.checkpoint,
         &mut |b, r| {
+            answers.see(&r.context);
             // The case that stops the run is in its report too.
             let seen = match &r.error {
                 Some(e) => tally.see(&b.id, &r.case_id, e),
@@ -251,7 +259,8 @@ fn static_pass(
         },
     )?;
     observer.pass_finished();
-    let failed = pass.tally.total() > 0 || run.stopped.is_some();
+    let health = Health::of(&run.backend, &run.backend_stats, &answers);
+    let failed = pass.tally.total() > 0 || run.stopped.is_some() || health.unhealthy.is_some();
     let path = file_path(
         pass.dir,
         Workload::Static,
@@ -280,6 +289,7 @@ fn static_pass(
         errored,
         stats: run.backend_stats,
         stopped: run.stopped,
+        health,
     })
 }
 
@@ -304,7 +314,10 @@ fn session_pass(
     observer.pass_finished();
     let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
     let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
-    let failed = pass.tally.total() > 0 || run.stopped.is_some();
+    let mut answers = Answers::default();
+    run.turns.iter().for_each(|t| answers.see(&t.context));
+    let health = Health::of(&run.backend, &run.backend_stats, &answers);
+    let failed = pass.tally.total() > 0 || run.stopped.is_some() || health.unhealthy.is_some();
     let path = file_path(
         pass.dir,
         Workload::Session,
@@ -323,6 +336,7 @@ fn session_pass(
         backend: run.backend,
         stats: run.backend_stats,
         stopped: run.stopped,
+        health,
     })
 }
 

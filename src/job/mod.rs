@@ -5,6 +5,7 @@
 
 pub mod errors;
 mod execute;
+mod health;
 pub mod journal;
 mod outcome;
 

@@ -34,6 +34,9 @@ pub struct PassOutcome {
     pub stopped: Option<Stopped>,
     /// Its journal, when it kept one.
     pub journal: Option<PathBuf>,
+    /// Why the system's answers do not make a good run though no case errored (compat mode,
+    /// where failed calls read as no results: `job::health`); its report is a failed one.
+    pub unhealthy: Option<String>,
 }
 
 /// What a whole plan produced.
@@ -69,7 +72,10 @@ impl JobOutcome {
     pub fn exit_code(&self) -> u8 {
         if self.stopped().is_some_and(|(_, s)| s.reason == INTERRUPTED) {
             exit::INTERRUPTED as u8
-        } else if self.stopped().is_some() || self.errored() > 0 {
+        } else if self.stopped().is_some()
+            || self.errored() > 0
+            || self.passes.iter().any(|p| p.unhealthy.is_some())
+        {
             exit::RUNTIME
         } else if !self.gates_passed() {
             exit::FAILED_CHECK

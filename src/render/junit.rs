@@ -79,8 +79,16 @@ pub fn summary_markdown(
     run_table: &str,
     reports: &[&LoadedReport],
     checks: &[GateCheck],
+    warnings: &[String],
 ) -> String {
     let mut out = format!("## tenure-eval\n\n{run_table}\n");
+    if !warnings.is_empty() {
+        out.push_str("### ⚠️ Warnings\n\n");
+        for w in warnings {
+            out.push_str(&format!("- {w}\n"));
+        }
+        out.push('\n');
+    }
     for report in reports {
         if let Some(stop) = report.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
             out.push_str(&format!(

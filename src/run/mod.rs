@@ -146,6 +146,19 @@ pub(crate) fn ingest(
     ))
 }
 
+/// Why a run on a store that could not be seeded stops before its first case: one error,
+/// naming the belief, instead of the same error on every case.
+pub(crate) fn seeding_stop(backend: &dyn Backend) -> Option<journal::Stopped> {
+    let failed = seeding_failed(backend)?;
+    Some(journal::Stopped {
+        at: String::new(),
+        reason: format!(
+            "{} (`tenure-eval doctor` with the same --url checks the system)",
+            failed.message
+        ),
+    })
+}
+
 /// The error every case of a run on a store that could not be seeded gets.
 pub(crate) fn seeding_failed(backend: &dyn Backend) -> Option<CaseError> {
     let failed = backend.seeding()?.failed.as_ref()?;

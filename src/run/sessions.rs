@@ -75,9 +75,9 @@ pub fn run_sessions_journaled(
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();
     let mut turns = Vec::with_capacity(total);
-    let mut stopped = None;
+    let mut stopped = super::seeding_stop(backend.as_ref());
     let running = super::Running::start();
-    'run: for case in &suite.sessions {
+    'run: for case in suite.sessions.iter().filter(|_| stopped.is_none()) {
         for turn in &case.turns {
             let label = turn_label(&case.case_id, turn.turn_index);
             if super::stop_requested() {

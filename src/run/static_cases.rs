@@ -171,7 +171,10 @@ pub fn run_static_journaled(
     let mut waiting: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     let mut handed = 0;
     let mut retries = 0;
-    let mut stopped: Option<Stopped> = None;
+    let mut stopped: Option<Stopped> = super::seeding_stop(index.as_ref());
+    if stopped.is_some() {
+        stop.store(true, Ordering::Relaxed);
+    }
     let running = super::Running::start();
     std::thread::scope(|scope| {
         for _ in 0..concurrency.clamp(1, total.max(1)) {

@@ -66,6 +66,8 @@ mod latex;
 mod locomo;
 /// LongMemEval's importer and metrics on a sample in its documented format.
 mod longmemeval;
+/// Loud where a system is broken: invented ids, failed calls in compat mode, seeding.
+mod loud;
 /// Real Lucene gives our answers on a grown store (needs a JDK and liblucene8-java).
 mod lucene;
 /// Reports of different suites: warned about or refused, naming the files.

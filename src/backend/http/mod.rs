@@ -190,10 +190,16 @@ impl HttpBackend {
         for (done, belief) in corpus.iter().enumerate() {
             progress(done, corpus.len());
             let start = Instant::now();
+            // A failure names the belief it stopped at.
+            let at = |e: BackendError| {
+                let where_ = format!("belief {} ({} of {})", belief.id, done + 1, corpus.len());
+                BackendError::new(e.kind, format!("{where_}: {}", e.message))
+            };
             let reply = self
                 .client
-                .call(Endpoint::Add, Some(&wire::seed_body(belief, sessions)))?;
-            let body = self.read(Endpoint::Add, reply)?;
+                .call(Endpoint::Add, Some(&wire::seed_body(belief, sessions)))
+                .map_err(at)?;
+            let body = self.read(Endpoint::Add, reply).map_err(at)?;
             let overhead = body
                 .get("db_overhead_ms")
                 .and_then(Value::as_f64)

@@ -221,16 +221,48 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
             );
         }
     }
-    if !quiet {
-        for pass in &outcome.passes {
-            for w in &pass.warnings {
-                say!("warning: {}: {w}", pass.row.backend);
-            }
+    // What a system did wrong is said even with --quiet, as errors are.
+    for w in outcome_warnings(&outcome) {
+        say!("warning: {w}");
+    }
+    for pass in &outcome.passes {
+        if let Some(why) = &pass.unhealthy {
+            say!(
+                "error: {} {}: {why}",
+                pass.row.backend,
+                pass.row.kind.label()
+            );
         }
     }
     report_errored(&outcome);
     report_stopped(&outcome);
     Ok(ExitCode::from(outcome.exit_code()))
+}
+
+/// Every pass's warnings, each prefixed by its run's label and kind.
+fn outcome_warnings(outcome: &JobOutcome) -> Vec<String> {
+    outcome
+        .passes
+        .iter()
+        .flat_map(|p| {
+            p.warnings
+                .iter()
+                .map(move |w| format!("{} {}: {w}", p.row.backend, p.row.kind.label()))
+        })
+        .collect()
+}
+
+/// The summary's warnings: each pass that is not a good run, then every warning.
+fn summary_notes(outcome: &JobOutcome) -> Vec<String> {
+    let unhealthy = outcome.passes.iter().filter_map(|p| {
+        let why = p.unhealthy.as_ref()?;
+        Some(format!(
+            "{} {}: **not a good run**: {why}",
+            p.row.backend,
+            p.row.kind.label()
+        ))
+    });
+    unhealthy.chain(outcome_warnings(outcome)).collect()
 }
 
 /// A replay's backends are the recording's: backend flags would be silently ignored.
@@ -289,7 +321,12 @@ fn write_gate_files(
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     } else if let Some(path) = &args.summary_md {
         let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
-        let text = junit::summary_markdown(&table::run_table(&rows), &reports, &outcome.checks);
+        let text = junit::summary_markdown(
+            &table::run_table(&rows),
+            &reports,
+            &outcome.checks,
+            &summary_notes(outcome),
+        );
         write_atomic(path, text.as_bytes())?;
     }
     Ok(())

@@ -4,13 +4,14 @@ Keyword overlap over what /add sent, per user (as examples/memory_wrapper.py), w
 log and the misbehaviours a real system has, each switched on by a flag:
 
   provider.py PORT LOG [--die-after-searches N] [--delay-ms MS] [--flaky QUERY]
-                       [--invent-ids] [--search-status CODE]
+                       [--invent-ids] [--search-status CODE] [--fail-add ID]
 
 --die-after-searches N  SIGKILL itself after answering the Nth search (a crash);
 --delay-ms MS           wait before answering each search (a slow system);
 --flaky QUERY           a search whose query contains QUERY answers nothing half the time;
 --invent-ids            every answer also holds an id never added;
---search-status CODE    every search answers CODE with an error body.
+--search-status CODE    every search answers CODE with an error body;
+--fail-add ID           adding the belief ID answers 500.
 
 LOG gets one JSON line per request received: {"method", "path", "query"}.
 """
@@ -26,6 +27,7 @@ delay = int(flag("--delay-ms", 0)) / 1000
 flaky = flag("--flaky")
 invent = "--invent-ids" in flags
 status = int(flag("--search-status", 200))
+fail_add = flag("--fail-add")
 store, searches = {}, [0]
 words = lambda text: set(re.findall(r"\w{3,}", text.lower()))
 log = open(log_path, "a", buffering=1)
@@ -46,6 +48,7 @@ class Provider(BaseHTTPRequestHandler):
     def do_POST(self):
         b = self.body(); self.note(b)
         if self.path == "/add":
+            if b["metadata"]["beliefId"] == fail_add: return self.answer(500, {"detail": "add failed"})
             store[b["metadata"]["beliefId"]] = b; return self.answer(200, {})
         if self.path != "/search": return self.answer(404, {"detail": "Not Found"})
         if "query" not in b: return self.answer(422, {"detail": "expected a query"})

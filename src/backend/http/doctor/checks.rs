@@ -300,12 +300,45 @@ impl Doctor<'_> {
 
     fn reset_clears(&mut self) {
         match self.search(WORD, USER, &[], 20) {
-            Ok(a) if a.len == 0 => self.note("reset-clears", Verdict::Ok, "after /reset the probe beliefs are gone".into(), ""),
-            Ok(a) => self.note("reset-clears", Verdict::Fail,
-                format!("after /reset a search still returned {} results", a.len),
-                "earlier runs' beliefs stay: re-seeding duplicates them, and ids the client does not \
-                 know are dropped (careful mode counts them in diagnostics.unknown)"),
+            Ok(a) if a.len == 0 => self.note(
+                "reset-clears",
+                Verdict::Ok,
+                "after /reset the probe beliefs are gone".into(),
+                "",
+            ),
+            Ok(a) => {
+                // Ids this doctor added (top level or in metadata) are kept data; any other id
+                // was never added by anyone here: invented, or another store's.
+                let probes: Vec<String> = probe_beliefs().into_iter().map(|b| b.id).collect();
+                let kept = a
+                    .ids
+                    .iter()
+                    .chain(&a.metadata_ids)
+                    .any(|i| probes.contains(i));
+                let never: Vec<&String> = a.ids.iter().filter(|i| !probes.contains(i)).collect();
+                let saw = format!("after /reset a search still returned {} results", a.len);
+                if kept {
+                    self.note("reset-clears", Verdict::Fail, saw,
+                        "earlier runs' beliefs stay: re-seeding duplicates them, and ids the client does not \
+                         know are dropped (careful mode counts them in diagnostics.unknown)");
+                } else {
+                    self.note("reset-clears", Verdict::Fail,
+                        format!("{saw}, with ids never added: {}", list(&never)),
+                        "the store is empty, so these ids were never added here: the system invents ids or \
+                         answers from another store (careful mode counts them in diagnostics.unknown and \
+                         warns)");
+                }
+            }
             Err(saw) => self.note("reset-clears", Verdict::Fail, saw, "searches fail"),
         }
+    }
+}
+
+/// At most five ids, quoted, then how many more.
+fn list(ids: &[&String]) -> String {
+    let shown: Vec<String> = ids.iter().take(5).map(|i| format!("{i:?}")).collect();
+    match ids.len().saturating_sub(5) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
     }
 }

@@ -1,0 +1,176 @@
+//! Is the system that answered a pass healthy? Two things no case's pass/fail shows:
+//!
+//! - answers holding ids the run never added, or another user's beliefs (the careful client's
+//!   diagnostics, provider-http spec §5.2): a system inventing ids, or holding another run's
+//!   data, scores like a healthy one; the pass warns, with counts and examples;
+//! - in compat mode, calls that errored: upstream's client reads an error answer as no results
+//!   (spec §9, D2), so a system answering HTTP 500 to every search still gets a score, even a
+//!   better one than a healthy system's. The numbers stay upstream's, but a pass where more
+//!   than [`UNHEALTHY_SHARE`] of an endpoint's calls failed is a failed run: its report goes
+//!   to `failed/` and the exit code says so.
+
+use crate::context::Context;
+use std::collections::BTreeMap;
+
+/// The share of an endpoint's calls that may fail before a compat pass is a failed run.
+pub const UNHEALTHY_SHARE: f64 = 0.05;
+
+/// Ids shown per warning.
+const EXAMPLES: usize = 5;
+
+/// What the answers of a pass held that they should not have.
+#[derive(Debug, Default)]
+pub(crate) struct Answers {
+    entries: usize,
+    never_added: BTreeMap<String, usize>,
+    with_never_added: usize,
+    other_user: BTreeMap<String, usize>,
+    with_other_user: usize,
+}
+
+impl Answers {
+    /// Count one case's or turn's context.
+    pub fn see(&mut self, context: &Context) {
+        self.entries += 1;
+        let Some(d) = &context.diagnostics else {
+            return;
+        };
+        let count = |ids: &[String], map: &mut BTreeMap<String, usize>| {
+            for id in ids {
+                *map.entry(id.clone()).or_default() += 1;
+            }
+            !ids.is_empty()
+        };
+        self.with_never_added += usize::from(count(&d.unknown, &mut self.never_added));
+        self.with_other_user += usize::from(count(&d.other_user, &mut self.other_user));
+    }
+
+    /// One warning per kind of wrong answer, with counts and examples.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.with_never_added > 0 {
+            out.push(format!(
+                "answers to {} of {} cases held ids this run never added ({} distinct, {} in \
+                 all; e.g. {}): the system invents ids, or keeps data of another run \
+                 (`tenure-eval doctor` names them)",
+                self.with_never_added,
+                self.entries,
+                self.never_added.len(),
+                self.never_added.values().sum::<usize>(),
+                examples(&self.never_added)
+            ));
+        }
+        if self.with_other_user > 0 {
+            out.push(format!(
+                "answers to {} of {} cases held another user's beliefs ({} distinct; e.g. {}): \
+                 the system does not filter by user_id",
+                self.with_other_user,
+                self.entries,
+                self.other_user.len(),
+                examples(&self.other_user)
+            ));
+        }
+        out
+    }
+}
+
+/// A pass's health: warnings for the console and the summary, and why a compat pass is not
+/// a good run.
+#[derive(Debug, Default)]
+pub(crate) struct Health {
+    /// Answers holding what they should not (careful mode, which sees them).
+    pub warnings: Vec<String>,
+    /// Too many failed calls in compat mode: the pass is a failed run.
+    pub unhealthy: Option<String>,
+}
+
+impl Health {
+    /// What `answers` and `stats` (the client's counters) say of the system behind `backend`.
+    pub fn of(
+        backend: &crate::backend::BackendInfo,
+        stats: &Option<serde_json::Value>,
+        answers: &Answers,
+    ) -> Health {
+        if backend.reader != crate::backend::Reader::External {
+            return Health::default();
+        }
+        if backend.upstream_exact {
+            Health {
+                warnings: Vec::new(),
+                unhealthy: stats.as_ref().and_then(failed_calls),
+            }
+        } else {
+            Health {
+                warnings: answers.warnings(),
+                unhealthy: None,
+            }
+        }
+    }
+}
+
+/// The most frequent ids first (ties by id), at most [`EXAMPLES`], then how many more.
+fn examples(ids: &BTreeMap<String, usize>) -> String {
+    let mut by_count: Vec<(&String, &usize)> = ids.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let shown: Vec<String> = by_count
+        .iter()
+        .take(EXAMPLES)
+        .map(|(id, n)| format!("{id} ({n}×)"))
+        .collect();
+    let more = ids.len().saturating_sub(EXAMPLES);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// Why a compat pass is not a good run, from the client's counters (`requests`,
+/// `failedRequests` per endpoint): each endpoint whose failed share exceeds
+/// [`UNHEALTHY_SHARE`]; `None` when none does.
+pub(crate) fn failed_calls(stats: &serde_json::Value) -> Option<String> {
+    let mut why = Vec::new();
+    for endpoint in ["add", "search", "update"] {
+        let sent = stats["requests"][endpoint].as_u64().unwrap_or(0);
+        let failed = stats["failedRequests"][endpoint].as_u64().unwrap_or(0);
+        if sent > 0 && failed as f64 > UNHEALTHY_SHARE * sent as f64 {
+            why.push(format!("{failed} of {sent} /{endpoint} calls failed"));
+        }
+    }
+    (!why.is_empty()).then(|| {
+        format!(
+            "{} (more than {:.0}%): upstream's client reads a failed call as no results, so \
+             the numbers are upstream's, but this is not a good run (the report went to \
+             failed/; `tenure-eval doctor` checks the system)",
+            why.join(", "),
+            UNHEALTHY_SHARE * 100.0
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_small_share_of_failed_calls_is_tolerated_and_a_larger_one_named() {
+        let stats = |failed: u64| json!({"requests": {"add": 35, "search": 77}, "failedRequests": {"search": failed}});
+        assert_eq!(failed_calls(&stats(3)), None);
+        let why = failed_calls(&stats(4)).unwrap();
+        assert!(
+            why.starts_with("4 of 77 /search calls failed (more than 5%)"),
+            "{why}"
+        );
+        assert_eq!(failed_calls(&json!({})), None);
+    }
+
+    #[test]
+    fn examples_are_the_most_frequent_ids_then_a_count() {
+        let ids: BTreeMap<String, usize> = (0..7).map(|i| (format!("x{i}"), i % 3 + 1)).collect();
+        assert_eq!(
+            examples(&ids),
+            "x2 (3×), x5 (3×), x1 (2×), x4 (2×), x0 (1×) and 2 more"
+        );
+    }
+}
