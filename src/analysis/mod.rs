@@ -7,4 +7,5 @@
 
 pub mod compare;
 pub mod gates;
+pub mod repeats;
 pub mod verify;

@@ -13,6 +13,63 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
+/// The spread of one measure over repeated runs: each run's value, their mean, sample standard
+/// deviation (n − 1), range, and the two-sided 95 % confidence interval of the mean from
+/// Student's t with n − 1 degrees of freedom (the mean itself when n = 1 or the values agree).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spread {
+    /// Each run's value, in run order.
+    pub values: Vec<f64>,
+    /// Their mean.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub sd: f64,
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+    /// 95 % confidence interval of the mean, `[low, high]`.
+    pub ci95: [f64; 2],
+}
+
+/// [`Spread`] of `values`; `None` when there are none.
+pub fn spread(values: &[f64]) -> Option<Spread> {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let (min, max) = (
+        values.iter().copied().fold(f64::INFINITY, f64::min),
+        values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    );
+    // Equal values have no spread: not the rounding error of summing them.
+    let mean = if min == max {
+        min
+    } else {
+        mean(values.iter().copied())?
+    };
+    let n = values.len();
+    let sd = if n > 1 && min < max {
+        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+    } else {
+        0.0
+    };
+    let half = if n > 1 && sd > 0.0 {
+        let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
+            .expect("n − 1 ≥ 1 degrees of freedom")
+            .inverse_cdf(0.975);
+        t * sd / (n as f64).sqrt()
+    } else {
+        0.0
+    };
+    Some(Spread {
+        values: values.to_vec(),
+        mean,
+        sd,
+        min,
+        max,
+        ci95: [mean - half, mean + half],
+    })
+}
+
 /// Exact (binomial) McNemar test, two-sided: `b` and `c` are the discordant pairs
 /// (pass→fail and fail→pass). p = min(1, 2·P(X ≤ min(b, c))) for X ~ Binomial(b + c, ½).
 pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
@@ -210,6 +267,26 @@ mod tests {
         assert!((p - 3.715936139571442e-05).abs() < 1e-15, "{p}");
         // Large n stays finite (no underflow to 0 in every term).
         assert!(mcnemar_exact(2000, 1990) > 0.5);
+    }
+
+    #[test]
+    fn spread_matches_students_t() {
+        // t(0.975, 4) = 2.7764451051977987 (R: qt(0.975, 4)).
+        let s = spread(&[0.20, 0.22, 0.21, 0.19, 0.23]).unwrap();
+        assert!((s.mean - 0.21).abs() < 1e-12);
+        let sd = (0.001f64 / 4.0).sqrt();
+        assert!((s.sd - sd).abs() < 1e-12);
+        let half = 2.7764451051977987 * sd / 5f64.sqrt();
+        assert!((s.ci95[0] - (0.21 - half)).abs() < 1e-9, "{:?}", s.ci95);
+        assert_eq!((s.min, s.max), (0.19, 0.23));
+        let same = spread(&[0.2078; 5]).unwrap();
+        assert_eq!(
+            (same.mean, same.sd, same.ci95),
+            (0.2078, 0.0, [0.2078, 0.2078])
+        );
+        let one = spread(&[0.5]).unwrap();
+        assert_eq!((one.sd, one.ci95), (0.0, [0.5, 0.5]));
+        assert_eq!(spread(&[]), None);
     }
 
     #[test]

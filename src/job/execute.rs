@@ -5,6 +5,7 @@ pub use super::outcome::{JobOutcome, PassOutcome, INTERRUPTED};
 use super::errors::{failed_path, ErrorTally};
 use super::health::{Answers, Health};
 use super::journal;
+use super::repeats;
 use super::RunPlan;
 use crate::analysis::gates;
 use crate::backend::Workload;
@@ -67,17 +68,28 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
                 label: plan.label.as_deref(),
             };
             let suite = plan.suite_for(backend);
-            let mut checkpoint =
-                journal::checkpoint(plan.journal.mode, &folder, suite, kind, options.label);
-            let outcome = pass_journaled(
-                suite,
-                backend,
-                kind,
-                &plan.out_dir,
-                &options,
-                &mut checkpoint,
-                observer,
-            )?;
+            let mut runs: Vec<PassOutcome> = Vec::new();
+            // Each repeat a pass of its own on a fresh store, into the same files: the last
+            // repeat's report and journal stay, with every repeat's spread added.
+            for _ in 0..plan.repeat.max(1) {
+                let mut checkpoint =
+                    journal::checkpoint(plan.journal.mode, &folder, suite, kind, options.label);
+                let outcome = pass_journaled(
+                    suite,
+                    backend,
+                    kind,
+                    &plan.out_dir,
+                    &options,
+                    &mut checkpoint,
+                    observer,
+                )?;
+                let stopped = outcome.stopped.is_some();
+                runs.push(outcome);
+                if stopped {
+                    break;
+                }
+            }
+            let outcome = repeats::combine(runs)?;
             let stopped = outcome.stopped.is_some();
             passes.push(outcome);
             if stopped {

@@ -8,6 +8,7 @@ mod execute;
 mod health;
 pub mod journal;
 mod outcome;
+mod repeats;
 
 pub use execute::{
     execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED,
@@ -55,6 +56,8 @@ pub struct RunPlan {
     pub journal: JournalPlan,
     /// Recordings to re-score instead of running `backends` (`--replay`).
     pub replay: Vec<crate::run::journal::Recorded>,
+    /// Runs of each pass, each on a fresh store (`--repeat`).
+    pub repeat: usize,
 }
 
 impl RunPlan {
@@ -127,6 +130,7 @@ impl RunPlan {
             measures,
             journal: JournalPlan::default(),
             replay: Vec::new(),
+            repeat: 1,
         })
     }
 

@@ -48,6 +48,12 @@ impl Comparison {
             ));
             out.push('\n');
         }
+        for (side, repeats) in [("BASE", &self.base_repeats), ("NEW", &self.new_repeats)] {
+            if let Some(r) = repeats {
+                out.push_str(&crate::render::repeats::repeats_text(side, r, FLIPS_SHOWN));
+                out.push('\n');
+            }
+        }
         for (title, flips) in [
             ("Pass → fail", &self.pass_to_fail),
             ("Fail → pass", &self.fail_to_pass),
@@ -60,7 +66,8 @@ impl Comparison {
                         [one] => format!(": {one}"),
                         [first, rest @ ..] => format!(": {first} (+{} more)", rest.len()),
                     };
-                    out.push_str(&format!("- `{}` ({}){why}\n", f.case, f.category));
+                    let flaky = if self.flaky(&f.case) { " (flaky)" } else { "" };
+                    out.push_str(&format!("- `{}` ({}){flaky}{why}\n", f.case, f.category));
                 }
                 if flips.len() > FLIPS_SHOWN {
                     out.push_str(&format!(

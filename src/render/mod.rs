@@ -15,6 +15,7 @@ pub mod figure_render;
 pub mod html;
 pub mod junit;
 pub mod plot;
+pub mod repeats;
 pub mod run_table;
 pub mod significance;
 pub mod table;

@@ -6,6 +6,7 @@
 pub mod label;
 pub mod rank_block;
 pub mod read;
+pub mod repeats;
 pub mod schema;
 pub mod write;
 pub use crate::io::write_atomic;

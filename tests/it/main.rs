@@ -91,6 +91,8 @@ mod provenance;
 mod rank_metrics;
 /// The README's commands and facts stay true.
 mod readme;
+/// `--repeat N`: spread over repeats, and the flaky cases, against a provider process.
+mod repeats;
 /// A run that goes wrong says so: nothing listening, a store lost mid-run, foreign ids.
 mod run_faults;
 /// `scale`: a suite-sized store is the suite; grown stores are deterministic.

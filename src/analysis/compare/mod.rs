@@ -99,6 +99,22 @@ pub struct Comparison {
     /// Session reports: mean drift in each, by definition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drift: Option<DriftDelta>,
+    /// BASE was repeated (`--repeat`): each measure's spread, its flaky cases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_repeats: Option<crate::report::repeats::Repeats>,
+    /// NEW was repeated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_repeats: Option<crate::report::repeats::Repeats>,
+}
+
+impl Comparison {
+    /// Is `case` flaky in a repeated BASE or NEW (its flip may be chance, not a change)?
+    pub fn flaky(&self, case: &str) -> bool {
+        [&self.base_repeats, &self.new_repeats]
+            .into_iter()
+            .flatten()
+            .any(|r| r.flaky.iter().any(|f| f.case == case))
+    }
 }
 
 /// Mean drift of two session reports, under each definition both can give.
@@ -246,5 +262,11 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
         largest_score_changes: score_changes,
         scores_not_compared,
         drift,
+        base_repeats: repeats_of(base),
+        new_repeats: repeats_of(new),
     }
+}
+
+fn repeats_of(report: &LoadedReport) -> Option<crate::report::repeats::Repeats> {
+    report.manifest.as_ref()?.repeats.clone()
 }

@@ -71,6 +71,14 @@ pub struct RunArgs {
     /// Journals: resume, rerun, record, replay.
     #[command(flatten)]
     pub journal: JournalArgs,
+    /// Run each pass N times, each on a fresh store, and report every measure's mean, spread
+    /// and 95% confidence interval, and the cases whose pass/fail differs (flaky): for a
+    /// memory system that answers differently from run to run. The report's cases are the
+    /// last repeat's.
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Repeat",
+          value_parser = clap::value_parser!(u32).range(1..),
+          conflicts_with_all = ["resume", "rerun_errored", "replay"])]
+    pub repeat: u32,
 }
 
 /// What a run does with its journal (docs/journal.md).
@@ -180,6 +188,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     plan.concurrency = args.remote.concurrency.max(1);
     plan.max_errors = args.max_errors;
     plan.journal = args.journal.plan();
+    plan.repeat = args.repeat as usize;
     if let Some(dir) = &replay {
         plan.harness = plan.suite.harness_copy()?;
         let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
@@ -365,6 +374,7 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
                         "retrieval": p.row.summary,
                         "meanDriftScore": p.row.mean_drift,
                         "meanPrecisionDriftScore": p.row.mean_precision_drift,
+                        "repeats": p.report.manifest.as_ref().and_then(|m| m.repeats.as_ref()),
                     })
                 })
                 .collect();
@@ -374,6 +384,21 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
     };
     write_stdout_then_go_on(&text)?;
     if out.format == OutputFormat::Table {
+        let repeated: String = passes
+            .iter()
+            .filter_map(|p| {
+                let repeats = p.report.manifest.as_ref()?.repeats.as_ref()?;
+                let name = format!("{} {}", p.row.backend, p.row.kind.label());
+                Some(tenure_eval::render::repeats::repeats_text(
+                    &name,
+                    repeats,
+                    FAILING_SHOWN,
+                ))
+            })
+            .collect();
+        if !repeated.is_empty() {
+            write_stdout_then_go_on(&format!("\n{repeated}"))?;
+        }
         let failing: String = passes
             .iter()
             .map(|p| table::failing_cases(&p.report, FAILING_SHOWN))

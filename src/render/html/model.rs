@@ -73,6 +73,9 @@ pub struct ReportView {
     /// The run stopped before its end: `stopped after CASE: REASON` (a failed run's report).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// The run was repeated (`--repeat`): each measure's spread, the flaky cases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<crate::report::repeats::Repeats>,
     /// Static: case id → entry.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub entries: BTreeMap<String, EntryView>,

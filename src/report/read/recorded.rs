@@ -60,6 +60,9 @@ pub struct RecordedManifest {
     /// The run stopped before its end: the last case it finished and why.
     #[serde(default)]
     pub stopped: Option<crate::run::journal::Stopped>,
+    /// The run was repeated (`--repeat N`): each measure's spread, the flaky cases.
+    #[serde(default)]
+    pub repeats: Option<crate::report::repeats::Repeats>,
 }
 
 /// One input file of a run.

@@ -8,14 +8,14 @@ log and the misbehaviours a real system has, each switched on by a flag:
 
 --die-after-searches N  SIGKILL itself after answering the Nth search (a crash);
 --delay-ms MS           wait before answering each search (a slow system);
---flaky QUERY           a search whose query contains QUERY answers nothing half the time;
+--flaky QUERY           a search whose query contains QUERY answers nothing every second time;
 --invent-ids            every answer also holds an id never added;
 --search-status CODE    every search answers CODE with an error body;
 --fail-add ID           adding the belief ID answers 500.
 
 LOG gets one JSON line per request received: {"method", "path", "query"}.
 """
-import json, os, random, re, signal, sys, time
+import json, os, re, signal, sys, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 port, log_path = int(sys.argv[1]), sys.argv[2]
@@ -28,7 +28,7 @@ flaky = flag("--flaky")
 invent = "--invent-ids" in flags
 status = int(flag("--search-status", 200))
 fail_add = flag("--fail-add")
-store, searches = {}, [0]
+store, searches, flaked = {}, [0], [0]
 words = lambda text: set(re.findall(r"\w{3,}", text.lower()))
 log = open(log_path, "a", buffering=1)
 
@@ -57,7 +57,9 @@ class Provider(BaseHTTPRequestHandler):
         hits = sorted((-len(words(b["query"]) & words(m["text"])), i)
                       for i, m in store.items() if m["user_id"] == b["user_id"])
         results = [{"id": i} for n, i in hits if n][: b["limit"]]
-        if flaky and flaky in b["query"] and random.random() < 0.5: results = []
+        if flaky and flaky in b["query"]:
+            flaked[0] += 1
+            if flaked[0] % 2 == 0: results = []
         if invent: results.append({"id": "invented-%d" % (searches[0] % 3)})
         searches[0] += 1
         self.answer(200, {"results": results})

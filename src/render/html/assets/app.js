@@ -136,6 +136,22 @@ function overview() {
       return h("td", { class: "n", title: row ? "precision " + num(row.meanPrecision, 4) : "" },
         row ? row.passed + "/" + row.caseCount : "–");
     })))))));
+  // Repeated runs: each measure's spread, and the cases whose pass/fail differed.
+  R.forEach((r, i) => {
+    if (!r.repeats) return;
+    const rp = r.repeats;
+    out.push(h("h2", {}, `Repeats: ${reportName(i)} (${rp.n} runs, each on a fresh store)`),
+      h("div", { class: "scroll" }, h("table", { class: "repeats" },
+        h("thead", {}, h("tr", {}, ["Measure", "Mean", "SD", "95% CI", "Range"].map((t) => h("th", {}, t)))),
+        h("tbody", {}, rp.measures.map((m) => h("tr", {}, h("td", {}, m.measure),
+          h("td", { class: "n" }, num(m.mean, 4)), h("td", { class: "n" }, num(m.sd, 4)),
+          h("td", { class: "n" }, num(m.ci95[0], 4) + " – " + num(m.ci95[1], 4)),
+          h("td", { class: "n" }, num(m.min, 4) + " – " + num(m.max, 4))))))),
+      rp.flaky.length
+        ? h("ul", { class: "flaky" }, rp.flaky.map((f) => h("li", {},
+          link("#case/" + encodeURIComponent(f.case.replace(/ turn \d+$/, "")), f.case), ` passed ${f.passed} of ${f.of}`)))
+        : h("p", { class: "muted" }, "No flaky case: every case passed or failed in every repeat."));
+  });
   return out;
 }
 
