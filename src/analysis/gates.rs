@@ -135,7 +135,7 @@ pub fn check(
                 if failing.is_empty() {
                     "no failing case".into()
                 } else {
-                    format!("failing: {}", failing.join(", "))
+                    format!("failing: {}", ids(&failing))
                 },
             );
         }
@@ -156,7 +156,7 @@ pub fn check(
                 if new.is_empty() {
                     "no case that passed in the baseline fails".into()
                 } else {
-                    format!("newly failing: {}", new.join(", "))
+                    format!("newly failing: {}", ids(&new))
                 },
             );
         }
@@ -181,7 +181,7 @@ pub fn check(
                     "{} case(s) of {} are missing from the run: {}",
                     missing.len(),
                     baseline.file_name(),
-                    missing.join(", ")
+                    ids(&missing)
                 )
             },
         );
@@ -203,4 +203,29 @@ pub fn check(
         add("max-precision-drop", drop <= max_drop + 1e-12, format!("mean precision {now:.4} vs baseline {before:.4}: drop {drop:.4} (maximum {max_drop})"));
     }
     Ok(checks)
+}
+
+/// Case ids shown in a gate's detail: a stderr line and a JUnit message stay readable.
+const IDS_SHOWN: usize = 10;
+
+/// `ids`, the first [`IDS_SHOWN`] of them and how many more (the report lists them all).
+fn ids(ids: &[String]) -> String {
+    match ids.len().saturating_sub(IDS_SHOWN) {
+        0 => ids.join(", "),
+        more => format!("{} and {more} more", ids[..IDS_SHOWN].join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_id_lists_are_cut_with_a_count() {
+        let few: Vec<String> = (1..=3).map(|i| format!("c{i}")).collect();
+        assert_eq!(super::ids(&few), "c1, c2, c3");
+        let many: Vec<String> = (1..=61).map(|i| format!("c{i}")).collect();
+        assert_eq!(
+            super::ids(&many),
+            "c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 and 51 more"
+        );
+    }
 }

@@ -371,3 +371,89 @@ fn a_gate_usage_error_exits_2_before_any_request() {
     );
     assert!(!out.exists(), "nothing written");
 }
+
+#[test]
+fn ctrl_c_stops_after_the_case_in_flight_writes_what_it_measured_and_resume_completes() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let expected = uninterrupted(dir.path());
+    let log = dir.path().join("provider.log");
+    let out = dir.path().join("out");
+    let provider = Provider::start(0, &log, &["--delay-ms", "40"]);
+    let junit = dir.path().join("junit.xml");
+    let outs = out.display().to_string();
+    let child = cli(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        &provider.url,
+        "--name",
+        "toy",
+        "--out",
+        &outs,
+        "--quiet",
+        "--junit",
+        junit.to_str().unwrap(),
+    ])
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let journal = out.join(".journal/pmb/retrieval-report-toy.jsonl");
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.matches("{\"case\":").count()) < 10 {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the run never got to case 10"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let done = child.wait_with_output().unwrap();
+    let said = stderr(&done);
+    assert_eq!(done.status.code(), Some(130), "{said}");
+    assert!(
+        said.contains("stopping after the cases in flight"),
+        "{said}"
+    );
+    assert!(
+        said.contains("run the same command with --resume"),
+        "{said}"
+    );
+    // The journal ends with the stop; the partial report and JUnit say where.
+    let last = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        last.lines().last().unwrap().starts_with("{\"stopped\":"),
+        "{last}"
+    );
+    let partial = report(&out.join("pmb/failed/retrieval-report-toy.json"));
+    assert_eq!(partial["manifest"]["stopped"]["reason"], "interrupted");
+    let n = partial["cases"].as_array().unwrap().len();
+    assert!((10..77).contains(&n), "{n}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("stopped after") && xml.contains("interrupted"),
+        "{xml}"
+    );
+
+    let resumed = run(&provider.url, &out, &["--resume"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    same(
+        &report(&out.join("pmb/retrieval-report-toy.json")),
+        &expected,
+    );
+    let sent = searches(&log);
+    let clean = searches(&dir.path().join("clean.log"));
+    assert_eq!(
+        sent, clean,
+        "the case in flight finished: nothing is sent twice"
+    );
+}
