@@ -16,6 +16,7 @@ pub mod backends;
 mod cmd;
 pub mod format;
 pub mod given;
+pub mod journal;
 mod mixed;
 pub mod progress;
 pub mod remote;

@@ -4,6 +4,7 @@
 use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::format::OutputFormat;
+use crate::cli::journal::{refuse_backends_in_replay, report_stopped, JournalArgs};
 use crate::cli::progress::Progress;
 use crate::cli::remote::{HttpArgs, RemoteArgs};
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -12,11 +13,10 @@ use serde_json::json;
 use std::process::ExitCode;
 use tenure_eval::analysis::gates::FailOn;
 use tenure_eval::backend::Workload;
-use tenure_eval::job::{execute, JobOutcome, JournalPlan, RunPlan};
+use tenure_eval::job::{execute, JobOutcome, RunPlan};
 use tenure_eval::render::{junit, run_table as table};
 use tenure_eval::report::write_atomic;
 use tenure_eval::report::LoadedReport;
-use tenure_eval::run::journal::Continue;
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
@@ -79,49 +79,6 @@ pub struct RunArgs {
           value_parser = clap::value_parser!(u32).range(1..),
           conflicts_with_all = ["resume", "rerun_errored", "replay"])]
     pub repeat: u32,
-}
-
-/// What a run does with its journal (docs/journal.md).
-#[derive(Debug, Args)]
-pub struct JournalArgs {
-    /// Continue the last run of the same settings that did not finish (stopped, killed,
-    /// Ctrl-C) from its journal: the cases it finished are not sent again, the rest run (its
-    /// errored ones included); a remote store is seeded afresh first.
-    #[arg(long, help_heading = "Journal", conflicts_with_all = ["rerun_errored", "replay"])]
-    pub resume: bool,
-    /// Run again only the cases the last run of the same settings errored on (it finished);
-    /// the others are taken from its journal.
-    #[arg(long, help_heading = "Journal", conflicts_with = "replay")]
-    pub rerun_errored: bool,
-    /// Keep the run's journals (every search and what came back) in DIR instead of
-    /// REPORTS/.journal/SUITE/: a recording that --replay DIR re-scores.
-    #[arg(
-        long,
-        value_name = "DIR",
-        help_heading = "Journal",
-        conflicts_with = "replay"
-    )]
-    pub record: Option<std::path::PathBuf>,
-    /// Re-score the recording in DIR (journals of this suite) without a system or a network:
-    /// its backends' reports, with this command's --metrics and gates.
-    #[arg(long, value_name = "DIR", help_heading = "Journal")]
-    pub replay: Option<std::path::PathBuf>,
-}
-
-impl JournalArgs {
-    /// The journal plan these flags ask for.
-    fn plan(&self) -> JournalPlan {
-        JournalPlan {
-            mode: if self.resume {
-                Continue::Resume
-            } else if self.rerun_errored {
-                Continue::RerunErrored
-            } else {
-                Continue::Fresh
-            },
-            dir: self.record.clone(),
-        }
-    }
 }
 
 impl RunArgs {
@@ -272,37 +229,6 @@ fn summary_notes(outcome: &JobOutcome) -> Vec<String> {
         ))
     });
     unhealthy.chain(outcome_warnings(outcome)).collect()
-}
-
-/// A replay's backends are the recording's: backend flags would be silently ignored.
-fn refuse_backends_in_replay() -> Result<()> {
-    let given = ["backend", "model", "url", "provider", "label"]
-        .into_iter()
-        .find(|id| crate::cli::given::given(id));
-    match given {
-        Some(id) => Err(tenure_eval::Error::Usage(format!(
-            "--replay re-scores the recording's own backends and labels; --{id} does not apply"
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// Say on stderr where a stopped pass stopped, what its report holds, and how to go on.
-fn report_stopped(outcome: &JobOutcome) {
-    if let Some((pass, stop)) = outcome.stopped() {
-        say!(
-            "error: {} {} {}; its report, of the cases before, went to failed/",
-            pass.row.backend,
-            pass.row.kind.label(),
-            junit::stopped_text(stop)
-        );
-        if let Some(journal) = &pass.journal {
-            say!(
-                "  {} keeps every finished case: run the same command with --resume to continue",
-                journal.display()
-            );
-        }
-    }
 }
 
 /// JUnit and the markdown step summary, when asked for.

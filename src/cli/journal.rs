@@ -1,0 +1,83 @@
+//! The journal's flags of `run`, `static` and `session` (docs/journal.md): continue a run that
+//! stopped, rerun its errored cases, record it, replay a recording; and what the terminal says
+//! when a pass stopped.
+
+use clap::Args;
+use tenure_eval::job::{JobOutcome, JournalPlan};
+use tenure_eval::render::junit;
+use tenure_eval::run::journal::Continue;
+use tenure_eval::Result;
+
+/// What a run does with its journal (docs/journal.md).
+#[derive(Debug, Args)]
+pub struct JournalArgs {
+    /// Continue the last run of the same settings that did not finish (stopped, killed,
+    /// Ctrl-C) from its journal: the cases it finished are not sent again, the rest run (its
+    /// errored ones included); a remote store is seeded afresh first.
+    #[arg(long, help_heading = "Journal", conflicts_with_all = ["rerun_errored", "replay"])]
+    pub resume: bool,
+    /// Run again only the cases the last run of the same settings errored on (it finished);
+    /// the others are taken from its journal.
+    #[arg(long, help_heading = "Journal", conflicts_with = "replay")]
+    pub rerun_errored: bool,
+    /// Keep the run's journals (every search and what came back) in DIR instead of
+    /// REPORTS/.journal/SUITE/: a recording that --replay DIR re-scores.
+    #[arg(
+        long,
+        value_name = "DIR",
+        help_heading = "Journal",
+        conflicts_with = "replay"
+    )]
+    pub record: Option<std::path::PathBuf>,
+    /// Re-score the recording in DIR (journals of this suite) without a system or a network:
+    /// its backends' reports, with this command's --metrics and gates.
+    #[arg(long, value_name = "DIR", help_heading = "Journal")]
+    pub replay: Option<std::path::PathBuf>,
+}
+
+impl JournalArgs {
+    /// The journal plan these flags ask for.
+    pub fn plan(&self) -> JournalPlan {
+        JournalPlan {
+            mode: if self.resume {
+                Continue::Resume
+            } else if self.rerun_errored {
+                Continue::RerunErrored
+            } else {
+                Continue::Fresh
+            },
+            dir: self.record.clone(),
+        }
+    }
+}
+
+/// A replay's backends are the recording's: backend flags would be silently ignored.
+pub fn refuse_backends_in_replay() -> Result<()> {
+    let given = ["backend", "model", "url", "provider", "label"]
+        .into_iter()
+        .find(|id| crate::cli::given::given(id));
+    match given {
+        Some(id) => Err(tenure_eval::Error::Usage(format!(
+            "--replay re-scores the recording's own backends and labels; --{id} does not apply"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Say on stderr where a stopped pass stopped, what its report holds, and how to go on.
+pub fn report_stopped(outcome: &JobOutcome) {
+    if let Some((pass, stop)) = outcome.stopped() {
+        say!(
+            "error: {} {} {}; its report, of the cases before, went to failed/",
+            pass.row.backend,
+            pass.row.kind.label(),
+            junit::stopped_text(stop)
+        );
+        if let Some(journal) = &pass.journal {
+            say!(
+                "  {} keeps every finished case: run the same command with --resume to continue",
+                journal.display()
+            );
+        }
+    }
+}
