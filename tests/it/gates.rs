@@ -141,29 +141,27 @@ fn fail_on_new_failures_against_a_baseline() {
 
 #[test]
 fn a_baseline_judges_only_the_report_of_its_own_label_and_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let gated = |command: &str, baseline: &str| {
+        crate::common::cli(&[command, "--suite", "pmb", "--fail-on", "new-failures"])
+            .arg("--baseline")
+            .arg(crate::common::repo(baseline))
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
     // The CI example of docs/html.md: `run` writes static and session reports, the baseline
     // is a static one. The session report is not compared (a note), the static one is.
-    let dir = tempfile::tempdir().unwrap();
-    let baseline = crate::common::repo("tests/golden/pmb-baseline/retrieval-report-tenure.json");
-    let o = crate::common::cli(&[])
-        .args([
-            "run",
-            "--suite",
-            "pmb",
-            "--fail-on",
-            "new-failures",
-            "--baseline",
-        ])
-        .arg(&baseline)
-        .arg("--out")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let o = gated(
+        "run",
+        "tests/golden/pmb-baseline/retrieval-report-tenure.json",
+    );
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(
             "gate baseline passed on session-retrieval-report-tenure.json: skipped: no --baseline \
-         is a session report of bm25 or named session-retrieval-report-tenure.json"
+             is a session report of bm25 or named session-retrieval-report-tenure.json"
         ),
         "{}",
         stderr(&o)
@@ -171,21 +169,10 @@ fn a_baseline_judges_only_the_report_of_its_own_label_and_kind() {
     assert!(stderr(&o).contains("gate fail-on new-failures passed on retrieval-report-tenure.json"));
     // Another system's baseline does not judge this one: mem0 fails cases BM25 passes, and
     // the other way round; compared, BM25 would fail the gate.
-    let mem0 = crate::common::repo("tests/golden/pmb-baseline/retrieval-report-mem0.json");
-    let o = crate::common::cli(&[])
-        .args([
-            "static",
-            "--suite",
-            "pmb",
-            "--fail-on",
-            "new-failures",
-            "--baseline",
-        ])
-        .arg(&mem0)
-        .arg("--out")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let o = gated(
+        "static",
+        "tests/golden/pmb-baseline/retrieval-report-mem0.json",
+    );
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("skipped: no --baseline is a static report of bm25"),

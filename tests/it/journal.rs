@@ -5,30 +5,14 @@
 //! `provider.py`, a real process on 127.0.0.1 (needs python3).
 
 use crate::common::needs::{needs, Need};
-use crate::common::provider::{case_searches as searches, Provider};
+use crate::common::provider::{case_searches as searches, static_toy, wait_for_cases, Provider};
 use crate::common::{cli, strip_measurements};
 use serde_json::Value;
 use std::path::Path;
 
 /// `tenure-eval static --suite pmb --backend http --url URL --name toy --out OUT EXTRA...`.
 fn run(url: &str, out: &Path, extra: &[&str]) -> std::process::Output {
-    let out = out.display().to_string();
-    let mut args = vec![
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        url,
-        "--name",
-        "toy",
-        "--out",
-        &out,
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    cli(&args).output().unwrap()
+    static_toy(url, out, extra).output().unwrap()
 }
 
 /// A report with its measured fields (times, the system's counters) and the system's URL (its
@@ -166,32 +150,8 @@ fn a_tenure_eval_killed_with_sigkill_is_resumed_losing_at_most_the_case_in_fligh
     let log = dir.path().join("provider.log");
     let out = dir.path().join("out");
     let provider = Provider::start(0, &log, &["--delay-ms", "40"]);
-    let outs = out.display().to_string();
-    let mut child = cli(&[
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        &provider.url,
-        "--name",
-        "toy",
-        "--out",
-        &outs,
-        "--quiet",
-    ])
-    .spawn()
-    .unwrap();
-    let journal = out.join(".journal/pmb/retrieval-report-toy.jsonl");
-    let started = std::time::Instant::now();
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.matches("{\"case\":").count()) < 20 {
-        assert!(
-            started.elapsed().as_secs() < 60,
-            "the run never got to case 20"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let mut child = static_toy(&provider.url, &out, &[]).spawn().unwrap();
+    wait_for_cases(&out.join(".journal/pmb/retrieval-report-toy.jsonl"), 20);
     // SIGKILL: no handler runs.
     child.kill().unwrap();
     child.wait().unwrap();
@@ -383,35 +343,12 @@ fn ctrl_c_stops_after_the_case_in_flight_writes_what_it_measured_and_resume_comp
     let out = dir.path().join("out");
     let provider = Provider::start(0, &log, &["--delay-ms", "40"]);
     let junit = dir.path().join("junit.xml");
-    let outs = out.display().to_string();
-    let child = cli(&[
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        &provider.url,
-        "--name",
-        "toy",
-        "--out",
-        &outs,
-        "--quiet",
-        "--junit",
-        junit.to_str().unwrap(),
-    ])
-    .stderr(std::process::Stdio::piped())
-    .spawn()
-    .unwrap();
+    let child = static_toy(&provider.url, &out, &["--junit", junit.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let journal = out.join(".journal/pmb/retrieval-report-toy.jsonl");
-    let started = std::time::Instant::now();
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.matches("{\"case\":").count()) < 10 {
-        assert!(
-            started.elapsed().as_secs() < 60,
-            "the run never got to case 10"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    wait_for_cases(&journal, 10);
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -5,27 +5,11 @@
 
 use crate::common::cli;
 use crate::common::needs::{needs, Need};
-use crate::common::provider::Provider;
+use crate::common::provider::{static_toy, Provider};
 use std::path::Path;
 
 fn run(url: &str, out: &Path, extra: &[&str]) -> (Option<i32>, String) {
-    let out = out.display().to_string();
-    let mut args = vec![
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        url,
-        "--name",
-        "toy",
-        "--out",
-        &out,
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let o = cli(&args).output().unwrap();
+    let o = static_toy(url, out, extra).output().unwrap();
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stderr).into_owned(),

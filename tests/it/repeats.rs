@@ -5,7 +5,7 @@
 
 use crate::common::cli;
 use crate::common::needs::{needs, Need};
-use crate::common::provider::Provider;
+use crate::common::provider::{static_toy, Provider};
 use serde_json::Value;
 
 #[test]
@@ -18,26 +18,8 @@ fn five_repeats_flag_exactly_the_case_that_answers_at_random() {
     let provider = Provider::start(0, &dir.path().join("p.log"), &["--flaky", "GHA secrets"]);
     let out = dir.path().join("out");
     let page = dir.path().join("page.html");
-    let o = cli(&[
-        "static",
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        &provider.url,
-        "--name",
-        "toy",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-        "--repeat",
-        "5",
-        "--html",
-        page.to_str().unwrap(),
-    ])
-    .output()
-    .unwrap();
+    let extra = ["--repeat", "5", "--html", page.to_str().unwrap()];
+    let o = static_toy(&provider.url, &out, &extra).output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         o.status.code(),

@@ -86,3 +86,34 @@ pub fn case_searches(log: &Path) -> Vec<String> {
     };
     all.into_iter().filter(|q| *q != probe).collect()
 }
+
+/// `tenure-eval static --suite pmb --backend http --url URL --name toy --out OUT --quiet
+/// EXTRA...`, not yet run.
+pub fn static_toy(url: &str, out: &Path, extra: &[&str]) -> Command {
+    let mut command = super::cli(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        url,
+        "--name",
+        "toy",
+        "--quiet",
+    ]);
+    command.arg("--out").arg(out).args(extra);
+    command
+}
+
+/// Wait until the journal at `path` holds `n` cases (a run well under way).
+pub fn wait_for_cases(path: &Path, n: usize) {
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(path).map_or(0, |t| t.matches("{\"case\":").count()) < n {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the run never got to case {n}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
