@@ -86,7 +86,7 @@ fn flaky(runs: &[LoadedReport]) -> Vec<Flaky> {
                 .iter()
                 .filter(|r| r.rows.iter().any(|x| x.key() == key && x.passed))
                 .count();
-            (passed > 0 && passed < runs.len()).then(|| Flaky {
+            (passed > 0 && passed < runs.len()).then_some(Flaky {
                 case: key,
                 passed,
                 of: runs.len(),
