@@ -39,13 +39,18 @@ fn main() -> ExitCode {
     });
     let parsed = match cli::given::parse() {
         Ok(parsed) => parsed,
-        Err(e) => {
+        Err(cli::given::Refused::Clap(e)) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() {
                 exit::USAGE
             } else {
                 exit::OK
             });
+        }
+        Err(cli::given::Refused::Config(e)) => {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return ExitCode::from(e.exit_code());
         }
     };
     match cli::dispatch(parsed) {

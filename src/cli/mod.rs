@@ -14,6 +14,7 @@ macro_rules! say {
 pub mod args;
 pub mod backends;
 mod cmd;
+pub mod config;
 pub mod format;
 pub mod given;
 pub mod journal;
@@ -40,6 +41,11 @@ pub struct Cli {
     /// `none`. `--quiet` silences it.
     #[arg(long, value_enum, global = true, default_value = "auto")]
     pub progress: progress::ProgressMode,
+    /// The config file whose `[COMMAND]` and `[defaults]` tables set flags (a flag on the
+    /// command line wins) [default: the nearest tenure-eval.toml from the current folder up;
+    /// `none`: no file].
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<String>,
 }
 
 /// Subcommands.
@@ -98,6 +104,8 @@ pub enum Command {
     /// LongMemEval's retrieval metrics (recall_any, recall_all, ndcg_any) from reports of runs
     /// on it, per question type (docs/longmemeval.md).
     Longmemeval(cmd::longmemeval::LongMemEvalArgs),
+    /// The flags a command takes from the config file (tenure-eval.toml), and where each comes from.
+    Config(cmd::config::ConfigArgs),
 }
 
 /// Run the command.
@@ -124,6 +132,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Temporal(a) => cmd::temporal::run(a),
         Command::Locomo(a) => cmd::locomo::run(a),
         Command::Longmemeval(a) => cmd::longmemeval::run(a),
+        Command::Config(a) => cmd::config::run(a),
     }
 }
 

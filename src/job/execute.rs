@@ -45,6 +45,7 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
             measures: &plan.measures,
             max_errors: usize::MAX,
             label: label.as_deref(),
+            config: plan.config.as_ref(),
         };
         let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
         let suite = journal::suite_of(&recorded, &suites).unwrap_or(&plan.suite);
@@ -66,6 +67,7 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
                 measures: &plan.measures,
                 max_errors: plan.max_errors,
                 label: plan.label.as_deref(),
+                config: plan.config.as_ref(),
             };
             let suite = plan.suite_for(backend);
             let mut runs: Vec<PassOutcome> = Vec::new();
@@ -113,6 +115,8 @@ pub struct PassOptions<'a> {
     pub max_errors: usize,
     /// The run's label when the user gave one (`--label`; see `report::label`).
     pub label: Option<&'a str>,
+    /// The config file the flags came from, for the manifest.
+    pub config: Option<&'a crate::report::ConfigFile>,
 }
 
 /// One (backend, kind) pass without a journal: see [`pass_journaled`].
@@ -244,8 +248,9 @@ fn static_pass(
 ) -> Result<Written> {
     let (suite, options) = (pass.suite, pass.options);
     let shape = Shape::of(suite.profile);
-    let mut stream =
-        StaticStream::new(pass.dir, shape, pass.qrels, options.measures)?.labelled(options.label);
+    let mut stream = StaticStream::new(pass.dir, shape, pass.qrels, options.measures)?
+        .labelled(options.label)
+        .configured(options.config);
     let mut external = Vec::new();
     let mut answers = Answers::default();
     let tally = &mut *pass.tally;
@@ -283,7 +288,9 @@ fn static_pass(
     );
     let (reports, loaded, summary, errored) = if run.backend.reader == Reader::External {
         run.results = external;
-        let manifest = Manifest::for_static(suite, &run).labelled(options.label);
+        let manifest = Manifest::for_static(suite, &run)
+            .labelled(options.label)
+            .configured(options.config);
         let report = json::static_report(&run, &manifest, shape);
         let (reports, loaded) = write_in_memory(&path, report, pass.qrels, options.measures)?;
         (reports, loaded, run.summary(), run.errored())
@@ -324,7 +331,9 @@ fn session_pass(
         },
     )?;
     observer.pass_finished();
-    let manifest = Manifest::for_sessions(suite, &run).labelled(options.label);
+    let manifest = Manifest::for_sessions(suite, &run)
+        .labelled(options.label)
+        .configured(options.config);
     let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
     let mut answers = Answers::default();
     run.turns.iter().for_each(|t| answers.see(&t.context));

@@ -58,6 +58,8 @@ pub struct RunPlan {
     pub replay: Vec<crate::run::journal::Recorded>,
     /// Runs of each pass, each on a fresh store (`--repeat`).
     pub repeat: usize,
+    /// The config file the flags came from (`tenure-eval.toml`), for the manifests.
+    pub config: Option<crate::report::ConfigFile>,
 }
 
 impl RunPlan {
@@ -131,6 +133,7 @@ impl RunPlan {
             journal: JournalPlan::default(),
             replay: Vec::new(),
             repeat: 1,
+            config: None,
         })
     }
 

@@ -101,6 +101,18 @@ pub struct Manifest {
     /// finished and why it stopped; its journal can continue it (`--resume`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<crate::run::journal::Stopped>,
+    /// The config file whose flags the run took (`tenure-eval.toml`), with its sha256.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config: Option<ConfigFile>,
+}
+
+/// A config file as a manifest records it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConfigFile {
+    /// As found or given.
+    pub path: String,
+    /// Hex sha256 of its bytes.
+    pub sha256: String,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -137,7 +149,14 @@ impl Manifest {
             retries: 0,
             search_latency: None,
             stopped: None,
+            config: None,
         }
+    }
+
+    /// The same, recording the config file the run took its flags from.
+    pub fn configured(mut self, config: Option<&ConfigFile>) -> Manifest {
+        self.config = config.cloned();
+        self
     }
 
     /// The same, named by `given` (`--label`) when there is one.

@@ -74,6 +74,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
             measures: &[],
             max_errors: 10,
             label: None,
+            config: None,
         },
         &mut Silent,
     )
@@ -151,6 +152,7 @@ fn a_clean_report_has_no_error_keys() {
             measures: &[],
             max_errors: 10,
             label: None,
+            config: None,
         },
         &mut Silent,
     )

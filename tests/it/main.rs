@@ -24,6 +24,8 @@ mod cli_flags;
 mod common;
 /// `compare` on published reports, and a report against itself.
 mod compare;
+/// tenure-eval.toml: found from the folder up, the command line wins, bad files refused.
+mod config;
 /// The backend contract, checked the same way for every backend.
 mod conformance;
 /// The cosine backend over the committed vectors against PrecisionMemBench's vector reports.

@@ -2,6 +2,7 @@
 
 pub mod claims;
 pub mod compare;
+pub mod config;
 pub mod doctor;
 pub mod embed;
 pub mod flywheel;

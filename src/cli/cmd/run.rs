@@ -146,13 +146,19 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     plan.max_errors = args.max_errors;
     plan.journal = args.journal.plan();
     plan.repeat = args.repeat as usize;
+    plan.config = crate::cli::given::config().and_then(|c| {
+        Some(tenure_eval::report::ConfigFile {
+            path: c.path.as_ref()?.display().to_string(),
+            sha256: c.sha256.clone()?,
+        })
+    });
     if let Some(dir) = &replay {
         plan.harness = plan.suite.harness_copy()?;
         let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
         plan.replay = tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?;
     }
     // --metrics, when given, wins over the suite's own measures (RunPlan::new).
-    if crate::cli::given::given("metrics") {
+    if crate::cli::given::set("metrics") {
         plan.measures = args.output.metrics.0.clone();
     }
     let quiet = args.output.quiet;

@@ -39,6 +39,8 @@ pub struct StaticStream<'a> {
     entry: Vec<u8>,
     /// The run's given label (`--label`), for the manifest.
     label: Option<String>,
+    /// The config file the flags came from, for the manifest.
+    config: Option<crate::report::ConfigFile>,
 }
 
 fn spill_error(dir: &Path, source: std::io::Error) -> Error {
@@ -70,6 +72,7 @@ impl<'a> StaticStream<'a> {
             rows: Vec::new(),
             entry: Vec::new(),
             label: None,
+            config: None,
         })
     }
 
@@ -109,7 +112,13 @@ impl<'a> StaticStream<'a> {
         Ok(())
     }
 
-    /// The same, its manifest naming the run `given` (`--label`) when there is one.
+    /// The same, its manifest recording the config file the flags came from.
+    pub fn configured(mut self, config: Option<&crate::report::ConfigFile>) -> Self {
+        self.config = config.cloned();
+        self
+    }
+
+    /// Named by `given` (`--label`) when there is one.
     pub fn labelled(mut self, given: Option<&str>) -> Self {
         self.label = given.map(str::to_string);
         self
@@ -129,7 +138,9 @@ impl<'a> StaticStream<'a> {
         suite: &Suite,
     ) -> Result<(Vec<PathBuf>, LoadedReport, Summary)> {
         let summary = summarise(&self.kept, self.kept.len(), None);
-        let manifest = Manifest::for_static(suite, run).labelled(self.label.as_deref());
+        let manifest = Manifest::for_static(suite, run)
+            .labelled(self.label.as_deref())
+            .configured(self.config.as_ref());
         let ingestion = json::tenure_ingestion(&run.ingestion);
         let crate::report::ReportFile {
             body: mut skeleton,

@@ -1,0 +1,231 @@
+//! `tenure-eval.toml`: a command's flags kept in one checked-in file, as cargo, ruff and nextest
+//! users keep theirs. Found in the current folder or the nearest parent that has one, or named
+//! with `--config FILE` (`--config none`: no file). One table per command (`[run]`, `[static]`,
+//! `[models]`, ...) and `[defaults]` for every command; keys are the long flag names, values a
+//! string, number, boolean (a switch) or array (a flag given once per item). A flag on the
+//! command line wins over the file; `[run]` wins over `[defaults]`.
+//!
+//! The file's flags become command-line arguments that clap parses like any other, so a value
+//! a flag would refuse is refused the same way; an unknown key, a wrong type or a refused value
+//! is exit 2 naming the file, the line and the key (docs/config.md).
+
+use clap::Command;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use tenure_eval::{Error, Result};
+
+/// The file's name, looked for from the current folder up.
+pub const FILE_NAME: &str = "tenure-eval.toml";
+
+/// The table that applies to every command.
+const DEFAULTS: &str = "defaults";
+
+/// A value from the file, with where it was.
+#[derive(Debug, Clone)]
+pub struct Setting {
+    /// The flag's long name.
+    pub key: String,
+    /// `[run]` or `[defaults]`.
+    pub table: String,
+    /// 1-based line of the value.
+    pub line: usize,
+    /// The arguments it becomes (`--backend bm25 --backend cosine`).
+    pub args: Vec<String>,
+    /// As written, for `tenure-eval config`.
+    pub shown: String,
+}
+
+/// The file in force and its settings for one command.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Where it was read from.
+    pub path: Option<PathBuf>,
+    /// Hex sha256 of its bytes (recorded in every report's manifest).
+    pub sha256: Option<String>,
+    /// The settings of the command's table, then `[defaults]`' that it does not set.
+    pub settings: Vec<Setting>,
+}
+
+type Tables = BTreeMap<String, BTreeMap<String, toml::Spanned<toml::Value>>>;
+
+/// The config file for `argv`: `--config FILE` (`none` for none), else the nearest
+/// `tenure-eval.toml` from the current folder up.
+pub fn locate(argv: &[String]) -> Result<Option<PathBuf>> {
+    let given = argv.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--config=")
+            .map(str::to_string)
+            .or_else(|| (a == "--config").then(|| argv.get(i + 1).cloned().unwrap_or_default()))
+    });
+    match given.as_deref() {
+        Some("none") => return Ok(None),
+        Some("") => return Err(Error::Usage("--config needs a FILE (or `none`)".into())),
+        Some(file) => {
+            let path = PathBuf::from(file);
+            if !path.is_file() {
+                return Err(Error::input(&path, "file", "no such config file"));
+            }
+            return Ok(Some(path));
+        }
+        None => {}
+    }
+    let mut dir = std::env::current_dir().ok();
+    while let Some(d) = dir {
+        let candidate = d.join(FILE_NAME);
+        if candidate.is_file() {
+            return Ok(Some(candidate));
+        }
+        dir = d.parent().map(Path::to_path_buf);
+    }
+    Ok(None)
+}
+
+/// Read `path` for `command` (its clap definition, whose long flags are the valid keys).
+pub fn load(path: &Path, command: &Command) -> Result<Config> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::input(path, "file", format!("cannot read: {e}")))?;
+    let text = String::from_utf8(bytes.clone())
+        .map_err(|_| Error::input(path, "file", "not UTF-8 text"))?;
+    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let tables: Tables = toml::from_str(&text).map_err(|e| {
+        let line = e.span().map_or(1, |s| line_of(s.start));
+        Error::input(
+            path,
+            format!("line {line}"),
+            format!(
+                "{} (expected tables of flags: [run] backend = [\"bm25\"])",
+                e.message()
+            ),
+        )
+    })?;
+    let name = command.get_name().to_string();
+    let mut settings = Vec::new();
+    for table in [name.as_str(), DEFAULTS] {
+        let Some(entries) = tables.get(table) else {
+            continue;
+        };
+        for (key, value) in entries {
+            let line = line_of(value.span().start);
+            let at =
+                |what: String| Error::input(path, format!("line {line}, [{table}] {key}"), what);
+            let Some(arg) = command
+                .get_arguments()
+                .find(|a| a.get_long() == Some(key.as_str()))
+            else {
+                if table == DEFAULTS {
+                    continue; // a default for other commands
+                }
+                return Err(at(format!(
+                    "`{key}` is not a flag of `{name}` ({})",
+                    flags(command)
+                )));
+            };
+            if settings.iter().any(|s: &Setting| s.key == *key) {
+                continue; // the command's table wins over [defaults]
+            }
+            let switch = !arg.get_action().takes_values();
+            let args = as_args(key, value.get_ref(), switch).map_err(at)?;
+            settings.push(Setting {
+                key: key.clone(),
+                table: table.to_string(),
+                line,
+                args,
+                shown: value.get_ref().to_string(),
+            });
+        }
+    }
+    for table in tables.keys() {
+        if table != DEFAULTS && !command_names().contains(table) {
+            return Err(Error::input(
+                path,
+                format!("[{table}]"),
+                format!(
+                    "not a command (tables: [defaults], {})",
+                    command_names().join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(Config {
+        path: Some(path.to_path_buf()),
+        sha256: Some(tenure_eval::io::sha256_hex(&bytes)),
+        settings,
+    })
+}
+
+/// The arguments `key = value` stands for: a switch's `true` is the flag, `false` nothing; an
+/// array one flag per item; anything else one flag with its text.
+fn as_args(
+    key: &str,
+    value: &toml::Value,
+    switch: bool,
+) -> std::result::Result<Vec<String>, String> {
+    let flag = format!("--{key}");
+    let scalar = |v: &toml::Value| match v {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(i) => Ok(i.to_string()),
+        toml::Value::Float(f) => Ok(f.to_string()),
+        toml::Value::Boolean(b) => Ok(b.to_string()),
+        other => Err(format!(
+            "expected a string, number or boolean, found {}",
+            other.type_str()
+        )),
+    };
+    match (value, switch) {
+        (toml::Value::Boolean(true), true) => Ok(vec![flag]),
+        (toml::Value::Boolean(false), true) => Ok(Vec::new()),
+        (other, true) => Err(format!(
+            "`{key}` is a switch: expected true or false, found {}",
+            other.type_str()
+        )),
+        (toml::Value::Array(items), false) => items
+            .iter()
+            .map(|v| scalar(v).map(|s| [flag.clone(), s]))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map(|pairs| pairs.concat()),
+        (v, false) => Ok(vec![flag, scalar(v)?]),
+    }
+}
+
+/// The long flags of `command`, for an unknown key's message.
+fn flags(command: &Command) -> String {
+    let mut names: Vec<String> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .filter(|l| l != "--help" && l != "--version")
+        .collect();
+    names.sort();
+    format!("its flags: {}", names.join(" "))
+}
+
+/// Every command's name.
+fn command_names() -> Vec<String> {
+    use clap::CommandFactory;
+    super::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_become_the_flags_they_name() {
+        let v = |s: &str| toml::from_str::<toml::Table>(&format!("x = {s}")).unwrap()["x"].clone();
+        assert_eq!(
+            as_args("backend", &v("[\"bm25\", \"cosine\"]"), false).unwrap(),
+            ["--backend", "bm25", "--backend", "cosine"]
+        );
+        assert_eq!(as_args("quiet", &v("true"), true).unwrap(), ["--quiet"]);
+        assert!(as_args("quiet", &v("false"), true).unwrap().is_empty());
+        assert_eq!(
+            as_args("concurrency", &v("4"), false).unwrap(),
+            ["--concurrency", "4"]
+        );
+        let e = as_args("quiet", &v("\"yes\""), true).unwrap_err();
+        assert!(e.contains("is a switch"), "{e}");
+        let e = as_args("suite", &v("{ a = 1 }"), false).unwrap_err();
+        assert!(e.contains("found table"), "{e}");
+    }
+}

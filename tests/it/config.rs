@@ -1,0 +1,131 @@
+//! `tenure-eval.toml` (issue 36): a bare command runs what the nearest file says, a flag on the
+//! command line wins, and a bad file is exit 2 naming the file, the line and the key.
+
+use crate::common::cli;
+use serde_json::Value;
+use std::path::Path;
+
+/// `tenure-eval ARGS` run from `dir`.
+fn from(dir: &Path, args: &[&str]) -> std::process::Output {
+    cli(args).current_dir(dir).output().unwrap()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn backends_of(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("reports/pmb"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("retrieval-report-"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_bare_run_runs_what_the_nearest_file_says_and_the_command_line_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tenure-eval.toml");
+    std::fs::write(
+        &file,
+        "[defaults]\nquiet = true\n\n[run]\nsuite = \"pmb\"\nbackend = [\"bm25\", \"bm25-text\"]\nout = \"reports\"\n",
+    )
+    .unwrap();
+    // From a subfolder: the file is found in the parent, and `out` is read from where the
+    // command runs.
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let o = from(&sub, &["run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "quiet = true from [defaults]");
+    assert_eq!(
+        backends_of(&sub),
+        [
+            "retrieval-report-bm25-text.json",
+            "retrieval-report-tenure.json"
+        ]
+    );
+    // The manifest records the file and its bytes' sha256.
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(sub.join("reports/pmb/retrieval-report-tenure.json")).unwrap(),
+    )
+    .unwrap();
+    let sha = tenure_eval::io::sha256_hex(&std::fs::read(&file).unwrap());
+    assert_eq!(report["manifest"]["config"]["sha256"], sha.as_str());
+    assert!(report["manifest"]["config"]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("tenure-eval.toml"));
+
+    // --backend on the command line wins: only BM25 runs.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let o = from(&other, &["run", "--backend", "bm25"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(backends_of(&other), ["retrieval-report-tenure.json"]);
+
+    // `config` says where each setting comes from.
+    let o = from(&sub, &["config", "run"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("backend ="))
+        .unwrap();
+    assert!(
+        line.contains("[\"bm25\", \"bm25-text\"]") && line.ends_with("tenure-eval.toml:6 [run]"),
+        "{line}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("quiet ="))
+        .unwrap();
+    assert!(line.ends_with("tenure-eval.toml:2 [defaults]"), "{line}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("max-errors = 10") && l.ends_with("default")),
+        "{text}"
+    );
+    // --config none: no file; the built-in default (bm25 to reports/) runs.
+    let none = dir.path().join("none");
+    std::fs::create_dir(&none).unwrap();
+    let o = from(
+        &none,
+        &["run", "--config", "none", "--quiet", "--out", "reports"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(backends_of(&none), ["retrieval-report-tenure.json"]);
+}
+
+#[test]
+fn a_bad_file_is_exit_2_naming_the_file_the_line_and_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |text: &str, said: &[&str]| {
+        let file = dir.path().join("tenure-eval.toml");
+        std::fs::write(&file, text).unwrap();
+        let o = from(dir.path(), &["run", "--out", "reports"]);
+        assert_eq!(o.status.code(), Some(2), "{text}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(&file.display().to_string()), "{e}");
+        for s in said {
+            assert!(e.contains(s), "{text}: expected {s:?} in {e}");
+        }
+        assert!(!dir.path().join("reports").exists(), "nothing ran");
+    };
+    refused(
+        "[run]\nsuite = \"pmb\"\nbakend = [\"bm25\"]\n",
+        &["line 3, [run] bakend", "is not a flag of `run`"],
+    );
+    refused(
+        "[run]\nbackend = [\"bm26\"]\n",
+        &["line 2, [run] backend", "invalid value 'bm26'"],
+    );
+    refused(
+        "[run]\nquiet = \"yes\"\n",
+        &["line 2, [run] quiet", "is a switch"],
+    );
+    refused("[runn]\nquiet = true\n", &["[runn]", "not a command"]);
+    refused("[run]\nconcurrency = 0\n", &["line 2, [run] concurrency"]);
+    refused("[run\n", &["line 1"]);
+}
