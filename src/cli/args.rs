@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
 use tenure_eval::suite::locomo::{LocomoSource, Unit};
 use tenure_eval::suite::longmemeval::LongMemEvalSource;
+use tenure_eval::suite::trec::CollectionSource;
 use tenure_eval::suite::{CustomFiles, Suite, SuiteSource};
 use tenure_eval::{Error, Profile, Result};
 
@@ -17,8 +18,9 @@ pub struct SuiteArgs {
     /// Built-in suite: `paper` (paper tag, 60 cases), `pmb` (PrecisionMemBench, 77 cases) or
     /// `bitemporal` (the dissertation's chapter 8, 42 cases and 3 sessions; docs/temporal.md);
     /// or a benchmark's released file named with --data: `locomo` (docs/locomo.md),
-    /// `longmemeval` (docs/longmemeval.md).
-    #[arg(long, conflicts_with_all = ["corpus", "cases", "sessions", "profile"])]
+    /// `longmemeval` (docs/longmemeval.md); or a test collection (docs/qrels.md): `trec`
+    /// (--corpus DOCS.jsonl --topics FILE --qrels FILE) or `beir` (--data DIR [--split]).
+    #[arg(long, conflicts_with_all = ["cases", "sessions", "profile"])]
     pub suite: Option<String>,
     /// Or a custom suite.
     #[command(flatten)]
@@ -41,6 +43,15 @@ pub struct DataSuiteArgs {
     /// both).
     #[arg(long, value_enum, default_value = "turns", requires = "data")]
     pub unit: UnitArg,
+    /// `--suite beir`: the split whose qrels judge (`qrels/SPLIT.tsv`).
+    #[arg(long, default_value = "test", requires = "data")]
+    pub split: String,
+    /// `--suite trec`: the topics (BEIR's queries.jsonl, or `QID<TAB>TEXT` lines).
+    #[arg(long, value_name = "FILE", requires = "qrels")]
+    pub topics: Option<PathBuf>,
+    /// `--suite trec`: the qrels (TREC's `QID ITER DOCNO REL`, or BEIR's TSV).
+    #[arg(long, value_name = "FILE", requires = "topics")]
+    pub qrels: Option<PathBuf>,
 }
 
 /// `--unit` values.
@@ -53,7 +64,7 @@ pub enum UnitArg {
 }
 
 /// The benchmarks read from a released file (`--suite NAME --data FILE`).
-const DATA_SUITES: [&str; 2] = ["locomo", "longmemeval"];
+const DATA_SUITES: [&str; 3] = ["locomo", "longmemeval", "beir"];
 
 /// `--profile` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -86,6 +97,12 @@ impl SuiteArgs {
                     unit,
                 }))
             }
+            (Some("beir"), Some(dir)) => {
+                return Ok(SuiteSource::Collection(CollectionSource::Beir {
+                    dir: dir.clone(),
+                    split: self.data.split.clone(),
+                }))
+            }
             (Some(name), None) if DATA_SUITES.contains(&name) => {
                 return Err(Error::Usage(format!(
                     "--suite {name} reads the benchmark's released file: give it with --data \
@@ -102,6 +119,34 @@ impl SuiteArgs {
                         Some(n) => format!("--suite {n} reads no such file"),
                         None => "no --suite was given".into(),
                     }
+                )))
+            }
+            _ => {}
+        }
+        match (named, &custom.corpus, &self.data.topics, &self.data.qrels) {
+            (Some("trec"), Some(corpus), Some(topics), Some(qrels)) => {
+                return Ok(SuiteSource::Collection(CollectionSource::Trec {
+                    corpus: corpus.clone(),
+                    topics: topics.clone(),
+                    qrels: qrels.clone(),
+                }))
+            }
+            (Some("trec"), ..) => {
+                return Err(Error::Usage(
+                    "--suite trec reads a test collection's files: --corpus DOCS.jsonl --topics \
+                     FILE --qrels FILE (docs/qrels.md)"
+                        .into(),
+                ))
+            }
+            (_, _, Some(_), _) | (_, _, _, Some(_)) => {
+                return Err(Error::Usage(
+                    "--topics and --qrels are a test collection's, for --suite trec".into(),
+                ))
+            }
+            (Some(name), Some(_), ..) => {
+                return Err(Error::Usage(format!(
+                    "--corpus is a custom suite's (with --cases) or --suite trec's; --suite \
+                     {name} reads none"
                 )))
             }
             _ => {}
@@ -238,8 +283,9 @@ impl GateArgs {
 /// A custom suite.
 #[derive(Debug, Clone, Default, Args)]
 pub struct CustomSuiteArgs {
-    /// Custom suite: belief corpus (beliefs.seed.json format).
-    #[arg(long, requires = "cases")]
+    /// Custom suite: belief corpus (beliefs.seed.json format); or `--suite trec`'s documents
+    /// (JSON lines, `{"_id", "title", "text"}`).
+    #[arg(long)]
     pub corpus: Option<PathBuf>,
     /// Custom suite: static cases (retrieval.cases.json format).
     #[arg(long, requires = "corpus")]

@@ -3,7 +3,6 @@
 
 use crate::error::{Error, Result};
 use crate::eval::metrics::{static_gold, turn_gold};
-use crate::eval::rank::scores;
 use crate::eval::rank::Measure;
 use crate::suite::{Suite, DEFAULT_USER};
 use std::collections::HashMap;
@@ -16,6 +15,9 @@ pub struct Judgments {
     pub relevant: Vec<String>,
     /// `mustExclude` beliefs not in the gold: judged non-relevant (relevance 0).
     pub non_relevant: Vec<String>,
+    /// Each relevant belief's grade, aligned with `relevant` (a test collection's qrels);
+    /// empty: every one grade 1.
+    pub grades: Vec<u32>,
 }
 
 /// The judgments of every query of a suite: static cases by case id, turns by case id and
@@ -37,6 +39,17 @@ fn judgments(relevant: Vec<&String>, excluded: &[String]) -> Judgments {
     Judgments {
         relevant,
         non_relevant,
+        grades: Vec::new(),
+    }
+}
+
+/// The judgments of a test collection's topic: grade ≥ 1 relevant, 0 judged not relevant.
+fn graded(grades: &[(String, u32)]) -> Judgments {
+    let (relevant, non_relevant): (Vec<_>, Vec<_>) = grades.iter().partition(|(_, g)| *g > 0);
+    Judgments {
+        relevant: relevant.iter().map(|(d, _)| d.clone()).collect(),
+        grades: relevant.iter().map(|(_, g)| *g).collect(),
+        non_relevant: non_relevant.iter().map(|(d, _)| d.clone()).collect(),
     }
 }
 
@@ -56,7 +69,11 @@ impl Qrels {
                 .relevant_beliefs
                 .as_ref()
                 .map_or(&[][..], |rb| &rb.must_exclude);
-            let j = judgments(static_gold(&case.expect, &pinned), excluded);
+            let j = if case.grades.is_empty() {
+                judgments(static_gold(&case.expect, &pinned), excluded)
+            } else {
+                graded(&case.grades)
+            };
             queries.insert((case.case_id.clone(), None), j);
         }
         for session in &suite.sessions {
@@ -105,6 +122,14 @@ impl Qrels {
 /// Each measure of `ranking` given `j`.
 pub fn case_scores(measures: &[Measure], ranking: &[String], j: &Judgments) -> Vec<Option<f64>> {
     let ranking: Vec<&str> = ranking.iter().map(String::as_str).collect();
-    let gold: Vec<&str> = j.relevant.iter().map(String::as_str).collect();
-    scores(measures, &ranking, &gold)
+    let gold: Vec<(&str, f64)> = j
+        .relevant
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), j.grades.get(i).map_or(1.0, |g| f64::from(*g))))
+        .collect();
+    measures
+        .iter()
+        .map(|m| crate::eval::rank::score_graded(*m, &ranking, &gold))
+        .collect()
 }

@@ -118,6 +118,14 @@ pub fn parse_measures(list: &str) -> Result<Vec<Measure>, String> {
 
 /// `measure` of `ranking` against the relevant set `gold`; `None` when `gold` is empty.
 pub fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
+    let graded: Vec<(&str, f64)> = gold.iter().map(|id| (*id, 1.0)).collect();
+    score_graded(measure, ranking, &graded)
+}
+
+/// [`score`] with graded gold (`(id, grade)`, every grade > 0): nDCG's gain is the grade and its
+/// ideal ranking the grades best first (trec_eval's and ir_measures' `nDCG`); the other
+/// measures count any grade as relevant. With every grade 1 it is [`score`].
+pub fn score_graded(measure: Measure, ranking: &[&str], gold: &[(&str, f64)]) -> Option<f64> {
     if gold.is_empty() {
         return None;
     }
@@ -128,8 +136,10 @@ pub fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
         }
     }
     let depth = measure.cutoff.map_or(seen.len(), |k| k.min(seen.len()));
-    // Relevance of each counted rank, best first.
-    let rel: Vec<bool> = seen[..depth].iter().map(|id| gold.contains(id)).collect();
+    let grade = |id: &str| gold.iter().find(|(g, _)| *g == id).map_or(0.0, |(_, v)| *v);
+    // Gain of each counted rank, best first.
+    let gains: Vec<f64> = seen[..depth].iter().map(|id| grade(id)).collect();
+    let rel: Vec<bool> = gains.iter().map(|g| *g > 0.0).collect();
     let found = rel.iter().filter(|r| **r).count() as f64;
     let r = gold.len() as f64;
     let discount = |i: usize| 1.0 / ((i + 2) as f64).log2();
@@ -140,10 +150,12 @@ pub fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
             // A fold from +0.0: `Sum` of no terms is -0.0, which reports would write as `-0.0`.
             let dcg = (0..depth)
                 .filter(|&i| rel[i])
-                .map(discount)
+                .map(|i| gains[i] * discount(i))
                 .fold(0.0, |a, b| a + b);
+            let mut ideal_gains: Vec<f64> = gold.iter().map(|(_, g)| *g).collect();
+            ideal_gains.sort_by(|a, b| b.total_cmp(a));
             let ideal_depth = measure.cutoff.map_or(gold.len(), |k| k.min(gold.len()));
-            let ideal: f64 = (0..ideal_depth).map(discount).sum();
+            let ideal: f64 = (0..ideal_depth).map(|i| ideal_gains[i] * discount(i)).sum();
             dcg / ideal
         }
         Family::Rr => rel

@@ -109,10 +109,12 @@ pub fn qrels_file(report: &LoadedReport, suite: &Suite) -> Result<String> {
         let q = qid(&row.case_id, row.turn_index);
         let at = format!("case {q}");
         field(report, "the case id", &at, &q)?;
+        // A test collection's grades as read (`suite::trec`); every other suite's gold is 1.
         let lines = j
             .relevant
             .iter()
-            .map(|id| (id, 1))
+            .enumerate()
+            .map(|(i, id)| (id, j.grades.get(i).copied().unwrap_or(1)))
             .chain(j.non_relevant.iter().map(|id| (id, 0)));
         for (id, rel) in lines {
             let id = field(report, "the judged belief id", &at, id)?;

@@ -58,6 +58,7 @@ impl Asked<'_> {
                 ..Expect::default()
             },
             notes: None,
+            grades: Vec::new(),
         }
     }
 }

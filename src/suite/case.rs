@@ -32,6 +32,10 @@ pub struct StaticCase {
     /// Free text.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Graded judgments of a test collection's topic (`suite::trec`), grade 0 included, in
+    /// qrels order; empty for every other suite, whose gold is relevant with grade 1.
+    #[serde(skip)]
+    pub grades: Vec<(String, u32)>,
 }
 
 /// The user every case runs as unless it says otherwise.

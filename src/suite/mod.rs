@@ -11,6 +11,7 @@ pub mod longmemeval;
 mod session;
 pub mod synthetic;
 pub mod text;
+pub mod trec;
 mod vacuous;
 mod validate;
 
@@ -122,6 +123,8 @@ pub enum SuiteSource {
     Locomo(locomo::LocomoSource),
     /// One of LongMemEval's released files (`--suite longmemeval --data FILE`).
     LongMemEval(longmemeval::LongMemEvalSource),
+    /// A test collection: TREC files or a BEIR folder (`--suite trec|beir`).
+    Collection(trec::CollectionSource),
 }
 
 /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm): the
@@ -165,6 +168,7 @@ impl Suite {
             SuiteSource::Custom(files) => files.load(),
             SuiteSource::Locomo(source) => source.load(),
             SuiteSource::LongMemEval(source) => source.load(),
+            SuiteSource::Collection(source) => source.load(),
         }
     }
 

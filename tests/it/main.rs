@@ -21,8 +21,10 @@ mod claims;
 /// Shared helpers (see above).
 /// Grouped help, and one rule for flags that do not apply to the chosen backend.
 mod cli_flags;
-mod common;
 /// `compare` on published reports, and a report against itself.
+/// Any qrels as a suite: TREC files and BEIR folders, measured as ir_measures measures them.
+mod collections;
+mod common;
 mod compare;
 /// tenure-eval.toml: found from the folder up, the command line wins, bad files refused.
 mod config;

@@ -50,6 +50,9 @@ pub fn run(args: LongMemEvalArgs) -> Result<ExitCode> {
         data: DataSuiteArgs {
             data: Some(args.data.clone()),
             unit,
+            split: "test".into(),
+            topics: None,
+            qrels: None,
         },
     })?;
     let results = measure(&reports, &suite)?;
