@@ -106,6 +106,8 @@ pub enum Command {
     Longmemeval(cmd::longmemeval::LongMemEvalArgs),
     /// The flags a command takes from the config file (tenure-eval.toml), and where each comes from.
     Config(cmd::config::ConfigArgs),
+    /// The user cache of embedding stores, found from any folder: list, prune.
+    Cache(cmd::cache::CacheArgs),
 }
 
 /// Run the command.
@@ -133,6 +135,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Locomo(a) => cmd::locomo::run(a),
         Command::Longmemeval(a) => cmd::longmemeval::run(a),
         Command::Config(a) => cmd::config::run(a),
+        Command::Cache(a) => cmd::cache::run(a),
     }
 }
 

@@ -1,10 +1,13 @@
 //! Where embedding stores are looked for and written.
 //!
 //! Without `--store-dir`, a store name is looked for in `embeddings/` under the current folder
-//! (where `embed` writes, as git or cargo work in the project folder they are run from), then
-//! among the stores compiled into the binary, which therefore work from any folder. With
-//! `--store-dir D`, `D` is the only place looked at: a user who names a folder gets exactly that
-//! folder, never a built-in copy of the same name. Every "not found" names each place looked at.
+//! (the project's own stores, as git or cargo work in the project folder they are run from),
+//! then in the user cache ([`user_cache`]: `$XDG_CACHE_HOME/tenure-eval/embeddings`, or the
+//! platform's cache folder), then among the stores compiled into the binary: a model embedded
+//! once is found from any folder. New stores go to `embeddings/` when the current folder has
+//! one, else to the user cache. With `--store-dir D`, `D` is the only place looked at and
+//! written: a user who names a folder gets exactly that folder, never a cached or built-in copy
+//! of the same name. Every "not found" names each place looked at.
 
 use super::store::{builtin_names, EmbeddingStore};
 use crate::error::{Error, Result};
@@ -26,15 +29,33 @@ impl<'a> Places<'a> {
         Places { given }
     }
 
-    /// The folder stores are written to.
+    /// The folder new stores are written to: `--store-dir`, else the project's `embeddings/`
+    /// when the current folder has one, else the user cache.
     pub fn dir(&self) -> PathBuf {
-        self.given
-            .map_or_else(|| PathBuf::from(DEFAULT_DIR), Path::to_path_buf)
+        match self.given {
+            Some(given) => given.to_path_buf(),
+            None if Path::new(DEFAULT_DIR).is_dir() => PathBuf::from(DEFAULT_DIR),
+            None => user_cache().unwrap_or_else(|| PathBuf::from(DEFAULT_DIR)),
+        }
     }
 
-    /// The folder of store `name`.
+    /// The folder of store `name`: where it is, else where it would be written.
     pub fn folder(&self, name: &str) -> PathBuf {
-        self.dir().join(name)
+        self.searched()
+            .into_iter()
+            .map(|dir| dir.join(name))
+            .find(|f| f.join("manifest.json").is_file())
+            .unwrap_or_else(|| self.dir().join(name))
+    }
+
+    /// The folders looked in, in order (the built-in stores come after them).
+    fn searched(&self) -> Vec<PathBuf> {
+        match self.given {
+            Some(given) => vec![given.to_path_buf()],
+            None => std::iter::once(PathBuf::from(DEFAULT_DIR))
+                .chain(user_cache())
+                .collect(),
+        }
     }
 
     /// The store `name`, from the first place that has it.
@@ -55,9 +76,13 @@ impl<'a> Places<'a> {
         match self.given {
             Some(_) => format!("{} (only there: --store-dir was given)", folder.display()),
             None => format!(
-                "{} (the default --store-dir, under the current folder) and the stores built \
-                 into the binary ({})",
-                folder.display(),
+                "{} (the project's stores, under the current folder), {} (the user cache) and \
+                 the stores built into the binary ({})",
+                absolute(&Path::new(DEFAULT_DIR).join(name)).display(),
+                user_cache().map_or(
+                    "no user cache (no cache folder on this platform)".into(),
+                    |c| { c.join(name).display().to_string() }
+                ),
                 builtin_names().join(", ")
             ),
         }
@@ -69,10 +94,12 @@ impl<'a> Places<'a> {
             Some(_) => Vec::new(),
             None => builtin_names().iter().map(|s| s.to_string()).collect(),
         };
-        if let Ok(dir) = std::fs::read_dir(self.dir()) {
-            for e in dir.flatten() {
-                if e.path().join("manifest.json").is_file() {
-                    known.push(e.file_name().to_string_lossy().into_owned());
+        for searched in self.searched() {
+            if let Ok(dir) = std::fs::read_dir(searched) {
+                for e in dir.flatten() {
+                    if e.path().join("manifest.json").is_file() {
+                        known.push(e.file_name().to_string_lossy().into_owned());
+                    }
                 }
             }
         }
@@ -98,6 +125,54 @@ pub(crate) fn check_store_name(name: &str) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The user cache of stores: `TENURE_EVAL_CACHE/embeddings` when that is set (tests, CI caches),
+/// else `tenure-eval/embeddings` in the platform's cache folder (`$XDG_CACHE_HOME`, else
+/// `~/.cache`, on Linux; `~/Library/Caches` on macOS); `None` where there is none.
+pub fn user_cache() -> Option<PathBuf> {
+    let root = match std::env::var_os("TENURE_EVAL_CACHE") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => dirs::cache_dir()?.join("tenure-eval"),
+    };
+    Some(root.join("embeddings"))
+}
+
+/// Each store in the user cache: its name, folder, bytes on disk and last change, by name.
+pub fn cached() -> Vec<(String, PathBuf, u64, Option<std::time::SystemTime>)> {
+    let Some(cache) = user_cache() else {
+        return Vec::new();
+    };
+    let mut stores: Vec<_> = std::fs::read_dir(&cache)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("manifest.json").is_file())
+        .map(|e| {
+            let files: Vec<_> = std::fs::read_dir(e.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .collect();
+            let bytes = files
+                .iter()
+                .filter_map(|f| f.metadata().ok())
+                .map(|m| m.len())
+                .sum();
+            let changed = files
+                .iter()
+                .filter_map(|f| f.metadata().ok()?.modified().ok())
+                .max();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                e.path(),
+                bytes,
+                changed,
+            )
+        })
+        .collect();
+    stores.sort_by(|a, b| a.0.cmp(&b.0));
+    stores
 }
 
 fn absolute(path: &Path) -> PathBuf {

@@ -88,7 +88,12 @@ pub use tenure_eval::report::same_json;
 /// `output()`, `status()` or `spawn()`.
 pub fn cli(args: &[&str]) -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"));
-    cmd.args(args).current_dir(repo(""));
+    // The user cache of embedding stores is this test process's own (absent until a test
+    // writes to it), never the machine's: what one test embeds cannot answer another's.
+    let cache = std::env::temp_dir().join(format!("tenure-eval-test-cache-{}", std::process::id()));
+    cmd.args(args)
+        .current_dir(repo(""))
+        .env("TENURE_EVAL_CACHE", cache);
     cmd
 }
 

@@ -298,3 +298,86 @@ fn the_legacy_api_ranks_as_the_normalised_one() {
         assert_eq!(xv["cases"], yv["cases"], "{}", x.display());
     }
 }
+
+/// The user cache (issue 36): a served model's store, embedded from one folder, is found from
+/// another with no new request; `cache list` shows it and `cache prune` removes it.
+#[test]
+fn a_store_embedded_from_one_folder_is_found_from_another_through_the_user_cache() {
+    let Some((model, python)) = setup() else {
+        return;
+    };
+    let server = Server::start(&model, &python, &["--name", SERVED]);
+    let (cache, a, b) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let spec = format!("ollama:{SERVED}@{}", server.url);
+    let from = |dir: &Path, args: &[&str]| {
+        crate::common::cli(args)
+            .current_dir(dir)
+            .env("TENURE_EVAL_CACHE", cache.path())
+            .output()
+            .unwrap()
+    };
+    let run = |dir: &Path| {
+        let o = from(
+            dir,
+            &[
+                "run",
+                "--suite",
+                "pmb",
+                "--backend",
+                "cosine",
+                "--model",
+                &spec,
+                "--out",
+                "reports",
+                "--quiet",
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(a.path());
+    let embedded = server.requests();
+    assert!(embedded > 0);
+    let store = cache.path().join("embeddings").join(SERVED_STORE);
+    assert!(
+        store.join("manifest.json").is_file(),
+        "written to the user cache"
+    );
+    assert!(
+        !a.path().join("embeddings").exists(),
+        "not under the folder it ran from"
+    );
+    run(b.path());
+    assert_eq!(
+        server.requests(),
+        embedded,
+        "found from another folder: no new request"
+    );
+    let report = |dir: &Path| {
+        let mut v: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.join(format!(
+                "reports/pmb/{SERVED_STORE}-retrieval-report-vector.json"
+            )))
+            .unwrap(),
+        )
+        .unwrap();
+        crate::common::strip_measurements(&mut v);
+        v["cases"].clone()
+    };
+    assert_eq!(report(a.path()), report(b.path()));
+
+    let listed = from(b.path(), &["cache", "list"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        text.contains("(1 stores)") && text.contains(SERVED_STORE),
+        "{text}"
+    );
+    let pruned = from(b.path(), &["cache", "prune", "--all"]);
+    assert!(pruned.status.success());
+    assert!(!store.exists());
+    run(b.path());
+    assert!(server.requests() > embedded, "pruned: embedded again");
+}
