@@ -7,5 +7,6 @@
 
 pub mod compare;
 pub mod gates;
+pub mod history;
 pub mod repeats;
 pub mod verify;

@@ -108,6 +108,8 @@ pub enum Command {
     Config(cmd::config::ConfigArgs),
     /// The user cache of embedding stores, found from any folder: list, prune.
     Cache(cmd::cache::CacheArgs),
+    /// A run history (run --history DIR): each label's runs over time, regressions flagged.
+    History(cmd::history::HistoryArgs),
 }
 
 /// Run the command.
@@ -136,6 +138,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Longmemeval(a) => cmd::longmemeval::run(a),
         Command::Config(a) => cmd::config::run(a),
         Command::Cache(a) => cmd::cache::run(a),
+        Command::History(a) => cmd::history::run(a),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod figure_file;
 #[cfg(feature = "figures")]
 pub mod figure_render;
+pub mod history;
 pub mod html;
 pub mod junit;
 pub mod plot;

@@ -51,6 +51,8 @@ mod golden_pmb_session;
 /// `pmb` static cases through BM25 against PrecisionMemBench's published report.
 mod golden_pmb_static;
 /// `tenure-eval html` driven in headless Chromium over WebDriver (needs Chromium).
+/// Run history: three runs, three points, a planted regression flagged.
+mod history;
 mod html;
 /// The html page over the published reports and a 10,000-case report (needs Chromium).
 mod html_large;

@@ -37,6 +37,10 @@ pub struct HtmlArgs {
     /// Sign patterns drawn by a randomisation test too large to enumerate (as `compare`).
     #[arg(long, default_value_t = 100_000)]
     pub resamples: usize,
+    /// Also show the run history in DIR (`--history` of `run`): each label's runs and the
+    /// verdict on its last change.
+    #[arg(long, value_name = "DIR")]
+    pub history: Option<PathBuf>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -67,6 +71,10 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
             seed: args.seed,
         },
         measures: None,
+        history: match &args.history {
+            Some(dir) => tenure_eval::analysis::history::read(dir)?,
+            None => Vec::new(),
+        },
     };
     write(&args.out, &reports, &suite, &options, args.quiet)?;
     Ok(ExitCode::SUCCESS)
@@ -102,5 +110,6 @@ pub fn default_options() -> Options {
             seed: 20_260_511,
         },
         measures: None,
+        history: Vec::new(),
     }
 }

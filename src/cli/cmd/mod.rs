@@ -7,6 +7,7 @@ pub mod config;
 pub mod doctor;
 pub mod embed;
 pub mod flywheel;
+pub mod history;
 pub mod html;
 pub mod locomo;
 pub mod longmemeval;

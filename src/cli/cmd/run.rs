@@ -79,6 +79,9 @@ pub struct RunArgs {
           value_parser = clap::value_parser!(u32).range(1..),
           conflicts_with_all = ["resume", "rerun_errored", "replay"])]
     pub repeat: u32,
+    /// Run history.
+    #[command(flatten)]
+    pub history: crate::cli::cmd::history::RunHistoryArgs,
 }
 
 impl RunArgs {
@@ -172,6 +175,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     progress.finish();
     print_outcome(&plan.suite, &outcome, &args.output)?;
     write_gate_files(&outcome, &args.gates, &plan.baselines)?;
+    let history = args.history.record(&outcome, quiet)?;
     if let Some(path) = &args.html {
         let files: Vec<_> = outcome
             .passes
@@ -179,7 +183,8 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
             .flat_map(|p| p.reports.clone())
             .collect();
         let reports = crate::cli::load_reports(&files, true)?;
-        let options = crate::cli::cmd::html::default_options();
+        let mut options = crate::cli::cmd::html::default_options();
+        options.history = history;
         crate::cli::cmd::html::write(path, &reports, &plan.suite, &options, quiet)?;
     }
     for c in &outcome.checks {

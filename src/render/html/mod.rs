@@ -31,6 +31,8 @@ pub struct Options {
     /// Rank measures of the runs table (default: the first report's, else
     /// [`DEFAULT_MEASURES`]).
     pub measures: Option<Vec<Measure>>,
+    /// A run history to show (`--history DIR`; `analysis::history`).
+    pub history: Vec<crate::analysis::history::Entry>,
 }
 
 /// The report files `inputs` name: files as given, folders by every `.json` file under them
@@ -188,6 +190,7 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
         reports: views,
         cases,
         sessions,
+        history: model::history_views(&options.history, options.settings.alpha),
     })
 }
 

@@ -152,6 +152,14 @@ function overview() {
           link("#case/" + encodeURIComponent(f.case.replace(/ turn \d+$/, "")), f.case), ` passed ${f.passed} of ${f.of}`)))
         : h("p", { class: "muted" }, "No flaky case: every case passed or failed in every repeat."));
   });
+  // A run history (--history DIR): each label's runs, and the verdict on its last change.
+  for (const hs of DATA.history || []) {
+    out.push(h("h2", {}, "History: " + hs.title),
+      h("div", { class: "scroll" }, h("table", { class: "history" },
+        h("thead", {}, h("tr", {}, hs.header.map((t) => h("th", {}, t)))),
+        h("tbody", {}, hs.rows.map((row) => h("tr", {}, row.map((c, k) => h("td", { class: k > 2 ? "n" : null }, c))))))),
+      h("p", { class: hs.regression ? "stopped" : "muted", role: hs.regression ? "alert" : null }, hs.verdict));
+  }
   return out;
 }
 

@@ -1,0 +1,212 @@
+//! Run history: each run's summary appended to a folder (`--history DIR`), read back as one
+//! series per run label, suite and kind, and the last two runs of each compared with the exact
+//! McNemar test `compare` uses, so that a regression is flagged by the test, not by eye
+//! (docs/history.md).
+//!
+//! The folder holds `history.jsonl`, one line per pass: when it ran (the report's `startedAt`),
+//! its label, suite and kind, the system's commit when given, every summary and rank measure,
+//! and each case's pass/fail (what the paired test needs), with the report it came from.
+
+use crate::error::{Error, Result};
+use crate::eval::stats::{mcnemar_exact, mean};
+use crate::report::LoadedReport;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The file in a history folder.
+pub const FILE: &str = "history.jsonl";
+
+/// One pass as history keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Entry {
+    /// When it ran (RFC 3339; the report's `startedAt`).
+    pub date: String,
+    /// Its run label.
+    pub label: String,
+    /// The suite.
+    pub suite: String,
+    /// `static` or `session`.
+    pub kind: String,
+    /// The memory system's commit (`--commit`), when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The report it summarises.
+    pub report: String,
+    /// Every measure: `passRate`, `totalPassed`, `meanPrecision`, `meanRecall`, rank means.
+    pub metrics: Vec<(String, f64)>,
+    /// Each case (or `CASE turn N`) and whether it passed, in report order.
+    pub cases: Vec<(String, bool)>,
+}
+
+impl Entry {
+    /// The entry of `report`, run at the system's `commit`.
+    pub fn of(report: &LoadedReport, commit: Option<&str>) -> Entry {
+        let s = report.summary();
+        let mut metrics = vec![
+            ("passRate".to_string(), s.pass_rate),
+            ("totalPassed".to_string(), s.total_passed as f64),
+        ];
+        metrics.extend(s.mean_precision.map(|p| ("meanPrecision".to_string(), p)));
+        metrics.extend(s.mean_recall.map(|r| ("meanRecall".to_string(), r)));
+        let mut names: Vec<&String> = Vec::new();
+        for row in &report.rows {
+            for m in row.rank_metrics.keys() {
+                if !names.contains(&m) {
+                    names.push(m);
+                }
+            }
+        }
+        for name in names {
+            let values = report
+                .rows
+                .iter()
+                .filter_map(|r| r.rank_metrics.get(name).flatten());
+            metrics.extend(mean(values).map(|v| (name.clone(), v)));
+        }
+        Entry {
+            date: report
+                .manifest
+                .as_ref()
+                .and_then(|m| m.started_at.clone())
+                .unwrap_or_default(),
+            label: report.provider.clone(),
+            suite: report.suite().unwrap_or("?").to_string(),
+            kind: report.kind.label().to_string(),
+            commit: commit.map(str::to_string),
+            report: report.path.display().to_string(),
+            metrics,
+            cases: report.rows.iter().map(|r| (r.key(), r.passed)).collect(),
+        }
+    }
+
+    /// The value of `metric`.
+    pub fn metric(&self, metric: &str) -> Option<f64> {
+        self.metrics
+            .iter()
+            .find(|(m, _)| m == metric)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Append `entries` to the history in `dir` (created when missing), one line each.
+pub fn append(dir: &Path, entries: &[Entry]) -> Result<PathBuf> {
+    let path = dir.join(FILE);
+    let output = |source| Error::Output {
+        path: path.clone(),
+        source,
+    };
+    crate::io::create_folder(dir).map_err(output)?;
+    let mut text = String::new();
+    for e in entries {
+        text.push_str(&serde_json::to_string(e).expect("entries serialize"));
+        text.push('\n');
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(output)?;
+    file.write_all(text.as_bytes()).map_err(output)?;
+    Ok(path)
+}
+
+/// The history in `dir`, in the order it was written.
+pub fn read(dir: &Path) -> Result<Vec<Entry>> {
+    let path = dir.join(FILE);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| Error::input(&path, "file", format!("no history to read ({e})")))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).map_err(|e| {
+                Error::input(
+                    &path,
+                    format!("line {}", n + 1),
+                    format!("not a history entry: {e}"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// One label's runs of one suite and kind, oldest first.
+#[derive(Debug, Clone)]
+pub struct Series<'a> {
+    /// The run label.
+    pub label: &'a str,
+    /// The suite.
+    pub suite: &'a str,
+    /// `static` or `session`.
+    pub kind: &'a str,
+    /// Its runs, in the order they were written.
+    pub runs: Vec<&'a Entry>,
+}
+
+/// The series of `entries`, in the order each first appears.
+pub fn series(entries: &[Entry]) -> Vec<Series<'_>> {
+    let mut out: Vec<Series<'_>> = Vec::new();
+    for e in entries {
+        match out
+            .iter_mut()
+            .find(|s| (s.label, s.suite, s.kind) == (&e.label[..], &e.suite[..], &e.kind[..]))
+        {
+            Some(s) => s.runs.push(e),
+            None => out.push(Series {
+                label: &e.label,
+                suite: &e.suite,
+                kind: &e.kind,
+                runs: vec![e],
+            }),
+        }
+    }
+    out
+}
+
+/// The last two runs of a series, compared case by case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    /// The earlier run's date.
+    pub from: String,
+    /// The later run's date.
+    pub to: String,
+    /// Cases that passed before and fail now.
+    pub pass_to_fail: Vec<String>,
+    /// Cases that failed before and pass now.
+    pub fail_to_pass: Vec<String>,
+    /// Exact McNemar p over the discordant pairs.
+    pub p: f64,
+    /// More cases broke than were mended, and McNemar's p is below `alpha`.
+    pub regression: bool,
+}
+
+/// The change between the last two runs of `series` (none with fewer than two), flagged as a
+/// regression at level `alpha`.
+pub fn last_change(series: &Series<'_>, alpha: f64) -> Option<Change> {
+    let [.., before, after] = series.runs.as_slice() else {
+        return None;
+    };
+    let mut pass_to_fail = Vec::new();
+    let mut fail_to_pass = Vec::new();
+    for (case, passed) in &after.cases {
+        if let Some((_, was)) = before.cases.iter().find(|(c, _)| c == case) {
+            match (was, passed) {
+                (true, false) => pass_to_fail.push(case.clone()),
+                (false, true) => fail_to_pass.push(case.clone()),
+                _ => {}
+            }
+        }
+    }
+    let p = mcnemar_exact(pass_to_fail.len() as u64, fail_to_pass.len() as u64);
+    Some(Change {
+        from: before.date.clone(),
+        to: after.date.clone(),
+        regression: pass_to_fail.len() > fail_to_pass.len() && p < alpha,
+        pass_to_fail,
+        fail_to_pass,
+        p,
+    })
+}

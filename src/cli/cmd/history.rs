@@ -1,0 +1,143 @@
+//! `tenure-eval history DIR`: the runs a history folder keeps (`run --history DIR`), one table
+//! per label, suite and kind, the verdict on each series' last change (exact McNemar, as
+//! `compare`), and a figure of one measure over the runs (docs/history.md).
+
+use crate::cli::format::{only, OutputFormat, TABLES};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::analysis::history::{last_change, read, series};
+use tenure_eval::error::exit;
+use tenure_eval::render::history::{figure, tables};
+use tenure_eval::render::table::render;
+use tenure_eval::{Error, Result};
+
+/// `tenure-eval history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The history folder (`run --history DIR`).
+    pub dir: PathBuf,
+    /// Measures shown, comma-separated [default: every measure of the first run].
+    #[arg(long, value_delimiter = ',')]
+    pub metric: Vec<String>,
+    /// Significance level of the regression verdict.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Write a figure of the first measure over the runs (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Exit 1 when a series' last change is a regression (a CI gate).
+    #[arg(long)]
+    pub fail_on_regression: bool,
+    /// Output format.
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
+    pub format: OutputFormat,
+}
+
+/// Print the history.
+pub fn run(args: HistoryArgs) -> Result<ExitCode> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(Error::Usage(format!(
+            "--alpha {}: expected a level between 0 and 1",
+            args.alpha
+        )));
+    }
+    let entries = read(&args.dir)?;
+    let series = series(&entries);
+    let metrics: Vec<String> = if args.metric.is_empty() {
+        entries
+            .first()
+            .map(|e| e.metrics.iter().map(|(m, _)| m.clone()).collect())
+            .unwrap_or_default()
+    } else {
+        args.metric.clone()
+    };
+    let (tables, verdicts) = tables(&series, &metrics, args.alpha);
+    let text = match args.format {
+        OutputFormat::Json => {
+            let out: Vec<_> = series
+                .iter()
+                .zip(&tables)
+                .map(|(s, t)| {
+                    serde_json::json!({
+                        "label": s.label, "suite": s.suite, "kind": s.kind,
+                        "header": t.header, "rows": t.rows,
+                        "lastChange": last_change(s, args.alpha),
+                    })
+                })
+                .collect();
+            crate::cli::json_text(&out)
+        }
+        other => {
+            let mut text = render(&tables, other.table());
+            if other == OutputFormat::Markdown {
+                text.push('\n');
+                for v in &verdicts {
+                    text.push_str(&format!("- {v}\n"));
+                }
+            }
+            text
+        }
+    };
+    crate::cli::write_stdout(&text)?;
+    if let Some(path) = &args.plot {
+        let metric = metrics.first().map_or("passRate", String::as_str);
+        tenure_eval::report::write_atomic(path, figure(&series, metric)?.as_bytes())?;
+        say!("wrote {}", path.display());
+    }
+    let regressed = series
+        .iter()
+        .any(|s| last_change(s, args.alpha).is_some_and(|c| c.regression));
+    Ok(ExitCode::from(if args.fail_on_regression && regressed {
+        exit::FAILED_CHECK
+    } else {
+        exit::OK
+    }))
+}
+
+/// `run`'s history flags.
+#[derive(Debug, Args)]
+pub struct RunHistoryArgs {
+    /// Append each pass's summary (label, suite, date, every measure, each case's pass/fail)
+    /// to DIR/history.jsonl; `tenure-eval history DIR` shows the runs over time.
+    #[arg(long, value_name = "DIR", help_heading = "History")]
+    pub history: Option<PathBuf>,
+    /// The memory system's commit (or any version), recorded with each run in the history.
+    #[arg(
+        long,
+        value_name = "REV",
+        requires = "history",
+        help_heading = "History"
+    )]
+    pub commit: Option<String>,
+}
+
+impl RunHistoryArgs {
+    /// Append the passes of `outcome` that ran to their end; the history afterwards (for the
+    /// page), empty without `--history`.
+    pub fn record(
+        &self,
+        outcome: &tenure_eval::job::JobOutcome,
+        quiet: bool,
+    ) -> Result<Vec<tenure_eval::analysis::history::Entry>> {
+        use tenure_eval::analysis::history::{append, Entry};
+        let Some(dir) = &self.history else {
+            return Ok(Vec::new());
+        };
+        let entries: Vec<Entry> = outcome
+            .passes
+            .iter()
+            .filter(|p| p.stopped.is_none())
+            .map(|p| Entry::of(&p.report, self.commit.as_deref()))
+            .collect();
+        let path = append(dir, &entries)?;
+        if !quiet {
+            say!(
+                "history: {} run(s) appended to {}",
+                entries.len(),
+                path.display()
+            );
+        }
+        read(dir)
+    }
+}

@@ -1,0 +1,124 @@
+//! Run history (issue 36): three runs with `--history` give three points per measure, and a
+//! regression planted in the third is flagged by the exact McNemar test, in `history`, its JSON,
+//! its exit code under `--fail-on-regression`, its figure and the page.
+
+use crate::common::{cli, read_json};
+use serde_json::Value;
+use std::path::Path;
+
+/// The pmb suite as custom files; `broken` cases expect a belief they never get.
+fn cases(dir: &Path, name: &str, broken: usize) -> std::path::PathBuf {
+    let mut cases = read_json("cases/pmb/retrieval.cases.json");
+    let mut changed = 0;
+    for case in cases.as_array_mut().unwrap() {
+        let rb = &mut case["expect"]["relevantBeliefs"];
+        if changed < broken && rb["shouldOnlyInclude"].is_array() {
+            rb["shouldOnlyInclude"] = serde_json::json!(["b-react-entity"]);
+            changed += 1;
+        }
+    }
+    assert_eq!(changed, broken);
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(&cases).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("beliefs.json");
+    std::fs::write(
+        &corpus,
+        serde_json::to_vec(&read_json("seeds/pmb/beliefs.seed.json")).unwrap(),
+    )
+    .unwrap();
+    let good = cases(dir.path(), "good.json", 0);
+    let broken = cases(dir.path(), "broken.json", 8);
+    let history = dir.path().join("history");
+    for (i, (file, commit)) in [(&good, "a1"), (&good, "b2"), (&broken, "c3")]
+        .iter()
+        .enumerate()
+    {
+        let mut command = cli(&["static", "--quiet", "--corpus"]);
+        command.arg(&corpus).arg("--cases").arg(file);
+        command.arg("--out").arg(dir.path().join(format!("run{i}")));
+        command
+            .arg("--history")
+            .arg(&history)
+            .args(["--commit", commit]);
+        if i == 2 {
+            command.arg("--html").arg(dir.path().join("page.html"));
+        }
+        let o = command.output().unwrap();
+        assert!(
+            matches!(o.status.code(), Some(0) | Some(1)),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let shown = |extra: &[&str]| {
+        let mut c = cli(&["history"]);
+        c.arg(&history).args(extra);
+        c.output().unwrap()
+    };
+    let o = shown(&["--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let series: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let series = series.as_array().unwrap();
+    assert_eq!(series.len(), 1, "one label, suite and kind");
+    let rows = series[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "three points");
+    let header: Vec<&str> = series[0]["header"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    let passed = header.iter().position(|h| *h == "totalPassed").unwrap();
+    let points: Vec<&str> = rows.iter().map(|r| r[passed].as_str().unwrap()).collect();
+    assert_eq!(points, ["77.0000", "77.0000", "69.0000"]);
+    assert_eq!(
+        rows.iter()
+            .map(|r| r[2].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["a1", "b2", "c3"]
+    );
+    let change = &series[0]["lastChange"];
+    assert_eq!(change["passToFail"].as_array().unwrap().len(), 8);
+    assert_eq!(change["failToPass"].as_array().unwrap().len(), 0);
+    // Exact McNemar on 8 discordant pairs all one way: p = 2 · 0.5^8.
+    assert!((change["p"].as_f64().unwrap() - 2.0 * 0.5f64.powi(8)).abs() < 1e-12);
+    assert_eq!(change["regression"], true);
+
+    let o = shown(&[
+        "--fail-on-regression",
+        "--plot",
+        dir.path().join("h.svg").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "a regression fails the gate");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("REGRESSION from run 2 to run 3"), "{text}");
+    assert!(
+        text.contains("8 pass→fail, 0 fail→pass, exact McNemar p = 0.0078"),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(dir.path().join("h.svg")).unwrap();
+    assert_eq!(
+        svg.matches("<circle").count(),
+        3,
+        "three points of one series"
+    );
+    // The page `run --html` wrote with the history shows it, the verdict as an alert.
+    let page = dir.path().join("page.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\"regression\":true") && html.contains("REGRESSION from run 2 to run 3")
+    );
+    if let Some(b) = crate::common::browser::browser_or_skip() {
+        b.goto(&crate::common::browser::Browser::file_url(&page, ""));
+        let rows = b.wait("return document.querySelectorAll('table.history tbody tr').length;");
+        assert_eq!(rows, 3);
+        let alert = b.wait("const p = [...document.querySelectorAll('p[role=alert]')].find((p) => p.textContent.includes('REGRESSION')); return p && p.textContent;");
+        assert!(alert.as_str().unwrap().contains("8 pass→fail"), "{alert}");
+    }
+}
