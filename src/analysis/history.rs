@@ -117,19 +117,7 @@ pub fn read(dir: &Path) -> Result<Vec<Entry>> {
     let path = dir.join(FILE);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::input(&path, "file", format!("no history to read ({e})")))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| {
-            serde_json::from_str(l).map_err(|e| {
-                Error::input(
-                    &path,
-                    format!("line {}", n + 1),
-                    format!("not a history entry: {e}"),
-                )
-            })
-        })
-        .collect()
+    crate::io::json_lines(&path, &text, "a history entry")
 }
 
 /// One label's runs of one suite and kind, oldest first.

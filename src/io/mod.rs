@@ -121,6 +121,28 @@ fn read_stdin(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The JSON lines of `text` (read from `path`) as `T`s, blank lines skipped; a line that is not
+/// one is an input error naming the file and the line, and saying it expected `what`.
+pub(crate) fn json_lines<T: DeserializeOwned>(
+    path: &Path,
+    text: &str,
+    what: &str,
+) -> Result<Vec<T>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).map_err(|e| {
+                Error::input(
+                    path,
+                    format!("line {}", n + 1),
+                    format!("expected {what}: {e}"),
+                )
+            })
+        })
+        .collect()
+}
+
 /// Decode and deserialize `bytes`, the contents of `path`.
 pub(crate) fn parse_json<T: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T> {
     parse_json_seed(path, bytes, std::marker::PhantomData::<T>)

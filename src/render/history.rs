@@ -2,7 +2,7 @@
 //! change's McNemar verdict under each, and as a figure: one metric over the runs, one line per
 //! series.
 
-use super::plot::{plot_error, TABLEAU};
+use super::plot::{legend, plot_error, TABLEAU};
 use super::table::Table;
 use crate::analysis::history::{last_change, Entry, Series};
 use crate::error::Result;
@@ -142,23 +142,11 @@ pub fn figure(series: &[Series<'_>], metric: &str) -> Result<String> {
                 .draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
                 .map_err(plot_error)?;
         }
-        for (k, s) in series.iter().enumerate() {
-            let colour = TABLEAU[k % TABLEAU.len()];
-            let y = 60 + 22 * k as i32;
-            legend_area
-                .draw(&PathElement::new(
-                    vec![(8, y), (32, y)],
-                    colour.stroke_width(2),
-                ))
-                .map_err(plot_error)?;
-            legend_area
-                .draw(&Text::new(
-                    format!("{} · {} {}", s.label, s.suite, s.kind),
-                    (38, y - 7),
-                    ("sans-serif", 14),
-                ))
-                .map_err(plot_error)?;
-        }
+        let names: Vec<String> = series
+            .iter()
+            .map(|s| format!("{} · {} {}", s.label, s.suite, s.kind))
+            .collect();
+        legend(&legend_area, &names, &TABLEAU)?;
         root.present().map_err(plot_error)?;
     }
     Ok(svg)

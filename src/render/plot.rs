@@ -38,6 +38,26 @@ pub(crate) fn plot_error(e: impl std::fmt::Display) -> Error {
     }
 }
 
+/// The legend right of a plot: one line sample and label per series, in `colours` order.
+pub(crate) fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    names: &[String],
+    colours: &[RGBColor],
+) -> Result<()> {
+    for (k, name) in names.iter().enumerate() {
+        let colour = colours[k % colours.len()];
+        let y = 60 + 22 * k as i32;
+        area.draw(&PathElement::new(
+            vec![(8, y), (32, y)],
+            colour.stroke_width(2),
+        ))
+        .map_err(plot_error)?;
+        area.draw(&Text::new(name.clone(), (38, y - 7), ("sans-serif", 14)))
+            .map_err(plot_error)?;
+    }
+    Ok(())
+}
+
 /// Figure 2: drift score per session turn (x: turns in run order, across session cases), one
 /// line per session report, labelled by provider.
 pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
@@ -126,24 +146,8 @@ pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
                     .map_err(plot_error)?;
             }
         }
-        // The legend, right of the plot: one line sample and label per series.
-        for (k, report) in sessions.iter().enumerate() {
-            let colour = COLOURS[k % COLOURS.len()];
-            let y = 60 + 22 * k as i32;
-            legend_area
-                .draw(&PathElement::new(
-                    vec![(8, y), (32, y)],
-                    colour.stroke_width(2),
-                ))
-                .map_err(plot_error)?;
-            legend_area
-                .draw(&Text::new(
-                    report.provider.clone(),
-                    (38, y - 7),
-                    ("sans-serif", 14),
-                ))
-                .map_err(plot_error)?;
-        }
+        let names: Vec<String> = sessions.iter().map(|r| r.provider.clone()).collect();
+        legend(&legend_area, &names, &COLOURS)?;
         root.present().map_err(plot_error)?;
     }
     Ok(svg)

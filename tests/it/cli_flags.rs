@@ -30,6 +30,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
             "CI gates:",
             "Journal:",
             "Repeat:",
+            "History:",
         ]
     );
     // Each flag under its own heading: --hnsw-m with the cosine flags, --url with HTTP's.

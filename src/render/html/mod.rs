@@ -9,6 +9,7 @@
 
 pub mod build;
 pub mod differences;
+pub mod history;
 pub mod model;
 pub mod template;
 
@@ -190,7 +191,7 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
         reports: views,
         cases,
         sessions,
-        history: model::history_views(&options.history, options.settings.alpha),
+        history: history::history_views(&options.history, options.settings.alpha),
     })
 }
 

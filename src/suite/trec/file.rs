@@ -48,22 +48,9 @@ fn text(path: &Path) -> Result<String> {
         .map_err(|_| Error::input(path, "file", "not UTF-8 text"))
 }
 
-/// JSON lines of `T` (blank lines skipped).
+/// JSON lines of `T`.
 fn json_lines<T: for<'de> Deserialize<'de>>(path: &Path, what: &str) -> Result<Vec<T>> {
-    let text = text(path)?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| {
-            serde_json::from_str(l).map_err(|e| {
-                Error::input(
-                    path,
-                    format!("line {}", n + 1),
-                    format!("expected {what}: {e}"),
-                )
-            })
-        })
-        .collect()
+    crate::io::json_lines(path, &text(path)?, what)
 }
 
 /// The documents of `path` (JSON lines).
