@@ -243,3 +243,64 @@ fn a_beir_folder_and_trec_files_are_one_suite_measured_as_ir_measures_measures_i
     assert_eq!(q1["caseId"], "q1");
     assert!(q1["rankMetrics"]["nDCG@10"].as_f64().unwrap() > 0.0);
 }
+
+/// A memory system over HTTP runs a collection too: every document seeded as one user's
+/// (`collection`), every topic searched as that user, and the report holds every topic.
+#[test]
+fn a_memory_system_over_http_runs_a_collection_as_one_user() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    collection(dir.path());
+    let log = dir.path().join("p.log");
+    let provider = crate::common::provider::Provider::start(0, &log, &[]);
+    let beir = dir.path().join("beir").display().to_string();
+    let o = cli(&[
+        "static",
+        "--suite",
+        "beir",
+        "--data",
+        &beir,
+        "--backend",
+        "http",
+        "--url",
+        &provider.url,
+        "--name",
+        "toy",
+        "--quiet",
+    ])
+    .arg("--out")
+    .arg(dir.path().join("out"))
+    .output()
+    .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let requests = crate::common::provider::requests(&log);
+    let adds = requests.iter().filter(|r| r["path"] == "/add").count();
+    assert_eq!(adds, DOCS.len());
+    let searched: Vec<&str> = requests
+        .iter()
+        .filter(|r| r["path"] == "/search")
+        .filter_map(|r| r["query"].as_str())
+        .collect();
+    for (_, text) in TOPICS {
+        assert!(searched.contains(&text), "{text} searched");
+    }
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("out/beir/retrieval-report-toy.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["cases"].as_array().unwrap().len(), TOPICS.len());
+    // Keyword overlap finds q1's graded gold at the top: its nDCG@10 is measured, not null.
+    assert!(
+        report["cases"][0]["rankMetrics"]["nDCG@10"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+}
