@@ -81,3 +81,24 @@ pub fn report_stopped(outcome: &JobOutcome) {
         }
     }
 }
+
+/// `tenure-eval merge`: the shards' `--out` folders made the whole run's reports.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The --out folder of each shard (`run --shard K/N`), every shard once.
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    pub shards: Vec<std::path::PathBuf>,
+    /// The suite, where the merged reports go, gates, JUnit, summary, page: as `run`'s.
+    #[command(flatten)]
+    pub run: crate::cli::cmd::run::RunArgs,
+}
+
+/// Merge the shards (docs/journal.md).
+pub fn merge(args: MergeArgs) -> Result<std::process::ExitCode> {
+    use tenure_eval::backend::Workload;
+    crate::cli::cmd::run::run_from(
+        args.run,
+        &[Workload::Static, Workload::Session],
+        Some(&args.shards),
+    )
+}

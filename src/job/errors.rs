@@ -7,8 +7,11 @@
 //! cases before the stop (and its journal can continue it).
 
 use crate::backend::ErrorKind;
+use crate::backend::{BackendInfo, Workload};
 use crate::error::{Error, Result};
+use crate::report::file_name;
 use crate::run::CaseError;
+use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
 /// The default of `--max-errors`: enough to see a few flaky calls through, few enough that a
@@ -103,6 +106,26 @@ pub(crate) fn failed_path(path: &Path) -> PathBuf {
 
 /// The folder of failed reports, in a suite's report folder.
 pub const FAILED_FOLDER: &str = "failed";
+
+/// A pass's report file: its usual name (the run's label in it, `report::label`), or beside it
+/// when cases errored (a failed run never replaces a good report); a good run removes the
+/// failed report an earlier run left.
+pub(crate) fn file_path(
+    dir: &Path,
+    kind: Workload,
+    suite: &Suite,
+    backend: &BackendInfo,
+    failed: bool,
+    given: Option<&str>,
+) -> PathBuf {
+    let path = dir.join(file_name(kind, suite.profile, backend, given));
+    if failed {
+        failed_path(&path)
+    } else {
+        let _ = std::fs::remove_file(failed_path(&path));
+        path
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 
 pub use super::outcome::{JobOutcome, PassOutcome, INTERRUPTED};
 
-use super::errors::{failed_path, ErrorTally};
+use super::errors::{file_path, ErrorTally};
 use super::health::{Answers, Health};
 use super::journal;
 use super::repeats;
@@ -18,7 +18,7 @@ use crate::render::run_table::RunRow;
 use crate::report::rank_block;
 use crate::report::write::stream::StaticStream;
 use crate::report::LoadedReport;
-use crate::report::{file_name, json, label, write_report, Manifest, ReportFile, Shape};
+use crate::report::{json, label, write_report, Manifest, ReportFile, Shape};
 use crate::run::journal::{Checkpoint, Stopped};
 use crate::run::{run_sessions_journaled, run_static_journaled, Observer};
 use crate::suite::Suite;
@@ -74,8 +74,14 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
             // Each repeat a pass of its own on a fresh store, into the same files: the last
             // repeat's report and journal stay, with every repeat's spread added.
             for _ in 0..plan.repeat.max(1) {
-                let mut checkpoint =
-                    journal::checkpoint(plan.journal.mode, &folder, suite, kind, options.label);
+                let mut checkpoint = journal::checkpoint(
+                    plan.journal.mode,
+                    &folder,
+                    suite,
+                    kind,
+                    options.label,
+                    plan.shard,
+                );
                 let outcome = pass_journaled(
                     suite,
                     backend,
@@ -250,7 +256,8 @@ fn static_pass(
     let shape = Shape::of(suite.profile);
     let mut stream = StaticStream::new(pass.dir, shape, pass.qrels, options.measures)?
         .labelled(options.label)
-        .configured(options.config);
+        .configured(options.config)
+        .sharded(pass.checkpoint.shard());
     let mut external = Vec::new();
     let mut answers = Answers::default();
     let tally = &mut *pass.tally;
@@ -290,7 +297,8 @@ fn static_pass(
         run.results = external;
         let manifest = Manifest::for_static(suite, &run)
             .labelled(options.label)
-            .configured(options.config);
+            .configured(options.config)
+            .sharded(pass.checkpoint.shard());
         let report = json::static_report(&run, &manifest, shape);
         let (reports, loaded) = write_in_memory(&path, report, pass.qrels, options.measures)?;
         (reports, loaded, run.summary(), run.errored())
@@ -333,7 +341,8 @@ fn session_pass(
     observer.pass_finished();
     let manifest = Manifest::for_sessions(suite, &run)
         .labelled(options.label)
-        .configured(options.config);
+        .configured(options.config)
+        .sharded(pass.checkpoint.shard());
     let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
     let mut answers = Answers::default();
     run.turns.iter().for_each(|t| answers.see(&t.context));
@@ -359,26 +368,6 @@ fn session_pass(
         stopped: run.stopped,
         health,
     })
-}
-
-/// A pass's report file: its usual name (the run's label in it, `report::label`), or beside it
-/// when cases errored (a failed run never replaces a good report); a good run removes the
-/// failed report an earlier run left.
-fn file_path(
-    dir: &Path,
-    kind: Workload,
-    suite: &Suite,
-    backend: &BackendInfo,
-    failed: bool,
-    given: Option<&str>,
-) -> PathBuf {
-    let path = dir.join(file_name(kind, suite.profile, backend, given));
-    if failed {
-        failed_path(&path)
-    } else {
-        let _ = std::fs::remove_file(failed_path(&path));
-        path
-    }
 }
 
 /// A report built in memory (sessions; an external system's static cases): rank metrics added,

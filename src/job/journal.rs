@@ -6,7 +6,7 @@
 use crate::backend::{BackendInfo, Workload};
 use crate::error::{Error, Result};
 use crate::report::file_name;
-use crate::run::journal::{Checkpoint, Continue, Header, Recorded, ReplayBackend, FORMAT};
+use crate::run::journal::{Checkpoint, Continue, Header, Recorded, ReplayBackend, Shard, FORMAT};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
@@ -45,6 +45,16 @@ impl JournalPlan {
 
 /// What a run of `kind` of `suite` is, for its journal's header.
 pub(crate) fn header(suite: &Suite, kind: Workload, label: Option<&str>) -> Header {
+    sharded(suite, kind, label, None)
+}
+
+/// [`header`] of shard `shard` of that run.
+pub(crate) fn sharded(
+    suite: &Suite,
+    kind: Workload,
+    label: Option<&str>,
+    shard: Option<Shard>,
+) -> Header {
     let total = match kind {
         Workload::Static => suite.cases.len(),
         Workload::Session => suite.sessions.iter().map(|c| c.turns.len()).sum(),
@@ -62,6 +72,7 @@ pub(crate) fn header(suite: &Suite, kind: Workload, label: Option<&str>) -> Head
             .collect(),
         total,
         label: label.map(str::to_string),
+        shard,
     }
 }
 
@@ -72,13 +83,14 @@ pub(crate) fn checkpoint(
     suite: &Suite,
     kind: Workload,
     label: Option<&str>,
+    shard: Option<Shard>,
 ) -> Checkpoint {
     let dir = dir.to_path_buf();
     let profile = suite.profile;
     let given = label.map(str::to_string);
     Checkpoint::new(
         mode,
-        header(suite, kind, label),
+        sharded(suite, kind, label, shard),
         Box::new(move |backend: &BackendInfo| {
             let name = file_name(kind, profile, backend, given.as_deref());
             dir.join(format!("{}l", name))

@@ -7,6 +7,7 @@ pub mod errors;
 mod execute;
 mod health;
 pub mod journal;
+pub mod merge;
 mod outcome;
 mod repeats;
 
@@ -60,6 +61,8 @@ pub struct RunPlan {
     pub repeat: usize,
     /// The config file the flags came from (`tenure-eval.toml`), for the manifests.
     pub config: Option<crate::report::ConfigFile>,
+    /// The shard this run is (`--shard K/N`): its cases only, merged later (`merge`).
+    pub shard: Option<crate::run::journal::Shard>,
 }
 
 impl RunPlan {
@@ -134,6 +137,7 @@ impl RunPlan {
             replay: Vec::new(),
             repeat: 1,
             config: None,
+            shard: None,
         })
     }
 

@@ -104,6 +104,10 @@ pub struct Manifest {
     /// The config file whose flags the run took (`tenure-eval.toml`), with its sha256.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<ConfigFile>,
+    /// The shard this run was (`--shard K/N`): its report holds that shard's cases only, and
+    /// `merge` makes the whole run's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::run::journal::Shard>,
 }
 
 /// A config file as a manifest records it.
@@ -150,7 +154,14 @@ impl Manifest {
             search_latency: None,
             stopped: None,
             config: None,
+            shard: None,
         }
+    }
+
+    /// The same, recording the shard the run was.
+    pub fn sharded(mut self, shard: Option<crate::run::journal::Shard>) -> Manifest {
+        self.shard = shard;
+        self
     }
 
     /// The same, recording the config file the run took its flags from.

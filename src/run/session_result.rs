@@ -96,16 +96,17 @@ impl SessionRun {
     /// Mean drift over every turn: (paper `driftScore`, PrecisionMemBench 1 − precision).
     pub fn mean_drift_scores(&self) -> (f64, f64) {
         let n = self.turns.len().max(1) as f64;
+        // Folds from +0.0: `Sum` of no turns (a shard without sessions) is -0.0.
         let drift = self
             .turns
             .iter()
             .map(|t| t.metrics.drift_score)
-            .sum::<f64>();
+            .fold(0.0, |a, b| a + b);
         let precision_drift = self
             .turns
             .iter()
             .map(|t| t.metrics.precision_drift_score)
-            .sum::<f64>();
+            .fold(0.0, |a, b| a + b);
         (drift / n, precision_drift / n)
     }
 

@@ -68,13 +68,24 @@ pub fn run_sessions_journaled(
             ingestion = recorded;
         }
     }
+    // A shard runs its own session cases; the others' turns only mutate the store, so that
+    // each of its turns sees the store the whole run would have shown it.
+    let shard = checkpoint.shard();
+    let ours = |id: &str| shard.is_none_or(|s| s.runs(id));
     let (reuse, mut journal) = checkpoint.parts();
     let fidelity = Fidelity::new(suite.profile, backend.info().reader);
     let info = backend.info().clone();
     let mut retries = 0;
     let mut store = BeliefStore::new(&suite.corpus);
-    let total: usize = suite.sessions.iter().map(|c| c.turns.len()).sum();
+    let total: usize = suite
+        .sessions
+        .iter()
+        .filter(|c| ours(&c.case_id))
+        .map(|c| c.turns.len())
+        .sum();
     let mut turns = Vec::with_capacity(total);
+    // The turn's place over every session of the suite (what the journal keys it by).
+    let mut i = 0;
     let mut stopped = super::seeding_stop(backend.as_ref());
     let running = super::Running::start();
     'run: for case in suite.sessions.iter().filter(|_| stopped.is_none()) {
@@ -84,8 +95,26 @@ pub fn run_sessions_journaled(
                 stopped = Some(stopped_after(&turns, "interrupted"));
                 break 'run;
             }
-            let i = turns.len();
             backend.at_turn(i);
+            i += 1;
+            if !ours(&case.case_id) {
+                if let Err(e) = mutate(
+                    &mut store,
+                    backend.as_mut(),
+                    turn,
+                    &label,
+                    observer,
+                    &mut retries,
+                )? {
+                    stopped = Some(Stopped {
+                        at: label.clone(),
+                        reason: format!("the mutations of {label}, another shard's: {}", e.message),
+                    });
+                    break 'run;
+                }
+                continue;
+            }
+            let i = i - 1;
             let recorded = reuse.entry(i);
             let (built, mut entry) = match recorded {
                 Some(entry) => (replayed(entry, &store, backend.as_ref(), suite, turn), None),
@@ -192,7 +221,7 @@ pub fn run_sessions_journaled(
         backend_stats,
         retries,
         turns,
-        case_count: suite.sessions.len(),
+        case_count: suite.sessions.iter().filter(|c| ours(&c.case_id)).count(),
         ingestion,
         started_at,
         stopped,

@@ -159,10 +159,15 @@ pub fn run_static_journaled(
             ingestion = recorded;
         }
     }
+    // The cases this run runs, by their place in the suite: every one, or a shard's.
+    let shard = checkpoint.shard();
+    let order: Vec<usize> = (0..suite.cases.len())
+        .filter(|&i| shard.is_none_or(|s| s.runs(&suite.cases[i].case_id)))
+        .collect();
     let (reuse, mut journal) = checkpoint.parts();
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
-    let total = suite.cases.len();
+    let total = order.len();
     let next = AtomicUsize::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let info = index.info().clone();
@@ -179,16 +184,17 @@ pub fn run_static_journaled(
     std::thread::scope(|scope| {
         for _ in 0..concurrency.clamp(1, total.max(1)) {
             let send = send.clone();
-            let (next, stop, index, store, pinned) =
-                (&next, &stop, index.as_ref(), &store, &pinned);
+            let (next, stop, index, store, pinned, order) =
+                (&next, &stop, index.as_ref(), &store, &pinned, &order);
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) || super::stop_requested() {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(case) = suite.cases.get(i) else {
+                let at = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = order.get(at) else {
                     break;
                 };
+                let case = &suite.cases[i];
                 let mut recorder = Recorder::default();
                 let (result, entry) = match reuse.entry(i) {
                     Some(entry) => (replay_case(suite, case, index, store, pinned, entry), None),
@@ -198,13 +204,13 @@ pub fn run_static_journaled(
                         (result, Some(entry))
                     }
                 };
-                if send.send((i, result, recorder, entry)).is_err() {
+                if send.send((at, result, recorder, entry)).is_err() {
                     break;
                 }
             });
         }
         drop(send);
-        for (done, (i, result, recorder, entry)) in receive.iter().enumerate() {
+        for (done, (at, result, recorder, entry)) in receive.iter().enumerate() {
             retries += recorder.replay(observer);
             observer.finished(done + 1, total, &result.case_id);
             if let (Some(entry), Some(journal), None) = (entry, journal.as_deref_mut(), &stopped) {
@@ -213,7 +219,7 @@ pub fn run_static_journaled(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            waiting.insert(i, result);
+            waiting.insert(at, result);
             while let Some(result) = waiting.remove(&handed) {
                 handed += 1;
                 if stopped.is_none() {
@@ -230,7 +236,7 @@ pub fn run_static_journaled(
     if stopped.is_none() && handed < total {
         let at = handed
             .checked_sub(1)
-            .map_or(String::new(), |i| suite.cases[i].case_id.clone());
+            .map_or(String::new(), |h| suite.cases[order[h]].case_id.clone());
         stopped = Some(Stopped {
             at,
             reason: "interrupted".into(),

@@ -31,6 +31,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
             "Journal:",
             "Repeat:",
             "History:",
+            "Shard:",
         ]
     );
     // Each flag under its own heading: --hnsw-m with the cosine flags, --url with HTTP's.

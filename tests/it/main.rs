@@ -111,6 +111,8 @@ mod segments;
 mod serve;
 /// Embedding services against the in-process embedder (needs ONNX Runtime, the venv).
 mod service;
+/// Sharded runs merged: equal to the whole run; mixed, missing and duplicate shards refused.
+mod shards;
 /// Many-run `compare` with p-values that scipy confirms (needs the venv).
 mod significance;
 /// Every "spec §" citation resolves to a section under docs/spec/.

@@ -10,6 +10,7 @@ use crate::cli::remote::{HttpArgs, RemoteArgs};
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use serde_json::json;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::analysis::gates::FailOn;
 use tenure_eval::backend::Workload;
@@ -17,6 +18,7 @@ use tenure_eval::job::{execute, JobOutcome, RunPlan};
 use tenure_eval::render::{junit, run_table as table};
 use tenure_eval::report::write_atomic;
 use tenure_eval::report::LoadedReport;
+use tenure_eval::run::journal::Shard;
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
@@ -82,6 +84,11 @@ pub struct RunArgs {
     /// Run history.
     #[command(flatten)]
     pub history: crate::cli::cmd::history::RunHistoryArgs,
+    /// Run shard K of N: the cases whose id hashes to it (sessions whole), into this --out;
+    /// `tenure-eval merge` makes the whole run's reports from every shard's folder.
+    #[arg(long, value_name = "K/N", help_heading = "Shard",
+          conflicts_with_all = ["replay", "repeat"])]
+    pub shard: Option<String>,
 }
 
 impl RunArgs {
@@ -108,6 +115,11 @@ impl RunArgs {
 
 /// Run `kinds` of the suite through each backend.
 pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
+    run_from(args, kinds, None)
+}
+
+/// [`run`], or with `shards`, the merge of those shards' journals (`merge`).
+pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     if !args.output.quiet {
         for note in crate::cli::args::input_notes(&suite) {
@@ -133,7 +145,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         .map(|p| LoadedReport::load(p))
         .collect::<Result<Vec<_>>>()?;
     let replay = args.journal.replay.clone();
-    let backends = if replay.is_some() {
+    let backends = if replay.is_some() || shards.is_some() {
         refuse_backends_in_replay()?;
         Vec::new()
     } else {
@@ -149,16 +161,21 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     plan.max_errors = args.max_errors;
     plan.journal = args.journal.plan();
     plan.repeat = args.repeat as usize;
+    plan.shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     plan.config = crate::cli::given::config().and_then(|c| {
         Some(tenure_eval::report::ConfigFile {
             path: c.path.as_ref()?.display().to_string(),
             sha256: c.sha256.clone()?,
         })
     });
-    if let Some(dir) = &replay {
+    if replay.is_some() || shards.is_some() {
         plan.harness = plan.suite.harness_copy()?;
         let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
-        plan.replay = tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?;
+        plan.replay = match (&replay, shards) {
+            (Some(dir), _) => tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?,
+            (None, Some(dirs)) => tenure_eval::job::merge::merge(dirs, &suites)?,
+            (None, None) => unreachable!("one of them, above"),
+        };
     }
     // --metrics, when given, wins over the suite's own measures (RunPlan::new).
     if crate::cli::given::set("metrics") {

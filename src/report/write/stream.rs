@@ -41,6 +41,8 @@ pub struct StaticStream<'a> {
     label: Option<String>,
     /// The config file the flags came from, for the manifest.
     config: Option<crate::report::ConfigFile>,
+    /// The shard the run is, for the manifest.
+    shard: Option<crate::run::journal::Shard>,
 }
 
 fn spill_error(dir: &Path, source: std::io::Error) -> Error {
@@ -73,6 +75,7 @@ impl<'a> StaticStream<'a> {
             entry: Vec::new(),
             label: None,
             config: None,
+            shard: None,
         })
     }
 
@@ -112,6 +115,12 @@ impl<'a> StaticStream<'a> {
         Ok(())
     }
 
+    /// The same, its manifest recording the shard the run is.
+    pub fn sharded(mut self, shard: Option<crate::run::journal::Shard>) -> Self {
+        self.shard = shard;
+        self
+    }
+
     /// The same, its manifest recording the config file the flags came from.
     pub fn configured(mut self, config: Option<&crate::report::ConfigFile>) -> Self {
         self.config = config.cloned();
@@ -140,7 +149,8 @@ impl<'a> StaticStream<'a> {
         let summary = summarise(&self.kept, self.kept.len(), None);
         let manifest = Manifest::for_static(suite, run)
             .labelled(self.label.as_deref())
-            .configured(self.config.as_ref());
+            .configured(self.config.as_ref())
+            .sharded(self.shard);
         let ingestion = json::tenure_ingestion(&run.ingestion);
         let crate::report::ReportFile {
             body: mut skeleton,

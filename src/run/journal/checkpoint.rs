@@ -47,6 +47,7 @@ impl Checkpoint {
                 inputs: Vec::new(),
                 total: 0,
                 label: None,
+                shard: None,
             },
             path_of: None,
             recorded: None,
@@ -75,6 +76,11 @@ impl Checkpoint {
             recorded: Some(recording),
             writer: None,
         }
+    }
+
+    /// The shard this run is, if it is one.
+    pub fn shard(&self) -> Option<super::Shard> {
+        self.header.shard
     }
 
     /// Is every case taken from a recording?

@@ -18,10 +18,12 @@
 
 mod checkpoint;
 mod file;
+mod shard;
 mod tape;
 
 pub use checkpoint::{Checkpoint, JournalPath, Reuse};
 pub use file::{interrupted, JournalWriter};
+pub use shard::Shard;
 pub use tape::{Playback, ReplayBackend, Taping};
 
 use super::{CaseError, Ingestion};
@@ -65,6 +67,9 @@ pub struct Header {
     /// The run's label when one was given (`--label`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The shard this run is (`--shard K/N`); `None` for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// Who answered, written after the backend was built (again after each resume).
@@ -278,11 +283,12 @@ impl Recorded {
         if let Some(d) = first_difference("", &ours, &theirs) {
             return Some(d);
         }
+        // Settings first: a backend's label and tag follow from them.
         let recorded = self.built.as_ref()?;
         let ours = serde_json::to_value(&recorded.backend).ok()?;
         let theirs = serde_json::to_value(&built.backend).ok()?;
-        first_difference("backend", &ours, &theirs)
-            .or_else(|| first_difference("settings", &recorded.settings, &built.settings))
+        first_difference("settings", &recorded.settings, &built.settings)
+            .or_else(|| first_difference("backend", &ours, &theirs))
     }
 }
 

@@ -14,6 +14,7 @@ fn header() -> Header {
         inputs: vec![("cases".into(), "abc".into())],
         total: 3,
         label: None,
+        shard: None,
     }
 }
 

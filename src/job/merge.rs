@@ -1,0 +1,193 @@
+//! `merge`: the journals of a run's shards (`--shard K/N`, each shard's `--out` folder) made one
+//! recording per pass, which a replay turns into the whole run's reports: byte-identical to an
+//! unsharded run's apart from measured fields, since every case is rebuilt from what its
+//! shard's backend answered, by the same code, in suite order.
+//!
+//! Refused (exit 2) before anything is written: shards of different runs (suite, inputs, kind,
+//! label, backend or settings; a difference is named), a shard given twice, a shard missing, a
+//! shard that did not finish, and a folder holding no shard's journal.
+
+use super::journal::suite_of;
+use crate::error::{Error, Result};
+use crate::run::journal::{End, Recorded, Shard};
+use crate::suite::Suite;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The shards' journals under `dirs` merged: one recording per pass (kind and report name), each
+/// of one of `suites`.
+pub fn merge(dirs: &[PathBuf], suites: &[&Suite]) -> Result<Vec<Recorded>> {
+    // Each pass's journal (by suite folder and file name) in every shard folder.
+    let mut passes: BTreeMap<(String, String), Vec<Recorded>> = BTreeMap::new();
+    for dir in dirs {
+        let journals = journals(dir)?;
+        if journals.is_empty() {
+            return Err(Error::Usage(format!(
+                "merge: {} holds no journal (.journal/SUITE/*.jsonl): give the --out folder of \
+                 each shard",
+                dir.display()
+            )));
+        }
+        for path in journals {
+            let recorded = Recorded::read(&path)?;
+            let suite = path
+                .parent()
+                .and_then(Path::file_name)
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let name = path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            passes.entry((suite, name)).or_default().push(recorded);
+        }
+    }
+    // Shards of different settings are named apart (the label's tag is in the file name): say
+    // how they differ rather than that each lacks the other's shards.
+    let groups: Vec<(&(String, String), &Vec<Recorded>)> = passes.iter().collect();
+    for (key, shards) in &groups {
+        let n = shards[0].header.shard.map_or(0, |s| s.n) as usize;
+        if shards.len() >= n {
+            continue;
+        }
+        let other = groups
+            .iter()
+            .find(|(k, o)| k.0 == key.0 && *k != *key && o[0].header.kind == shards[0].header.kind);
+        if let Some((_, other)) = other {
+            let mut header = other[0].header.clone();
+            header.shard = shards[0].header.shard;
+            if let Some(built) = &other[0].built {
+                if let Some(difference) = shards[0].differs(&header, built) {
+                    return Err(Error::Usage(format!(
+                        "merge: {} and {} are shards of different runs ({difference})",
+                        shards[0].path.display(),
+                        other[0].path.display()
+                    )));
+                }
+            }
+        }
+    }
+    passes
+        .into_values()
+        .map(|shards| merge_pass(shards, suites))
+        .collect()
+}
+
+/// The journals of one shard's `--out` folder, sorted.
+fn journals(dir: &Path) -> Result<Vec<PathBuf>> {
+    let root = dir.join(".journal");
+    let mut out = Vec::new();
+    let Ok(suites) = std::fs::read_dir(&root) else {
+        return Ok(out);
+    };
+    for suite in suites.flatten() {
+        for file in std::fs::read_dir(suite.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if file.path().extension().is_some_and(|e| e == "jsonl") {
+                out.push(file.path());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// One pass's shards made one recording.
+fn merge_pass(mut shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
+    let name = |r: &Recorded| r.path.display().to_string();
+    let shard_of = |r: &Recorded| {
+        r.header.shard.ok_or_else(|| {
+            Error::Usage(format!(
+                "merge: {} is a whole run's journal, not a shard's (--shard K/N)",
+                name(r)
+            ))
+        })
+    };
+    shards.sort_by_key(|r| r.header.shard.map(|s| s.k));
+    let first = shard_of(&shards[0])?;
+    let mut seen: BTreeMap<u32, String> = BTreeMap::new();
+    for r in &shards {
+        let s = shard_of(r)?;
+        if s.n != first.n {
+            return Err(Error::Usage(format!(
+                "merge: {} is shard {s} and {} shard {first}: shards of one run share N",
+                name(r),
+                name(&shards[0])
+            )));
+        }
+        if let Some(other) = seen.insert(s.k, name(r)) {
+            return Err(Error::Usage(format!(
+                "merge: shard {s} given twice ({other} and {})",
+                name(r)
+            )));
+        }
+        if r.end.is_none() {
+            return Err(Error::Usage(format!(
+                "merge: shard {s} did not finish ({} has no end): run it again with --resume",
+                name(r)
+            )));
+        }
+    }
+    let missing: Vec<String> = (1..=first.n)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| Shard { k, n: first.n }.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Usage(format!(
+            "merge: shard {} missing for {} (given: {})",
+            missing.join(", "),
+            shards[0]
+                .path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy(),
+            seen.keys()
+                .map(|k| format!("{k}/{}", first.n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut merged = shards[0].clone();
+    merged.header.shard = None;
+    for r in &shards[1..] {
+        let mut header = r.header.clone();
+        header.shard = None;
+        let built = r.built.as_ref().ok_or_else(|| {
+            Error::Usage(format!("merge: {} never got its backend built", name(r)))
+        })?;
+        if let Some(difference) = merged.differs(&header, built) {
+            return Err(Error::Usage(format!(
+                "merge: {} and {} are shards of different runs ({difference})",
+                name(&shards[0]),
+                name(r)
+            )));
+        }
+        for (i, entry) in &r.entries {
+            if merged.entries.insert(*i, entry.clone()).is_some() {
+                return Err(Error::Usage(format!(
+                    "merge: case {} is in two shards ({} among them): not a partition",
+                    entry.id,
+                    name(r)
+                )));
+            }
+        }
+    }
+    merged.end = Some(End {
+        backend_stats: None,
+    });
+    if suite_of(&merged, suites).is_none() {
+        return Err(Error::Usage(format!(
+            "merge: {} records suite {} ({} profile, {} {}s), not the suite given",
+            name(&shards[0]),
+            merged.header.suite,
+            merged.header.profile,
+            merged.header.total,
+            merged.header.kind
+        )));
+    }
+    Ok(merged)
+}

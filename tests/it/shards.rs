@@ -1,0 +1,162 @@
+//! Sharded runs (issue 35): a run in 3 shards (`--shard K/N`), merged, equals the unsharded run
+//! on pmb (static and sessions, whose shards replay the other shards' mutations) and on LoCoMo;
+//! `merge` refuses shards of different settings, a missing shard and a shard given twice.
+
+use crate::common::cli;
+use crate::common::needs::{locomo_file, needs, Need};
+use crate::common::strip_measurements;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn run(args: &[&str], out: &Path) -> std::process::Output {
+    cli(args)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+fn ok(o: std::process::Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn report(path: &Path) -> Value {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    strip_measurements(&mut v);
+    v
+}
+
+/// Run `args` whole and in 3 shards, merge, and compare each report named in `files`.
+fn sharded_equals_whole(args: &[&str], suite: &str, files: &[&str]) -> PathBuf {
+    let dir = tempfile::tempdir().unwrap().keep();
+    ok(run(args, &dir.join("whole")));
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let out = dir.join(format!("shard{k}"));
+        let mut sharded = args.to_vec();
+        let spec = format!("{k}/3");
+        sharded.extend(["--shard", &spec]);
+        ok(run(&sharded, &out));
+        shards.push(out);
+    }
+    let mut merge = vec!["merge"];
+    let names: Vec<String> = shards.iter().map(|s| s.display().to_string()).collect();
+    merge.extend(names.iter().map(String::as_str));
+    merge.extend(
+        args[1..]
+            .iter()
+            .filter(|a| !a.starts_with("--backend") && !a.starts_with("bm25")),
+    );
+    let junit = dir.join("junit.xml");
+    merge.extend(["--junit", junit.to_str().unwrap()]);
+    ok(run(&merge, &dir.join("merged")));
+    let mut sizes = 0;
+    for file in files {
+        let whole = report(&dir.join("whole").join(suite).join(file));
+        assert_eq!(
+            report(&dir.join("merged").join(suite).join(file)),
+            whole,
+            "{file}"
+        );
+        for k in 1..=3 {
+            let part = report(&dir.join(format!("shard{k}")).join(suite).join(file));
+            assert_eq!(
+                part["manifest"]["shard"],
+                serde_json::json!({"k": k, "n": 3})
+            );
+            sizes += part["cases"].as_array().map_or(0, Vec::len);
+        }
+        assert!(whole["manifest"].get("shard").is_none());
+    }
+    let whole_cases: usize = files
+        .iter()
+        .map(|f| {
+            report(&dir.join("whole").join(suite).join(f))["cases"]
+                .as_array()
+                .map_or(0, Vec::len)
+        })
+        .sum();
+    assert_eq!(sizes, whole_cases, "the shards partition the cases");
+    assert!(std::fs::read_to_string(&junit)
+        .unwrap()
+        .contains("<testsuites"));
+    dir
+}
+
+#[test]
+fn pmb_in_three_shards_merged_equals_the_whole_run_sessions_included() {
+    let dir = sharded_equals_whole(
+        &["run", "--suite", "pmb"],
+        "pmb",
+        &[
+            "retrieval-report-tenure.json",
+            "session-retrieval-report-tenure.json",
+        ],
+    );
+    // Refusals, each before anything is written.
+    let refused = |shards: &[&str], said: &str| {
+        let mut args = vec!["merge".to_string()];
+        args.extend(shards.iter().map(|s| dir.join(s).display().to_string()));
+        args.extend(["--suite".into(), "pmb".into()]);
+        let out = dir.join("refused");
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&a, &out);
+        let e = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{shards:?}: {e}");
+        assert!(e.contains(said), "{shards:?}: expected {said:?} in {e}");
+        assert!(!out.exists(), "nothing written");
+    };
+    refused(&["shard1", "shard2"], "shard 3/3 missing");
+    refused(
+        &["shard1", "shard2", "shard2", "shard3"],
+        "shard 2/3 given twice",
+    );
+    refused(
+        &["whole", "shard1", "shard2", "shard3"],
+        "is a whole run's journal, not a shard's",
+    );
+    // A shard run with another setting: named.
+    ok(run(
+        &[
+            "run",
+            "--suite",
+            "pmb",
+            "--shard",
+            "2/3",
+            "--min-score",
+            "2",
+        ],
+        &dir.join("other2"),
+    ));
+    refused(
+        &["shard1", "other2", "shard3"],
+        "are shards of different runs (settings.minScore",
+    );
+}
+
+#[test]
+fn locomo_in_three_shards_merged_equals_the_whole_run() {
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let data = locomo_file().display().to_string();
+    sharded_equals_whole(
+        &[
+            "static",
+            "--suite",
+            "locomo",
+            "--data",
+            &data,
+            "--backend",
+            "bm25-text",
+        ],
+        "locomo",
+        &["retrieval-report-bm25-text.json"],
+    );
+}
