@@ -180,7 +180,6 @@ impl Checkpoint {
     pub fn finish(&mut self, backend_stats: Option<serde_json::Value>) -> Result<()> {
         if let Some(w) = &mut self.writer {
             w.write(&Line::End(End { backend_stats }))?;
-            w.sync();
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! Writing a journal: one line per `write` call on a file opened for appending, so that each
 //! finished case is with the operating system before the next begins (a kill of tenure-eval
-//! loses at most the cases in flight); `sync` at the end and at a stop asks the disk to keep
-//! it through a power cut too. Open journals are registered, so that the Ctrl-C handler can
+//! loses at most the cases in flight); `sync` at a stop asks the disk to keep it through a
+//! power cut too. A run that ends does not wait for the disk: its report, written and synced,
+//! is the result, and the journal is there for a replay. Open journals are registered, so that the Ctrl-C handler can
 //! say where each one stopped ([`interrupted`]).
 
 use super::{Line, Stopped};
@@ -92,7 +93,6 @@ impl JournalWriter {
 
 impl Drop for JournalWriter {
     fn drop(&mut self) {
-        self.sync();
         let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
         open.retain(|(p, _)| *p != self.path);
     }
