@@ -128,16 +128,25 @@ fn a_run_whose_system_crashes_is_resumed_without_sending_a_finished_case_again()
     assert_eq!(sent.len(), clean.len(), "no case sent twice: {sent:?}");
     assert_eq!(sent, clean, "the same searches, in file order, once each");
 
-    // A finished run is not resumed; another run's settings are named.
+    // Resuming a finished run sends nothing: every case comes from the journal, and the
+    // report is rewritten the same.
+    let before = searches(&log).len();
     let done = run(&again.url, &out, &["--resume"]);
-    assert_eq!(done.status.code(), Some(2));
-    assert!(
-        stderr(&done).contains("finished; nothing to resume"),
-        "{}",
-        stderr(&done)
+    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    assert_eq!(searches(&log).len(), before, "nothing sent again");
+    same(
+        &report(&out.join("pmb/retrieval-report-toy.json")),
+        &expected,
     );
+    // Another run's settings are named.
     let other = run(&again.url, &out, &["--rerun-errored", "--settle-ms", "5"]);
     assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
+    assert!(
+        stderr(&other)
+            .contains("is this system's with other settings (settings.settleMs: journal 0, now 5)"),
+        "{}",
+        stderr(&other)
+    );
 }
 
 #[test]
@@ -393,4 +402,62 @@ fn ctrl_c_stops_after_the_case_in_flight_writes_what_it_measured_and_resume_comp
         sent, clean,
         "the case in flight finished: nothing is sent twice"
     );
+}
+
+/// `run` (static, then sessions) stopped in its static pass: `--resume` continues the static
+/// pass and runs the session pass, which had not begun, from its start; both reports equal an
+/// uninterrupted run's.
+#[test]
+fn a_run_stopped_before_its_session_pass_resumes_both_passes() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let whole = |url: &str, out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--suite",
+            "pmb",
+            "--backend",
+            "http",
+            "--url",
+            url,
+            "--name",
+            "toy",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        cli(&args).arg("--out").arg(out).output().unwrap()
+    };
+    let clean = dir.path().join("clean");
+    {
+        let provider = Provider::start(0, &dir.path().join("clean.log"), &[]);
+        let o = whole(&provider.url, &clean, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let log = dir.path().join("p.log");
+    let out = dir.path().join("out");
+    let mut provider = Provider::start(0, &log, &["--die-after-searches", "30"]);
+    let first = whole(
+        &provider.url,
+        &out,
+        &["--max-errors", "0", "--retries", "0"],
+    );
+    provider.wait_dead();
+    assert_eq!(first.status.code(), Some(3), "{}", stderr(&first));
+    assert!(!out
+        .join(".journal/pmb/session-retrieval-report-toy.jsonl")
+        .exists());
+    let again = Provider::start(provider.port, &log, &[]);
+    let resumed = whole(&again.url, &out, &["--resume"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    for file in [
+        "retrieval-report-toy.json",
+        "session-retrieval-report-toy.json",
+    ] {
+        same(
+            &report(&out.join("pmb").join(file)),
+            &report(&clean.join("pmb").join(file)),
+        );
+    }
 }

@@ -94,14 +94,33 @@ impl Checkpoint {
     }
 
     /// The backend is built (`built`): open the journal. Continuing a run, the journal there
-    /// must be of the same run (else a usage error naming the first difference) and in the
-    /// state the flag expects.
+    /// must be of the same run (else a usage error naming the first difference).
+    ///
+    /// `--resume` continues whatever did not finish: a pass whose journal finished is taken
+    /// from it whole (its errored cases run again), and a pass without a journal (a run of
+    /// several passes stopped before it began) runs from its start. `--rerun-errored` needs a
+    /// finished journal.
     pub fn begin(&mut self, built: &Built) -> Result<()> {
         let Some(path_of) = &self.path_of else {
             return Ok(());
         };
         let path = path_of(&built.backend);
         let flag = self.mode.flag();
+        if self.mode != Continue::Fresh && !path.exists() {
+            // A changed setting renames the run (its label's tag): the journal of this system
+            // under its old settings is beside it, and the difference is what to say.
+            if let Some((other, difference)) = self.sibling(&path, built) {
+                return Err(Error::Usage(format!(
+                    "{flag}: no journal of this run at {}; {} is this system's with other \
+                     settings ({difference}): run with those, or without {flag}",
+                    path.display(),
+                    other.display()
+                )));
+            }
+            if self.mode == Continue::Resume {
+                self.mode = Continue::Fresh;
+            }
+        }
         if self.mode != Continue::Fresh {
             if !path.exists() {
                 return Err(Error::Usage(format!(
@@ -118,29 +137,12 @@ impl Checkpoint {
                     path.display()
                 )));
             }
-            let errored = recorded.errored();
-            match (self.mode, &recorded.end) {
-                (Continue::Resume, Some(_)) if errored == 0 => {
-                    return Err(Error::Usage(format!(
-                        "--resume: the run in {} finished; nothing to resume",
-                        path.display()
-                    )))
-                }
-                (Continue::Resume, Some(_)) => {
-                    return Err(Error::Usage(format!(
-                        "--resume: the run in {} finished, with {errored} errored; \
-                         --rerun-errored runs them again",
-                        path.display()
-                    )))
-                }
-                (Continue::RerunErrored, None) => {
-                    return Err(Error::Usage(format!(
-                        "--rerun-errored: the run in {} did not finish; --resume continues it \
-                         (its errored cases included)",
-                        path.display()
-                    )))
-                }
-                _ => {}
+            if self.mode == Continue::RerunErrored && recorded.end.is_none() {
+                return Err(Error::Usage(format!(
+                    "--rerun-errored: the run in {} did not finish; --resume continues it \
+                     (its errored cases included)",
+                    path.display()
+                )));
             }
             self.recorded = Some(recorded);
         }
@@ -151,6 +153,27 @@ impl Checkpoint {
         writer.write(&Line::Built(built.clone()))?;
         self.writer = Some(writer);
         Ok(())
+    }
+
+    /// A journal beside `path` of the same kind of pass and the same system (backend id and
+    /// provider), with the first difference from this run; `None` when there is none.
+    fn sibling(&self, path: &Path, built: &Built) -> Option<(PathBuf, String)> {
+        let dir = std::fs::read_dir(path.parent()?).ok()?;
+        let mut candidates: Vec<PathBuf> = dir
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        candidates.sort();
+        candidates.into_iter().find_map(|p| {
+            let r = Recorded::read(&p).ok()?;
+            let theirs = r.built.as_ref()?;
+            let same_system = r.header.kind == self.header.kind
+                && theirs.backend.id == built.backend.id
+                && theirs.backend.provider == built.backend.provider;
+            let difference = r.differs(&self.header, built)?;
+            same_system.then_some((p, difference))
+        })
     }
 
     /// Cases kept from the journal (none on a fresh run), and the writer for the rest.
