@@ -414,20 +414,9 @@ fn a_run_stopped_before_its_session_pass_resumes_both_passes() {
     }
     let dir = tempfile::tempdir().unwrap();
     let whole = |url: &str, out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "--suite",
-            "pmb",
-            "--backend",
-            "http",
-            "--url",
-            url,
-            "--name",
-            "toy",
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        cli(&args).arg("--out").arg(out).output().unwrap()
+        crate::common::provider::toy("run", url, out, extra)
+            .output()
+            .unwrap()
     };
     let clean = dir.path().join("clean");
     {

@@ -90,8 +90,13 @@ pub fn case_searches(log: &Path) -> Vec<String> {
 /// `tenure-eval static --suite pmb --backend http --url URL --name toy --out OUT --quiet
 /// EXTRA...`, not yet run.
 pub fn static_toy(url: &str, out: &Path, extra: &[&str]) -> Command {
-    let mut command = super::cli(&[
-        "static",
+    toy("static", url, out, extra)
+}
+
+/// [`static_toy`] for `command` (`run`, `static` or `session`).
+pub fn toy(command: &str, url: &str, out: &Path, extra: &[&str]) -> Command {
+    let mut c = super::cli(&[
+        command,
         "--suite",
         "pmb",
         "--backend",
@@ -102,8 +107,8 @@ pub fn static_toy(url: &str, out: &Path, extra: &[&str]) -> Command {
         "toy",
         "--quiet",
     ]);
-    command.arg("--out").arg(out).args(extra);
-    command
+    c.arg("--out").arg(out).args(extra);
+    c
 }
 
 /// Wait until the journal at `path` holds `n` cases (a run well under way).
