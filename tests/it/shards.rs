@@ -160,3 +160,39 @@ fn locomo_in_three_shards_merged_equals_the_whole_run() {
         &["retrieval-report-bm25-text.json"],
     );
 }
+
+/// `models --shard K/N`: every model's passes are sharded the same way, and `merge` gives the
+/// unsharded `models` run's reports, BM25's and each model's (the committed MiniLM store).
+#[test]
+fn models_in_two_shards_merged_equals_the_whole_models_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = |out: &str, shard: Option<&str>| {
+        let mut args = vec!["models", "--suite", "pmb", "--model", "all-minilm-l6-v2"];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        ok(run(&args, &dir.path().join(out)));
+    };
+    models("whole", None);
+    models("s1", Some("1/2"));
+    models("s2", Some("2/2"));
+    let shards = [dir.path().join("s1"), dir.path().join("s2")];
+    let mut merge = cli(&["merge"]);
+    merge
+        .args(&shards)
+        .args(["--suite", "pmb", "--quiet", "--out"])
+        .arg(dir.path().join("merged"));
+    ok(merge.output().unwrap());
+    for file in [
+        "retrieval-report-tenure.json",
+        "session-retrieval-report-tenure.json",
+        "all-minilm-l6-v2-retrieval-report-vector.json",
+        "all-minilm-l6-v2-session-retrieval-report-vector.json",
+    ] {
+        assert_eq!(
+            report(&dir.path().join("merged/pmb").join(file)),
+            report(&dir.path().join("whole/pmb").join(file)),
+            "{file}"
+        );
+    }
+}

@@ -30,6 +30,10 @@ pub struct ModelsArgs {
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run shard K of N of every model's cases (see `run --shard`); `tenure-eval merge` makes
+    /// the whole run's reports from every shard's --out folder.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 
     /// Suite selection.
     #[command(flatten)]
@@ -77,6 +81,11 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     }
     let kinds = [Workload::Static, Workload::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
+    plan.shard = args
+        .shard
+        .as_deref()
+        .map(tenure_eval::run::journal::Shard::parse)
+        .transpose()?;
     let mut progress = Progress::new(args.quiet, &name);
     let outcome = execute(&mut plan, &mut progress)?;
     progress.finish();
