@@ -60,15 +60,15 @@ pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOut
             observer,
         )?);
     }
+    let options = PassOptions {
+        concurrency: plan.concurrency,
+        measures: &plan.measures,
+        max_errors: plan.max_errors,
+        label: plan.label.as_deref(),
+        config: plan.config.as_ref(),
+    };
     'plan: for backend in &plan.backends {
         for &kind in &plan.kinds {
-            let options = PassOptions {
-                concurrency: plan.concurrency,
-                measures: &plan.measures,
-                max_errors: plan.max_errors,
-                label: plan.label.as_deref(),
-                config: plan.config.as_ref(),
-            };
             let suite = plan.suite_for(backend);
             let mut runs: Vec<PassOutcome> = Vec::new();
             // Each repeat a pass of its own on a fresh store, into the same files: the last

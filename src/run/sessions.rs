@@ -73,6 +73,8 @@ pub fn run_sessions_journaled(
     let shard = checkpoint.shard();
     let ours = |id: &str| shard.is_none_or(|s| s.runs(id));
     let (reuse, mut journal) = checkpoint.parts();
+    // Answers are copied for the journal only when one is written.
+    let keep = journal.is_some();
     let fidelity = Fidelity::new(suite.profile, backend.info().reader);
     let info = backend.info().clone();
     let mut retries = 0;
@@ -119,8 +121,15 @@ pub fn run_sessions_journaled(
             let (built, mut entry) = match recorded {
                 Some(entry) => (replayed(entry, &store, backend.as_ref(), suite, turn), None),
                 None => {
-                    let (built, entry) =
-                        search(i, &label, &store, backend.as_ref(), suite, turn, observer);
+                    let (built, entry) = search(
+                        i,
+                        &label,
+                        &store,
+                        Taping::new(backend.as_ref(), keep),
+                        suite,
+                        turn,
+                        observer,
+                    );
                     retries += entry.retries;
                     (built, Some(entry))
                 }
@@ -243,25 +252,30 @@ fn stopped_after(turns: &[TurnResult], reason: &str) -> Stopped {
     }
 }
 
+/// What a turn asks: as the default user, its scope and message, the default budget.
+fn turn_request(turn: &crate::suite::Turn) -> ContextRequest<'_> {
+    ContextRequest {
+        user_id: DEFAULT_USER,
+        scope: &turn.scope,
+        message: &turn.user_message,
+        budget: Budget::default(),
+    }
+}
+
 /// A turn's search, live: the context (or the error) and its journal entry.
 fn search(
     i: usize,
     label: &str,
     store: &BeliefStore,
-    backend: &dyn Backend,
+    taping: Taping<'_>,
     suite: &Suite,
     turn: &crate::suite::Turn,
     observer: &mut dyn Observer,
 ) -> (std::result::Result<Context, CaseError>, Entry) {
-    let request = ContextRequest {
-        user_id: DEFAULT_USER,
-        scope: &turn.scope,
-        message: &turn.user_message,
-        budget: Budget::default(),
-    };
+    let backend: &dyn Backend = &taping;
+    let request = turn_request(turn);
     let start = Instant::now();
     let mut retries = 0;
-    let taping = Taping::new(backend);
     let built = match seeding_failed(backend) {
         Some(e) => Err(e),
         None => attempt(
@@ -301,12 +315,7 @@ fn replayed(
     if let Some(error) = &entry.error {
         return Err(error.clone());
     }
-    let request = ContextRequest {
-        user_id: DEFAULT_USER,
-        scope: &turn.scope,
-        message: &turn.user_message,
-        budget: Budget::default(),
-    };
+    let request = turn_request(turn);
     let playback = Playback::new(backend.info(), &entry.calls);
     context::build(store, &playback, suite.profile, &request).map_err(|e| CaseError {
         kind: e.kind,

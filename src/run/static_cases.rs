@@ -165,6 +165,8 @@ pub fn run_static_journaled(
         .filter(|&i| shard.is_none_or(|s| s.runs(&suite.cases[i].case_id)))
         .collect();
     let (reuse, mut journal) = checkpoint.parts();
+    // Answers are copied for the journal only when one is written.
+    let keep = journal.is_some();
     let store = BeliefStore::new(&suite.corpus);
     let pinned = pinned_in_seed(suite);
     let total = order.len();
@@ -199,8 +201,15 @@ pub fn run_static_journaled(
                 let (result, entry) = match reuse.entry(i) {
                     Some(entry) => (replay_case(suite, case, index, store, pinned, entry), None),
                     None => {
-                        let (result, entry) =
-                            run_case(suite, i, case, index, store, pinned, &mut recorder);
+                        let (result, entry) = run_case(
+                            suite,
+                            i,
+                            case,
+                            Taping::new(index, keep),
+                            store,
+                            pinned,
+                            &mut recorder,
+                        );
                         (result, Some(entry))
                     }
                 };
@@ -290,7 +299,7 @@ fn replay_case(
                 suite,
                 entry.i,
                 case,
-                &playback,
+                Taping::new(&playback, false),
                 store,
                 pinned,
                 &mut recorder,
@@ -323,11 +332,12 @@ fn run_case(
     suite: &Suite,
     i: usize,
     case: &Case,
-    index: &dyn Backend,
+    taping: Taping<'_>,
     store: &BeliefStore,
     pinned: &[String],
     recorder: &mut Recorder,
 ) -> (CaseResult, Entry) {
+    let index: &dyn Backend = &taping;
     let fidelity = Fidelity::new(suite.profile, index.info().reader);
     let request = ContextRequest {
         user_id: case.user(),
@@ -337,7 +347,6 @@ fn run_case(
     };
     let start = Instant::now();
     let mut retries = 0;
-    let taping = Taping::new(index);
     let built = match seeding_failed(index) {
         Some(e) => Err(e),
         None => attempt(

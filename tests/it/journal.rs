@@ -61,6 +61,20 @@ fn same(a: &Value, b: &Value) {
     }
 }
 
+/// `--resume` the run in `dir/out` against `url`: it completes and its report is `expected`;
+/// the case searches the provider logged in `log` over every run, and those of the
+/// uninterrupted run, for the caller to judge.
+fn resume(url: &str, dir: &Path, log: &Path, expected: &Value) -> (Vec<String>, Vec<String>) {
+    let out = dir.join("out");
+    let resumed = run(url, &out, &["--resume"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    same(
+        &report(&out.join("pmb/retrieval-report-toy.json")),
+        expected,
+    );
+    (searches(log), searches(&dir.join("clean.log")))
+}
+
 /// An uninterrupted run's report, against a fresh provider.
 fn uninterrupted(dir: &Path) -> Value {
     let provider = Provider::start(0, &dir.join("clean.log"), &[]);
@@ -113,18 +127,8 @@ fn a_run_whose_system_crashes_is_resumed_without_sending_a_finished_case_again()
 
     // Started again on the same port, empty: --resume seeds it and sends the other 47.
     let again = Provider::start(provider.port, &log, &[]);
-    let resumed = run(&again.url, &out, &["--resume"]);
-    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
-    same(
-        &report(&out.join("pmb/retrieval-report-toy.json")),
-        &expected,
-    );
+    let (sent, clean) = resume(&again.url, dir.path(), &log, &expected);
     assert!(!out.join("pmb/failed/retrieval-report-toy.json").exists());
-    let sent = searches(&log);
-    let mut unique = sent.clone();
-    unique.sort();
-    unique.dedup();
-    let clean = searches(&dir.path().join("clean.log"));
     assert_eq!(sent.len(), clean.len(), "no case sent twice: {sent:?}");
     assert_eq!(sent, clean, "the same searches, in file order, once each");
 
@@ -179,14 +183,7 @@ fn a_tenure_eval_killed_with_sigkill_is_resumed_losing_at_most_the_case_in_fligh
         "{before} sent, {journaled} journaled"
     );
 
-    let resumed = run(&provider.url, &out, &["--resume"]);
-    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
-    same(
-        &report(&out.join("pmb/retrieval-report-toy.json")),
-        &expected,
-    );
-    let sent = searches(&log);
-    let clean = searches(&dir.path().join("clean.log"));
+    let (sent, clean) = resume(&provider.url, dir.path(), &log, &expected);
     assert!(
         sent.len() <= clean.len() + 1,
         "only the case in flight may be sent twice: {} searches for {} cases",
@@ -402,14 +399,7 @@ fn ctrl_c_stops_after_the_case_in_flight_writes_what_it_measured_and_resume_comp
         "{xml}"
     );
 
-    let resumed = run(&provider.url, &out, &["--resume"]);
-    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
-    same(
-        &report(&out.join("pmb/retrieval-report-toy.json")),
-        &expected,
-    );
-    let sent = searches(&log);
-    let clean = searches(&dir.path().join("clean.log"));
+    let (sent, clean) = resume(&provider.url, dir.path(), &log, &expected);
     assert_eq!(
         sent, clean,
         "the case in flight finished: nothing is sent twice"
