@@ -8,6 +8,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tenure_eval::render::render;
+use tenure_eval::study::temporal::draw::{self, Part};
 use tenure_eval::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
 use tenure_eval::{Error, Result};
 
@@ -28,6 +29,9 @@ pub enum TemporalCommand {
     /// Precision, recall and F1 per class, macro averages, the confusion matrix and the
     /// misclassified ids against the gold `class` of every line.
     Eval(EvalArgs),
+    /// Draw statements from LoCoMo's dialog turns by the documented random rule, as JSON Lines
+    /// `{"id", "text"}` to label (docs/temporal.md, "Real utterances").
+    Draw(DrawArgs),
 }
 
 /// `temporal classify`.
@@ -35,6 +39,9 @@ pub enum TemporalCommand {
 pub struct ClassifyArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
     pub file: PathBuf,
+    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
+    #[arg(long, value_name = "FILE")]
+    pub locomo: Option<PathBuf>,
     /// `tsv`: id, class, marker (`-` for none); `json`: an array of {id, class, marker, source}.
     #[arg(long, default_value = "tsv", value_parser = only(&[OutputFormat::Tsv, OutputFormat::Json]))]
     pub format: OutputFormat,
@@ -45,10 +52,30 @@ pub struct ClassifyArgs {
 pub struct EvalArgs {
     /// JSON Lines `{"id", "text", "class"}`; `-` reads stdin.
     pub file: PathBuf,
+    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
+    #[arg(long, value_name = "FILE")]
+    pub locomo: Option<PathBuf>,
     /// Output format: the tables (per class with the macro averages, the confusion matrix, the
     /// misclassified statements) as markdown, CSV or LaTeX, or the evaluation as JSON.
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
     pub format: OutputFormat,
+}
+
+/// `temporal draw`.
+#[derive(Debug, Args)]
+pub struct DrawArgs {
+    /// LoCoMo's released `locomo10.json`.
+    #[arg(long, value_name = "FILE")]
+    pub locomo: PathBuf,
+    /// `dev`: the file's first five samples; `test`: its last five.
+    #[arg(long, value_enum)]
+    pub part: Part,
+    /// How many statements to draw.
+    #[arg(long, value_name = "N")]
+    pub n: usize,
+    /// The ChaCha8 seed of the draw.
+    #[arg(long, default_value_t = 34)]
+    pub seed: u64,
 }
 
 /// Run a `temporal` subcommand.
@@ -56,27 +83,45 @@ pub fn run(args: TemporalArgs) -> Result<ExitCode> {
     match args.command {
         TemporalCommand::Classify(a) => classify(a),
         TemporalCommand::Eval(a) => eval(a),
+        TemporalCommand::Draw(a) => draw(a),
     }
 }
 
-/// The statements of `path` (`-` is stdin, named `<stdin>` in messages).
-fn read_statements(path: &Path) -> Result<(PathBuf, Vec<Statement>)> {
-    if path.as_os_str() != "-" {
-        let bytes = tenure_eval::io::read_bytes(path)?;
-        return Ok((path.to_path_buf(), parse_statements(path, &bytes)?));
+/// The statements of `path` (`-` is stdin, named `<stdin>` in messages), lines without a text
+/// read from `locomo`; without it, a line with no text is an input error.
+fn read_statements(path: &Path, locomo: Option<&Path>) -> Result<(PathBuf, Vec<Statement>)> {
+    let (path, bytes) = if path.as_os_str() != "-" {
+        (path.to_path_buf(), tenure_eval::io::read_bytes(path)?)
+    } else {
+        let stdin = PathBuf::from("<stdin>");
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
+        (stdin, bytes)
+    };
+    let mut statements = parse_statements(&path, &bytes)?;
+    match locomo {
+        Some(locomo) => {
+            let turns = tenure_eval::suite::locomo::turns(locomo)?;
+            draw::fill_texts(&path, &mut statements, &turns)?;
+        }
+        None => {
+            if let Some(s) = statements.iter().find(|s| s.text.is_empty()) {
+                return Err(Error::input(
+                    &path,
+                    format!("id {:?}", s.id),
+                    "no \"text\"; expected a text, or --locomo FILE for ids drawn from LoCoMo",
+                ));
+            }
+        }
     }
-    let stdin = PathBuf::from("<stdin>");
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
-    let statements = parse_statements(&stdin, &bytes)?;
-    Ok((stdin, statements))
+    Ok((path, statements))
 }
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
-    let (_, statements) = read_statements(&args.file)?;
+    let (_, statements) = read_statements(&args.file, args.locomo.as_deref())?;
     let classified = classify_all(&statements);
     let out = match args.format {
         OutputFormat::Tsv => {
@@ -107,12 +152,25 @@ fn classify(args: ClassifyArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: EvalArgs) -> Result<ExitCode> {
-    let (path, statements) = read_statements(&args.file)?;
+    let (path, statements) = read_statements(&args.file, args.locomo.as_deref())?;
     let evaluation = evaluate(&path, &statements)?;
     let out = match args.format {
         OutputFormat::Json => to_json(&evaluation)?,
         other => render(&tables(&evaluation), other.table()),
     };
+    crate::cli::write_stdout(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn draw(args: DrawArgs) -> Result<ExitCode> {
+    let turns = tenure_eval::suite::locomo::turns(&args.locomo)?;
+    let mut out = String::new();
+    for statement in draw::draw(&turns, args.part, args.n, args.seed)? {
+        let line = serde_json::to_string(&statement)
+            .map_err(|e| Error::Usage(format!("cannot serialise a statement: {e}")))?;
+        out.push_str(&line);
+        out.push('\n');
+    }
     crate::cli::write_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 //! experiment 5 (spec context-scorer §5).
 
 use crate::error::{Error, Result};
+pub mod draw;
 mod table;
 
 pub use table::tables;
@@ -18,7 +19,10 @@ use std::path::Path;
 pub struct Statement {
     /// Unique within the file.
     pub id: String,
-    /// The statement, as said in a conversation.
+    /// The statement, as said in a conversation. A labels file of statements drawn from LoCoMo
+    /// leaves it out (the project does not copy LoCoMo's text); [`draw::fill_texts`] reads it
+    /// from the user's file.
+    #[serde(default)]
     pub text: String,
     /// The gold class, when labelled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,11 +131,11 @@ pub struct Evaluation {
     pub accuracy: f64,
     /// Keyed by class name, in [`TemporalClass::ALL`] order.
     pub per_class: BTreeMap<TemporalClass, ClassScores>,
-    /// Unweighted mean of the per-class precisions.
+    /// Unweighted mean of the per-class precisions, over the classes labelled or predicted.
     pub macro_precision: f64,
-    /// Unweighted mean of the per-class recalls.
+    /// Unweighted mean of the per-class recalls, over the classes labelled or predicted.
     pub macro_recall: f64,
-    /// Unweighted mean of the per-class F1s.
+    /// Unweighted mean of the per-class F1s, over the classes labelled or predicted.
     #[serde(rename = "macroF1")]
     pub macro_f1: f64,
     /// `confusion[gold][predicted]` = count, every cell present.
@@ -198,7 +202,18 @@ pub fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
             )
         })
         .collect();
-    let mean = |f: fn(&ClassScores) -> f64| per_class.values().map(f).sum::<f64>() / 4.0;
+    // The macro averages run over the classes in the gold labels or the predictions, as
+    // scikit-learn's `average="macro"` does: a class neither labelled nor predicted (no
+    // correction among real utterances) has no F1, and counting it as 0 would cap the macro
+    // F1 at 0.75. A class predicted but never labelled counts with F1 0.
+    let seen: Vec<&ClassScores> = TemporalClass::ALL
+        .into_iter()
+        .filter(|c| per_class[c].support > 0 || confusion.values().any(|row| row[c] > 0))
+        .map(|c| &per_class[&c])
+        .collect();
+    let mean = |f: fn(&ClassScores) -> f64| {
+        seen.iter().map(|s| f(s)).sum::<f64>() / seen.len().max(1) as f64
+    };
     let total = statements.len();
     let correct = total - misclassified.len();
     Ok(Evaluation {

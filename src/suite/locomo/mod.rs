@@ -228,6 +228,36 @@ pub fn questions(data: &Path) -> Result<Vec<Question>> {
     Ok(out)
 }
 
+/// One dialog turn of the file, as said (the temporal study draws statements from these).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    /// `conv-26`.
+    pub sample_id: String,
+    /// `D1:3`.
+    pub dia_id: String,
+    /// Who said it.
+    pub speaker: String,
+    /// What was said, as written (no image caption).
+    pub text: String,
+}
+
+/// Every dialog turn of `data`: samples in file order, sessions in number order, turns in order.
+pub fn turns(data: &Path) -> Result<Vec<Turn>> {
+    let bytes = read_bytes(data)?;
+    let mut out = Vec::new();
+    for (i, sample) in file::samples(data, &bytes)?.iter().enumerate() {
+        for session in file::sessions(data, i, sample)? {
+            out.extend(session.turns.into_iter().map(|t| Turn {
+                sample_id: sample.sample_id.clone(),
+                dia_id: t.dia_id,
+                speaker: t.speaker,
+                text: t.text,
+            }));
+        }
+    }
+    Ok(out)
+}
+
 /// Where a LoCoMo suite comes from.
 #[derive(Debug, Clone)]
 pub struct LocomoSource {
