@@ -6,6 +6,7 @@
 //! in `markers`; the per-class evaluation against a labelled corpus is the temporal study
 //! ([`crate::study::temporal`]).
 
+pub mod features;
 mod markers;
 
 use crate::suite::{Belief, BeliefType};

@@ -32,6 +32,19 @@ pub enum TemporalCommand {
     /// Draw statements from LoCoMo's dialog turns by the documented random rule, as JSON Lines
     /// `{"id", "text"}` to label (docs/temporal.md, "Real utterances").
     Draw(DrawArgs),
+    /// Each statement's features for the learned model, as JSON Lines `{"id", "class",
+    /// "features"}`: what `scripts/train-temporal.py` trains on (docs/temporal.md).
+    Features(ClassifyFileArgs),
+}
+
+/// A statements file, and LoCoMo's for lines without a text.
+#[derive(Debug, Args)]
+pub struct ClassifyFileArgs {
+    /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
+    pub file: PathBuf,
+    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
+    #[arg(long, value_name = "FILE")]
+    pub locomo: Option<PathBuf>,
 }
 
 /// `temporal classify`.
@@ -84,6 +97,7 @@ pub fn run(args: TemporalArgs) -> Result<ExitCode> {
         TemporalCommand::Classify(a) => classify(a),
         TemporalCommand::Eval(a) => eval(a),
         TemporalCommand::Draw(a) => draw(a),
+        TemporalCommand::Features(a) => features(a),
     }
 }
 
@@ -169,6 +183,21 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
         let line = serde_json::to_string(&statement)
             .map_err(|e| Error::Usage(format!("cannot serialise a statement: {e}")))?;
         out.push_str(&line);
+        out.push('\n');
+    }
+    crate::cli::write_stdout(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
+    let (_, statements) = read_statements(&args.file, args.locomo.as_deref())?;
+    let mut out = String::new();
+    for s in &statements {
+        let line = serde_json::json!({
+            "id": s.id, "class": s.class,
+            "features": tenure_eval::temporal::features::features(&s.text),
+        });
+        out.push_str(&line.to_string());
         out.push('\n');
     }
     crate::cli::write_stdout(&out)?;

@@ -1,0 +1,180 @@
+//! The features the learned part of the TemporalClassifier reads from a statement: words, word
+//! pairs, the clause's head, the rules' verdict, and the tense of the first clause. One
+//! definition, used both by `temporal features` (which the training script reads, so the
+//! weights are trained on exactly what inference computes) and by the model at inference.
+//!
+//! Every feature is a string; a statement's features are sorted and unique.
+
+use super::markers;
+
+/// Words that open a sentence without being its head ("Yeah, ...", "Wow, ...", "And ...").
+const DISCOURSE: &[&str] = &[
+    "yeah", "yes", "yep", "yup", "wow", "oh", "hey", "hi", "hello", "well", "so", "and", "plus",
+    "also", "haha", "hmm", "ok", "okay", "sure", "but", "cool", "awesome", "great", "nice", "no",
+    "thanks", "aw", "aww", "ah", "omg", "lol", "totally", "definitely", "anyway", "btw",
+];
+
+/// Past forms that do not end in -ed (the common irregular verbs of conversation).
+const IRREGULAR_PAST: &[&str] = &[
+    "was", "were", "had", "did", "went", "got", "saw", "made", "took", "came", "felt", "found",
+    "thought", "knew", "told", "said", "gave", "won", "lost", "bought", "spent", "left", "met",
+    "ran", "wrote", "began", "brought", "caught", "drove", "ate", "fell", "heard", "kept",
+    "sang", "sat", "taught", "threw", "wore", "built", "sent", "held", "became", "chose",
+    "forgot", "grew", "led", "paid", "rode", "shot", "slept", "stood", "swam",
+    "understood", "woke", "flew", "hit", "put", "read", "set", "shut", "cut", "couldn't",
+    "didn't", "wasn't", "weren't", "hadn't", "once", "ago", "yesterday", "last",
+];
+
+/// Present auxiliaries: with one before the verb, an -ed form is not a simple past ("I'm
+/// excited", "I've finished", "it's called").
+const PRESENT_AUX: &[&str] = &[
+    "am", "is", "are", "i'm", "you're", "we're", "they're", "it's", "that's", "he's", "she's",
+    "have", "has", "i've", "we've", "you've", "they've", "will", "i'll", "we'll", "you'll",
+    "can", "do", "does", "get", "gets", "feel", "feels", "be", "been", "being", "keep", "stay",
+];
+
+/// Words ending in -ed that are not past forms.
+const NOT_PAST_ED: &[&str] = &["need", "feed", "speed", "indeed", "seed", "bed", "red", "shed"];
+
+/// Base forms that open an imperative ("Keep pushing", "Let me know", "Give them time").
+const IMPERATIVE: &[&str] = &[
+    "keep", "let", "let's", "give", "take", "tell", "check", "look", "be", "remember", "go",
+    "make", "try", "enjoy", "have", "stay", "believe", "push", "cherish", "hang", "say", "send",
+    "show", "don't", "never", "please", "just", "focus", "find", "put", "use", "bring", "get",
+    "follow", "start", "stop", "see", "think", "trust", "treat", "slowly", "definitely",
+];
+
+/// Words of the head clause that put it in the time to come.
+const FUTURE: &[&str] = &[
+    "will", "i'll", "we'll", "you'll", "it'll", "they'll", "she'll", "he'll", "that'll", "gonna",
+    "going", "plan", "planning", "hope", "hoping", "wait", "forward", "soon", "tomorrow", "next",
+    "want", "wanna", "aiming", "considering", "would", "i'd", "we'd", "about",
+];
+
+/// Words that make a statement a routine.
+const HABIT: &[&str] = &["usually", "sometimes", "often", "every", "always", "regularly", "weekly"];
+
+/// Lower-case words (letters, digits and inner apostrophes; typographic apostrophes made plain).
+pub fn words(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase().replace(['\u{2019}', '\u{2018}', '`'], "'");
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .map(|w| w.trim_matches('\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The words of the first clause that carries content: leading discourse words and a short
+/// vocative or interjection before a comma ("Wow, Caroline, ...") are skipped; the clause
+/// ends at `,`, `;`, ` - `, `—` or " but ".
+fn head_clause(text: &str) -> Vec<String> {
+    let mut rest = text.trim();
+    for _ in 0..2 {
+        match rest.split_once(',') {
+            Some((before, after)) if words(before).len() <= 2 && !after.trim().is_empty() => {
+                rest = after.trim();
+            }
+            _ => break,
+        }
+    }
+    let end = rest
+        .find([',', ';', '\u{2014}', '\u{2013}'])
+        .into_iter()
+        .chain(rest.find(" - "))
+        .chain(rest.to_lowercase().find(" but "))
+        .min()
+        .unwrap_or(rest.len());
+    let mut clause = words(&rest[..end]);
+    let skip = clause
+        .iter()
+        .take_while(|w| DISCOURSE.contains(&w.as_str()))
+        .count();
+    clause.drain(..skip);
+    clause
+}
+
+fn is_past(word: &str) -> bool {
+    IRREGULAR_PAST.contains(&word)
+        || (word.len() >= 4 && word.ends_with("ed") && !NOT_PAST_ED.contains(&word))
+}
+
+/// The features of `text`, sorted and unique.
+pub fn features(text: &str) -> Vec<String> {
+    let all = words(text);
+    let mut out: Vec<String> = all.iter().map(|w| format!("w={w}")).collect();
+    let mut padded = vec!["<s>".to_string()];
+    padded.extend(all.iter().cloned());
+    out.extend(padded.windows(2).map(|p| format!("b={} {}", p[0], p[1])));
+    let head = head_clause(text);
+    if let Some(first) = head.first() {
+        out.push(format!("h={first}"));
+        if let Some(second) = head.get(1) {
+            out.push(format!("h2={first} {second}"));
+        }
+    }
+    out.extend(head.iter().map(|w| format!("hw={w}")));
+    if head.first().is_some_and(|w| IMPERATIVE.contains(&w.as_str())) {
+        out.push("mood=imperative".into());
+    }
+    if head.iter().any(|w| FUTURE.contains(&w.as_str())) {
+        out.push("head=future".into());
+    }
+    if all.iter().any(|w| HABIT.contains(&w.as_str())) {
+        out.push("habit".into());
+    }
+    // Tense of the head clause: a past form with no present auxiliary before it.
+    let past_at = head.iter().position(|w| is_past(w));
+    let aux_at = head.iter().position(|w| PRESENT_AUX.contains(&w.as_str()));
+    match (past_at, aux_at) {
+        (Some(p), Some(a)) if a < p => out.push("tense=present".into()),
+        (Some(_), _) => out.push("tense=past".into()),
+        (None, Some(_)) => out.push("tense=present".into()),
+        (None, None) => out.push("tense=none".into()),
+    }
+    match markers::find(text) {
+        Some((class, marker)) => {
+            out.push(format!("rule={class}"));
+            let family = marker.split(':').next().unwrap_or_default();
+            out.push(format!("rule={class}/{family}"));
+        }
+        None => out.push("rule=none".into()),
+    }
+    if text.trim_end().ends_with('!') {
+        out.push("end=!".into());
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_has_its_words_pairs_head_tense_and_rule() {
+        let f = features("Wow, Caroline, last Friday I went to the car show!");
+        for want in [
+            "w=went",
+            "b=i went",
+            "b=<s> wow",
+            "h=last",
+            "h2=last friday",
+            "tense=past",
+            "rule=none",
+            "end=!",
+        ] {
+            assert!(f.contains(&want.to_string()), "{want} in {f:?}");
+        }
+        assert!(features("I'm so excited about it.").contains(&"tense=present".to_string()));
+        let f = features("From now on, we deploy on Tuesdays.");
+        assert!(f.contains(&"rule=forward_open/future".to_string()), "{f:?}");
+        assert!(f.windows(2).all(|p| p[0] < p[1]), "sorted and unique");
+    }
+
+    #[test]
+    fn words_are_lower_case_with_plain_apostrophes() {
+        assert_eq!(words("I\u{2019}ll see `em, OK?"), ["i'll", "see", "em", "ok"]);
+    }
+}
