@@ -132,11 +132,11 @@ pub fn features(text: &str) -> Vec<String> {
         (None, Some(_)) => out.push("tense=present".into()),
         (None, None) => out.push("tense=none".into()),
     }
-    match markers::find(text) {
-        Some((class, marker)) => {
-            out.push(format!("rule={class}"));
-            let family = marker.split(':').next().unwrap_or_default();
-            out.push(format!("rule={class}/{family}"));
+    match markers::find_marker(text) {
+        Some(m) => {
+            out.push(format!("rule={}", m.class));
+            out.push(format!("rule={}/{}", m.class, m.family));
+            out.push(format!("tier={}", m.tier + 1));
         }
         None => out.push("rule=none".into()),
     }

@@ -43,9 +43,11 @@ fn tiers() -> Vec<Vec<(TemporalClass, &'static str, String)>> {
             (Correction, "correction", format!(r"{HEAD}actually\b")),
             (Correction, "correction", s(r"\bactually\b[^.;]*,\s*not\b")),
             // Tuned on the odd-numbered half of the corpus (docs/temporal.md, "Tuning").
+            // "denial": a leading "No," corrects in a conversation with an assistant, and
+            // answers a question in one between friends ("No, I haven't read them yet").
             (
                 Correction,
-                "correction",
+                "denial",
                 s(r"^(?:no|nope|hmm,? no|no wait|wait, no)[,.!:]"),
             ),
             (
@@ -55,11 +57,14 @@ fn tiers() -> Vec<Vec<(TemporalClass, &'static str, String)>> {
                     r"\b(?:let me correct|i (?:should|need to|have to|must) correct|correcting myself|slight correction|correction to|correct the record|let me fix what i said|fix to what i said|let me restate|walk (?:that|it) back|strike that|on second thought|to be precise|i got (?:that|it) (?:backwards|wrong)|the other way around|mixed (?:them|those|it) up|i misread|i misheard|i had the \w+ wrong|oops|whoops)\b",
                 ),
             ),
+            // "what I said" refers back to correct only with a word that invalidates it
+            // ("what I said about X was wrong / doesn't apply"): between friends, "sounds
+            // like what I said was helpful" corrects nothing (LoCoMo dev, docs/temporal.md).
             (
                 Correction,
                 "correction",
                 s(
-                    r"\b(?:what i (?:said|wrote|told you|mentioned)|my (?:earlier|previous|last) (?:note|message|answer|statement|comment|reply)|i (?:previously|earlier) (?:said|told you|wrote|mentioned)|i (?:said|told you|wrote|mentioned|quoted|gave you|gave|pasted|linked) (?:earlier|before|previously)|earlier i (?:said|called|wrote|told|mentioned)|the earlier (?:claim|statement|number|figure))\b",
+                    r"\b(?:what i (?:said|wrote|told you|mentioned)\b[^.]*?(?:\b(?:wrong|not|incorrect|premature|outdated|mistaken|instead|no longer|off|stale)\b|n't\b)|my (?:earlier|previous|last) (?:note|message|answer|statement|comment|reply)|i (?:previously|earlier) (?:said|told you|wrote|mentioned)|i (?:said|told you|wrote|mentioned|quoted|gave you|gave|pasted|linked) (?:earlier|before|previously)|earlier i (?:said|called|wrote|told|mentioned)|the earlier (?:claim|statement|number|figure))\b",
                 ),
             ),
             (
@@ -283,18 +288,32 @@ fn normalise(text: &str) -> String {
     lower.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A marker that matched: its class, family, phrase, and the tier (0-based) it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Marker {
+    pub class: TemporalClass,
+    pub family: &'static str,
+    pub phrase: String,
+    pub tier: usize,
+}
+
 /// The first tier with a match decides; within it, the earliest match (then the rule listed
-/// first). Returns the class and `family:phrase`.
-pub(super) fn find(text: &str) -> Option<(TemporalClass, String)> {
+/// first).
+pub(super) fn find_marker(text: &str) -> Option<Marker> {
     let text = normalise(text);
-    for tier in compiled() {
-        let best = tier
+    for (tier, rules) in compiled().iter().enumerate() {
+        let best = rules
             .iter()
             .filter_map(|rule| rule.regex.find(&text).map(|m| (m.range(), rule)))
             .min_by_key(|(range, _)| range.start);
         if let Some((range, rule)) = best {
             let phrase = text[range].trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-            return Some((rule.class, format!("{}:{phrase}", rule.family)));
+            return Some(Marker {
+                class: rule.class,
+                family: rule.family,
+                phrase: phrase.to_string(),
+                tier,
+            });
         }
     }
     None

@@ -8,6 +8,7 @@
 
 pub mod features;
 mod markers;
+mod model;
 
 use crate::suite::{Belief, BeliefType};
 use serde::{Deserialize, Serialize};
@@ -66,8 +67,8 @@ pub enum Source {
     Metadata,
     /// A marker phrase in the text.
     Text,
-    /// No marker matched: an open current state, the class a plain statement has.
-    Default,
+    /// The learned model over the text's features.
+    Model,
 }
 
 /// A statement's class and why.
@@ -76,9 +77,10 @@ pub struct Classification {
     /// The valid-time class.
     pub class: TemporalClass,
     /// `family:phrase` for a text marker (`constraint:always`, `correction:actually`), or
-    /// `metadata:field` (`metadata:superseded_by`); `None` when the default decided.
+    /// `metadata:field` (`metadata:superseded_by`), or `model:FEATURE` for the learned model;
+    /// `None` when the model decided with no feature weighing for its class.
     pub marker: Option<String>,
-    /// Whether metadata, a text marker or the default decided.
+    /// Whether metadata, a text marker or the learned model decided.
     pub source: Source,
 }
 
@@ -92,21 +94,31 @@ impl Classification {
     }
 }
 
-/// Rule-based classification of one statement's text (spec §5 marker classes). The marker
-/// families are tried in a fixed precedence (correction, strong forward, closed, forward,
-/// default current state); the first match decides. See `docs/temporal.md`.
+/// The rules' tiers (1-based) whose markers decide a statement outright: correction, strong
+/// forward, closed. A weaker marker, or none, leaves it to the learned model, which reads the
+/// marker among its features. Chosen by cross-validation (docs/temporal.md, "The learned part").
+const RULE_TIERS: std::ops::RangeInclusive<usize> = 1..=3;
+
+/// One statement's class from its text (spec §5 marker classes, then a learned model): a
+/// marker of the first three tiers decides (correction, strong forward, closed), except a
+/// leading "No," (`denial`), which answers as often as it corrects; otherwise the learned
+/// model over [`features`] decides, and its marker is `model:FEATURE`, the feature that
+/// weighed most for the class. See `docs/temporal.md`.
 pub(crate) fn classify_text(text: &str) -> Classification {
-    match markers::find(text) {
-        Some((class, marker)) => Classification {
-            class,
-            marker: Some(marker),
-            source: Source::Text,
-        },
-        None => Classification {
-            class: TemporalClass::CurrentState,
-            marker: None,
-            source: Source::Default,
-        },
+    if let Some(m) = markers::find_marker(text) {
+        if RULE_TIERS.contains(&(m.tier + 1)) && m.family != "denial" {
+            return Classification {
+                class: m.class,
+                marker: Some(format!("{}:{}", m.family, m.phrase)),
+                source: Source::Text,
+            };
+        }
+    }
+    let (class, top) = model::predict(&features::features(text));
+    Classification {
+        class,
+        marker: top.map(|f| format!("model:{f}")),
+        source: Source::Model,
     }
 }
 

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Train the TemporalClassifier's learned part and write its weights (docs/temporal.md).
+
+    .venv/bin/python scripts/train-temporal.py --locomo locomo10.json \
+        [--binary target/release/tenure-eval] [--out src/temporal/model.json]
+
+What it does, deterministically:
+- reads each training statement's features through `tenure-eval temporal features`, the one
+  featurisation inference uses (src/temporal/features.rs);
+- the training data: the LoCoMo dev labels (cases/temporal/locomo-dev.labels.jsonl, 640
+  statements) and the software statements (cases/temporal/statements.jsonl) without their
+  corrections (the rules decide corrections, so the model has three classes), the software
+  statements weighted by --se-weight;
+- chooses C and the software weight from a grid by cross-validation grouped by conversation
+  (five LoCoMo dev conversations and five folds of the software statements, by id mod 5), on
+  the macro F1 of the whole classifier (the rules' tiers 1-3 first, the model after) over the
+  LoCoMo folds; a tie goes to the smaller C, then the smaller weight;
+- fits scikit-learn's LogisticRegression (lbfgs, balanced class weights) on all of it and
+  writes the weights, rounded to 6 decimals, as JSON.
+
+It never reads cases/temporal/locomo-test.labels.jsonl.
+"""
+import argparse, hashlib, json, subprocess, sys
+import numpy as np
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score
+
+DEV = "cases/temporal/locomo-dev.labels.jsonl"
+SE = "cases/temporal/statements.jsonl"
+CLASSES = ["forward_open", "current_state", "closed"]
+GRID_C = [0.1, 0.3, 1.0, 3.0]
+GRID_SE = [0.3, 1.0]
+# The rules' tiers that decide before the model (src/temporal/mod.rs, RULE_TIERS), without
+# the "denial" family.
+RULE_TIERS = {1, 2, 3}
+
+
+def features(binary, path, locomo):
+    cmd = [binary, "temporal", "features", path] + (["--locomo", locomo] if locomo else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def rule(row):
+    """The class the rules decide, or None when the model decides."""
+    fs = set(row["features"])
+    tier = next((int(f[5:]) for f in fs if f.startswith("tier=")), 0)
+    if tier in RULE_TIERS and "rule=correction/denial" not in fs:
+        return next(f[5:] for f in fs if f.startswith("rule=") and "/" not in f)
+    return None
+
+
+def fit(rows, c, se_weight):
+    train = [r for r in rows if r["class"] != "correction"]
+    vec = DictVectorizer(sort=True)
+    x = vec.fit_transform([{f: 1 for f in r["features"]} for r in train])
+    w = [se_weight if r["group"].startswith("se") else 1.0 for r in train]
+    model = LogisticRegression(C=c, max_iter=10000, class_weight="balanced")
+    model.fit(x, [r["class"] for r in train], sample_weight=w)
+    return vec, model
+
+
+def predict(vec, model, rows):
+    x = vec.transform([{f: 1 for f in r["features"]} for r in rows])
+    return [rule(r) or p for r, p in zip(rows, model.predict(x))]
+
+
+def macro(gold, pred):
+    labels = sorted(set(gold) | set(pred))
+    return f1_score(gold, pred, average="macro", labels=labels)
+
+
+def cross_validate(rows, c, se_weight):
+    pred = {}
+    for g in sorted({r["group"] for r in rows}):
+        vec, model = fit([r for r in rows if r["group"] != g], c, se_weight)
+        test = [r for r in rows if r["group"] == g]
+        pred.update(zip((r["id"] for r in test), predict(vec, model, test)))
+    out = {}
+    for part in ("locomo", "se"):
+        sel = [r for r in rows if r["group"].startswith("se") == (part == "se")]
+        out[part] = macro([r["class"] for r in sel], [pred[r["id"]] for r in sel])
+    return out, pred
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--locomo", required=True)
+    ap.add_argument("--binary", default="target/release/tenure-eval")
+    ap.add_argument("--out", default="src/temporal/model.json")
+    ap.add_argument("--predictions", help="write the cross-validated predictions (JSON Lines)")
+    args = ap.parse_args()
+    dev = features(args.binary, DEV, args.locomo)
+    se = features(args.binary, SE, None)
+    for r in dev:
+        r["group"] = r["id"].split("/")[0]
+    for r in se:
+        r["group"] = "se%d" % (int(r["id"][1:]) % 5)
+    rows = dev + se
+    grid = []
+    for c in GRID_C:
+        for se_weight in GRID_SE:
+            scores, _ = cross_validate(rows, c, se_weight)
+            grid.append((scores["locomo"], -c, -se_weight, c, se_weight, scores))
+            print(f"C={c} se-weight={se_weight}: cross-validated macro F1 LoCoMo dev "
+                  f"{scores['locomo']:.3f}, software {scores['se']:.3f}", file=sys.stderr)
+    best = max(grid, key=lambda g: (round(g[0], 6), g[1], g[2]))
+    c, se_weight = best[3], best[4]
+    print(f"chosen: C={c} se-weight={se_weight}", file=sys.stderr)
+    if args.predictions:
+        _, pred = cross_validate(rows, c, se_weight)
+        with open(args.predictions, "w") as f:
+            for r in rows:
+                f.write(json.dumps({"id": r["id"], "class": r["class"],
+                                    "predicted": pred[r["id"]]}) + "\n")
+    vec, model = fit(rows, c, se_weight)
+    assert list(model.classes_) == sorted(CLASSES)
+    order = [list(model.classes_).index(k) for k in CLASSES]
+    weights = {}
+    for j, name in enumerate(vec.feature_names_):
+        ws = [round(float(model.coef_[i, j]), 6) for i in order]
+        if any(ws):
+            weights[name] = ws
+    sha = lambda p: hashlib.sha256(open(p, "rb").read()).hexdigest()
+    doc = {
+        "about": "TemporalClassifier learned part: multinomial logistic regression over "
+                 "src/temporal/features.rs; built by scripts/train-temporal.py",
+        "trainedOn": {DEV: sha(DEV), SE: sha(SE)},
+        "C": c, "seWeight": se_weight,
+        "crossValidatedMacroF1": {k: round(v, 4) for k, v in best[5].items()},
+        "classes": CLASSES,
+        "intercept": [round(float(model.intercept_[i]), 6) for i in order],
+        "weights": dict(sorted(weights.items())),
+    }
+    # One feature a line, so a retrained model's diff reads feature by feature.
+    weights_doc = doc.pop("weights")
+    head = json.dumps(doc, indent=1)[:-2]
+    body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in weights_doc.items())
+    with open(args.out, "w") as f:
+        f.write(f'{head},\n "weights": {{\n{body}\n }}\n}}\n')
+    print(f"wrote {args.out}: {len(weights)} features", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
