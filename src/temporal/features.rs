@@ -9,54 +9,224 @@ use super::markers;
 
 /// Words that open a sentence without being its head ("Yeah, ...", "Wow, ...", "And ...").
 const DISCOURSE: &[&str] = &[
-    "yeah", "yes", "yep", "yup", "wow", "oh", "hey", "hi", "hello", "well", "so", "and", "plus",
-    "also", "haha", "hmm", "ok", "okay", "sure", "but", "cool", "awesome", "great", "nice", "no",
-    "thanks", "aw", "aww", "ah", "omg", "lol", "totally", "definitely", "anyway", "btw",
+    "yeah",
+    "yes",
+    "yep",
+    "yup",
+    "wow",
+    "oh",
+    "hey",
+    "hi",
+    "hello",
+    "well",
+    "so",
+    "and",
+    "plus",
+    "also",
+    "haha",
+    "hmm",
+    "ok",
+    "okay",
+    "sure",
+    "but",
+    "cool",
+    "awesome",
+    "great",
+    "nice",
+    "no",
+    "thanks",
+    "aw",
+    "aww",
+    "ah",
+    "omg",
+    "lol",
+    "totally",
+    "definitely",
+    "anyway",
+    "btw",
 ];
 
 /// Past forms that do not end in -ed (the common irregular verbs of conversation).
 const IRREGULAR_PAST: &[&str] = &[
-    "was", "were", "had", "did", "went", "got", "saw", "made", "took", "came", "felt", "found",
-    "thought", "knew", "told", "said", "gave", "won", "lost", "bought", "spent", "left", "met",
-    "ran", "wrote", "began", "brought", "caught", "drove", "ate", "fell", "heard", "kept",
-    "sang", "sat", "taught", "threw", "wore", "built", "sent", "held", "became", "chose",
-    "forgot", "grew", "led", "paid", "rode", "shot", "slept", "stood", "swam",
-    "understood", "woke", "flew", "hit", "put", "read", "set", "shut", "cut", "couldn't",
-    "didn't", "wasn't", "weren't", "hadn't", "once", "ago", "yesterday", "last",
+    "was",
+    "were",
+    "had",
+    "did",
+    "went",
+    "got",
+    "saw",
+    "made",
+    "took",
+    "came",
+    "felt",
+    "found",
+    "thought",
+    "knew",
+    "told",
+    "said",
+    "gave",
+    "won",
+    "lost",
+    "bought",
+    "spent",
+    "left",
+    "met",
+    "ran",
+    "wrote",
+    "began",
+    "brought",
+    "caught",
+    "drove",
+    "ate",
+    "fell",
+    "heard",
+    "kept",
+    "sang",
+    "sat",
+    "taught",
+    "threw",
+    "wore",
+    "built",
+    "sent",
+    "held",
+    "became",
+    "chose",
+    "forgot",
+    "grew",
+    "led",
+    "paid",
+    "rode",
+    "shot",
+    "slept",
+    "stood",
+    "swam",
+    "understood",
+    "woke",
+    "flew",
+    "hit",
+    "put",
+    "read",
+    "set",
+    "shut",
+    "cut",
+    "couldn't",
+    "didn't",
+    "wasn't",
+    "weren't",
+    "hadn't",
+    "once",
+    "ago",
+    "yesterday",
+    "last",
 ];
 
 /// Present auxiliaries: with one before the verb, an -ed form is not a simple past ("I'm
 /// excited", "I've finished", "it's called").
 const PRESENT_AUX: &[&str] = &[
     "am", "is", "are", "i'm", "you're", "we're", "they're", "it's", "that's", "he's", "she's",
-    "have", "has", "i've", "we've", "you've", "they've", "will", "i'll", "we'll", "you'll",
-    "can", "do", "does", "get", "gets", "feel", "feels", "be", "been", "being", "keep", "stay",
+    "have", "has", "i've", "we've", "you've", "they've", "will", "i'll", "we'll", "you'll", "can",
+    "do", "does", "get", "gets", "feel", "feels", "be", "been", "being", "keep", "stay",
 ];
 
 /// Words ending in -ed that are not past forms.
-const NOT_PAST_ED: &[&str] = &["need", "feed", "speed", "indeed", "seed", "bed", "red", "shed"];
+const NOT_PAST_ED: &[&str] = &[
+    "need", "feed", "speed", "indeed", "seed", "bed", "red", "shed",
+];
 
 /// Base forms that open an imperative ("Keep pushing", "Let me know", "Give them time").
 const IMPERATIVE: &[&str] = &[
-    "keep", "let", "let's", "give", "take", "tell", "check", "look", "be", "remember", "go",
-    "make", "try", "enjoy", "have", "stay", "believe", "push", "cherish", "hang", "say", "send",
-    "show", "don't", "never", "please", "just", "focus", "find", "put", "use", "bring", "get",
-    "follow", "start", "stop", "see", "think", "trust", "treat", "slowly", "definitely",
+    "keep",
+    "let",
+    "let's",
+    "give",
+    "take",
+    "tell",
+    "check",
+    "look",
+    "be",
+    "remember",
+    "go",
+    "make",
+    "try",
+    "enjoy",
+    "have",
+    "stay",
+    "believe",
+    "push",
+    "cherish",
+    "hang",
+    "say",
+    "send",
+    "show",
+    "don't",
+    "never",
+    "please",
+    "just",
+    "focus",
+    "find",
+    "put",
+    "use",
+    "bring",
+    "get",
+    "follow",
+    "start",
+    "stop",
+    "see",
+    "think",
+    "trust",
+    "treat",
+    "slowly",
+    "definitely",
 ];
 
 /// Words of the head clause that put it in the time to come.
 const FUTURE: &[&str] = &[
-    "will", "i'll", "we'll", "you'll", "it'll", "they'll", "she'll", "he'll", "that'll", "gonna",
-    "going", "plan", "planning", "hope", "hoping", "wait", "forward", "soon", "tomorrow", "next",
-    "want", "wanna", "aiming", "considering", "would", "i'd", "we'd", "about",
+    "will",
+    "i'll",
+    "we'll",
+    "you'll",
+    "it'll",
+    "they'll",
+    "she'll",
+    "he'll",
+    "that'll",
+    "gonna",
+    "going",
+    "plan",
+    "planning",
+    "hope",
+    "hoping",
+    "wait",
+    "forward",
+    "soon",
+    "tomorrow",
+    "next",
+    "want",
+    "wanna",
+    "aiming",
+    "considering",
+    "would",
+    "i'd",
+    "we'd",
+    "about",
 ];
 
 /// Words that make a statement a routine.
-const HABIT: &[&str] = &["usually", "sometimes", "often", "every", "always", "regularly", "weekly"];
+const HABIT: &[&str] = &[
+    "usually",
+    "sometimes",
+    "often",
+    "every",
+    "always",
+    "regularly",
+    "weekly",
+];
 
 /// Lower-case words (letters, digits and inner apostrophes; typographic apostrophes made plain).
 pub fn words(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase().replace(['\u{2019}', '\u{2018}', '`'], "'");
+    let lower = text
+        .to_lowercase()
+        .replace(['\u{2019}', '\u{2018}', '`'], "'");
     lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .map(|w| w.trim_matches('\''))
@@ -114,7 +284,10 @@ pub fn features(text: &str) -> Vec<String> {
         }
     }
     out.extend(head.iter().map(|w| format!("hw={w}")));
-    if head.first().is_some_and(|w| IMPERATIVE.contains(&w.as_str())) {
+    if head
+        .first()
+        .is_some_and(|w| IMPERATIVE.contains(&w.as_str()))
+    {
         out.push("mood=imperative".into());
     }
     if head.iter().any(|w| FUTURE.contains(&w.as_str())) {
@@ -175,6 +348,9 @@ mod tests {
 
     #[test]
     fn words_are_lower_case_with_plain_apostrophes() {
-        assert_eq!(words("I\u{2019}ll see `em, OK?"), ["i'll", "see", "em", "ok"]);
+        assert_eq!(
+            words("I\u{2019}ll see `em, OK?"),
+            ["i'll", "see", "em", "ok"]
+        );
     }
 }

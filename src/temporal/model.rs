@@ -28,7 +28,10 @@ fn model() -> &'static ModelFile {
             .expect("src/temporal/model.json is the training script's output");
         assert!(
             model.intercept.len() == model.classes.len()
-                && model.weights.values().all(|w| w.len() == model.classes.len()),
+                && model
+                    .weights
+                    .values()
+                    .all(|w| w.len() == model.classes.len()),
             "src/temporal/model.json: one weight per class"
         );
         model

@@ -61,14 +61,14 @@ fn malformed_lines_name_the_line() {
 fn macro_averages_skip_a_class_neither_labelled_nor_predicted() {
     let lines = [
         r#"{"id":"a","text":"From now on we squash-merge.","class":"forward_open"}"#,
-        r#"{"id":"b","text":"The disk is full.","class":"current_state"}"#,
-        r#"{"id":"c","text":"The disk was full.","class":"closed"}"#,
+        r#"{"id":"b","text":"Your support means a lot to me.","class":"current_state"}"#,
+        r#"{"id":"c","text":"Your support means a lot.","class":"closed"}"#,
     ]
     .join("\n");
     let statements = parse_statements(Path::new("t.jsonl"), lines.as_bytes()).unwrap();
     let e = evaluate(Path::new("t.jsonl"), &statements).unwrap();
-    // No correction labelled or predicted: the mean runs over three classes. "was full" has
-    // no marker, so closed is missed (F1 0) and current_state has precision 1/2.
+    // No correction labelled or predicted: the mean runs over three classes. c is predicted
+    // current_state, so closed is missed (F1 0) and current_state has precision 1/2.
     let f1_current = 2.0 * 0.5 / 1.5;
     assert!((e.macro_f1 - (1.0 + f1_current + 0.0) / 3.0).abs() < 1e-12);
     // A correction predicted but never labelled counts, with F1 0.
