@@ -89,7 +89,9 @@ def main():
     ap.add_argument("--locomo", required=True)
     ap.add_argument("--binary", default="target/release/tenure-eval")
     ap.add_argument("--out", default="src/temporal/model.json")
-    ap.add_argument("--predictions", help="write the cross-validated predictions (JSON Lines)")
+    ap.add_argument("--predictions", metavar="PREFIX",
+                    help="write the chosen setting's cross-validated predictions to "
+                         "PREFIX.locomo-dev.jsonl and PREFIX.software.jsonl")
     args = ap.parse_args()
     dev = features(args.binary, DEV, args.locomo)
     se = features(args.binary, SE, None)
@@ -109,11 +111,14 @@ def main():
     c, se_weight = best[3], best[4]
     print(f"chosen: C={c} se-weight={se_weight}", file=sys.stderr)
     if args.predictions:
+        # The chosen setting's cross-validated predictions, one file per part, for
+        # `tenure-eval temporal eval` (which scores a line's "predicted" as given).
         _, pred = cross_validate(rows, c, se_weight)
-        with open(args.predictions, "w") as f:
-            for r in rows:
-                f.write(json.dumps({"id": r["id"], "class": r["class"],
-                                    "predicted": pred[r["id"]]}) + "\n")
+        for part, sel in (("locomo-dev", dev), ("software", se)):
+            with open(f"{args.predictions}.{part}.jsonl", "w") as f:
+                for r in sel:
+                    f.write(json.dumps({"id": r["id"], "class": r["class"],
+                                        "predicted": pred[r["id"]]}) + "\n")
     vec, model = fit(rows, c, se_weight)
     assert list(model.classes_) == sorted(CLASSES)
     order = [list(model.classes_).index(k) for k in CLASSES]

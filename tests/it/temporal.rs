@@ -82,7 +82,10 @@ fn eval_on_the_built_in_corpus_prints_the_per_class_table() {
         .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
         .collect();
     assert!(text.starts_with("### Per class (accuracy "), "{text}");
-    assert_eq!(rows[0], ["class", "precision", "recall", "F1", "support"]);
+    assert_eq!(
+        rows[0],
+        ["class", "precision", "recall", "F1", "F1 95% CI", "support"]
+    );
     let confusion = [
         "gold \\ predicted",
         "forward_open",

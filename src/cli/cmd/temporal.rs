@@ -122,7 +122,10 @@ fn read_statements(path: &Path, locomo: Option<&Path>) -> Result<(PathBuf, Vec<S
             draw::fill_texts(&path, &mut statements, &turns)?;
         }
         None => {
-            if let Some(s) = statements.iter().find(|s| s.text.is_empty()) {
+            if let Some(s) = statements
+                .iter()
+                .find(|s| s.text.is_empty() && s.predicted.is_none())
+            {
                 return Err(Error::input(
                     &path,
                     format!("id {:?}", s.id),

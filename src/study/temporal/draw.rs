@@ -70,6 +70,7 @@ pub fn candidates(turns: &[Turn], part: Part) -> Result<Vec<Statement>> {
                     id: format!("{}/{}/s{}", t.sample_id, t.dia_id, k + 1),
                     text: sentence.to_string(),
                     class: None,
+                    predicted: None,
                     note: None,
                 });
             }
@@ -97,7 +98,7 @@ pub fn draw(turns: &[Turn], part: Part, n: usize, seed: u64) -> Result<Vec<State
     Ok(keyed.into_iter().take(n).map(|(_, _, s)| s).collect())
 }
 
-/// Give every statement without a text the sentence its id (`conv-44/D3:7/s2`) names in
+/// Give every statement without a text (and without a given prediction) the sentence its id (`conv-44/D3:7/s2`) names in
 /// `turns` (LoCoMo's file at `locomo`). An id that names no sentence is an input error naming
 /// `labels` and the id.
 pub fn fill_texts(labels: &Path, statements: &mut [Statement], turns: &[Turn]) -> Result<()> {
@@ -105,7 +106,10 @@ pub fn fill_texts(labels: &Path, statements: &mut [Statement], turns: &[Turn]) -
         .iter()
         .map(|t| ((t.sample_id.as_str(), t.dia_id.as_str()), t.text.as_str()))
         .collect();
-    for statement in statements.iter_mut().filter(|s| s.text.is_empty()) {
+    for statement in statements
+        .iter_mut()
+        .filter(|s| s.text.is_empty() && s.predicted.is_none())
+    {
         let sentence = statement.id.rsplit_once("/s").and_then(|(turn, k)| {
             let (sample, dia) = turn.split_once('/')?;
             let k: usize = k.parse().ok()?;
@@ -188,6 +192,7 @@ mod tests {
             id: "conv-0/D1:1/s9".into(),
             text: String::new(),
             class: None,
+            predicted: None,
             note: None,
         }];
         let err = fill_texts(Path::new("l.jsonl"), &mut bad, &turns)

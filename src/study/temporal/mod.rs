@@ -4,7 +4,10 @@
 
 use crate::error::{Error, Result};
 pub mod draw;
+mod interval;
 mod table;
+
+pub use interval::Intervals;
 
 pub use table::tables;
 
@@ -27,6 +30,10 @@ pub struct Statement {
     /// The gold class, when labelled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<TemporalClass>,
+    /// A class another classifier gave (the training script's cross-validated predictions):
+    /// `temporal eval` scores it instead of classifying the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<TemporalClass>,
     /// Why the label (hard negatives say which trap they set); never read by the classifier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -138,6 +145,8 @@ pub struct Evaluation {
     /// Unweighted mean of the per-class F1s, over the classes labelled or predicted.
     #[serde(rename = "macroF1")]
     pub macro_f1: f64,
+    /// Bootstrap 95% intervals of the macro and per-class F1.
+    pub intervals: interval::Intervals,
     /// `confusion[gold][predicted]` = count, every cell present.
     pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
     /// In file order.
@@ -149,12 +158,11 @@ pub fn classify_all(statements: &[Statement]) -> Vec<Classification> {
     statements.iter().map(|s| classify_text(&s.text)).collect()
 }
 
-/// Evaluate the classifier on `statements`, every one of which must carry a gold class.
+/// Evaluate the classifier on `statements`, every one of which must carry a gold class. A
+/// statement with a `predicted` class is scored as given (another classifier's answer, as the
+/// training script's cross-validated predictions); the others are classified.
 pub fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
-    let mut confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>> = TemporalClass::ALL
-        .into_iter()
-        .map(|g| (g, TemporalClass::ALL.into_iter().map(|p| (p, 0)).collect()))
-        .collect();
+    let mut pairs = Vec::with_capacity(statements.len());
     let mut misclassified = Vec::new();
     for (statement, got) in statements.iter().zip(classify_all(statements)) {
         let gold = statement.class.ok_or_else(|| {
@@ -164,67 +172,33 @@ pub fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
                 "no \"class\"; expected a gold class on every line to evaluate",
             )
         })?;
-        *confusion
-            .entry(gold)
-            .or_default()
-            .entry(got.class)
-            .or_default() += 1;
-        if gold != got.class {
+        let (predicted, marker) = match statement.predicted {
+            Some(p) => (p, Some("given".to_string())),
+            None => (got.class, got.marker),
+        };
+        pairs.push((gold, predicted));
+        if gold != predicted {
             misclassified.push(Miss {
                 id: statement.id.clone(),
                 gold,
-                predicted: got.class,
-                marker: got.marker,
+                predicted,
+                marker,
             });
         }
     }
-    let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-    let per_class: BTreeMap<TemporalClass, ClassScores> = TemporalClass::ALL
-        .into_iter()
-        .map(|c| {
-            let tp = confusion[&c][&c];
-            let support: usize = confusion[&c].values().sum();
-            let predicted: usize = confusion.values().map(|row| row[&c]).sum();
-            let (precision, recall) = (ratio(tp, predicted), ratio(tp, support));
-            let f1 = if precision + recall == 0.0 {
-                0.0
-            } else {
-                2.0 * precision * recall / (precision + recall)
-            };
-            (
-                c,
-                ClassScores {
-                    precision,
-                    recall,
-                    f1,
-                    support,
-                },
-            )
-        })
-        .collect();
-    // The macro averages run over the classes in the gold labels or the predictions, as
-    // scikit-learn's `average="macro"` does: a class neither labelled nor predicted (no
-    // correction among real utterances) has no F1, and counting it as 0 would cap the macro
-    // F1 at 0.75. A class predicted but never labelled counts with F1 0.
-    let seen: Vec<&ClassScores> = TemporalClass::ALL
-        .into_iter()
-        .filter(|c| per_class[c].support > 0 || confusion.values().any(|row| row[c] > 0))
-        .map(|c| &per_class[&c])
-        .collect();
-    let mean = |f: fn(&ClassScores) -> f64| {
-        seen.iter().map(|s| f(s)).sum::<f64>() / seen.len().max(1) as f64
-    };
+    let scored = interval::Scored::of(&pairs);
     let total = statements.len();
     let correct = total - misclassified.len();
     Ok(Evaluation {
         total,
         correct,
-        accuracy: ratio(correct, total),
-        macro_precision: mean(|s| s.precision),
-        macro_recall: mean(|s| s.recall),
-        macro_f1: mean(|s| s.f1),
-        per_class,
-        confusion,
+        accuracy: interval::ratio(correct, total),
+        macro_precision: scored.macro_precision,
+        macro_recall: scored.macro_recall,
+        macro_f1: scored.macro_f1,
+        intervals: interval::bootstrap(&pairs, interval::RESAMPLES, interval::SEED),
+        per_class: scored.per_class,
+        confusion: scored.confusion,
         misclassified,
     })
 }

@@ -1,5 +1,6 @@
 //! The evaluation's tables, through the one `render::Table` (markdown, CSV, LaTeX, JSON): per
-//! class with the macro averages and the accuracy, the confusion matrix (rows gold, columns
+//! class with the macro averages, bootstrap intervals of the F1s and the accuracy ("–" where a
+//! figure is undefined: a class never labelled has no recall), the confusion matrix (rows gold, columns
 //! predicted), and the misclassified statements.
 
 use super::Evaluation;
@@ -9,15 +10,28 @@ use crate::temporal::TemporalClass;
 /// The three tables of `e`.
 pub fn tables(e: &Evaluation) -> Vec<Table> {
     let f3 = |x: f64| format!("{x:.3}");
+    let ci = |i: Option<&super::interval::Interval>| {
+        i.map_or("–".to_string(), |i| format!("{:.3}–{:.3}", i.low, i.high))
+    };
+    let seen: Vec<TemporalClass> = super::interval::seen(&e.confusion).collect();
     let mut rows: Vec<Vec<String>> = e
         .per_class
         .iter()
         .map(|(class, s)| {
+            // A class neither labelled nor predicted has no precision, recall or F1.
+            let defined = seen.contains(class);
+            let cell = |x: f64| if defined { f3(x) } else { "–".into() };
+            let recall = if s.support > 0 {
+                f3(s.recall)
+            } else {
+                "–".into()
+            };
             vec![
                 class.to_string(),
-                f3(s.precision),
-                f3(s.recall),
-                f3(s.f1),
+                cell(s.precision),
+                recall,
+                cell(s.f1),
+                ci(e.intervals.f1.get(class)),
                 s.support.to_string(),
             ]
         })
@@ -27,6 +41,7 @@ pub fn tables(e: &Evaluation) -> Vec<Table> {
         f3(e.macro_precision),
         f3(e.macro_recall),
         f3(e.macro_f1),
+        ci(Some(&e.intervals.macro_f1)),
         e.total.to_string(),
     ]);
     let per_class = Table::new(
@@ -34,7 +49,7 @@ pub fn tables(e: &Evaluation) -> Vec<Table> {
             "Per class (accuracy {:.3}, {} of {})",
             e.accuracy, e.correct, e.total
         ),
-        &["class", "precision", "recall", "F1", "support"],
+        &["class", "precision", "recall", "F1", "F1 95% CI", "support"],
         rows,
     );
     let mut header = vec!["gold \\ predicted".to_string()];

@@ -1,0 +1,204 @@
+//! Per-class and macro precision, recall and F1 from (gold, predicted) pairs, and their
+//! bootstrap 95% intervals: statements resampled with replacement, the same scores recomputed
+//! on each resample, the 2.5th and 97.5th percentiles kept (ranks round(q·(B−1)) of the sorted
+//! values, as `eval::stats` does for its paired intervals). Seeded, so reproducible.
+
+use super::ClassScores;
+use crate::temporal::TemporalClass;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Resamples of every interval.
+pub const RESAMPLES: usize = 2000;
+/// The ChaCha8 seed of every interval.
+pub const SEED: u64 = 34;
+
+/// `a / b`, 0 when `b` is 0.
+pub(super) fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The scores of a set of pairs.
+pub(super) struct Scored {
+    pub per_class: BTreeMap<TemporalClass, ClassScores>,
+    pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
+    pub macro_precision: f64,
+    pub macro_recall: f64,
+    pub macro_f1: f64,
+}
+
+impl Scored {
+    pub(super) fn of(pairs: &[(TemporalClass, TemporalClass)]) -> Scored {
+        let mut confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>> =
+            TemporalClass::ALL
+                .into_iter()
+                .map(|g| (g, TemporalClass::ALL.into_iter().map(|p| (p, 0)).collect()))
+                .collect();
+        for (gold, predicted) in pairs {
+            *confusion
+                .get_mut(gold)
+                .and_then(|row| row.get_mut(predicted))
+                .expect("every cell is present") += 1;
+        }
+        let per_class: BTreeMap<TemporalClass, ClassScores> = TemporalClass::ALL
+            .into_iter()
+            .map(|c| {
+                let tp = confusion[&c][&c];
+                let support: usize = confusion[&c].values().sum();
+                let predicted: usize = confusion.values().map(|row| row[&c]).sum();
+                let (precision, recall) = (ratio(tp, predicted), ratio(tp, support));
+                let f1 = if precision + recall == 0.0 {
+                    0.0
+                } else {
+                    2.0 * precision * recall / (precision + recall)
+                };
+                let scores = ClassScores {
+                    precision,
+                    recall,
+                    f1,
+                    support,
+                };
+                (c, scores)
+            })
+            .collect();
+        // The macro averages run over the classes in the gold labels or the predictions, as
+        // scikit-learn's `average="macro"` does: a class neither labelled nor predicted (no
+        // correction among real utterances) has no F1, and counting it as 0 would cap the
+        // macro F1 at 0.75. A class predicted but never labelled counts with F1 0.
+        let seen: Vec<&ClassScores> = seen(&confusion).map(|c| &per_class[&c]).collect();
+        let mean = |f: fn(&ClassScores) -> f64| {
+            seen.iter().map(|s| f(s)).sum::<f64>() / seen.len().max(1) as f64
+        };
+        Scored {
+            macro_precision: mean(|s| s.precision),
+            macro_recall: mean(|s| s.recall),
+            macro_f1: mean(|s| s.f1),
+            per_class,
+            confusion,
+        }
+    }
+}
+
+/// The classes labelled or predicted at least once, in [`TemporalClass::ALL`] order.
+pub(super) fn seen(
+    confusion: &BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
+) -> impl Iterator<Item = TemporalClass> + '_ {
+    TemporalClass::ALL.into_iter().filter(|c| {
+        confusion[c].values().sum::<usize>() > 0 || confusion.values().any(|row| row[c] > 0)
+    })
+}
+
+/// A 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Interval {
+    /// 2.5th percentile of the resampled values.
+    pub low: f64,
+    /// 97.5th percentile.
+    pub high: f64,
+}
+
+/// Bootstrap intervals of an evaluation's F1s.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Intervals {
+    /// Of the macro F1.
+    #[serde(rename = "macroF1")]
+    pub macro_f1: Interval,
+    /// Of each labelled class's F1 (a class with no gold statement has none).
+    pub f1: BTreeMap<TemporalClass, Interval>,
+    /// Resamples drawn.
+    pub resamples: usize,
+    /// ChaCha8 seed.
+    pub seed: u64,
+}
+
+/// The bootstrap intervals of `pairs`' macro and per-class F1.
+pub(super) fn bootstrap(
+    pairs: &[(TemporalClass, TemporalClass)],
+    resamples: usize,
+    seed: u64,
+) -> Intervals {
+    let labelled: Vec<TemporalClass> = TemporalClass::ALL
+        .into_iter()
+        .filter(|c| pairs.iter().any(|(g, _)| g == c))
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut macros = Vec::with_capacity(resamples);
+    let mut per_class: BTreeMap<TemporalClass, Vec<f64>> = BTreeMap::new();
+    let mut sample = Vec::with_capacity(pairs.len());
+    for _ in 0..resamples {
+        sample.clear();
+        sample.extend(
+            (0..pairs.len()).map(|_| pairs[(rng.next_u64() % pairs.len() as u64) as usize]),
+        );
+        let scored = Scored::of(&sample);
+        macros.push(scored.macro_f1);
+        for c in &labelled {
+            per_class
+                .entry(*c)
+                .or_default()
+                .push(scored.per_class[c].f1);
+        }
+    }
+    let interval = |mut values: Vec<f64>| {
+        if values.is_empty() {
+            return Interval {
+                low: 0.0,
+                high: 0.0,
+            };
+        }
+        values.sort_by(f64::total_cmp);
+        let at = |q: f64| values[(q * (values.len() - 1) as f64).round() as usize];
+        Interval {
+            low: at(0.025),
+            high: at(0.975),
+        }
+    };
+    Intervals {
+        macro_f1: interval(macros),
+        f1: per_class
+            .into_iter()
+            .map(|(c, v)| (c, interval(v)))
+            .collect(),
+        resamples,
+        seed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TemporalClass::*;
+
+    #[test]
+    fn a_perfect_classifier_has_a_point_interval_and_a_noisy_one_a_wide_one() {
+        let perfect: Vec<_> = (0..30)
+            .map(|i| [(ForwardOpen, ForwardOpen), (Closed, Closed)][i % 2])
+            .collect();
+        let got = bootstrap(&perfect, 200, 1);
+        assert_eq!(
+            got.macro_f1,
+            Interval {
+                low: 1.0,
+                high: 1.0
+            }
+        );
+        let mut noisy = perfect.clone();
+        noisy[0] = (ForwardOpen, Closed);
+        noisy[1] = (Closed, ForwardOpen);
+        let got = bootstrap(&noisy, 500, 1);
+        let point = Scored::of(&noisy).macro_f1;
+        assert!(
+            got.macro_f1.low < point && point < got.macro_f1.high,
+            "{got:?}"
+        );
+        assert!(got.f1.contains_key(&Closed) && !got.f1.contains_key(&Correction));
+        assert_eq!(bootstrap(&noisy, 500, 1), got, "seeded");
+    }
+}
