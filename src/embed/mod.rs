@@ -2,6 +2,7 @@
 //! (text policies, spec §E), the content-addressed vector store, the ONNX embedder, and the
 //! list of texts a suite run needs.
 
+pub mod builtin;
 pub mod import;
 pub mod needed;
 pub mod onnx;

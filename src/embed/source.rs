@@ -1,8 +1,10 @@
 //! Where a run's vectors come from: `--model NAME` (a store, no runtime needed),
 //! `--model DIR` (an ONNX model folder: its store, plus whatever is missing embedded now, in
 //! memory), or `--model ollama:NAME[@URL]` / `openai:NAME[@URL]` (a served model: its store,
-//! plus whatever is missing embedded now and saved, so a rerun needs no server).
+//! plus whatever is missing embedded now and saved, so a rerun needs no server), or
+//! `--model hashed[:DIM]` / `random[:DIM]` (built in: a hashed bag of words, and chance).
 
+use super::builtin::BuiltinEmbedder;
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::places::{check_store_name, Places};
 use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
@@ -52,9 +54,15 @@ impl ModelSource {
         ServiceSpec::parse(&self.spec, self.ollama_legacy)
     }
 
-    /// Can this spec embed (a model folder or a served model), rather than only look up?
+    /// The built-in embedder the spec names (`hashed[:DIM]`, `random[:DIM]`), if it names one.
+    pub fn builtin(&self) -> Option<Result<BuiltinEmbedder>> {
+        BuiltinEmbedder::parse(&self.spec)
+    }
+
+    /// Can this spec embed (a model folder, a served model or a built-in embedder), rather than
+    /// only look up?
     pub fn is_embedder(&self) -> bool {
-        self.is_model_dir() || self.service_spec().is_some()
+        self.is_model_dir() || self.service_spec().is_some() || self.builtin().is_some()
     }
 
     /// Where stores are looked for and written.
@@ -100,6 +108,9 @@ impl ModelSource {
     }
 
     fn open_embedder(&self) -> Result<Box<dyn Embedder>> {
+        if let Some(builtin) = self.builtin() {
+            return Ok(Box::new(builtin?));
+        }
         if let Some(spec) = self.service_spec() {
             return Ok(Box::new(ServiceEmbedder::connect(
                 spec?,
@@ -121,7 +132,8 @@ impl ModelSource {
         progress: EmbedProgress<'_>,
     ) -> Result<EmbeddingStore> {
         let needed = needed_texts(suite, policy);
-        if self.is_model_dir() {
+        // A model folder or built-in embedder embeds in memory (built-ins are never stored).
+        if self.is_model_dir() || self.builtin().is_some() {
             let (mut embedder, mut store) = self.open_model()?;
             fill(embedder.as_mut(), &mut store, policy, &needed, progress)?;
             return Ok(store);

@@ -135,30 +135,78 @@ pub struct ModelRow {
     pub session_summary: Option<Summary>,
     /// Mean paper drift over the session turns.
     pub mean_drift: Option<f64>,
+    /// The static pass's rank measures (ir_measures name, mean over cases with gold).
+    pub measures: Vec<(String, Option<f64>)>,
+    /// This row against the chance row, when there is one.
+    pub vs_chance: Option<ChanceTest>,
+}
+
+/// A row's static rank measure against the chance row's.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChanceTest {
+    /// The measure tested (the first of `--metrics`).
+    pub measure: String,
+    /// Mean of this row − chance over the cases with a value in both.
+    pub mean_difference: f64,
+    /// Paired randomisation test's p, Holm-adjusted over the table's pairs.
+    pub p_adjusted: f64,
+    /// Above chance at the table's level.
+    pub distinguishable: bool,
+    /// Below chance at the table's level (a backend that finds nothing, as alias-BM25 on raw
+    /// conversations).
+    pub below: bool,
 }
 
 /// PrecisionMemBench's "embedding model invariance" table, BM25 as the reference row.
 pub fn models_table(rows: &[ModelRow]) -> String {
-    let header = [
-        "Backend",
-        "Model",
-        "Text policy",
-        "Precision",
-        "Recall",
-        "Static passes",
-        "Active passes",
-        "Session passes",
-        "Drift (noise)",
-        "Mean ms",
-        "p95 ms",
-    ];
+    let mut header: Vec<String> = vec!["Backend".into(), "Model".into(), "Text policy".into()];
+    let measures: Vec<String> = rows
+        .first()
+        .map(|r| r.measures.iter().map(|(m, _)| m.clone()).collect())
+        .unwrap_or_default();
+    header.extend(measures.iter().cloned());
+    header.extend(
+        [
+            "vs chance",
+            "Precision",
+            "Recall",
+            "Static passes",
+            "Active passes",
+            "Session passes",
+            "Drift (noise)",
+            "Mean ms",
+            "p95 ms",
+        ]
+        .map(String::from),
+    );
     let mut cells: Vec<Vec<String>> = Vec::new();
     for r in rows {
         let s = &r.static_summary;
-        cells.push(vec![
+        let mut row = vec![
             r.backend.clone(),
             r.model.clone().unwrap_or_else(|| "–".into()),
             r.text_policy.clone().unwrap_or_else(|| "–".into()),
+        ];
+        row.extend(r.measures.iter().map(|(_, v)| fmt_opt(*v)));
+        row.push(r.vs_chance.as_ref().map_or_else(
+            || "–".into(),
+            |t| {
+                let p = if t.p_adjusted < 0.001 {
+                    "p < 0.001".to_string()
+                } else {
+                    format!("p = {:.3}", t.p_adjusted)
+                };
+                if t.distinguishable {
+                    format!("above ({p})")
+                } else if t.below {
+                    format!("below ({p})")
+                } else {
+                    format!("≈ chance ({p})")
+                }
+            },
+        ));
+        row.extend([
             fmt_opt(s.mean_precision),
             fmt_opt(s.mean_recall),
             format!("{}/{}", s.total_passed, s.total_cases),
@@ -171,7 +219,9 @@ pub fn models_table(rows: &[ModelRow]) -> String {
             format!("{:.2}", s.mean_latency_ms),
             format!("{:.2}", s.p95_latency_ms),
         ]);
+        cells.push(row);
     }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
     Table::new("", &header, cells).markdown_grid() + "\n"
 }
 

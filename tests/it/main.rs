@@ -78,6 +78,8 @@ mod loud;
 mod lucene;
 /// Reports of different suites: warned about or refused, naming the files.
 mod mixed_reports;
+/// `models`: rank measures, the chance row and its test; the cosine floor.
+mod models;
 mod onnx;
 /// Output faults through the real binary: full stdout, closed pipes, no panic.
 mod output;

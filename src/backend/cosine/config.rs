@@ -72,6 +72,11 @@ pub struct CosineConfig {
     /// PrecisionMemBench used) instead of `/api/embed`.
     #[serde(default)]
     pub ollama_legacy: bool,
+    /// A cosine similarity floor: hits whose cosine is below it are dropped (none by default,
+    /// as Atlas's `$vectorSearch`). MTEB-style comparisons and PrecisionMemBench's drift need
+    /// one: pure top-k has no way to return nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<f32>,
     /// Set by [`CosineConfig::prepare`].
     #[serde(skip)]
     pub(super) prepared: Option<Prepared>,
@@ -116,6 +121,7 @@ impl CosineConfig {
             embed: EmbedOptions::default(),
             service: ServiceOptions::default(),
             ollama_legacy: false,
+            floor: None,
             prepared: None,
         }
     }
@@ -133,6 +139,9 @@ impl CosineConfig {
             ]);
         }
         settings.extend(self.embedding_label_settings());
+        if let Some(floor) = self.floor {
+            settings.push(Setting::new("floor", floor, ""));
+        }
         settings
     }
 

@@ -6,7 +6,8 @@
 //! * the `4 × limit` nearest candidates (Atlas asks for `numCandidates: 150` from its ANN index;
 //!   exact search ranks every pre-filtered vector, HNSW asks its graph for the same count);
 //! * post-filter: not an open question, not `expertise`, in scope, not an excluded id;
-//! * then `limit`. There is **no score threshold**: the context builder's minScore is ignored.
+//! * then `limit`. There is **no score threshold** (the context builder's minScore is ignored)
+//!   unless `--cosine-floor F` sets one, our extension: hits with a cosine below F are dropped.
 //! * The score is Atlas's `vectorSearchScore` for cosine, `(1 + cos) / 2`, reported to 3
 //!   decimals.
 //!
@@ -54,6 +55,8 @@ pub struct CosineBackend {
     graph: Option<hnsw::Graph>,
     /// Distinct beliefs so far: the next new belief's slot.
     beliefs: usize,
+    /// `--cosine-floor`: hits with a lower cosine are dropped.
+    floor: Option<f32>,
 }
 
 impl CosineBackend {
@@ -69,6 +72,7 @@ impl CosineBackend {
             format!("{}.{}", model.name, setup.policy.label())
         };
         let mut backend = CosineBackend {
+            floor: config.floor,
             graph: match config.index {
                 IndexKind::Hnsw(params) => Some(hnsw::Graph::new(params, corpus.len())),
                 IndexKind::Exact => None,
@@ -172,6 +176,9 @@ impl Backend for CosineBackend {
             "score": "(1 + cosine) / 2, 3 decimals",
             "ties": "natural order",
         });
+        if let Some(floor) = self.floor {
+            settings["cosineFloor"] = json!(floor);
+        }
         if let IndexKind::Hnsw(p) = self.index {
             settings["hnsw"] = json!({
                 "maxConnections": p.max_connections,
@@ -217,6 +224,7 @@ impl Backend for CosineBackend {
             .into_iter()
             .filter(|&(_, id)| request.filter.admits(&self.versions[id].belief))
             .take(request.limit)
+            .filter(|&(cos, _)| self.floor.is_none_or(|f| cos >= f))
             .map(|(cos, id)| Hit {
                 id: self.versions[id].belief.id.clone(),
                 score: Some((1.0 + cos) / 2.0),

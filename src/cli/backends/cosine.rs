@@ -93,6 +93,10 @@ pub struct IndexArgs {
     /// Nearest-neighbour search.
     #[arg(long, value_enum, default_value = "exact")]
     pub index: IndexArg,
+    /// Drop hits whose cosine similarity is below F (none by default, as Atlas). Several
+    /// (`0.3,0.4,0.5`) sweep: one cosine run per floor and model.
+    #[arg(long, value_delimiter = ',', value_name = "F")]
+    pub cosine_floor: Vec<f32>,
 }
 
 /// The HNSW index's parameters (`--index hnsw`).
@@ -111,6 +115,23 @@ pub struct HnswArgs {
 }
 
 impl IndexArgs {
+    /// `configs`, once per `--cosine-floor` (as they are without one).
+    pub fn with_floors(&self, configs: Vec<CosineConfig>) -> Vec<CosineConfig> {
+        if self.cosine_floor.is_empty() {
+            return configs;
+        }
+        configs
+            .into_iter()
+            .flat_map(|c| {
+                self.cosine_floor.iter().map(move |f| {
+                    let mut config = c.clone();
+                    config.floor = Some(*f);
+                    config
+                })
+            })
+            .collect()
+    }
+
     /// The search structure, with `hnsw`'s parameters when it is HNSW.
     pub fn kind(&self, hnsw: &HnswArgs) -> IndexKind {
         match self.index {

@@ -262,9 +262,12 @@ impl BackendFlags {
                     }),
                     None => BackendConfig::bm25(),
                 }),
-                BackendArg::Cosine => {
-                    configs.extend(vectors().into_iter().map(BackendConfig::cosine))
-                }
+                BackendArg::Cosine => configs.extend(
+                    self.index
+                        .with_floors(vectors())
+                        .into_iter()
+                        .map(BackendConfig::cosine),
+                ),
                 BackendArg::Http => match http {
                     Some(http) => configs.push(BackendConfig::Http(Box::new(http.config(remote)?))),
                     None => {

@@ -1,4 +1,8 @@
-//! `tenure-eval models`: each embedding model under cosine, with BM25 as the reference row.
+//! `tenure-eval models`: each embedding model under cosine, compared the way the field compares
+//! retrieval models (MTEB ranks by nDCG@10): rank measures, BM25 as the reference row above,
+//! and a chance row below (`--model random`: a random vector per text), every model tested
+//! against chance with the paired randomisation test `compare` uses (Holm-adjusted over the
+//! table's pairs). A model not distinguishable from chance is named under the table.
 
 use crate::cli::args::{load, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
@@ -9,11 +13,14 @@ use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, RunPlan};
 use tenure_eval::render::run_table::{models_table, ModelRow};
 use tenure_eval::Result;
+
+mod chance;
 
 /// `tenure-eval models`.
 #[derive(Debug, Args)]
@@ -34,6 +41,19 @@ pub struct ModelsArgs {
     /// the whole run's reports from every shard's --out folder.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Rank measures of the table, ir_measures names (the first is the one tested against
+    /// chance).
+    #[arg(long, default_value = "nDCG@10,R@10,RR", value_parser = crate::cli::args::measures)]
+    pub metrics: crate::cli::args::Measures,
+    /// Leave out the chance row (and the test against it).
+    #[arg(long)]
+    pub no_chance: bool,
+    /// Significance level of the test against chance, after Holm's adjustment.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Seed of sampled randomisation tests (over 40 differing cases).
+    #[arg(long, default_value_t = 20_260_511)]
+    pub seed: u64,
 
     /// Suite selection.
     #[command(flatten)]
@@ -71,7 +91,8 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         .configs(&[BackendArg::Bm25], &args.remote, None)?;
     let mut backends = bm25.clone();
     let index = args.backends.index_kind();
-    for model in args.backends.cosine.configs(&args.remote, index) {
+    let models = args.backends.cosine.configs(&args.remote, index);
+    for model in args.backends.index.with_floors(models) {
         let cosine = BackendConfig::cosine(model);
         for m in &methods {
             let children = vec![bm25[0].clone(), cosine.clone()];
@@ -79,8 +100,25 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         }
         backends.insert(backends.len() - methods.len(), cosine);
     }
+    if args.metrics.0.is_empty() {
+        return Err(tenure_eval::Error::Usage(
+            "--metrics none: models compares by rank measures; name at least one".into(),
+        ));
+    }
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(tenure_eval::Error::Usage(format!(
+            "--alpha {}: expected a level between 0 and 1",
+            args.alpha
+        )));
+    }
+    if !args.no_chance {
+        let mut chance = args.backends.cosine.configs(&args.remote, index).remove(0);
+        chance.model = "random".into();
+        backends.push(BackendConfig::cosine(chance));
+    }
     let kinds = [Workload::Static, Workload::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
+    plan.measures = args.metrics.0.clone();
     plan.shard = args
         .shard
         .as_deref()
@@ -101,19 +139,42 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         rows.push(ModelRow {
             backend: info.id.clone(),
             // A fusion names its model in its label: rrf(bm25+cosine/all-minilm-l6-v2).
-            model: info.model.clone().or_else(|| info.file_prefix.clone()),
+            model: info
+                .model
+                .clone()
+                .or_else(|| info.file_prefix.clone())
+                .map(|m| match &info.tag {
+                    // A sweep's rows differ by their settings: all-minilm-l6-v2-floor0.4.
+                    Some(tag) => format!("{m}-{tag}"),
+                    None => m,
+                }),
             text_policy: info.text_policy.clone(),
             static_summary: passes[0].row.summary.clone(),
             mean_drift: session.and_then(|s| s.mean_drift),
             session_summary: session.map(|s| s.summary.clone()),
+            measures: Vec::new(),
+            vs_chance: None,
         });
     }
+    let statics: Vec<_> = outcome
+        .passes
+        .chunks(plan.kinds.len())
+        .map(|p| p[0].report.clone())
+        .collect();
+    let settings = TestSettings {
+        alpha: args.alpha,
+        resamples: 100_000,
+        seed: args.seed,
+    };
+    let table = runs_table(&statics, &plan.measures, None, settings)?;
+    chance::annotate(&mut rows, &table, !args.no_chance);
     let text = match args.format {
         OutputFormat::Json => json_text(&rows),
         _ => format!(
-            "### Embedding model invariance · suite {name} ({profile} profile, index {})\n\n{}",
+            "### Embedding models · suite {name} ({profile} profile, index {})\n\n{}{}",
             index.name(),
-            models_table(&rows)
+            models_table(&rows),
+            chance::note(&rows, &table)
         ),
     };
     write_stdout_then_go_on(&text)?;

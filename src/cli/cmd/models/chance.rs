@@ -1,0 +1,80 @@
+//! The chance row's test: each model's static rank measure (the first of `--metrics`) against
+//! the chance row's (`--model random`), by the paired randomisation test of `compare`'s runs
+//! table, Holm-adjusted over the table's pairs.
+
+use tenure_eval::analysis::compare::significance::RunsTable;
+use tenure_eval::render::run_table::{ChanceTest, ModelRow};
+
+/// Fill each row's measures from `table` (runs in row order) and, when the last row is the
+/// chance row, each other row's test against it.
+pub fn annotate(rows: &mut [ModelRow], table: &RunsTable, chance: bool) {
+    let measures: Vec<_> = table
+        .columns
+        .iter()
+        .filter(|c| c.measure != "precision" && c.measure != "passed")
+        .collect();
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.measures = measures
+            .iter()
+            .map(|c| (c.measure.clone(), c.means[i]))
+            .collect();
+    }
+    let (Some(first), true) = (measures.first(), chance) else {
+        return;
+    };
+    let last = rows.len() - 1;
+    let chance_letter = &table.runs[last].letter;
+    for (i, row) in rows.iter_mut().enumerate().take(last) {
+        let letter = &table.runs[i].letter;
+        if let Some(pair) = first
+            .pairs
+            .iter()
+            .find(|p| &p.a == letter && &p.b == chance_letter)
+        {
+            row.vs_chance = Some(ChanceTest {
+                measure: first.measure.clone(),
+                mean_difference: pair.mean_difference,
+                p_adjusted: pair.p_adjusted,
+                distinguishable: pair.p_adjusted < table.alpha && pair.mean_difference > 0.0,
+                below: pair.p_adjusted < table.alpha && pair.mean_difference < 0.0,
+            });
+        }
+    }
+}
+
+/// The lines under the table: which rows are not distinguishable from chance, and how tested.
+pub fn note(rows: &[ModelRow], table: &RunsTable) -> String {
+    let tested: Vec<&ModelRow> = rows.iter().filter(|r| r.vs_chance.is_some()).collect();
+    let Some(first) = tested.first().and_then(|r| r.vs_chance.as_ref()) else {
+        return String::new();
+    };
+    let name = |r: &ModelRow| r.model.clone().unwrap_or_else(|| r.backend.clone());
+    let listed = |pick: fn(&ChanceTest) -> bool| -> Vec<String> {
+        tested
+            .iter()
+            .filter(|r| r.vs_chance.as_ref().is_some_and(pick))
+            .map(|r| name(r))
+            .collect()
+    };
+    let chance = listed(|t| !t.distinguishable && !t.below);
+    let below = listed(|t| t.below);
+    let how = format!(
+        "{} of each row against the chance row (a random vector per text) over {} cases, paired \
+         randomisation test, Holm-adjusted over the table's pairs, α = {}",
+        first.measure, table.common_cases, table.alpha
+    );
+    let mut out = String::from("\n");
+    if !chance.is_empty() {
+        out += &format!(
+            "**Not distinguishable from chance: {}**. ",
+            chance.join(", ")
+        );
+    }
+    if !below.is_empty() {
+        out += &format!("**Below chance: {}**. ", below.join(", "));
+    }
+    if chance.is_empty() && below.is_empty() {
+        out += "Every row is above chance. ";
+    }
+    out + &format!("({how}.)\n")
+}
