@@ -184,3 +184,85 @@ fn claims_refuse_reports_of_another_suite() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// `claims --fail-on` as a CI gate: exit 1 naming the claims that differ; a tolerance lets
+/// figures within it pass; `fails` also fails the claims the given reports cannot measure.
+#[test]
+fn claims_gate_a_reproduction_with_a_tolerance() {
+    use crate::common::tenure_eval_with;
+    let quoted = [
+        "\"What are we using Redis for?\"",
+        "Mongoose query",
+        "session turn 8",
+        "session turn 10",
+        "cross-session turn 0",
+        "\"TS\" case",
+    ];
+    // No report: the paper suite run now, BM25 and MiniLM cosine. At tolerance 0 the cosine
+    // precision (0.13 against 0.12) and the six quoted scores differ.
+    let strict = tenure_eval_with(&["claims", "--fail-on", "differs"], &[]);
+    assert_eq!(strict.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&strict.stderr);
+    assert!(
+        err.contains("gate: 7 of 16 claims differ (tolerance 0)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cosine mean precision: paper 0.12, measured 0.13"),
+        "{err}"
+    );
+    for q in quoted {
+        assert!(err.contains(q), "{q} in {err}");
+    }
+    let within = tenure_eval_with(
+        &[
+            "claims",
+            "--fail-on",
+            "differs",
+            "--tolerance",
+            "0.01",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert_eq!(within.status.code(), Some(1));
+    let tables: serde_json::Value = serde_json::from_slice(&within.stdout).unwrap();
+    let rows = tables[0]["rows"].as_array().unwrap();
+    assert_eq!(row(rows, "cosine mean precision")[3], "within ±0.01");
+    assert!(String::from_utf8_lossy(&within.stderr).contains("gate: 6 of 16 claims differ"));
+    // The largest quoted-score gap is 11.71 against 7.01: a tolerance of 5 passes everything.
+    let loose = tenure_eval_with(&["claims", "--fail-on", "differs", "--tolerance", "5"], &[]);
+    assert_eq!(
+        loose.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&loose.stderr)
+    );
+    // BM25 reports only: the cosine rows are not measured, which `fails` counts and `differs`
+    // does not.
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::tenure_eval_into(&["run", "--suite", "paper"], dir.path());
+    let paper = dir.path().join("paper");
+    let files = [
+        paper.join("retrieval-report.json"),
+        paper.join("session-retrieval-report.json"),
+    ];
+    let files: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+    let differs = tenure_eval_with(
+        &["claims", "--fail-on", "differs", "--tolerance", "5"],
+        &files,
+    );
+    assert_eq!(differs.status.code(), Some(0));
+    let fails = tenure_eval_with(
+        &["claims", "--fail-on", "fails", "--tolerance", "5"],
+        &files,
+    );
+    assert_eq!(fails.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&fails.stderr);
+    assert!(err.contains("differ or are not measured"), "{err}");
+    assert!(
+        err.contains("cosine total: paper 8/72, measured — (not measured)"),
+        "{err}"
+    );
+}

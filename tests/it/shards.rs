@@ -181,7 +181,14 @@ fn models_in_two_shards_merged_equals_the_whole_models_run() {
     merge
         .args(&shards)
         // models writes its table's measures in the reports; merge takes --metrics as run does.
-        .args(["--suite", "pmb", "--metrics", "nDCG@10,R@10,RR", "--quiet", "--out"])
+        .args([
+            "--suite",
+            "pmb",
+            "--metrics",
+            "nDCG@10,R@10,RR",
+            "--quiet",
+            "--out",
+        ])
         .arg(dir.path().join("merged"));
     ok(merge.output().unwrap());
     for file in [

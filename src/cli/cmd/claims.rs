@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::render::render;
 use tenure_eval::study::paper::table::claims_table;
-use tenure_eval::study::paper::{check_paper_reports, claims, measure_paper, ClaimSources};
+use tenure_eval::study::paper::{check_paper_reports, claims, gate, measure_paper, ClaimSources};
 use tenure_eval::Result;
 
 /// `tenure-eval claims`.
@@ -19,10 +19,33 @@ pub struct ClaimsArgs {
     /// Output format.
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
     pub format: OutputFormat,
+    /// Exit 1 when a claim differs (`differs`), or differs or cannot be measured from the
+    /// reports given (`fails`): a reproduction as a CI gate.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
+    /// A claim whose every number is within T of the paper's reads "within ±T" and does not
+    /// fail (absolute: 0.01 on a precision, 1 on a pass count).
+    #[arg(long, default_value_t = 0.0, value_name = "T")]
+    pub tolerance: f64,
+}
+
+/// `--fail-on` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOnArg {
+    /// A measured claim differs beyond the tolerance.
+    Differs,
+    /// A claim differs, or the reports given cannot measure it.
+    Fails,
 }
 
 /// The claims table.
 pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
+    if !(args.tolerance >= 0.0 && args.tolerance.is_finite()) {
+        return Err(tenure_eval::Error::Usage(format!(
+            "--tolerance {}: expected a number of at least 0",
+            args.tolerance
+        )));
+    }
     let reports = if args.reports.is_empty() {
         let (reports, skipped) = measure_paper()?;
         if let Some(why) = skipped {
@@ -34,7 +57,39 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
         check_paper_reports(&reports)?;
         reports
     };
-    let table = claims_table(&claims(&ClaimSources::from_reports(&reports)));
+    let mut claims = claims(&ClaimSources::from_reports(&reports));
+    gate::apply_tolerance(&mut claims, args.tolerance);
+    let table = claims_table(&claims);
     write_stdout(&render(&[table], args.format.table()))?;
-    Ok(ExitCode::SUCCESS)
+    let Some(fail_on) = args.fail_on else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let fail_on = match fail_on {
+        FailOnArg::Differs => gate::FailOn::Differs,
+        FailOnArg::Fails => gate::FailOn::Fails,
+    };
+    let failing = gate::failing(&claims, fail_on);
+    if failing.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    say!(
+        "gate: {} of {} claims {} (tolerance {}):",
+        failing.len(),
+        claims.len(),
+        match fail_on {
+            gate::FailOn::Differs => "differ",
+            gate::FailOn::Fails => "differ or are not measured",
+        },
+        args.tolerance
+    );
+    for c in &failing {
+        say!(
+            "  {}: paper {}, measured {} ({})",
+            c.claim,
+            c.paper,
+            c.measured,
+            c.status.label()
+        );
+    }
+    Ok(ExitCode::from(tenure_eval::error::exit::FAILED_CHECK))
 }

@@ -1,6 +1,7 @@
 //! `claims`: every quantitative claim of the paper next to what the reports measure, with a
 //! status and a one-line reason (spec §J.3 explains the quoted scores).
 
+pub mod gate;
 mod measure;
 pub mod table;
 
@@ -11,11 +12,14 @@ use crate::report::LoadedReport;
 use serde::Serialize;
 
 /// Whether a claim holds here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// The measured value equals the claim.
     Reproduced,
+    /// The measured value differs, by at most the given tolerance in every number
+    /// (`claims --tolerance`, [`gate`]).
+    Within(f64),
     /// The measured value differs.
     Differs,
     /// No report given measures it (plain `claims`, with no report, measures every row).
@@ -24,11 +28,12 @@ pub enum Status {
 
 impl Status {
     /// How the status reads in the table.
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            Status::Reproduced => "reproduced",
-            Status::Differs => "differs",
-            Status::NotMeasured => "not measured",
+            Status::Reproduced => "reproduced".into(),
+            Status::Within(t) => format!("within ±{t}"),
+            Status::Differs => "differs".into(),
+            Status::NotMeasured => "not measured".into(),
         }
     }
 }

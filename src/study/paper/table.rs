@@ -17,7 +17,7 @@ pub fn claims_table(claims: &[Claim]) -> Table {
                     c.claim.clone(),
                     c.paper.clone(),
                     c.measured.clone(),
-                    c.status.label().into(),
+                    c.status.label(),
                     c.reason.clone(),
                 ]
             })
