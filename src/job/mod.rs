@@ -5,6 +5,7 @@
 
 pub mod errors;
 mod execute;
+pub mod explain;
 mod health;
 pub mod journal;
 pub mod merge;

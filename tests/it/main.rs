@@ -36,6 +36,8 @@ mod cosine;
 mod determinism;
 /// `doctor` against real memory systems on 127.0.0.1 (the README wrapper needs python3).
 mod doctor;
+/// `run --explain CASE` through each backend, saying which.
+mod explain;
 /// Figures as PNG and PDF: size, text in the embedded font, poppler reads the PDF, same bytes.
 #[cfg(feature = "figures")]
 mod figures;

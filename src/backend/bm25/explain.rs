@@ -40,15 +40,12 @@ pub struct CaseExplanation {
     pub candidates: Vec<Candidate>,
 }
 
-/// Explain `case_id` of `suite`: its `top` best BM25 candidates without a floor, marked
-/// against `floor`.
-pub fn explain_case(
-    suite: &Suite,
+/// The static case `case_id` of `suite`; an unknown id is a usage error naming near ids.
+pub fn find_static_case<'a>(
+    suite: &'a Suite,
     case_id: &str,
-    floor: f32,
-    top: usize,
-) -> Result<CaseExplanation> {
-    let case = suite
+) -> Result<&'a crate::suite::StaticCase> {
+    suite
         .cases
         .iter()
         .find(|c| c.case_id == case_id)
@@ -69,7 +66,18 @@ pub fn explain_case(
                     format!(" (near: {})", near.join(", "))
                 }
             ))
-        })?;
+        })
+}
+
+/// Explain `case_id` of `suite`: its `top` best BM25 candidates without a floor, marked
+/// against `floor`.
+pub fn explain_case(
+    suite: &Suite,
+    case_id: &str,
+    floor: f32,
+    top: usize,
+) -> Result<CaseExplanation> {
+    let case = find_static_case(suite, case_id)?;
     let expanded_query = crate::query::prepare(&case.query, suite.profile).query;
     let mut explanation = CaseExplanation {
         case_id: case.case_id.clone(),
@@ -121,7 +129,8 @@ impl CaseExplanation {
     /// As markdown: the query, then one line per candidate with its terms.
     pub fn markdown(&self) -> String {
         let mut out = format!(
-            "### {}\n\nquery {:?} → searched as {:?}, user {}, scopes [{}], floor {}\n\n",
+            "### {} · explained by bm25\n\nquery {:?} → searched as {:?}, user {}, scopes [{}], \
+             floor {}\n\n",
             self.case_id,
             self.query,
             self.expanded_query,

@@ -34,8 +34,10 @@ pub struct RunArgs {
     /// The built-in backends' settings.
     #[command(flatten)]
     pub backends: BackendFlags,
-    /// Instead of running: why this static case's search tier holds what it holds (its best
-    /// BM25 candidates with their scores and terms, those below the floor included).
+    /// Instead of running: why this static case's search tier holds what it holds, through the
+    /// one --backend given (default bm25): BM25's best candidates with their terms (those below
+    /// the floor too), cosine's similarities, a context scorer's signals and tier, a fusion's
+    /// ranks.
     #[arg(long, value_name = "CASE", help_heading = "Explain one case")]
     pub explain: Option<String>,
     /// With --explain: how many candidates to show.
@@ -127,15 +129,14 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
         }
     }
     if let Some(case) = &args.explain {
-        let floor = args
-            .backends
-            .bm25
-            .min_score
-            .map_or(tenure_eval::backend::bm25::DEFAULT_MIN_SCORE, |m| m as f32);
-        let explained =
-            tenure_eval::backend::bm25::explain::explain_case(&suite, case, floor, args.top)?;
-        crate::cli::write_stdout(&explained.markdown())?;
-        return Ok(ExitCode::SUCCESS);
+        let explain = super::explain::ExplainArgs {
+            backend: &args.backend,
+            backends: &args.backends,
+            remote: &args.remote,
+            http: &args.http,
+            top: args.top,
+        };
+        return super::explain::run(explain, &suite, case);
     }
     // Gate inputs are checked before any work.
     let baselines = args

@@ -55,10 +55,11 @@ pub enum FailOn {
 pub fn failing(claims: &[Claim], fail_on: FailOn) -> Vec<&Claim> {
     claims
         .iter()
-        .filter(|c| match (fail_on, c.status) {
-            (_, Status::Differs) => true,
-            (FailOn::Fails, Status::NotMeasured) => true,
-            _ => false,
+        .filter(|c| {
+            matches!(
+                (fail_on, c.status),
+                (_, Status::Differs) | (FailOn::Fails, Status::NotMeasured)
+            )
         })
         .collect()
 }

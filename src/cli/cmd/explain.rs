@@ -1,0 +1,59 @@
+//! `run --explain CASE`: one backend's account of one static case (alias-BM25's own, with its
+//! candidates below the floor; any other backend's through `job::explain`).
+
+use crate::cli::backends::{BackendArg, BackendFlags};
+use crate::cli::remote::{HttpArgs, RemoteArgs};
+use std::process::ExitCode;
+use tenure_eval::Result;
+
+/// `--explain CASE`: one backend's account of one static case.
+/// The flags of `run` that `--explain` reads.
+pub struct ExplainArgs<'a> {
+    /// `--backend` (empty: bm25).
+    pub backend: &'a [BackendArg],
+    /// The built-in backends' settings.
+    pub backends: &'a BackendFlags,
+    /// Remote calls.
+    pub remote: &'a RemoteArgs,
+    /// A memory system's settings.
+    pub http: &'a HttpArgs,
+    /// `--top`.
+    pub top: usize,
+}
+
+/// Explain `case` of `suite` through the one backend `args` choose.
+pub fn run(
+    args: ExplainArgs<'_>,
+    suite: &tenure_eval::suite::Suite,
+    case: &str,
+) -> Result<ExitCode> {
+    let chosen = if args.backend.is_empty() {
+        vec![BackendArg::Bm25]
+    } else {
+        args.backend.to_vec()
+    };
+    args.backends.check(&chosen, Some(args.http))?;
+    let mut configs = args
+        .backends
+        .configs(&chosen, args.remote, Some(args.http))?;
+    if configs.len() != 1 {
+        return Err(tenure_eval::Error::Usage(format!(
+            "--explain explains one backend; {} were given (--backend {})",
+            configs.len(),
+            chosen
+                .iter()
+                .map(|b| format!("{b:?}").to_lowercase())
+                .collect::<Vec<_>>()
+                .join(",")
+        )));
+    }
+    let text = match &configs[0] {
+        tenure_eval::backend::BackendConfig::Bm25(c) => {
+            tenure_eval::backend::bm25::explain::explain_case(suite, case, c.min_score, args.top)?
+                .markdown()
+        }
+        _ => tenure_eval::job::explain::explain_case(suite, case, &mut configs[0], args.top)?,
+    };
+    crate::cli::write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
