@@ -187,13 +187,16 @@ pub fn pass_journaled(
         .map(|w| format!("{} ({}x)", w["warning"].as_str().unwrap_or("?"), w["count"]))
         .collect();
     warnings.extend(health.warnings);
+    let has_precision = summary.mean_precision.is_some();
     let row = RunRow {
         suite: suite.name.clone(),
         backend: label::run_label(&backend, options.label),
         kind,
         summary,
         mean_drift: drift.map(|d| d.0),
-        mean_precision_drift: drift.map(|d| d.1),
+        // 1 − precision is undefined where no turn has a precision (nothing retrieved that a
+        // precision counts): "–", not the best value 0.00. The reports keep upstream's field.
+        mean_precision_drift: drift.map(|d| d.1).filter(|_| has_precision),
     };
     Ok(PassOutcome {
         backend,

@@ -132,4 +132,6 @@ mod trec;
 /// `verify` catches tampered aggregates, rows and inputs.
 /// Texts exported, vectors computed elsewhere (the venv's MiniLM), imported, run.
 mod vectors_elsewhere;
+/// Every study's verdict agrees with the cells beside it.
+mod verdicts;
 mod verify;

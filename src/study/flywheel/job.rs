@@ -331,13 +331,12 @@ pub fn tables(r: &FlywheelResult) -> Vec<Table> {
                 })
                 .collect(),
         });
-        let first = |v: Option<f64>| v.map_or("holds throughout".into(), |v| format!("from {v}"));
         out.push(Table {
-            title: "Where each claim stops holding".into(),
-            header: strings(&["Parameter", "C1 fails", "C2 fails"]),
+            title: "Where each claim holds".into(),
+            header: strings(&["Parameter", "C1", "C2"]),
             rows: breaking_points(&r.sensitivity)
                 .into_iter()
-                .map(|(p, c1, c2)| vec![p, first(c1), first(c2)])
+                .map(|(p, c1, c2)| vec![p, c1, c2])
                 .collect(),
         });
     }

@@ -9,7 +9,11 @@ use super::vector::VectorRow;
 use super::Params;
 use serde::Serialize;
 
+mod sweep;
 mod vector;
+
+pub(crate) use sweep::breaking_points;
+pub use sweep::SensitivityRow;
 
 /// Whether a claim held under the parameters given beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -109,9 +113,16 @@ pub(crate) fn coverage_ends(s: &[SessionMetrics]) -> (Option<f64>, Option<f64>) 
     (coverage_at(s, WINDOW), coverage_at(s, s.len()))
 }
 
-/// Whether coverage grows with use: the last sessions cover more than the first.
+/// A figure as the tables show it (two decimals): verdicts compare what is shown, so a
+/// verdict never contradicts the cells beside it (0.874 and 0.866 both read 0.87: no growth).
+pub(crate) fn shown(x: f64) -> f64 {
+    // The very digits `f2` prints: rounding by hand can differ from the formatter at a tie.
+    format!("{x:.2}").parse().unwrap_or(x)
+}
+
+/// Whether coverage grows with use: the last sessions cover more than the first, as shown.
 pub(crate) fn coverage_grows(s: &[SessionMetrics]) -> bool {
-    matches!(coverage_ends(s), (Some(a), Some(b)) if b > a)
+    matches!(coverage_ends(s), (Some(a), Some(b)) if shown(b) > shown(a))
 }
 
 fn share(covered: usize, refs: usize) -> String {
@@ -130,14 +141,41 @@ pub(crate) fn f2(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.2}"))
 }
 
+/// The verdict of a mechanism claim (C5, C6) from the cells beside it (docs/flywheel.md,
+/// "How the verdicts are decided"): it fails when the fixed case fails; it holds when the fixed
+/// case holds in full and the simulation, where it has such references, covers more of them
+/// with the mechanism than without; otherwise partly. A simulation with no such reference says
+/// nothing either way.
+pub(crate) fn mechanism(
+    fixed_holds: bool,
+    fixed_full: bool,
+    with: (usize, usize),
+    without: Option<(usize, usize)>,
+) -> Verdict {
+    if !fixed_holds {
+        return Verdict::Fails;
+    }
+    let simulation_agrees = match without {
+        Some((off_covered, off_refs)) if with.1 > 0 && off_refs > 0 => {
+            with.0 as f64 / with.1 as f64 > off_covered as f64 / off_refs as f64
+        }
+        _ => true,
+    };
+    if fixed_full && simulation_agrees {
+        Verdict::Holds
+    } else {
+        Verdict::Partly
+    }
+}
+
 /// What the C1 and C2 verdicts of one run are (also the sensitivity sweep's cells).
 pub fn c1_c2(s: &[SessionMetrics]) -> (Verdict, Verdict) {
     let min = min_precision(s);
     let c1 = match min {
-        Some(p) if p >= 1.0 => Verdict::Holds,
+        Some(p) if shown(p) >= 1.0 => Verdict::Holds,
         _ => Verdict::Fails,
     };
-    let full = coverage_ends(s).1.is_some_and(|c| c >= FULL);
+    let full = coverage_ends(s).1.is_some_and(|c| shown(c) >= FULL);
     // The claim has three parts: coverage grows, it reaches full, precision stays 1.0. Growth
     // is the flywheel itself; without it the claim fails whatever else holds.
     let c2 = match (coverage_grows(s), full && c1 == Verdict::Holds) {
@@ -248,11 +286,12 @@ fn c5(e: &Evidence) -> Claim {
             "ceiling {}, merge rate {}/session",
             e.params.ceiling, e.params.merge
         ),
-        verdict: match (named_ok, lost) {
-            (true, 0) => Verdict::Holds,
-            (true, _) => Verdict::Partly,
-            _ => Verdict::Fails,
-        },
+        verdict: mechanism(
+            named_ok,
+            lost == 0,
+            (sum(on, |m| m.merged_covered), sum(on, |m| m.merged_refs)),
+            off.map(|off| (sum(off, |m| m.merged_covered), sum(off, |m| m.merged_refs))),
+        ),
     }
 }
 
@@ -293,7 +332,13 @@ fn c6(e: &Evidence) -> Claim {
             "supersession rate {}/session, old-form use {}",
             e.params.supersede, e.params.old_form
         ),
-        verdict: if ok { Verdict::Holds } else { Verdict::Fails },
+        verdict: mechanism(
+            ok,
+            true,
+            (sum(on, |m| m.old_form_covered), sum(on, |m| m.old_form_refs)),
+            run(e.runs, "no-counter-signals")
+                .map(|off| (sum(off, |m| m.old_form_covered), sum(off, |m| m.old_form_refs))),
+        ),
     }
 }
 
@@ -319,65 +364,4 @@ fn c7(e: &Evidence) -> Claim {
         parameters: format!("drift {}/session/belief (baseline)", e.params.drift),
         verdict: Verdict::Assumption,
     }
-}
-
-/// One point of the sensitivity sweep: the baseline with one parameter moved.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SensitivityRow {
-    /// Which parameter moved.
-    pub parameter: String,
-    /// Its value.
-    pub value: f64,
-    /// Lowest session precision (variant all).
-    pub min_precision: Option<f64>,
-    /// Coverage of sessions 1-5 ([`coverage_at`]).
-    pub coverage_first: Option<f64>,
-    /// Coverage of sessions 6-10 ([`coverage_at`]).
-    pub coverage_10: Option<f64>,
-    /// Coverage of the last five sessions ([`coverage_at`]).
-    pub coverage_last: Option<f64>,
-    /// Distinct aliases held by two beliefs after the last session.
-    pub collisions: usize,
-    /// One-word aliases that are a word of another belief's alias, after the last session.
-    pub word_overlaps: usize,
-    /// C1 under this value.
-    pub c1: Verdict,
-    /// C2 under this value.
-    pub c2: Verdict,
-}
-
-impl SensitivityRow {
-    /// The row of `sessions` run with `parameter` at `value`.
-    pub fn of(parameter: &str, value: f64, sessions: &[SessionMetrics]) -> SensitivityRow {
-        let (c1, c2) = c1_c2(sessions);
-        SensitivityRow {
-            parameter: parameter.to_string(),
-            value,
-            min_precision: min_precision(sessions),
-            coverage_first: coverage_ends(sessions).0,
-            coverage_10: coverage_at(sessions, 10),
-            coverage_last: coverage_ends(sessions).1,
-            collisions: sessions.last().map_or(0, |m| m.collisions),
-            word_overlaps: sessions.last().map_or(0, |m| m.word_overlaps),
-            c1,
-            c2,
-        }
-    }
-}
-
-/// For each parameter of the sweep and each of C1, C2: the first value (in sweep order) at which
-/// the claim no longer holds, or `None` if it holds throughout.
-pub(crate) fn breaking_points(rows: &[SensitivityRow]) -> Vec<(String, Option<f64>, Option<f64>)> {
-    let mut params: Vec<&str> = rows.iter().map(|r| r.parameter.as_str()).collect();
-    params.dedup();
-    params
-        .into_iter()
-        .map(|p| {
-            let of = rows.iter().filter(|r| r.parameter == p);
-            let c1 = of.clone().find(|r| r.c1 != Verdict::Holds).map(|r| r.value);
-            let c2 = of.clone().find(|r| r.c2 != Verdict::Holds).map(|r| r.value);
-            (p.to_string(), c1, c2)
-        })
-        .collect()
 }

@@ -3,7 +3,7 @@
 
 use super::super::metrics::SessionMetrics;
 use super::super::vector::VectorRow;
-use super::{coverage_ends, coverage_grows, f2, Claim, Evidence, Verdict};
+use super::{coverage_ends, coverage_grows, f2, shown, Claim, Evidence, Verdict};
 
 /// Each system's rows, in size order.
 fn systems(rows: &[VectorRow]) -> Vec<(&str, Vec<&VectorRow>)> {
@@ -57,7 +57,7 @@ pub(crate) fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
         .iter()
         .filter(|(s, _)| s.starts_with("cosine"))
         .collect();
-    let falls = |rows: &[&VectorRow]| ends(rows).is_some_and(|(a, b)| b < a);
+    let falls = |rows: &[&VectorRow]| ends(rows).is_some_and(|(a, b)| shown(b) < shown(a));
     let all_fall = !cosine.is_empty() && cosine.iter().all(|(_, r)| falls(r));
     let some_fall = cosine.iter().any(|(_, r)| falls(r));
     let c3_measured = cosine
@@ -75,7 +75,9 @@ pub(crate) fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
         .iter()
         .find(|(s, _)| *s == "bm25")
         .map(|(_, r)| r.as_slice());
-    let bm25_holds = bm25.and_then(ends).is_some_and(|(a, b)| b >= a);
+    let bm25_holds = bm25
+        .and_then(ends)
+        .is_some_and(|(a, b)| shown(b) >= shown(a));
     let (first, last) = coverage_ends(all);
     let cos_plain = cosine
         .iter()
