@@ -25,8 +25,8 @@ pub enum TableFormat {
     Markdown,
     /// RFC 4180 CSV in long form, one file for any number of tables: `table,row,column,value`.
     Csv,
-    /// booktabs tables fitted to the page, every cell through the one escaper
-    /// ([`crate::render::tex::tabular`]).
+    /// Captioned, labelled booktabs floats fitted to the text width, every cell through the one
+    /// escaper ([`crate::render::tex::table_float`]).
     Latex,
     /// JSON array of `{title, header, rows}`, cells typed (see [`typed_cell`]).
     Json,
@@ -37,7 +37,7 @@ pub fn render(tables: &[Table], format: TableFormat) -> String {
     match format {
         TableFormat::Markdown => tables.iter().map(markdown).collect::<Vec<_>>().join("\n"),
         TableFormat::Csv => csv(tables),
-        TableFormat::Latex => tables.iter().map(latex).collect::<Vec<_>>().join("\n"),
+        TableFormat::Latex => latex(tables),
         TableFormat::Json => serde_json::to_string_pretty(&json(tables)).unwrap_or_default() + "\n",
     }
 }
@@ -154,10 +154,25 @@ pub fn typed_cell(cell: &str) -> serde_json::Value {
     Value::String(cell.to_string())
 }
 
-/// A booktabs table fitted to the page, every character pdflatex cannot print mapped
-/// ([`crate::render::tex`]).
-fn latex(t: &Table) -> String {
-    crate::render::tex::tabular(&t.title, &t.header, &t.rows)
+/// Each table a captioned, labelled float ([`crate::render::tex::table_float`]); a label is
+/// the title's words, numbered (`-2`, `-3`) when two tables of one output share a title.
+fn latex(tables: &[Table]) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for t in tables {
+        let base = crate::render::tex::label(&t.title);
+        let n = seen.iter().filter(|l| **l == base).count();
+        seen.push(base.clone());
+        let label = if n == 0 {
+            base
+        } else {
+            format!("{base}-{}", n + 1)
+        };
+        out.push(crate::render::tex::table_float(
+            &t.title, &label, &t.header, &t.rows,
+        ));
+    }
+    out.join("\n")
 }
 
 #[cfg(test)]

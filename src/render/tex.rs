@@ -4,16 +4,28 @@
 //!
 //! Written by hand: the crates that escape LaTeX stop at the ten special characters, and what
 //! breaks a `pdflatex` run here is the non-ASCII the tables themselves print ("—", "−", "≥",
-//! "×", …) and `<` `>`, which OT1 prints as "¡" "¿". [`tabular`] lays a table out in booktabs,
-//! fitted to the page (`\small`, tabularx for long cells, adjustbox otherwise).
+//! "×", …) and `<` `>`, which OT1 prints as "¡" "¿". [`table_float`] sets a table as a
+//! captioned, labelled float fitted to the text width, in one- or two-column documents.
 
 /// `s` as LaTeX text: the special characters escaped, every non-ASCII character the project
 /// emits written as LaTeX, Latin-1 letters kept (LaTeX reads UTF-8 input), and any other
 /// character spelled `[U+XXXX]` rather than left to fail the run.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    // Markdown's code spans (`x`) become typewriter text, straight double quotes open and
+    // close as TeX quotes: nothing of Markdown reaches TeX.
+    let mut code = false;
+    let mut quote_open = false;
     for c in s.chars() {
         match c {
+            '`' => {
+                out.push_str(if code { "}" } else { "\\texttt{" });
+                code = !code;
+            }
+            '"' => {
+                out.push_str(if quote_open { "''" } else { "``" });
+                quote_open = !quote_open;
+            }
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 out.push('\\');
                 out.push(c);
@@ -27,6 +39,9 @@ pub fn escape(s: &str) -> String {
             c if c.is_ascii() => out.push(c),
             c => out.push_str(&non_ascii(c)),
         }
+    }
+    if code {
+        out.push('}');
     }
     out
 }
@@ -67,79 +82,182 @@ fn non_ascii(c: char) -> String {
 }
 
 /// The packages the output needs, for the comment that heads each table.
-pub(crate) const PACKAGES: &str = "booktabs,adjustbox,tabularx";
+pub(crate) const PACKAGES: &str = "booktabs,tabularx,caption,adjustbox";
 
 /// Cells longer than this make their column a paragraph column (`tabularx`'s `X`).
-const LONG: usize = 40;
+const LONG: usize = 24;
 
-/// A booktabs table of `header` and `rows` in `\small`, fitted to the line width, with
-/// `title` as a comment above; cells are escaped here. A column with a cell longer than 40
-/// characters wraps (a ragged-right `X` column of a `tabularx` as wide as the line); a table
-/// without one is a `tabular` shrunk to the line width when wider (adjustbox's `max width`,
-/// which never enlarges a narrow table). The first column is left-aligned, the others right.
-pub fn tabular(title: &str, header: &[String], rows: &[Vec<String>]) -> String {
-    let long: Vec<bool> = (0..header.len())
-        .map(|k| {
-            std::iter::once(header)
-                .chain(rows.iter().map(Vec::as_slice))
-                .any(|r| r.get(k).is_some_and(|c| c.chars().count() > LONG))
-        })
-        .collect();
-    let wraps = long.iter().any(|l| *l);
-    let columns: String = long
-        .iter()
-        .enumerate()
-        .map(|(k, l)| match (l, k) {
-            (true, _) => ">{\\raggedright\\arraybackslash}X",
-            (false, 0) => "l",
-            (false, _) => "r",
-        })
-        .collect();
-    let line = |cells: &[String]| {
-        cells
-            .iter()
-            .enumerate()
-            .map(|(k, c)| match long.get(k) {
-                Some(true) => breakable(c),
-                _ => escape(c),
-            })
-            .collect::<Vec<_>>()
-            .join(" & ")
-            + " \\\\\n"
-    };
-    let (open, close) = if wraps {
-        (
-            format!("\\noindent\n\\begin{{tabularx}}{{\\linewidth}}{{{columns}}}\n"),
-            "\\end{tabularx}\n".to_string(),
-        )
-    } else {
-        (
-            format!(
-                "\\noindent\n\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{{columns}}}\n"
-            ),
-            "\\end{tabular}\n\\end{adjustbox}\n".to_string(),
-        )
-    };
-    let mut out = format!(
-        "% {}\n% needs \\usepackage{{{PACKAGES}}}\n{{\\small\n{open}\\toprule\n",
-        escape(title).replace('\n', " ")
-    );
-    out.push_str(&line(header));
-    out.push_str("\\midrule\n");
-    for row in rows {
-        out.push_str(&line(row));
+/// Text lines per float: a float cannot break across pages, so a longer table is set as several
+/// floats, the later ones captioned "(continued)" under the same number. 36 lines and the
+/// caption and header fit a page of a 10 pt `article`, in one column or two.
+const LINES_PER_FLOAT: usize = 36;
+
+/// Characters a line of the text width holds in the table's font, shared by its paragraph
+/// columns (a one-column `article`, the narrower of the two layouts' text widths).
+const CHARS_PER_LINE: usize = 70;
+
+/// `rows` cut into floats of at most [`LINES_PER_FLOAT`] lines, a row's lines estimated from
+/// its longest paragraph cell (each paragraph column gets an equal share of a line).
+fn chunks<'a>(rows: &'a [Vec<String>], long: &[bool], first_x: usize) -> Vec<&'a [Vec<String>]> {
+    if rows.is_empty() {
+        return vec![&[]];
     }
-    out.push_str(&format!("\\bottomrule\n{close}}}\n"));
+    let is_x = |k: usize| long.get(k).copied().unwrap_or(false) || k == first_x;
+    let paragraphs = (0..long.len()).filter(|k| is_x(*k)).count().max(1);
+    // The narrow columns keep their natural width; the paragraph columns share what is left.
+    let fixed: usize = (0..long.len())
+        .filter(|k| !is_x(*k))
+        .map(|k| {
+            rows.iter()
+                .map(|r| r.get(k).map_or(0, |c| c.chars().count()))
+                .max()
+                .unwrap_or(0)
+                + 2
+        })
+        .sum();
+    let per_line = (CHARS_PER_LINE.saturating_sub(fixed) / paragraphs).max(6);
+    let lines = |row: &Vec<String>| -> usize {
+        row.iter()
+            .enumerate()
+            .filter(|(k, _)| is_x(*k))
+            .map(|(_, c)| c.chars().count().div_ceil(per_line))
+            .max()
+            .unwrap_or(1)
+            .max(1)
+    };
+    let mut out = Vec::new();
+    let (mut start, mut used) = (0, 0);
+    for (i, row) in rows.iter().enumerate() {
+        let n = lines(row);
+        if used + n > LINES_PER_FLOAT && i > start {
+            out.push(&rows[start..i]);
+            (start, used) = (i, 0);
+        }
+        used += n;
+    }
+    out.push(&rows[start..]);
     out
 }
 
-/// [`escape`], with a line break allowed after each `-` and `_`: a paragraph column cannot
-/// otherwise break a long case id (`session-drift-noise-10-turns-implicit-redis`).
-fn breakable(s: &str) -> String {
-    s.split('-')
-        .map(|part| escape(part).replace("\\_", "\\_\\allowbreak{}"))
-        .collect::<Vec<_>>()
-        .join("-\\allowbreak{}")
+/// Columns from which a table is set in `\footnotesize` (8 pt in a 10 pt document) rather than
+/// `\small` (9 pt): the smallest size a paper's table should use.
+const MANY_COLUMNS: usize = 7;
+
+/// A table as LaTeX floats ready for a paper: `table*` (the full text width in a one- or
+/// two-column document), booktabs rules, `\caption` (the title) and `\label{tab:LABEL}`, in
+/// `\small` or `\footnotesize`. Columns with a cell longer than 24 characters are ragged
+/// paragraph columns of a `tabularx` as wide as the text; headers stack their words so that
+/// numeric columns stay narrow. Rows beyond 30 continue in further floats under the same
+/// number (`\ContinuedFloat`). Every cell goes through [`escape`].
+pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<String>]) -> String {
+    let long: Vec<bool> = (0..header.len())
+        .map(|k| {
+            rows.iter()
+                .any(|r| r.get(k).is_some_and(|c| c.chars().count() > LONG))
+        })
+        .collect();
+    // At least one X column, so that tabularx has a column to fit the width with.
+    let first_x = long.iter().position(|l| *l).unwrap_or(0);
+    let columns: String = (0..header.len())
+        .map(|k| {
+            if long[k] || k == first_x {
+                ">{\\raggedright\\arraybackslash}X"
+            } else if k == 0 {
+                "l"
+            } else {
+                "r"
+            }
+        })
+        .collect();
+    // Many columns: 8 pt, and 4 pt between columns instead of 6.
+    let size = if header.len() >= MANY_COLUMNS {
+        "\\footnotesize\\setlength{\\tabcolsep}{4pt}"
+    } else {
+        "\\small"
+    };
+    let cell = |k: usize, c: &str| {
+        if long[k] || k == first_x {
+            breakable(c)
+        } else {
+            escape(c)
+        }
+    };
+    let head: Vec<String> = header
+        .iter()
+        .enumerate()
+        .map(|(k, h)| {
+            let words: Vec<String> = h.split_whitespace().map(escape).collect();
+            if long[k] || k == first_x || words.len() < 2 {
+                escape(h)
+            } else {
+                let align = if k == 0 { "l" } else { "r" };
+                format!(
+                    "\\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}{}\\end{{tabular}}",
+                    words.join("\\\\")
+                )
+            }
+        })
+        .collect();
+    let caption = escape(title.trim()).replace('\n', " ");
+    let caption = if caption.is_empty() {
+        "Table".to_string()
+    } else {
+        caption
+    };
+    let chunks = chunks(rows, &long, first_x);
+    let mut out = format!("% {caption}\n% needs \\usepackage{{{PACKAGES}}}\n");
+    for (i, chunk) in chunks.iter().enumerate() {
+        out.push_str("\\begin{table*}\n\\centering\n");
+        out.push_str(size);
+        out.push('\n');
+        if i == 0 {
+            out.push_str(&format!("\\caption{{{caption}}}\\label{{tab:{label}}}\n"));
+        } else {
+            out.push_str(&format!(
+                "\\ContinuedFloat\n\\caption{{{caption} (continued)}}\n"
+            ));
+        }
+        out.push_str(&format!(
+            "\\begin{{tabularx}}{{\\textwidth}}{{{columns}}}\n\\toprule\n{} \\\\\n\\midrule\n",
+            head.join(" & ")
+        ));
+        for row in chunk.iter() {
+            let cells: Vec<String> = row.iter().enumerate().map(|(k, c)| cell(k, c)).collect();
+            out.push_str(&cells.join(" & "));
+            out.push_str(" \\\\\n");
+        }
+        out.push_str("\\bottomrule\n\\end{tabularx}\n\\end{table*}\n");
+    }
+    out
+}
+
+/// A label from a title: lower-case words joined by `-` (`the-papers-claims-measured`).
+pub fn label(title: &str) -> String {
+    let words: Vec<String> = title
+        .to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .map(str::to_string)
+        .collect();
+    if words.is_empty() {
+        "table".into()
+    } else {
+        words.join("-")
+    }
+}
+
+/// [`escape`], with a line break allowed after each `-`, `_`, `/` and `.`: a paragraph column
+/// cannot otherwise break a long case id (`session-drift-noise-10-turns-implicit-redis`) or a
+/// run label (`composite+bitemporal/all-minilm-l6-v2`).
+pub(crate) fn breakable(s: &str) -> String {
+    escape(s)
+        .replace("\\_", "\\_\\allowbreak{}")
+        .replace('-', "-\\allowbreak{}")
+        .replace("---\\allowbreak{}", "---")
+        .replace('/', "/\\allowbreak{}")
+        .replace("-\\allowbreak{}-\\allowbreak{}-\\allowbreak{}", "---")
+        .replace("-\\allowbreak{}-\\allowbreak{}", "--")
 }
 
 #[cfg(test)]
@@ -168,6 +286,11 @@ mod tests {
             ("12 µs", "12 $\\mu$s"),
             ("spec §C.3", "spec \\S{}C.3"),
             ("café", "café"),
+            (
+                "turn 8 `base class` shingle",
+                "turn 8 \\texttt{base class} shingle",
+            ),
+            ("\"TS\" case", "``TS'' case"),
             ("😀", "[U+1F600]"),
         ] {
             assert_eq!(escape(text), tex, "{text}");

@@ -24,6 +24,10 @@ pub struct TablesArgs {
     /// No warnings on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Only this table: its LaTeX label without `tab:` (the title's words joined by `-`, as
+    /// `--format latex` labels it) or its 1-based place; one table per file for a paper.
+    #[arg(long, value_name = "NAME")]
+    pub table: Option<String>,
 }
 
 /// Tables from report files.
@@ -44,6 +48,37 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     };
     // tenure-eval's reports carry rank metrics; upstream's tables have no place for them.
     tables.extend(tenure_eval::render::tables::rank_table(&reports));
+    if let Some(name) = &args.table {
+        tables = vec![pick(tables, name)?];
+    }
     write_stdout(&render(&tables, args.format.table()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table `name` names: its label, or its 1-based place. Unknown: a usage error listing them.
+fn pick(tables: Vec<tenure_eval::render::Table>, name: &str) -> Result<tenure_eval::render::Table> {
+    use tenure_eval::render::tex::label;
+    let labels: Vec<String> = tables.iter().map(|t| label(&t.title)).collect();
+    let at = name
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=tables.len()).contains(n))
+        .map(|n| n - 1)
+        .or_else(|| {
+            labels
+                .iter()
+                .position(|l| l == name.trim_start_matches("tab:"))
+        });
+    match at {
+        Some(i) => Ok(tables.into_iter().nth(i).expect("an index in range")),
+        None => Err(tenure_eval::Error::Usage(format!(
+            "--table {name}: no such table; these reports give {}",
+            labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("{} ({l})", i + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
 }
