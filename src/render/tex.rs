@@ -85,7 +85,7 @@ fn non_ascii(c: char) -> String {
 pub(crate) const PACKAGES: &str = "booktabs,tabularx,caption,adjustbox";
 
 /// Cells longer than this make their column a paragraph column (`tabularx`'s `X`).
-const LONG: usize = 24;
+const LONG: usize = 20;
 
 /// Text lines per float: a float cannot break across pages, so a longer table is set as several
 /// floats, the later ones captioned "(continued)" under the same number. 36 lines and the
@@ -143,13 +143,15 @@ fn chunks<'a>(rows: &'a [Vec<String>], long: &[bool], first_x: usize) -> Vec<&'a
 /// `\small` (9 pt): the smallest size a paper's table should use.
 const MANY_COLUMNS: usize = 7;
 
-/// A table as LaTeX floats ready for a paper: `table*` (the full text width in a one- or
-/// two-column document), booktabs rules, `\caption` (the title) and `\label{tab:LABEL}`, in
-/// `\small` or `\footnotesize`. Columns with a cell longer than 24 characters are ragged
-/// paragraph columns of a `tabularx` as wide as the text; headers stack their words so that
-/// numeric columns stay narrow. Rows beyond 30 continue in further floats under the same
-/// number (`\ContinuedFloat`). Every cell goes through [`escape`].
-pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<String>]) -> String {
+/// One group of columns as floats (see [`table_float`]); the first group's first float carries
+/// the caption and label, every later float `\ContinuedFloat`.
+fn float_group(
+    title: &str,
+    label: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+    first: bool,
+) -> String {
     let long: Vec<bool> = (0..header.len())
         .map(|k| {
             rows.iter()
@@ -186,7 +188,7 @@ pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<Stri
         .iter()
         .enumerate()
         .map(|(k, h)| {
-            let words: Vec<String> = h.split_whitespace().map(escape).collect();
+            let words: Vec<String> = header_words(h).iter().map(|w| escape(w)).collect();
             if long[k] || k == first_x || words.len() < 2 {
                 escape(h)
             } else {
@@ -205,12 +207,16 @@ pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<Stri
         caption
     };
     let chunks = chunks(rows, &long, first_x);
-    let mut out = format!("% {caption}\n% needs \\usepackage{{{PACKAGES}}}\n");
+    let mut out = if first {
+        format!("% {caption}\n% needs \\usepackage{{{PACKAGES}}}\n")
+    } else {
+        String::new()
+    };
     for (i, chunk) in chunks.iter().enumerate() {
         out.push_str("\\begin{table*}\n\\centering\n");
         out.push_str(size);
         out.push('\n');
-        if i == 0 {
+        if i == 0 && first {
             out.push_str(&format!("\\caption{{{caption}}}\\label{{tab:{label}}}\n"));
         } else {
             out.push_str(&format!(
@@ -229,6 +235,90 @@ pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<Stri
         out.push_str("\\bottomrule\n\\end{tabularx}\n\\end{table*}\n");
     }
     out
+}
+
+/// A table as LaTeX floats ready for a paper: `table*` (the full text width in a one- or
+/// two-column document), booktabs rules, `\caption` (the title) and `\label{tab:LABEL}`, in
+/// `\small` or `\footnotesize`. Columns with a cell longer than 20 characters are ragged
+/// paragraph columns of a `tabularx` as wide as the text; headers stack their words so that
+/// numeric columns stay narrow. Rows beyond a page continue in further floats under the same
+/// number (`\ContinuedFloat`), and so do columns beyond the text width (each group of columns
+/// after the first repeats the first column). Every cell goes through [`escape`].
+pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<String>]) -> String {
+    let groups = column_groups(header, rows);
+    let mut out = String::new();
+    for (g, columns) in groups.iter().enumerate() {
+        let pick = |r: &[String]| -> Vec<String> {
+            columns
+                .iter()
+                .map(|&k| r.get(k).cloned().unwrap_or_default())
+                .collect()
+        };
+        let header: Vec<String> = pick(header);
+        let rows: Vec<Vec<String>> = rows.iter().map(|r| pick(r)).collect();
+        out.push_str(&float_group(title, label, &header, &rows, g == 0));
+    }
+    out
+}
+
+/// Characters of the text width at 8 pt (a one-column `article`, the narrower layout).
+const WIDTH_CHARS: usize = 78;
+
+/// The columns of each float: all of them when they fit the text width, else the first column
+/// and as many more as fit, then the first column again with the next ones, and so on. A
+/// column's width is its longest cell (a paragraph column counts 12) or its header's longest
+/// word, plus the gap.
+fn column_groups(header: &[String], rows: &[Vec<String>]) -> Vec<Vec<usize>> {
+    let width = |k: usize| -> usize {
+        let cells = rows
+            .iter()
+            .map(|r| r.get(k).map_or(0, |c| c.chars().count()));
+        let cell = cells.max().unwrap_or(0);
+        let cell = if cell > LONG { 12 } else { cell };
+        let head = header_words(&header[k])
+            .iter()
+            .map(|w| w.chars().count())
+            .max()
+            .unwrap_or(0);
+        cell.max(head) + 2
+    };
+    let total: usize = (0..header.len()).map(width).sum();
+    if total <= WIDTH_CHARS || header.len() < 3 {
+        return vec![(0..header.len()).collect()];
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut current = vec![0];
+    let mut used = width(0);
+    for k in 1..header.len() {
+        let w = width(k);
+        if used + w > WIDTH_CHARS && current.len() > 1 {
+            groups.push(std::mem::replace(&mut current, vec![0]));
+            used = width(0);
+        }
+        current.push(k);
+        used += w;
+    }
+    groups.push(current);
+    groups
+}
+
+/// A header's words for stacking: split at spaces and where a lower-case letter meets an
+/// upper-case one (`meanPrecision` stacks as `mean` over `Precision`).
+fn header_words(h: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for word in h.split_whitespace() {
+        let mut current = String::new();
+        let mut prev_lower = false;
+        for c in word.chars() {
+            if c.is_uppercase() && prev_lower {
+                words.push(std::mem::take(&mut current));
+            }
+            prev_lower = c.is_lowercase();
+            current.push(c);
+        }
+        words.push(current);
+    }
+    words
 }
 
 /// A label from a title: lower-case words joined by `-` (`the-papers-claims-measured`).

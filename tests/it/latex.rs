@@ -230,6 +230,28 @@ fn every_latex_output_compiles_in_one_and_two_columns() {
         &claims,
     );
 
+    // history: a table as wide as a run's twelve measures, set in groups of columns.
+    let history = dir.path().join("history");
+    for commit in ["a1", "b2"] {
+        tenure_eval_ok(
+            &[
+                "run",
+                "--suite",
+                "pmb",
+                "--quiet",
+                "--out",
+                out,
+                "--history",
+                history.to_str().unwrap(),
+                "--commit",
+                commit,
+            ],
+            &[],
+        );
+    }
+    let body = stdout(&["history", "--format", "latex"], &[&history]);
+    compile("history", &body, &["a1".into(), "b2".into()]);
+
     // the temporal evaluation's three tables, the misclassified one long enough to continue.
     let statements = crate::common::repo("cases/temporal/statements.jsonl");
     let temporal = stdout(&["temporal", "eval", "--format", "latex"], &[&statements]);

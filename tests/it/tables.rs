@@ -132,16 +132,26 @@ fn csv_and_json_carry_the_same_cells() {
 }
 
 #[test]
-fn latex_is_one_tabular_per_table_with_escaped_cells() {
+fn latex_is_one_labelled_float_per_table_with_escaped_cells() {
     let text = render(&pmb_tables(&published()), TableFormat::Latex);
-    assert_eq!(text.matches("\\begin{tabular}").count(), 4);
-    assert_eq!(text.matches("\\end{tabular}").count(), 4);
+    // Each table a captioned, labelled float (continuations, if any, carry no new label).
+    assert_eq!(text.matches("\\label{tab:").count(), 4);
+    assert_eq!(
+        text.matches("\\begin{tabularx}").count(),
+        text.matches("\\end{tabularx}").count()
+    );
+    assert_eq!(
+        text.matches("\\begin{table*}").count(),
+        text.matches("\\caption{").count()
+    );
     assert!(text.contains("tenure & 43/43 & 77/77 & 1.00 & 1.00 & 9.77 & 1.00 \\\\"));
-    assert!(text
-        .contains("open-knowledge-format & 2/12 & 0.17 & 0.2153 & 0.17 & 0.5694 & 3349.45 \\\\"));
+    assert!(text.contains(
+        "open-\\allowbreak{}knowledge-\\allowbreak{}format & 2/12 & 0.17 & 0.2153 & 0.17 & 0.5694 & 3349.45 \\\\"
+    ));
     assert!(text.contains("% Session eval --- noise isolation under multi-turn drift"));
     // Every data row has as many cells as its header.
-    for block in text.split("\\begin{tabular}").skip(1) {
+    for block in text.split("\\begin{tabularx}").skip(1) {
+        let block = block.split("\\end{tabularx}").next().unwrap();
         let lines: Vec<&str> = block.lines().filter(|l| l.ends_with("\\\\")).collect();
         let width = lines[0].split(" & ").count();
         assert!(lines.iter().all(|l| l.split(" & ").count() == width));
