@@ -175,6 +175,8 @@ fn models_fuses_each_model_with_bm25_into_its_own_report() {
             row("cosine", "all-minilm-l6-v2-int8", 11),
             row("rrf", "all-minilm-l6-v2-int8", 11),
             row("fallback", "all-minilm-l6-v2-int8", 54),
+            // The chance row (a random vector per text) that every model is tested against.
+            row("cosine", "random-384", 11),
         ]
     );
     // One report per fusion and model: none overwrites another.
