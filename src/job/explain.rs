@@ -8,10 +8,8 @@
 //! - fusion: each fused list's rank and score of the hit;
 //! - any other (plain BM25 over words, a memory system): the score as given.
 
-use crate::backend::bm25::explain::find_static_case;
-use crate::backend::{
-    BackendConfig, BackendFactory, Explanation, Hit, ScoreScale, SearchFilter, SearchRequest,
-};
+use crate::backend::bm25::explain::{case_request, find_static_case};
+use crate::backend::{BackendConfig, BackendFactory, Explanation, Hit, ScoreScale};
 use crate::error::{Error, Result};
 use crate::suite::Suite;
 use std::fmt::Write as _;
@@ -40,16 +38,7 @@ pub fn explain_case(
         info.score_scale.describe(),
     );
     let hits = backend
-        .search(&SearchRequest {
-            text: &searched,
-            message: &case.query,
-            filter: SearchFilter {
-                user_id: case.user(),
-                scope: &case.scope,
-                exclude_ids: &[],
-            },
-            limit: top,
-        })
+        .search(&case_request(case, &searched, top))
         .map_err(|e| Error::backend(&info.label, e.message))?;
     if hits.is_empty() {
         out.push_str(match info.score_scale {

@@ -6,7 +6,7 @@
 use crate::backend::bm25::{Bm25Backend, Bm25Config};
 use crate::backend::{Backend, Contribution, SearchFilter, SearchRequest};
 use crate::error::{Error, Result};
-use crate::suite::Suite;
+use crate::suite::{StaticCase, Suite};
 
 /// One candidate of the case's search.
 #[derive(Debug, Clone)]
@@ -69,6 +69,21 @@ pub fn find_static_case<'a>(
         })
 }
 
+/// The search an explanation makes for `case`: `text` (its prepared query) under the case's
+/// user and scopes, `top` results. Every backend's `--explain` searches with it.
+pub fn case_request<'a>(case: &'a StaticCase, text: &'a str, top: usize) -> SearchRequest<'a> {
+    SearchRequest {
+        text,
+        message: &case.query,
+        filter: SearchFilter {
+            user_id: case.user(),
+            scope: &case.scope,
+            exclude_ids: &[],
+        },
+        limit: top,
+    }
+}
+
 /// Explain `case_id` of `suite`: its `top` best BM25 candidates without a floor, marked
 /// against `floor`.
 pub fn explain_case(
@@ -97,16 +112,7 @@ pub fn explain_case(
     };
     let backend = Bm25Backend::with_config(&suite.corpus, unfloored)?;
     let hits = backend
-        .search(&SearchRequest {
-            text: &expanded_query,
-            message: &case.query,
-            filter: SearchFilter {
-                user_id: case.user(),
-                scope: &case.scope,
-                exclude_ids: &[],
-            },
-            limit: top,
-        })
+        .search(&case_request(case, &expanded_query, top))
         .map_err(|e| Error::backend("bm25", e.message))?;
     explanation.candidates = hits
         .into_iter()
