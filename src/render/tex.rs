@@ -344,7 +344,6 @@ pub(crate) fn breakable(s: &str) -> String {
     escape(s)
         .replace("\\_", "\\_\\allowbreak{}")
         .replace('-', "-\\allowbreak{}")
-        .replace("---\\allowbreak{}", "---")
         .replace('/', "/\\allowbreak{}")
         .replace("-\\allowbreak{}-\\allowbreak{}-\\allowbreak{}", "---")
         .replace("-\\allowbreak{}-\\allowbreak{}", "--")

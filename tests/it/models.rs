@@ -6,7 +6,6 @@ use crate::common::{tenure_eval_ok, tenure_eval_with};
 use serde_json::Value;
 
 fn models_json(args: &[&str]) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
     let out = tenure_eval_ok(
         &[
             &[
@@ -17,7 +16,6 @@ fn models_json(args: &[&str]) -> Vec<Value> {
         .concat(),
         &[],
     );
-    let _ = dir;
     serde_json::from_slice(&out.stdout).unwrap()
 }
 

@@ -59,29 +59,34 @@ fn c2(first: f64, last: f64, min_precision: f64) -> &'static str {
     }
 }
 
+/// A small simulation (8 sessions of 15 references over 40 beliefs, quietly) with `more`
+/// arguments: its stdout.
+fn small_flywheel(more: &[&str]) -> String {
+    let base = [
+        "flywheel",
+        "--sessions",
+        "8",
+        "--references",
+        "15",
+        "--initial-beliefs",
+        "40",
+        "--quiet",
+    ];
+    String::from_utf8(tenure_eval_ok(&[&base[..], more].concat(), &[]).stdout).unwrap()
+}
+
 #[test]
 fn flywheel_verdicts_follow_from_their_cells() {
     for seed in ["7", "8"] {
-        let out = tenure_eval_ok(
-            &[
-                "flywheel",
-                "--sessions",
-                "8",
-                "--references",
-                "15",
-                "--initial-beliefs",
-                "40",
-                "--variants",
-                "all,seed-only,no-union,no-counter-signals",
-                "--seed",
-                seed,
-                "--format",
-                "json",
-                "--quiet",
-            ],
-            &[],
-        );
-        let claims: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        let out = small_flywheel(&[
+            "--variants",
+            "all,seed-only,no-union,no-counter-signals",
+            "--seed",
+            seed,
+            "--format",
+            "json",
+        ]);
+        let claims: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
         let get = |id: &str| claims.iter().find(|c| c["id"] == id).unwrap();
         let text = |id: &str| get(id)["measured"].as_str().unwrap().to_string();
         let verdict = |id: &str| get(id)["verdict"].as_str().unwrap().to_string();
@@ -127,24 +132,7 @@ fn flywheel_verdicts_follow_from_their_cells() {
 
 #[test]
 fn the_sweep_says_where_each_claim_holds_from_its_rows() {
-    let out = tenure_eval_ok(
-        &[
-            "flywheel",
-            "--sessions",
-            "8",
-            "--references",
-            "15",
-            "--initial-beliefs",
-            "40",
-            "--variants",
-            "all",
-            "--sweep",
-            "drift=0,0.02,0.2",
-            "--quiet",
-        ],
-        &[],
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = small_flywheel(&["--variants", "all", "--sweep", "drift=0,0.02,0.2"]);
     let rows: Vec<Vec<String>> = text
         .lines()
         .filter(|l| l.starts_with("| drift"))

@@ -3,6 +3,7 @@
 
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
+use clap::ValueEnum;
 use std::process::ExitCode;
 use tenure_eval::Result;
 
@@ -42,7 +43,9 @@ pub fn run(
             configs.len(),
             chosen
                 .iter()
-                .map(|b| format!("{b:?}").to_lowercase())
+                .map(|b| b
+                    .to_possible_value()
+                    .map_or("?".into(), |v| v.get_name().to_string()))
                 .collect::<Vec<_>>()
                 .join(",")
         )));

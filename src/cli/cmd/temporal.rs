@@ -9,6 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tenure_eval::render::render;
 use tenure_eval::study::temporal::draw::{self, Part};
+
+/// `--part` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PartArg {
+    /// The file's first five samples: for development and training.
+    Dev,
+    /// Its last five: the held-out test set.
+    Test,
+}
 use tenure_eval::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
 use tenure_eval::{Error, Result};
 
@@ -82,7 +91,7 @@ pub struct DrawArgs {
     pub locomo: PathBuf,
     /// `dev`: the file's first five samples; `test`: its last five.
     #[arg(long, value_enum)]
-    pub part: Part,
+    pub part: PartArg,
     /// How many statements to draw.
     #[arg(long, value_name = "N")]
     pub n: usize,
@@ -182,7 +191,15 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
 fn draw(args: DrawArgs) -> Result<ExitCode> {
     let turns = tenure_eval::suite::locomo::turns(&args.locomo)?;
     let mut out = String::new();
-    for statement in draw::draw(&turns, args.part, args.n, args.seed)? {
+    for statement in draw::draw(
+        &turns,
+        match args.part {
+            PartArg::Dev => Part::Dev,
+            PartArg::Test => Part::Test,
+        },
+        args.n,
+        args.seed,
+    )? {
         let line = serde_json::to_string(&statement)
             .map_err(|e| Error::Usage(format!("cannot serialise a statement: {e}")))?;
         out.push_str(&line);

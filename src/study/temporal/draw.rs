@@ -22,7 +22,7 @@ use std::path::Path;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Which samples a draw reads (rule 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
     /// The first five samples: for development and training.
     Dev,

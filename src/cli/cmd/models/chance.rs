@@ -5,14 +5,11 @@
 use tenure_eval::analysis::compare::significance::RunsTable;
 use tenure_eval::render::run_table::{ChanceTest, ModelRow};
 
-/// Fill each row's measures from `table` (runs in row order) and, when the last row is the
-/// chance row, each other row's test against it.
-pub fn annotate(rows: &mut [ModelRow], table: &RunsTable, chance: bool) {
-    let measures: Vec<_> = table
-        .columns
-        .iter()
-        .filter(|c| c.measure != "precision" && c.measure != "passed")
-        .collect();
+/// Fill each row's measures from `table` (runs in row order; its first `measures` columns are
+/// the rank measures, precision and pass/fail follow) and, when the last row is the chance
+/// row, each other row's test against it.
+pub fn annotate(rows: &mut [ModelRow], table: &RunsTable, measures: usize, chance: bool) {
+    let measures: Vec<_> = table.columns.iter().take(measures).collect();
     for (i, row) in rows.iter_mut().enumerate() {
         row.measures = measures
             .iter()

@@ -167,7 +167,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         seed: args.seed,
     };
     let table = runs_table(&statics, &plan.measures, None, settings)?;
-    chance::annotate(&mut rows, &table, !args.no_chance);
+    chance::annotate(&mut rows, &table, plan.measures.len(), !args.no_chance);
     let text = match args.format {
         OutputFormat::Json => json_text(&rows),
         _ => format!(
