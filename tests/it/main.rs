@@ -99,6 +99,9 @@ mod process_faults;
 mod provenance;
 /// Rank metrics equal ir_measures on the exported TREC files (needs the venv).
 mod rank_metrics;
+/// The Ray runner on a real local Ray cluster: shards merged, a lost worker (needs the venv
+/// with Ray).
+mod ray_cluster;
 /// The README's commands and facts stay true.
 mod readme;
 /// `--repeat N`: spread over repeats, and the flaky cases, against a provider process.

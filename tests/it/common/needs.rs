@@ -50,6 +50,9 @@ pub enum Need {
     /// LoCoMo's released `locomo10.json` ([`locomo_file`]): never in the repository (CC BY-NC
     /// 4.0); the project's shared fixtures hold it beside the checkout.
     Locomo,
+    /// Ray's `ray` command in the venv (`TENURE_EVAL_PYTHON`'s folder), which
+    /// `scripts/setup-models.sh` installs.
+    Ray,
 }
 
 /// LoCoMo's released file: `TENURE_EVAL_LOCOMO`, else `../shared/fixtures/locomo/locomo10.json`
@@ -58,6 +61,11 @@ pub fn locomo_file() -> PathBuf {
     env_path("TENURE_EVAL_LOCOMO").unwrap_or_else(|| {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/locomo/locomo10.json")
     })
+}
+
+/// The venv's `ray` command, beside `TENURE_EVAL_PYTHON`.
+pub fn ray_command() -> Option<PathBuf> {
+    Some(env_path("TENURE_EVAL_PYTHON")?.parent()?.join("ray"))
 }
 
 impl Need {
@@ -78,6 +86,9 @@ impl Need {
             Need::Pdflatex => runs("pdflatex", &["--version"]),
             Need::Poppler => runs("pdffonts", &["-v"]) && runs("pdftotext", &["-v"]),
             Need::Locomo => locomo_file().is_file(),
+            Need::Ray => {
+                ray_command().is_some_and(|ray| runs(&ray.display().to_string(), &["--version"]))
+            }
         };
         (!present).then_some(self.how())
     }
@@ -109,6 +120,10 @@ impl Need {
             Need::Poppler => {
                 "pdffonts and pdftotext on PATH (Debian: poppler-utils); run \
                  scripts/setup-poppler.sh, or scripts/test.sh"
+            }
+            Need::Ray => {
+                "Ray in the venv (TENURE_EVAL_PYTHON's folder holds `ray`); run \
+                 scripts/setup-models.sh, or scripts/test.sh"
             }
             Need::Locomo => {
                 "LoCoMo's locomo10.json (data/ of the snap-research/LoCoMo repository) at \
