@@ -110,19 +110,12 @@ fn bench(c: &mut Criterion) {
                 black_box(codes.top_k(&matrix, &queries[i], K, &all, |id| id))
             })
         });
-        // TENURE_EVAL_BENCH_EXACT_ONLY=1 skips the graph (hnsw_rs builds 100k vectors in about
-        // 4 minutes on 2 cores; 1M takes the better part of an hour).
+        // TENURE_EVAL_BENCH_EXACT_ONLY=1 skips the graph.
         if std::env::var_os("TENURE_EVAL_BENCH_EXACT_ONLY").is_some() {
             continue;
         }
         let start = Instant::now();
-        let mut graph = Graph::new(params, n);
-        let rows: Vec<(&[f32], usize)> = data
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.as_slice(), i))
-            .collect();
-        graph.insert_many(&rows);
+        let graph = Graph::build(params, &matrix, 2).expect("HNSW build");
         eprintln!(
             "vector_search/{n}: HNSW build {:.1} s (M {}, ef_construction {})",
             start.elapsed().as_secs_f64(),

@@ -21,7 +21,7 @@ pub enum IndexKind {
     /// Every vector scored (ndarray).
     #[default]
     Exact,
-    /// An HNSW graph (hnsw_rs).
+    /// An HNSW graph (usearch).
     Hnsw(HnswParams),
 }
 
@@ -127,7 +127,7 @@ impl CosineConfig {
     }
 
     /// Its result-changing settings, in tag order (`backend::label`): the search structure
-    /// (`hnsw`, then its parameters `m`, `efc`, `efs`), then the embedding calls'.
+    /// (`hnsw`, then its parameters `m`, `efc`, `efs`, `dims`, `rerank`), then the embedding calls'.
     pub fn label_settings(&self) -> Vec<Setting> {
         let mut settings = vec![Setting::choice(self.index.name(), "exact")];
         if let IndexKind::Hnsw(p) = self.index {
@@ -136,6 +136,8 @@ impl CosineConfig {
                 Setting::new("m", p.max_connections, d.max_connections),
                 Setting::new("efc", p.ef_construction, d.ef_construction),
                 Setting::new("efs", p.ef_search, d.ef_search),
+                Setting::new("dims", p.dims, d.dims),
+                Setting::new("rerank", p.rerank, d.rerank),
             ]);
         }
         settings.extend(self.embedding_label_settings());

@@ -24,6 +24,16 @@ impl Matrix {
         self.data.extend_from_slice(v);
     }
 
+    /// Columns of a row.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Every row, one after another.
+    pub fn as_slice(&self) -> &[f32] {
+        &self.data
+    }
+
     /// Number of rows.
     pub fn rows(&self) -> usize {
         self.data.len() / self.dims.max(1)

@@ -17,6 +17,7 @@
 mod config;
 pub mod exact;
 pub mod hnsw;
+pub mod pca;
 pub mod quantized;
 
 pub use config::{CosineConfig, IndexKind};
@@ -73,10 +74,8 @@ impl CosineBackend {
         };
         let mut backend = CosineBackend {
             floor: config.floor,
-            graph: match config.index {
-                IndexKind::Hnsw(params) => Some(hnsw::Graph::new(params, corpus.len())),
-                IndexKind::Exact => None,
-            },
+            // Built below, once the corpus's vectors are in.
+            graph: None,
             info: BackendInfo {
                 id: "cosine".into(),
                 // PrecisionMemBench's name for its embedding baseline.
@@ -102,6 +101,13 @@ impl CosineBackend {
             backend
                 .add_version(belief.clone(), None)
                 .map_err(|e| crate::Error::backend("cosine", e))?;
+        }
+        if let IndexKind::Hnsw(params) = config.index {
+            // One thread: concurrent inserts make the graph, and so the reports, depend on
+            // timing. (The scale study builds on every core and measures recall instead.)
+            let graph = hnsw::Graph::build(params, &backend.vectors, 1)
+                .map_err(|e| crate::Error::backend("cosine", e))?;
+            backend.graph = Some(graph);
         }
         Ok(backend)
     }
@@ -132,7 +138,7 @@ impl CosineBackend {
         };
         let id = self.versions.len();
         if let Some(graph) = &mut self.graph {
-            graph.insert(&vector, id);
+            graph.insert(&vector, id).map_err(BackendError::permanent)?;
         }
         self.vectors.push(&vector);
         self.codes.push(&vector);
@@ -184,8 +190,14 @@ impl Backend for CosineBackend {
                 "maxConnections": p.max_connections,
                 "efConstruction": p.ef_construction,
                 "efSearch": p.ef_search,
-                "maxLayers": p.max_layers,
             });
+            // Only when set: reports of the default graph keep their settings.
+            if p.dims > 0 {
+                settings["hnsw"]["dims"] = json!(p.dims);
+            }
+            if p.rerank > 0 {
+                settings["hnsw"]["rerank"] = json!(p.rerank);
+            }
         }
         settings
     }

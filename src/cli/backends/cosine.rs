@@ -15,7 +15,7 @@ use tenure_eval::embed::{BeliefText, QueryText};
 pub enum IndexArg {
     /// Score every vector (ndarray).
     Exact,
-    /// HNSW graph (hnsw_rs); see --hnsw-*.
+    /// HNSW graph (usearch); see --hnsw-*.
     Hnsw,
 }
 
@@ -112,6 +112,14 @@ pub struct HnswArgs {
     /// HNSW: candidate list while searching (at least the number of candidates asked).
     #[arg(long, default_value_t = 200)]
     pub hnsw_ef_search: usize,
+    /// HNSW: keep only this many principal directions of the vectors in the graph (0: all);
+    /// the candidates are rescored with the full vectors.
+    #[arg(long, default_value_t = 0)]
+    pub hnsw_dims: usize,
+    /// HNSW: ask the graph for at least this many candidates, rescored exactly (0: as many as
+    /// the search needs).
+    #[arg(long, default_value_t = 0)]
+    pub hnsw_rerank: usize,
 }
 
 impl IndexArgs {
@@ -140,7 +148,8 @@ impl IndexArgs {
                 max_connections: hnsw.hnsw_m,
                 ef_construction: hnsw.hnsw_ef_construction,
                 ef_search: hnsw.hnsw_ef_search,
-                ..HnswParams::default()
+                dims: hnsw.hnsw_dims,
+                rerank: hnsw.hnsw_rerank,
             }),
         }
     }

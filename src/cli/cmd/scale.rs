@@ -6,8 +6,10 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
+use tenure_eval::embed::places::user_cache;
 use tenure_eval::render::{render, write_figure};
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
+use tenure_eval::study::scale::vectors::{self, VectorRow};
 use tenure_eval::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
 use tenure_eval::{Error, Result};
 
@@ -46,6 +48,15 @@ pub struct ScaleArgs {
     /// The figure's format; by default the one --plot's extension names, else SVG.
     #[arg(long, value_enum, requires = "plot")]
     pub plot_format: Option<FigureFormatArg>,
+    /// Measure cosine search instead of BM25: exact and HNSW over synthetic 384-d vectors of
+    /// each size (recall@10 against exact, latency, build time, memory). The graph is cached
+    /// in --index-cache and reused while the vectors and parameters are the same.
+    #[arg(long, conflicts_with_all = ["case_count", "out", "export", "plot"])]
+    pub vectors: bool,
+    /// Where --vectors keeps built graphs (default: `indexes` in the user cache, beside its
+    /// embedding stores; `TENURE_EVAL_CACHE` moves both).
+    #[arg(long, requires = "vectors")]
+    pub index_cache: Option<std::path::PathBuf>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -60,7 +71,7 @@ pub struct ScaleArgs {
 }
 
 /// One size in a process of its own: the same flags, `--one SIZE`.
-fn in_child(size: usize) -> Result<ScaleRow> {
+fn in_child<T: serde::de::DeserializeOwned>(size: usize) -> Result<T> {
     let exe = std::env::current_exe().map_err(|e| Error::backend("scale", e))?;
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     args.extend(["--one".into(), size.to_string()]);
@@ -80,6 +91,9 @@ fn in_child(size: usize) -> Result<ScaleRow> {
 
 /// Run the study.
 pub fn run(args: ScaleArgs) -> Result<ExitCode> {
+    if args.vectors {
+        return run_vectors(&args);
+    }
     let suite = load(&args.suite)?;
     if let Some(size) = args.one {
         let report = args
@@ -121,7 +135,7 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         if !args.quiet {
             say!("scale: {size} beliefs");
         }
-        rows.push(in_child(size)?);
+        rows.push(in_child::<ScaleRow>(size)?);
     }
     if let Some((file, format)) = plot {
         let points: Vec<ScalePoint> = rows
@@ -140,6 +154,33 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
     let text = match args.format {
         OutputFormat::Json => json_text(&rows),
         other => render(&[table(&rows)], other.table()),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `scale --vectors`: each size in a process of its own, as the BM25 study.
+fn run_vectors(args: &ScaleArgs) -> Result<ExitCode> {
+    let cache = match &args.index_cache {
+        Some(dir) => Some(dir.clone()),
+        None => user_cache().and_then(|c| c.parent().map(|p| p.join("indexes"))),
+    };
+    if let Some(size) = args.one {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let row = vectors::measure(size, vectors::STUDY_PARAMS, threads, cache.as_deref())?;
+        write_stdout(&json_text(&row))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut rows = Vec::new();
+    for &size in &args.sizes {
+        if !args.quiet {
+            say!("scale: {size} vectors");
+        }
+        rows.push(in_child::<VectorRow>(size)?);
+    }
+    let text = match args.format {
+        OutputFormat::Json => json_text(&rows),
+        other => render(&[vectors::table(&rows)], other.table()),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
