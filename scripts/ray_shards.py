@@ -45,7 +45,8 @@ def fail(code, message):
 def pack(paths, root):
     """A tar (bytes) of `paths`, each stored under its path relative to `root`."""
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
+    # Symlinks are followed: a worker gets the file, not a link into this machine's disk.
+    with tarfile.open(fileobj=buf, mode="w", dereference=True) as tar:
         for p in paths:
             tar.add(str(root / p), arcname=str(p))
     return buf.getvalue()
@@ -152,7 +153,13 @@ def arguments():
     p.add_argument("--retries", type=int, default=2, help="attempts after a lost worker")
     p.add_argument("--cpus-per-shard", type=float, default=1.0)
     p.add_argument("--quiet", action="store_true")
-    return p.parse_args()
+    # These take other programs' flags as their value ("--merge --quiet"): joined to their
+    # option first, so that argparse does not read the value as an option of its own.
+    argv, quoted = [], {"--suite-args", "--run", "--merge", "--system"}
+    args = iter(sys.argv[1:])
+    for arg in args:
+        argv.append(f"{arg}={next(args, '')}" if arg in quoted else arg)
+    return p.parse_args(argv)
 
 
 def main():
