@@ -6,6 +6,7 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
+use tenure_eval::backend::cosine::HnswParams;
 use tenure_eval::embed::places::user_cache;
 use tenure_eval::render::{render, write_figure};
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
@@ -57,6 +58,10 @@ pub struct ScaleArgs {
     /// embedding stores; `TENURE_EVAL_CACHE` moves both).
     #[arg(long, requires = "vectors")]
     pub index_cache: Option<std::path::PathBuf>,
+    /// --vectors: the graph's candidate list while searching (a search-time setting: a cached
+    /// graph is reused). Default: the study's, 200.
+    #[arg(long, requires = "vectors")]
+    pub ef_search: Option<usize>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -167,7 +172,11 @@ fn run_vectors(args: &ScaleArgs) -> Result<ExitCode> {
     };
     if let Some(size) = args.one {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let row = vectors::measure(size, vectors::STUDY_PARAMS, threads, cache.as_deref())?;
+        let params = HnswParams {
+            ef_search: args.ef_search.unwrap_or(vectors::STUDY_PARAMS.ef_search),
+            ..vectors::STUDY_PARAMS
+        };
+        let row = vectors::measure(size, params, threads, cache.as_deref())?;
         write_stdout(&json_text(&row))?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -35,8 +35,8 @@ pub const K: usize = 10;
 pub const STUDY_PARAMS: HnswParams = HnswParams {
     max_connections: 32,
     ef_construction: 128,
-    ef_search: 100,
-    dims: 64,
+    ef_search: 200,
+    dims: 32,
     rerank: 50,
 };
 
@@ -99,11 +99,18 @@ pub fn synthetic(n: usize, seed: u64) -> Matrix {
     matrix
 }
 
-/// The cache file of a graph of `rows` with `params`: a hash of both.
+/// The cache file of a graph of `rows` with `params`: a hash of both (of the parameters that
+/// shape the graph; ef_search and rerank act at search time only).
 fn cache_file(dir: &Path, rows: &Matrix, params: &HnswParams) -> std::path::PathBuf {
     let mut hash = Sha256::new();
-    hash.update(format!("usearch {} {}", usearch::version(), rows.dims()));
-    hash.update(serde_json::to_vec(params).unwrap_or_default());
+    hash.update(format!(
+        "usearch {} {} m{} efc{} dims{}",
+        usearch::version(),
+        rows.dims(),
+        params.max_connections,
+        params.ef_construction,
+        params.dims
+    ));
     for chunk in rows.as_slice().chunks(1 << 16) {
         let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
         hash.update(&bytes);
