@@ -6,7 +6,7 @@
 //! merges nothing.
 
 use crate::common::needs::{needs, ray_command, Need};
-use crate::common::{repo, spawn_serve, strip_measurements};
+use crate::common::{free_port, repo, spawn_serve, strip_measurements};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -17,14 +17,6 @@ struct Cluster {
     ray: PathBuf,
     address: String,
     _temp: tempfile::TempDir,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 impl Cluster {

@@ -3,16 +3,10 @@
 //! crashes mid-run and comes back empty, a system that answers its own ids.
 
 use crate::common::memory_server::{json, MemoryServer, Received};
-use crate::common::{http_run, spawn_serve, tenure_eval};
+use crate::common::{free_port, http_run, spawn_serve, tenure_eval};
 use serde_json::json as j;
 use std::process::Child;
 use std::time::{Duration, Instant};
-
-/// A port nothing listens on (bound, then released).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
 
 #[test]
 fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {

@@ -9,9 +9,10 @@
 //! Chromium runs with the flags that keep it off the network here (no QUIC, no first-run,
 //! background networking, component updates or sync) and a fresh profile.
 
+use super::free_port;
 use super::needs::{needs, program, Need};
 use serde_json::{json, Value};
-use std::net::TcpListener;
+
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -35,14 +36,6 @@ pub struct Browser {
     base: String,
     agent: ureq::Agent,
     _profile: tempfile::TempDir,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 impl Browser {

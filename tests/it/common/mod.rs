@@ -225,6 +225,12 @@ impl HttpRun {
     }
 }
 
+/// A port nothing listens on on 127.0.0.1 (bound, then released).
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
 /// Start `tenure-eval serve ARGS` from the repository root (stderr dropped); the child and the
 /// URL it printed on stdout.
 pub fn spawn_serve(args: &[&str]) -> (std::process::Child, String) {
