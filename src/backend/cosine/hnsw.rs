@@ -208,16 +208,21 @@ impl Graph {
     }
 
     /// Write the graph to `path` (usearch's format) and its projection, if any, to
-    /// `path` + `.pca`.
+    /// `path` + `.pca`. Both are written under temporary names and renamed, the projection
+    /// first: a graph file at `path` is always whole and has its projection beside it.
     pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
-        let text = path
+        let partial = with_suffix(path, ".partial");
+        let text = partial
             .to_str()
             .ok_or_else(|| graph_error("a path that is not UTF-8"))?;
         self.index.save(text).map_err(graph_error)?;
         if let Some(p) = &self.projection {
-            std::fs::write(with_suffix(path, ".pca"), p.to_bytes()).map_err(graph_error)?;
+            let pca = with_suffix(path, ".pca");
+            let pca_partial = with_suffix(&pca, ".partial");
+            std::fs::write(&pca_partial, p.to_bytes()).map_err(graph_error)?;
+            std::fs::rename(&pca_partial, &pca).map_err(graph_error)?;
         }
-        Ok(())
+        std::fs::rename(&partial, path).map_err(graph_error)
     }
 
     /// Read what [`Graph::save`] wrote, for `params`.

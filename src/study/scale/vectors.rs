@@ -149,28 +149,10 @@ pub fn graph(
             path: dir.to_path_buf(),
             source: e,
         })?;
-        // Written under a temporary name and renamed: a killed run leaves no half graph.
-        let partial = file.with_extension("partial");
-        graph
-            .save(&partial)
-            .map_err(|e| Error::backend("scale", e))?;
-        for suffix in ["", ".pca"] {
-            let from = with_suffix(&partial, suffix);
-            if from.exists() {
-                std::fs::rename(&from, with_suffix(&file, suffix)).map_err(|e| Error::Output {
-                    path: file.clone(),
-                    source: e,
-                })?;
-            }
-        }
+        // Graph::save renames into place: a killed run leaves no half graph.
+        graph.save(&file).map_err(|e| Error::backend("scale", e))?;
     }
     Ok((graph, Some(seconds)))
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    name.into()
 }
 
 /// Measure `n` vectors: exact answers and timing, then the graph's.
