@@ -6,7 +6,7 @@
 //! merges nothing.
 
 use crate::common::needs::{needs, ray_command, Need};
-use crate::common::{free_port, repo, spawn_serve, strip_measurements};
+use crate::common::{cli, free_port, repo, spawn_serve, strip_measurements};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -178,21 +178,20 @@ fn whole_run(out: &Path) -> Value {
         "--port",
         "0",
     ]);
-    let o = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-        .args([
-            "static",
-            "--suite",
-            "pmb",
-            "--backend",
-            "http",
-            "--url",
-            &url,
-            "--quiet",
-            "--out",
-        ])
-        .arg(out)
-        .output()
-        .unwrap();
+    let o = cli(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        &url,
+        "--quiet",
+        "--out",
+    ])
+    .arg(out)
+    .output()
+    .unwrap();
     child.kill().unwrap();
     child.wait().unwrap();
     // Exit 1: the run's cases fail (cosine behind HTTP passes 11 of 77), which is its result.

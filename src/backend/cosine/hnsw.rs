@@ -23,8 +23,8 @@ pub struct HnswParams {
     pub ef_construction: usize,
     /// Candidate list size while searching (raised to the candidates asked for).
     pub ef_search: usize,
-    /// Principal directions the graph keeps (0: the full vectors). Only a graph built from
-    /// all its vectors at once ([`Graph::build`]) is reduced.
+    /// Principal directions the graph keeps (0: the full vectors), fitted on the vectors
+    /// [`Graph::build`] is given; vectors inserted later are projected the same way.
     pub dims: usize,
     /// Candidates asked of the graph at least, rescored exactly by the caller (0: k).
     pub rerank: usize,
@@ -87,12 +87,6 @@ impl Graph {
         })
     }
 
-    /// An empty graph over `dims`-dimensional vectors, for about `expected` of them, filled one
-    /// vector at a time ([`Graph::insert`]; never reduced).
-    pub fn new(params: HnswParams, dims: usize, expected: usize) -> Result<Graph, GraphError> {
-        Graph::empty(params, dims, expected, 1)
-    }
-
     /// A graph of every row of `rows` (id = row number), built on `threads` threads, projected
     /// first when `params.dims` is below the rows' dimensions.
     pub fn build(params: HnswParams, rows: &Matrix, threads: usize) -> Result<Graph, GraphError> {
@@ -148,11 +142,6 @@ impl Graph {
     /// Whether the graph is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// The parameters it was built with.
-    pub fn params(&self) -> HnswParams {
-        self.params
     }
 
     /// The projection, when the graph holds reduced vectors.
