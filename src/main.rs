@@ -8,6 +8,12 @@ mod cli;
 use std::process::ExitCode;
 use tenure_eval::error::exit;
 
+// mimalloc, not glibc's malloc: building the BM25 index, tantivy's indexing thread frees what
+// the main thread allocated, and a perf profile of a 1M-belief build put a fifth of its samples
+// in glibc's malloc and free (docs/results.md, "Beside Lucene").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // While a runner runs cases, the first signal stops it after the cases in flight, so that
     // its partial report, JUnit, summary and page are written and `--resume` continues it

@@ -13,7 +13,7 @@
 //! commit's documents in add order, and which run a segment holds is read off its first and last
 //! documents' ids. So each segment id maps to the list of version ordinals it holds.
 
-use super::analysis::{whole_name_terms, WholeName, WHOLE_NAME};
+use super::analysis::{whole_name_count, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
 use super::segments;
 use super::similarity::FieldStats;
@@ -123,7 +123,9 @@ impl BeliefIndex {
         let text = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(WHOLE_NAME)
-                .set_index_option(IndexRecordOption::WithFreqs),
+                .set_index_option(IndexRecordOption::WithFreqs)
+                // Lengths are the side table's (spec §C.3); tantivy's norms feed nothing here.
+                .set_fieldnorms(false),
         );
         let canonical = schema.add_text_field("canonical_name", text.clone());
         let aliases = schema.add_text_field("aliases", text);
@@ -164,12 +166,8 @@ impl BeliefIndex {
     /// Record a new version and return its tantivy document.
     fn push_version(&mut self, belief: &Belief) -> TantivyDocument {
         let ordinal = self.versions.len() as u32;
-        let canonical_len = whole_name_terms(&belief.canonical_name).count() as u32;
-        let alias_len: u32 = belief
-            .aliases
-            .iter()
-            .map(|a| whole_name_terms(a).count() as u32)
-            .sum();
+        let canonical_len = whole_name_count(&belief.canonical_name);
+        let alias_len: u32 = belief.aliases.iter().map(|a| whole_name_count(a)).sum();
         let lengths = [canonical_len, alias_len];
         for (stats, &len) in self.stats.iter_mut().zip(&lengths) {
             if len > 0 {
