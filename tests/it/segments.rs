@@ -201,3 +201,45 @@ fn expansions_equal_a_scan(n: usize) -> usize {
     }
     reached
 }
+
+/// A replaced version is deleted where it lives, by segment and document (no id is indexed):
+/// new versions of beliefs from the first and the last segment of a split store leave the same
+/// hits and scores as the same replacements in a one-segment store, old versions gone from both,
+/// still counted in the statistics (Lucene before a merge).
+#[test]
+fn replacing_beliefs_in_several_segments_scores_as_in_one() {
+    let beliefs = corpus(20_000);
+    let config = Bm25Config::default();
+    let mut split = Bm25Backend::with_writer_memory(&beliefs, config, 15_000_000).unwrap();
+    let mut whole = Bm25Backend::with_writer_memory(&beliefs, config, 2_000_000_000).unwrap();
+    assert_eq!(split.index().segment_count(), 2);
+    let mut replaced = Vec::new();
+    for i in [3, 10_007, 19_998] {
+        let mut belief = beliefs[i].clone();
+        belief.aliases = vec!["zookeeper".into(), format!("zookeeper {i}")];
+        split.replace(&belief).unwrap();
+        whole.replace(&belief).unwrap();
+        replaced.push(belief);
+    }
+    for (i, belief) in [3, 10_007, 19_998].into_iter().zip(&replaced) {
+        let old_alias = beliefs[i].aliases[0].as_str();
+        let new_alias = format!("zookeeper {i}");
+        for (text, found) in [(old_alias, 0), ("zookeeper", 1), (new_alias.as_str(), 1)] {
+            let request = SearchRequest::of_user(&belief.user_id, text, 20_000);
+            let (a, b) = (
+                split.search(&request).unwrap(),
+                whole.search(&request).unwrap(),
+            );
+            let pairs = |hits: &[tenure_eval::backend::Hit]| -> Vec<(String, Option<f32>)> {
+                hits.iter().map(|h| (h.id.clone(), h.score)).collect()
+            };
+            assert_eq!(pairs(&a), pairs(&b), "{text}");
+            assert!(!a.is_empty(), "{text}");
+            // The old version is deleted: found by its old alias no more, by the new once.
+            let hits = a.iter().filter(|h| h.id == belief.id).count();
+            assert_eq!(hits, found, "{i}: {text}");
+        }
+    }
+    let versions = (0..20_003u32).filter(|&o| split.index().version(o).live).count();
+    assert_eq!(versions, 20_000);
+}

@@ -6,16 +6,14 @@
 //! as long as segments are not merged, so merging is disabled; the per-field docCount Lucene
 //! uses (tantivy has none) comes from the side table.
 //!
-//! Documents map back to versions without a fast field (whose writer costs a fifth of a commit):
-//! one indexing thread gives a segment its documents in add order, and a merge stacks its
-//! segments in the order given. A commit makes one new segment, or several when the documents
-//! outgrow the writer's fixed memory budget (a large corpus): each then holds a run of the
-//! commit's documents in add order, and which run a segment holds is read off its first and last
-//! documents' ids. So each segment id maps to the list of version ordinals it holds.
+//! Documents map back to versions through a fast field holding each one's version ordinal
+//! ([`segments`]): a commit makes one new segment, or several when the documents outgrow the
+//! writer's fixed memory budget (a large corpus), and each segment id maps to the list of
+//! version ordinals its documents are, read once when the segment first appears.
 
 use super::analysis::{whole_name_count, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
-use super::segments;
+use super::segments::{self, DocAt, ORDINAL};
 use super::similarity::FieldStats;
 use crate::backend::{Filterable, Interner};
 use crate::suite::Belief;
@@ -23,10 +21,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use tantivy::fastfield::AliveBitSet;
 use tantivy::index::InvertedIndexReader;
-use tantivy::index::{SegmentId, SegmentReader};
+use tantivy::index::SegmentId;
 use tantivy::indexer::NoMergePolicy;
 use tantivy::postings::Postings;
-use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, STRING};
+use tantivy::query::doc_predicate_query::DocPredicateQuery;
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST};
 use tantivy::{
     DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, TERMINATED,
 };
@@ -89,7 +88,7 @@ pub struct BeliefIndex {
     index: Index,
     reader: IndexReader,
     writer: IndexWriter,
-    id_field: Field,
+    ordinal_field: Field,
     fields: [Field; 2],
     versions: Vec<DocVersion>,
     current: HashMap<Arc<str>, u32>,
@@ -101,8 +100,6 @@ pub struct BeliefIndex {
     replaced: ReplacedVersions,
     /// Version ordinals of each segment's documents, in doc id order.
     segment_ordinals: HashMap<SegmentId, Vec<u32>>,
-    /// Ordinals added since the last commit.
-    pending: Vec<u32>,
 }
 
 impl BeliefIndex {
@@ -119,7 +116,7 @@ impl BeliefIndex {
         writer_memory: usize,
     ) -> tantivy::Result<BeliefIndex> {
         let mut schema = Schema::builder();
-        let id_field = schema.add_text_field("id", STRING);
+        let ordinal_field = schema.add_u64_field(ORDINAL, FAST);
         let text = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(WHOLE_NAME)
@@ -143,7 +140,7 @@ impl BeliefIndex {
                 .reload_policy(ReloadPolicy::Manual)
                 .try_into()?,
             writer,
-            id_field,
+            ordinal_field,
             fields: [canonical, aliases],
             versions: Vec::with_capacity(corpus.len()),
             current: HashMap::with_capacity(corpus.len()),
@@ -153,7 +150,6 @@ impl BeliefIndex {
             merged: [None, None],
             replaced,
             segment_ordinals: HashMap::new(),
-            pending: Vec::new(),
         };
         for belief in corpus {
             let doc = this.push_version(belief);
@@ -188,8 +184,7 @@ impl BeliefIndex {
         }
 
         let mut doc = TantivyDocument::new();
-        doc.add_text(self.id_field, &belief.id);
-        self.pending.push(ordinal);
+        doc.add_u64(self.ordinal_field, u64::from(ordinal));
         doc.add_text(self.fields[0], &belief.canonical_name);
         for alias in &belief.aliases {
             doc.add_text(self.fields[1], alias);
@@ -202,23 +197,16 @@ impl BeliefIndex {
     pub fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
         let replaced = self.current.get(belief.id.as_str()).copied();
         let doc = self.push_version(belief);
-        if replaced.is_some() {
+        if let Some(old) = replaced {
+            let at = self.location(old)?;
             self.writer
-                .delete_term(Term::from_field_text(self.id_field, &belief.id));
+                .delete_query(Box::new(DocPredicateQuery::from(at)))?;
         }
         self.writer.add_document(doc)?;
         self.commit()?;
         if let (Some(old), ReplacedVersions::Expunged) = (replaced, self.replaced) {
             let segments = self.index.searchable_segment_ids()?;
-            // The merged segment stacks the live documents of `segments`, in that order.
-            let merged: Vec<u32> = segments
-                .iter()
-                .flat_map(|id| self.segment_ordinals.remove(id).unwrap_or_default())
-                .filter(|&ordinal| self.versions[ordinal as usize].live)
-                .collect();
-            if let Some(meta) = self.writer.merge(&segments).wait()? {
-                self.segment_ordinals.insert(meta.id(), merged);
-            }
+            self.writer.merge(&segments).wait()?;
             let version = &mut self.versions[old as usize];
             version.counted = false;
             for (stats, &len) in self.stats.iter_mut().zip(&version.lengths) {
@@ -232,23 +220,29 @@ impl BeliefIndex {
         Ok(())
     }
 
-    /// Commit what was added and record which segments hold it.
+    /// Commit what was added.
     fn commit(&mut self) -> tantivy::Result<()> {
         self.writer.commit()?;
-        self.reader.reload()?;
-        let pending = std::mem::take(&mut self.pending);
-        let searcher = self.reader.searcher();
-        let new: Vec<&SegmentReader> = searcher
-            .segment_readers()
+        self.reload()
+    }
+
+    /// Where version `ordinal` is: its segment and document. A scan of the segments' ordinal
+    /// lists, once per replacement; sessions replace a few beliefs in small stores.
+    fn location(&self, ordinal: u32) -> tantivy::Result<DocAt> {
+        self.segment_ordinals
             .iter()
-            .filter(|s| !self.segment_ordinals.contains_key(&s.segment_id()))
-            .collect();
-        let versions = &self.versions;
-        let runs = segments::assign(new, &pending, self.id_field, |ordinal| {
-            &versions[ordinal as usize].belief.id
-        })?;
-        self.segment_ordinals.extend(runs);
-        self.views()
+            .find_map(|(&segment, ordinals)| {
+                let doc = ordinals.iter().position(|&o| o == ordinal)?;
+                Some(DocAt {
+                    segment,
+                    doc: doc as u32,
+                })
+            })
+            .ok_or_else(|| {
+                tantivy::TantivyError::InternalError(format!(
+                    "version {ordinal} is in no segment"
+                ))
+            })
     }
 
     /// Number of segments (several once a commit outgrows the writer budget).
@@ -264,20 +258,22 @@ impl BeliefIndex {
     /// Per-segment views of what the reader sees.
     fn views(&mut self) -> tantivy::Result<()> {
         let searcher = self.reader.searcher();
-        self.segments = searcher
-            .segment_readers()
+        let readers = searcher.segment_readers();
+        // A segment seen for the first time (a commit's or a merge's) has its ordinals read.
+        let mut known = HashMap::with_capacity(readers.len());
+        for segment in readers {
+            let id = segment.segment_id();
+            let ordinals = match self.segment_ordinals.remove(&id) {
+                Some(ordinals) => ordinals,
+                None => segments::ordinals(segment)?,
+            };
+            known.insert(id, ordinals);
+        }
+        self.segment_ordinals = known;
+        self.segments = readers
             .iter()
             .map(|segment| {
-                let ordinals = self
-                    .segment_ordinals
-                    .get(&segment.segment_id())
-                    .cloned()
-                    .ok_or_else(|| {
-                        tantivy::TantivyError::InternalError(format!(
-                            "segment {} holds unknown documents",
-                            segment.segment_id()
-                        ))
-                    })?;
+                let ordinals = self.segment_ordinals[&segment.segment_id()].clone();
                 Ok(SegmentView {
                     inverted: [
                         segment.inverted_index(self.fields[0])?,

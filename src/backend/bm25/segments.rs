@@ -1,84 +1,82 @@
-//! Which versions a commit's new segments hold. One indexing thread fills segments in add order,
-//! so each new segment holds a run of the commit's documents; when the documents outgrow the
-//! writer's budget there are several, and which run each holds is read off its first and last
-//! documents' ids (every document's, if repeated ids leave a doubt).
+//! Which versions a segment's documents are, and how one document is deleted. Every document
+//! carries its version ordinal in a fast field, so a segment maps to versions by reading that
+//! column: whatever order the writer flushed its segments in, and after a merge (which keeps the
+//! column of the documents it keeps).
+//!
+//! No belief id is indexed. An indexed id was one unique term per document: at 1M beliefs a
+//! million more terms to hash, sort and put in the term dictionary, about a sixth of the build
+//! (docs/results.md, "Beside Lucene"). A replaced version is deleted where it is instead, by its
+//! segment and document (a [`DocAt`] predicate).
 
+use tantivy::columnar::Cardinality;
 use tantivy::index::{SegmentId, SegmentReader};
-use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocSet, Term};
+use tantivy::query::doc_predicate_query::{
+    ConstOrVariableSegmentPredicate, DocPredicate, SegmentDocPredicate,
+};
+use tantivy::query::BitSetDocSet;
+use tantivy::{BitSet, DocId};
 
-/// Does document `doc` of `segment` have `id`?
-fn holds(segment: &SegmentReader, field: Field, id: &str, doc: u32) -> tantivy::Result<bool> {
-    let term = Term::from_field_text(field, id);
-    let Some(mut postings) = segment
-        .inverted_index(field)?
-        .read_postings(&term, IndexRecordOption::Basic)?
-    else {
-        return Ok(false);
-    };
-    Ok(postings.seek(doc) == doc)
-}
+/// The fast field holding each document's version ordinal.
+pub(crate) const ORDINAL: &str = "ordinal";
 
-/// Each segment of `new` with the run of `pending` (version ordinals, in add order) it holds;
-/// `id_of` gives an ordinal's belief id, `id_field` is where the index keeps it.
-pub(crate) fn assign<'a>(
-    mut new: Vec<&SegmentReader>,
-    pending: &[u32],
-    id_field: Field,
-    id_of: impl Fn(u32) -> &'a str,
-) -> tantivy::Result<Vec<(SegmentId, Vec<u32>)>> {
-    let found: usize = new.iter().map(|s| s.max_doc() as usize).sum();
-    if found != pending.len() {
+/// The version ordinal of every document of `segment`, in doc id order.
+pub(crate) fn ordinals(segment: &SegmentReader) -> tantivy::Result<Vec<u32>> {
+    let column = segment.fast_fields().u64(ORDINAL)?;
+    let docs = segment.max_doc();
+    if column.num_docs() != docs || column.get_cardinality() != Cardinality::Full {
         return Err(tantivy::TantivyError::InternalError(format!(
-            "expected {} new documents, found {found} in {} new segments",
-            pending.len(),
-            new.len()
+            "segment {} lacks a version ordinal for some of its {docs} documents",
+            segment.segment_id()
         )));
     }
-    let mut runs = Vec::with_capacity(new.len());
-    let mut offset = 0;
-    while !new.is_empty() {
-        // The segment whose documents are the next run of `pending`.
-        let fits = |s: &SegmentReader, every: bool| -> tantivy::Result<bool> {
-            let n = s.max_doc() as usize;
-            let run = &pending[offset..offset + n];
-            let docs: Vec<usize> = if every {
-                (0..n).collect()
-            } else {
-                vec![0, n - 1]
-            };
-            for d in docs {
-                if !holds(s, id_field, id_of(run[d]), d as u32)? {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
-        };
-        let mut candidates = Vec::new();
-        for (i, s) in new.iter().enumerate() {
-            if offset + (s.max_doc() as usize) <= pending.len() && fits(s, false)? {
-                candidates.push(i);
-            }
-        }
-        // Only repeated ids in one commit can leave two candidates: check every document.
-        if candidates.len() > 1 {
-            let mut exact = Vec::new();
-            for i in candidates {
-                if fits(new[i], true)? {
-                    exact.push(i);
-                }
-            }
-            candidates = exact;
-        }
-        let Some(&i) = candidates.first() else {
-            return Err(tantivy::TantivyError::InternalError(
-                "a new segment holds documents out of add order".into(),
-            ));
-        };
-        let segment = new.remove(i);
-        let n = segment.max_doc() as usize;
-        runs.push((segment.segment_id(), pending[offset..offset + n].to_vec()));
-        offset += n;
+    let mut values = vec![0u64; docs as usize];
+    column.values.get_range(0, &mut values);
+    values
+        .into_iter()
+        .map(|v| {
+            u32::try_from(v).map_err(|_| {
+                tantivy::TantivyError::InternalError(format!("version ordinal {v} out of range"))
+            })
+        })
+        .collect()
+}
+
+/// Document `doc` of segment `segment`: what a replaced version's delete matches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DocAt {
+    pub segment: SegmentId,
+    pub doc: DocId,
+}
+
+/// The per-segment test of [`DocAt`].
+pub(crate) struct Is(DocId);
+
+impl SegmentDocPredicate for Is {
+    fn eval(&mut self, doc: DocId) -> bool {
+        doc == self.0
     }
-    Ok(runs)
+
+    fn cost(&self) -> u64 {
+        1
+    }
+}
+
+impl DocPredicate for DocAt {
+    type SegmentDocPredicate = Is;
+
+    fn doc_predicate(
+        &self,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<ConstOrVariableSegmentPredicate<Is>> {
+        if reader.segment_id() != self.segment || self.doc >= reader.max_doc() {
+            return Ok(ConstOrVariableSegmentPredicate::Const(false));
+        }
+        // The one candidate: a set holding just `doc`, so nothing else is walked.
+        let mut one = BitSet::with_max_value(reader.max_doc());
+        one.insert(self.doc);
+        Ok(ConstOrVariableSegmentPredicate::Variable {
+            predicate: Is(self.doc),
+            necessary_condition: Box::new(BitSetDocSet::from(one)),
+        })
+    }
 }
