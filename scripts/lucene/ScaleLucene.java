@@ -10,7 +10,7 @@
 // indexed with the whole_name analyzer, docs and freqs only, the multi-fields' bigram and
 // phrase clauses searching the same fields (their statistics are identical, spec C.1); string
 // fields for id, user, active, type, subtype and scope; in RAM (ByteBuffersDirectory), one
-// indexing thread, the same 256 MB writer budget; a merge policy that merges only adjacent
+// indexing thread, the same 1 GiB writer budget; a merge policy that merges only adjacent
 // segments, so that doc ids stay in corpus order (the tie rule both engines share).
 
 import java.io.*;
@@ -213,7 +213,7 @@ public class ScaleLucene {
         long start = System.nanoTime();
         ByteBuffersDirectory store = new ByteBuffersDirectory();
         IndexWriterConfig config = new IndexWriterConfig(WHOLE_NAME);
-        config.setRAMBufferSizeMB(256);
+        config.setRAMBufferSizeMB(1024);
         config.setMergePolicy(new LogByteSizeMergePolicy());
         config.setMergeScheduler(new SerialMergeScheduler());
         IndexWriter writer = new IndexWriter(store, config);
