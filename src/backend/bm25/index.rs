@@ -75,8 +75,8 @@ struct SegmentView {
 
 /// Memory budget of the index writer: 1 GiB. Past it a commit writes several segments, so memory
 /// stays bounded whatever the corpus size. tantivy takes its arena as it fills, so a small corpus
-/// costs no more than with tantivy's 15 MB minimum (26 MiB peak at 1k beliefs either way), and
-/// 1M beliefs fit one segment: measured with `tenure-eval scale` (three interleaved runs each),
+/// costs no more than with a 256 MB budget (68 MiB peak at 1k beliefs either way), and 1M
+/// beliefs fit one segment: measured with `tenure-eval scale` (three interleaved runs each),
 /// search p50 260 to 405 µs and build 8.1 to 8.6 s, against 410 to 560 µs and 8.5 to 9.2 s in
 /// the two segments of a 256 MB budget, for 70 MiB more peak memory (1.5 GiB).
 pub(crate) const WRITER_MEMORY: usize = 1 << 30;
