@@ -6,6 +6,7 @@ use clap::Args;
 use tenure_eval::job::{JobOutcome, JournalPlan};
 use tenure_eval::render::junit;
 use tenure_eval::run::journal::Continue;
+use tenure_eval::study::scale::shard as scale_shard;
 use tenure_eval::Result;
 
 /// What a run does with its journal (docs/journal.md).
@@ -96,6 +97,10 @@ pub struct MergeArgs {
 /// Merge the shards (docs/journal.md).
 pub fn merge(args: MergeArgs) -> Result<std::process::ExitCode> {
     use tenure_eval::backend::Workload;
+    // Shards of `scale --shard K/N` hold rows, not journals.
+    if args.shards.iter().any(|dir| scale_shard::is_shard(dir)) {
+        return crate::cli::cmd::scale::merge(&args.shards);
+    }
     crate::cli::cmd::run::run_from(
         args.run,
         &[Workload::Static, Workload::Session],

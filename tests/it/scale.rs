@@ -153,3 +153,82 @@ fn the_study_draws_its_figure() {
         assert!(text.lines().any(|l| l.trim() == tick), "{tick}");
     }
 }
+
+/// `scale --shard K/N`: sizes dealt by position; `merge` of the shards' --out folders gives the
+/// unsharded study's rows in --sizes order (measured fields aside); mixed settings, a missing shard and a shard twice are refused (exit 2).
+#[test]
+fn a_scale_study_in_shards_merges_into_the_whole_study() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "scale",
+        "--suite",
+        "pmb",
+        "--sizes",
+        "1k,35,2k",
+        "--seed",
+        "7",
+        "--queries",
+        "50",
+        "--format",
+        "json",
+        "--quiet",
+    ];
+    let whole = rows("1k,35,2k", "7");
+    let shard = |k: &str, extra: &[&str]| -> std::path::PathBuf {
+        let dir = tmp
+            .path()
+            .join(format!("{k}{}", extra.join("")).replace('/', "of"));
+        let dir_text = dir.to_str().unwrap().to_string();
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend(extra);
+        args.extend(["--shard", k, "--out", &dir_text]);
+        let out = tenure_eval_ok(&args, &[]);
+        let printed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        // Shard 1 of 2 measures the sizes at positions 0 and 2; shard 2, position 1.
+        let beliefs: Vec<u64> = printed
+            .iter()
+            .map(|r| r["beliefs"].as_u64().unwrap())
+            .collect();
+        match k {
+            "1/2" => assert_eq!(beliefs, [1000, 2000]),
+            _ => assert_eq!(beliefs, [35]),
+        }
+        assert!(dir.join("scale-shard.json").is_file());
+        dir
+    };
+    let (one, two) = (shard("1/2", &[]), shard("2/2", &[]));
+    let merge = |dirs: &[&std::path::Path]| {
+        let mut args = vec!["merge"];
+        args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+        crate::common::tenure_eval(&args)
+    };
+    let merged = merge(&[&two, &one]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    let merged: Vec<Value> = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(merged.len(), 3);
+    let outcomes = |rows: &[Value]| rows.iter().map(outcome).collect::<Vec<_>>();
+    assert_eq!(outcomes(&merged), outcomes(&whole));
+
+    let refused = |dirs: &[&std::path::Path], says: &str| {
+        let out = merge(dirs);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    };
+    refused(&[&one], "shard 2/2 missing");
+    refused(&[&one, &two, &one], "shard 1/2 given twice");
+    let other_seed = {
+        let dir = tmp.path().join("seed8");
+        let dir_text = dir.to_str().unwrap().to_string();
+        let mut args: Vec<&str> = base.to_vec();
+        args[6] = "8";
+        args.extend(["--shard", "2/2", "--out", &dir_text]);
+        tenure_eval_ok(&args, &[]);
+        dir
+    };
+    refused(&[&one, &other_seed], "seed: 7 against 8");
+}

@@ -240,6 +240,8 @@ fn replacing_beliefs_in_several_segments_scores_as_in_one() {
             assert_eq!(hits, found, "{i}: {text}");
         }
     }
-    let versions = (0..20_003u32).filter(|&o| split.index().version(o).live).count();
+    let versions = (0..20_003u32)
+        .filter(|&o| split.index().version(o).live)
+        .count();
     assert_eq!(versions, 20_000);
 }

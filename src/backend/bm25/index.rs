@@ -240,9 +240,7 @@ impl BeliefIndex {
                 })
             })
             .ok_or_else(|| {
-                tantivy::TantivyError::InternalError(format!(
-                    "version {ordinal} is in no segment"
-                ))
+                tantivy::TantivyError::InternalError(format!("version {ordinal} is in no segment"))
             })
     }
 

@@ -9,9 +9,12 @@ use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::backend::cosine::HnswParams;
 use tenure_eval::embed::places::user_cache;
 use tenure_eval::render::{render, write_figure};
+use tenure_eval::run::journal::Shard;
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
+use tenure_eval::study::scale::shard::{self, Settings, ShardFile};
 use tenure_eval::study::scale::vectors::{self, VectorRow};
 use tenure_eval::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
+use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
 /// `tenure-eval scale`.
@@ -52,7 +55,7 @@ pub struct ScaleArgs {
     /// Measure cosine search instead of BM25: exact and HNSW over synthetic 384-d vectors of
     /// each size (recall@10 against exact, latency, build time, memory). The graph is cached
     /// in --index-cache and reused while the vectors and parameters are the same.
-    #[arg(long, conflicts_with_all = ["case_count", "out", "export", "plot"])]
+    #[arg(long, conflicts_with_all = ["case_count", "export", "plot"])]
     pub vectors: bool,
     /// Where --vectors keeps built graphs (default: `indexes` in the user cache, beside its
     /// embedding stores; `TENURE_EVAL_CACHE` moves both).
@@ -62,6 +65,11 @@ pub struct ScaleArgs {
     /// graph is reused). Default: the study's, 200.
     #[arg(long, requires = "vectors")]
     pub ef_search: Option<usize>,
+    /// Measure only shard K of N of --sizes (the size at position i goes to shard i mod N + 1)
+    /// and write its rows to --out/scale-shard.json; `tenure-eval merge` makes the study's table
+    /// from every shard's --out folder (docs/guide.md, "Run on a cluster").
+    #[arg(long, value_name = "K/N", requires = "out", conflicts_with = "plot")]
+    pub shard: Option<String>,
     /// No messages on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -135,12 +143,16 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         )),
         None => None,
     };
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let mut rows = Vec::new();
-    for &size in &args.sizes {
+    for size in sizes_of(&args, shard) {
         if !args.quiet {
             say!("scale: {size} beliefs");
         }
         rows.push(in_child::<ScaleRow>(size)?);
+    }
+    if let Some(shard) = shard {
+        write_shard(&args, "bm25", Some(&suite), shard, &rows)?;
     }
     if let Some((file, format)) = plot {
         let points: Vec<ScalePoint> = rows
@@ -156,12 +168,102 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         let title = format!("Suite {} planted in synthetic stores (BM25)", suite.name);
         write_figure(file, &scale_figure(&points, &title)?, format)?;
     }
-    let text = match args.format {
+    print_rows(&rows, args.format)
+}
+
+/// The study's rows on stdout, as a table in `format` or as JSON.
+fn print_rows(rows: &[ScaleRow], format: OutputFormat) -> Result<ExitCode> {
+    let text = match format {
         OutputFormat::Json => json_text(&rows),
-        other => render(&[table(&rows)], other.table()),
+        other => render(&[table(rows)], other.table()),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The vector study's rows on stdout, as [`print_rows`].
+fn print_vector_rows(rows: &[VectorRow], format: OutputFormat) -> Result<ExitCode> {
+    let text = match format {
+        OutputFormat::Json => json_text(&rows),
+        other => render(&[vectors::table(rows)], other.table()),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The sizes this process measures: all of --sizes, or its shard's.
+fn sizes_of(args: &ScaleArgs, shard: Option<Shard>) -> Vec<usize> {
+    match shard {
+        Some(shard) => shard::sizes(&args.sizes, shard),
+        None => args.sizes.clone(),
+    }
+}
+
+/// Write a shard's rows into --out for `tenure-eval merge`.
+fn write_shard<R: serde::Serialize>(
+    args: &ScaleArgs,
+    study: &str,
+    suite: Option<&Suite>,
+    shard: Shard,
+    rows: &[R],
+) -> Result<()> {
+    let settings = Settings {
+        study: study.into(),
+        suite: suite.map_or_else(String::new, |s| s.name.clone()),
+        inputs: suite.map_or_else(Vec::new, |s| {
+            s.inputs
+                .iter()
+                .map(|i| (i.role.to_string(), i.sha256.clone()))
+                .collect()
+        }),
+        sizes: args.sizes.clone(),
+        seed: args.seed,
+        queries: args.queries,
+        case_count: args.case_count,
+        ef_search: args.ef_search,
+        format: format!("{:?}", args.format).to_lowercase(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    let rows = rows
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| Error::backend("scale", e))?;
+    let dir = args
+        .out
+        .as_deref()
+        .expect("clap requires --out with --shard");
+    shard::write(
+        dir,
+        &ShardFile {
+            settings,
+            shard,
+            rows,
+        },
+    )
+}
+
+/// `tenure-eval merge` of scale shards: the study's table from every shard's rows.
+pub fn merge(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
+    use clap::ValueEnum;
+    let (settings, rows) = shard::merge(dirs)?;
+    let format = OutputFormat::from_str(&settings.format, true)
+        .map_err(|_| Error::Usage(format!("merge: unknown format {:?}", settings.format)))?;
+    let parse = |e: serde_json::Error| Error::Usage(format!("merge: a shard's row: {e}"));
+    if settings.study == "vectors" {
+        let rows: Vec<VectorRow> = rows
+            .into_iter()
+            .map(serde_json::from_value)
+            .collect::<std::result::Result<_, _>>()
+            .map_err(parse)?;
+        return print_vector_rows(&rows, format);
+    }
+    let rows: Vec<ScaleRow> = rows
+        .into_iter()
+        .map(serde_json::from_value)
+        .collect::<std::result::Result<_, _>>()
+        .map_err(parse)?;
+    print_rows(&rows, format)
 }
 
 /// `scale --vectors`: each size in a process of its own, as the BM25 study.
@@ -180,17 +282,22 @@ fn run_vectors(args: &ScaleArgs) -> Result<ExitCode> {
         write_stdout(&json_text(&row))?;
         return Ok(ExitCode::SUCCESS);
     }
+    if args.out.is_some() && args.shard.is_none() {
+        return Err(Error::Usage(
+            "scale --vectors writes no report: --out only names a shard's folder (--shard K/N)"
+                .into(),
+        ));
+    }
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let mut rows = Vec::new();
-    for &size in &args.sizes {
+    for size in sizes_of(args, shard) {
         if !args.quiet {
             say!("scale: {size} vectors");
         }
         rows.push(in_child::<VectorRow>(size)?);
     }
-    let text = match args.format {
-        OutputFormat::Json => json_text(&rows),
-        other => render(&[vectors::table(&rows)], other.table()),
-    };
-    write_stdout(&text)?;
-    Ok(ExitCode::SUCCESS)
+    if let Some(shard) = shard {
+        write_shard(args, "vectors", None, shard, &rows)?;
+    }
+    print_vector_rows(&rows, args.format)
 }

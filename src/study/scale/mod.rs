@@ -1,11 +1,13 @@
 //! The scale study: a suite's corpus planted in a synthetic store of a given size
 //! ([`crate::suite::synthetic`]), indexed by BM25; build time, search latency on generated
 //! queries, and the suite's own static cases run against the grown store (does precision hold as
-//! the store grows?). Its parts: the export for Lucene ([`export`]), the figure ([`figure`]) and
-//! the vector rows ([`vectors`]: exact and HNSW cosine search at the same sizes).
+//! the store grows?). Its parts: the export for Lucene ([`export`]), the figure ([`figure`]), the
+//! vector rows ([`vectors`]: exact and HNSW cosine search at the same sizes) and the split by
+//! size across processes ([`shard`]).
 
 pub mod export;
 pub mod figure;
+pub mod shard;
 pub mod vectors;
 
 use crate::backend::bm25::Bm25Backend;

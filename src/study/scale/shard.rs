@@ -1,0 +1,194 @@
+//! `scale --shard K/N`: the scale study split by size across processes or machines, and its
+//! shards merged back into the study's table.
+//!
+//! The unit is a size: its corpus, index build and searches cannot be split without each part
+//! building the whole index. Sizes are dealt by position (the size at position i of `--sizes`
+//! goes to shard i mod N + 1), not hashed as case ids are: a study has a few sizes of very
+//! different cost, and every shard is given the same `--sizes`, so position is as deterministic
+//! and keeps the shards even (`--sizes 1m,2m,5m,10m` on 4 shards: one size each).
+//!
+//! Each shard writes [`FILE`] into its `--out` folder once all its sizes are measured (so a
+//! shard that failed has none): the study's settings, which shard it is, and its rows.
+//! `tenure-eval merge` reads them back and refuses (exit 2) shards of different settings (the
+//! setting is named), a shard given twice and a missing shard; the merged rows are the
+//! unsharded study's, in `--sizes` order.
+
+use crate::error::{Error, Result};
+use crate::io::{parse_json, write_atomic};
+use crate::run::journal::Shard;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The file a shard writes in its `--out` folder.
+pub const FILE: &str = "scale-shard.json";
+
+/// What makes two shards parts of one study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Settings {
+    /// `bm25` or `vectors`.
+    pub study: String,
+    /// The planted suite's name.
+    pub suite: String,
+    /// Its input files' roles and sha256.
+    pub inputs: Vec<(String, String)>,
+    /// Every size of the study, in the order given.
+    pub sizes: Vec<usize>,
+    /// Seed of the synthetic corpus and queries.
+    pub seed: u64,
+    /// Generated queries per size.
+    pub queries: usize,
+    /// `--case-count`.
+    pub case_count: Option<usize>,
+    /// `--ef-search` (vectors).
+    pub ef_search: Option<usize>,
+    /// The table's format.
+    pub format: String,
+    /// The tool's version.
+    pub tool_version: String,
+}
+
+/// A shard's file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShardFile {
+    /// The study's settings.
+    pub settings: Settings,
+    /// Which shard.
+    pub shard: Shard,
+    /// Its rows, in the order of its sizes.
+    pub rows: Vec<Value>,
+}
+
+/// The sizes of `all` that `shard` measures, in order.
+pub fn sizes(all: &[usize], shard: Shard) -> Vec<usize> {
+    all.iter()
+        .enumerate()
+        .filter(|(i, _)| *i as u64 % u64::from(shard.n) == u64::from(shard.k - 1))
+        .map(|(_, &size)| size)
+        .collect()
+}
+
+/// Write `file` into `dir` (through a temporary file).
+pub fn write(dir: &Path, file: &ShardFile) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::Output {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
+    let text = serde_json::to_string_pretty(file).map_err(|e| Error::backend("scale", e))?;
+    write_atomic(&dir.join(FILE), format!("{text}\n").as_bytes())
+}
+
+/// Does `dir` hold a scale shard?
+pub fn is_shard(dir: &Path) -> bool {
+    dir.join(FILE).is_file()
+}
+
+/// The shards in `dirs` merged: the study's settings and every row, in `--sizes` order.
+pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Vec<Value>)> {
+    let mut files: Vec<(PathBuf, ShardFile)> = Vec::new();
+    for dir in dirs {
+        let path = dir.join(FILE);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            Error::Usage(format!(
+                "merge: {} holds no scale shard ({FILE}: {e}); give the --out folder of each \
+                 `scale --shard K/N`, or of each `run --shard K/N` but not both",
+                dir.display()
+            ))
+        })?;
+        let file: ShardFile = parse_json(&path, &bytes)?;
+        files.push((path, file));
+    }
+    let (first_path, first) = &files[0];
+    for (path, file) in &files[1..] {
+        if let Some(field) = differing(&first.settings, &file.settings) {
+            return Err(Error::Usage(format!(
+                "merge: {} and {} are shards of different studies ({field} differs)",
+                first_path.display(),
+                path.display()
+            )));
+        }
+        if file.shard.n != first.shard.n {
+            return Err(Error::Usage(format!(
+                "merge: {} is shard {} but {} is shard {}: shards of different splits",
+                first_path.display(),
+                first.shard,
+                path.display(),
+                file.shard
+            )));
+        }
+    }
+    let n = first.shard.n;
+    let mut by_k: Vec<Option<&(PathBuf, ShardFile)>> = vec![None; n as usize];
+    for entry in &files {
+        let slot = &mut by_k[(entry.1.shard.k - 1) as usize];
+        if let Some(other) = slot {
+            return Err(Error::Usage(format!(
+                "merge: shard {} given twice: {} and {}",
+                entry.1.shard,
+                other.0.display(),
+                entry.0.display()
+            )));
+        }
+        *slot = Some(entry);
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| by_k[(*k - 1) as usize].is_none())
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Usage(format!(
+            "merge: shard {} missing (every shard's --out folder once)",
+            missing.join(", ")
+        )));
+    }
+    let settings = first.settings.clone();
+    // Each shard's rows in the order of its sizes; deal them back by position.
+    let mut queues: Vec<std::vec::IntoIter<Value>> = Vec::new();
+    for (k, entry) in by_k.into_iter().enumerate() {
+        let (path, file) = entry.expect("every shard is present");
+        let expected = sizes(&settings.sizes, Shard { k: k as u32 + 1, n }).len();
+        if file.rows.len() != expected {
+            return Err(Error::input(
+                path,
+                "$.rows",
+                format!(
+                    "{} rows; expected {expected}, one per size",
+                    file.rows.len()
+                ),
+            ));
+        }
+        queues.push(file.rows.clone().into_iter());
+    }
+    let rows = (0..settings.sizes.len())
+        .filter_map(|i| queues[i % n as usize].next())
+        .collect();
+    Ok((settings, rows))
+}
+
+/// The first setting in which `a` and `b` differ, by its JSON name.
+fn differing(a: &Settings, b: &Settings) -> Option<String> {
+    let (Ok(Value::Object(a)), Ok(Value::Object(b))) =
+        (serde_json::to_value(a), serde_json::to_value(b))
+    else {
+        return None;
+    };
+    a.iter()
+        .find(|(k, v)| b.get(*k) != Some(v))
+        .map(|(k, v)| format!("{k}: {v} against {}", b.get(k).unwrap_or(&Value::Null)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_dealt_by_position_each_to_one_shard() {
+        let all = [1_000, 10_000, 100_000, 1_000_000, 2_000_000];
+        let dealt: Vec<Vec<usize>> = (1..=2).map(|k| sizes(&all, Shard { k, n: 2 })).collect();
+        assert_eq!(dealt[0], [1_000, 100_000, 2_000_000]);
+        assert_eq!(dealt[1], [10_000, 1_000_000]);
+        assert!(sizes(&all[..1], Shard { k: 2, n: 2 }).is_empty());
+    }
+}
