@@ -64,7 +64,7 @@ impl Cluster {
         for args in [&head[..], &worker[..]] {
             let o = Command::new(&cluster.ray)
                 .args(args)
-                .env("RAY_USAGE_STATS_ENABLED", "0")
+                .envs(RAY_ENV)
                 .output()
                 .unwrap();
             assert!(
@@ -86,6 +86,14 @@ impl Drop for Cluster {
             .status();
     }
 }
+
+/// Every Ray process of the test: no usage statistics, and no token authentication, which Ray
+/// turns on by itself when `~/.ray/auth_token` exists (a laptop run of the runner leaves one),
+/// and which then kept the worker node out of the test's cluster.
+const RAY_ENV: [(&str, &str); 2] = [
+    ("RAY_USAGE_STATS_ENABLED", "0"),
+    ("RAY_AUTH_MODE", "disabled"),
+];
 
 fn runner(cluster: &Cluster, out: &Path, latency_ms: u64, retries: u32) -> Command {
     let python = std::env::var_os("TENURE_EVAL_PYTHON").unwrap();
@@ -113,7 +121,7 @@ fn runner(cluster: &Cluster, out: &Path, latency_ms: u64, retries: u32) -> Comma
         .arg("--out")
         .arg(out)
         .current_dir(repo(""))
-        .env("RAY_USAGE_STATS_ENABLED", "0");
+        .envs(RAY_ENV);
     c
 }
 
