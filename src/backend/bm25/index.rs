@@ -197,9 +197,10 @@ impl BeliefIndex {
     /// Lucene before a merge, still counted in the statistics).
     pub fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
         let replaced = self.current.get(belief.id.as_str()).copied();
+        // Found before the new version is recorded, so a failure leaves the index as it was.
+        let at = replaced.map(|old| self.location(old)).transpose()?;
         let doc = self.push_version(belief);
-        if let Some(old) = replaced {
-            let at = self.location(old)?;
+        if let Some(at) = at {
             self.writer
                 .delete_query(Box::new(DocPredicateQuery::from(at)))?;
         }

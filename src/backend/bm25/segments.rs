@@ -6,7 +6,9 @@
 //! No belief id is indexed. An indexed id was one unique term per document: at 1M beliefs a
 //! million more terms to hash, sort and put in the term dictionary, about a sixth of the build
 //! (docs/results.md, "Beside Lucene"). A replaced version is deleted where it is instead, by its
-//! segment and document (a [`DocAt`] predicate).
+//! segment and document (a [`DocAt`] predicate), through `IndexWriter::delete_query`: public
+//! but hidden from tantivy's docs (its own `delete_term` calls it), so a tantivy upgrade must
+//! keep it; `tests/it/segments.rs` replaces beliefs across segments and would fail.
 
 use tantivy::columnar::Cardinality;
 use tantivy::index::{SegmentId, SegmentReader};
