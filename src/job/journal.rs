@@ -65,11 +65,7 @@ pub(crate) fn sharded(
         kind: kind.label().to_string(),
         suite: suite.name.clone(),
         profile: suite.profile.to_string(),
-        inputs: suite
-            .inputs
-            .iter()
-            .map(|i| (i.role.to_string(), i.sha256.clone()))
-            .collect(),
+        inputs: suite.input_digests(),
         total,
         label: label.map(str::to_string),
         shard,

@@ -160,6 +160,15 @@ impl Suite {
         Ok(())
     }
 
+    /// Each input file's role and sha256, in load order: what identifies the suite a journal or
+    /// a shard was made from.
+    pub fn input_digests(&self) -> Vec<(String, String)> {
+        self.inputs
+            .iter()
+            .map(|i| (i.role.to_string(), i.sha256.clone()))
+            .collect()
+    }
+
     /// Load and validate a suite.
     pub fn load(source: &SuiteSource) -> Result<Suite> {
         // The one match on where a suite comes from: each source is one file behind `Source`.

@@ -231,4 +231,13 @@ fn a_scale_study_in_shards_merges_into_the_whole_study() {
         dir
     };
     refused(&[&one, &other_seed], "seed: 7 against 8");
+    // A row that is not the study's names its file and JSON path.
+    let file = two.join("scale-shard.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("\"segments\": 1", "\"segments\": \"one\"", 1),
+    )
+    .unwrap();
+    refused(&[&one, &two], "scale-shard.json: $.rows[0].segments");
 }

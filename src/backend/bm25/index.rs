@@ -67,8 +67,9 @@ pub enum ReplacedVersions {
 }
 
 struct SegmentView {
+    id: SegmentId,
     inverted: [Arc<InvertedIndexReader>; 2],
-    /// tantivy doc id → version ordinal.
+    /// tantivy doc id → version ordinal, read once when the segment first appears.
     ordinals: Vec<u32>,
     alive: Option<AliveBitSet>,
 }
@@ -99,8 +100,6 @@ pub struct BeliefIndex {
     /// Each field's merged dictionary, while small (see [`fuzzy::MERGE_UP_TO`]).
     merged: [Option<fuzzy::Merged>; 2],
     replaced: ReplacedVersions,
-    /// Version ordinals of each segment's documents, in doc id order.
-    segment_ordinals: HashMap<SegmentId, Vec<u32>>,
 }
 
 impl BeliefIndex {
@@ -150,7 +149,6 @@ impl BeliefIndex {
             segments: Vec::new(),
             merged: [None, None],
             replaced,
-            segment_ordinals: HashMap::new(),
         };
         for belief in corpus {
             let doc = this.push_version(belief);
@@ -231,12 +229,12 @@ impl BeliefIndex {
     /// Where version `ordinal` is: its segment and document. A scan of the segments' ordinal
     /// lists, once per replacement; sessions replace a few beliefs in small stores.
     fn location(&self, ordinal: u32) -> tantivy::Result<DocAt> {
-        self.segment_ordinals
+        self.segments
             .iter()
-            .find_map(|(&segment, ordinals)| {
-                let doc = ordinals.iter().position(|&o| o == ordinal)?;
+            .find_map(|view| {
+                let doc = view.ordinals.iter().position(|&o| o == ordinal)?;
                 Some(DocAt {
-                    segment,
+                    segment: view.id,
                     doc: doc as u32,
                 })
             })
@@ -258,23 +256,23 @@ impl BeliefIndex {
     /// Per-segment views of what the reader sees.
     fn views(&mut self) -> tantivy::Result<()> {
         let searcher = self.reader.searcher();
-        let readers = searcher.segment_readers();
-        // A segment seen for the first time (a commit's or a merge's) has its ordinals read.
-        let mut known = HashMap::with_capacity(readers.len());
-        for segment in readers {
-            let id = segment.segment_id();
-            let ordinals = match self.segment_ordinals.remove(&id) {
-                Some(ordinals) => ordinals,
-                None => segments::ordinals(segment)?,
-            };
-            known.insert(id, ordinals);
-        }
-        self.segment_ordinals = known;
-        self.segments = readers
+        // A segment seen before keeps its ordinals; one seen for the first time (a commit's or
+        // a merge's) has them read.
+        let mut known: HashMap<SegmentId, Vec<u32>> = std::mem::take(&mut self.segments)
+            .into_iter()
+            .map(|view| (view.id, view.ordinals))
+            .collect();
+        self.segments = searcher
+            .segment_readers()
             .iter()
             .map(|segment| {
-                let ordinals = self.segment_ordinals[&segment.segment_id()].clone();
+                let id = segment.segment_id();
+                let ordinals = match known.remove(&id) {
+                    Some(ordinals) => ordinals,
+                    None => segments::ordinals(segment)?,
+                };
                 Ok(SegmentView {
+                    id,
                     inverted: [
                         segment.inverted_index(self.fields[0])?,
                         segment.inverted_index(self.fields[1])?,

@@ -11,7 +11,7 @@ use tenure_eval::embed::places::user_cache;
 use tenure_eval::render::{render, write_figure};
 use tenure_eval::run::journal::Shard;
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
-use tenure_eval::study::scale::shard::{self, Settings, ShardFile};
+use tenure_eval::study::scale::shard::{self, Rows, Settings};
 use tenure_eval::study::scale::vectors::{self, VectorRow};
 use tenure_eval::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
 use tenure_eval::suite::Suite;
@@ -152,7 +152,7 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         rows.push(in_child::<ScaleRow>(size)?);
     }
     if let Some(shard) = shard {
-        write_shard(&args, "bm25", Some(&suite), shard, &rows)?;
+        write_shard(&args, Some(&suite), shard, &Rows::Bm25(rows.clone()))?;
     }
     if let Some((file, format)) = plot {
         let points: Vec<ScalePoint> = rows
@@ -200,22 +200,11 @@ fn sizes_of(args: &ScaleArgs, shard: Option<Shard>) -> Vec<usize> {
 }
 
 /// Write a shard's rows into --out for `tenure-eval merge`.
-fn write_shard<R: serde::Serialize>(
-    args: &ScaleArgs,
-    study: &str,
-    suite: Option<&Suite>,
-    shard: Shard,
-    rows: &[R],
-) -> Result<()> {
+fn write_shard(args: &ScaleArgs, suite: Option<&Suite>, shard: Shard, rows: &Rows) -> Result<()> {
     let settings = Settings {
-        study: study.into(),
+        study: rows.study(),
         suite: suite.map_or_else(String::new, |s| s.name.clone()),
-        inputs: suite.map_or_else(Vec::new, |s| {
-            s.inputs
-                .iter()
-                .map(|i| (i.role.to_string(), i.sha256.clone()))
-                .collect()
-        }),
+        inputs: suite.map_or_else(Vec::new, Suite::input_digests),
         sizes: args.sizes.clone(),
         seed: args.seed,
         queries: args.queries,
@@ -224,23 +213,11 @@ fn write_shard<R: serde::Serialize>(
         format: format!("{:?}", args.format).to_lowercase(),
         tool_version: env!("CARGO_PKG_VERSION").into(),
     };
-    let rows = rows
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|e| Error::backend("scale", e))?;
     let dir = args
         .out
         .as_deref()
         .expect("clap requires --out with --shard");
-    shard::write(
-        dir,
-        &ShardFile {
-            settings,
-            shard,
-            rows,
-        },
-    )
+    shard::write(dir, &settings, shard, rows)
 }
 
 /// `tenure-eval merge` of scale shards: the study's table from every shard's rows.
@@ -249,21 +226,10 @@ pub fn merge(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
     let (settings, rows) = shard::merge(dirs)?;
     let format = OutputFormat::from_str(&settings.format, true)
         .map_err(|_| Error::Usage(format!("merge: unknown format {:?}", settings.format)))?;
-    let parse = |e: serde_json::Error| Error::Usage(format!("merge: a shard's row: {e}"));
-    if settings.study == "vectors" {
-        let rows: Vec<VectorRow> = rows
-            .into_iter()
-            .map(serde_json::from_value)
-            .collect::<std::result::Result<_, _>>()
-            .map_err(parse)?;
-        return print_vector_rows(&rows, format);
+    match rows {
+        Rows::Bm25(rows) => print_rows(&rows, format),
+        Rows::Vectors(rows) => print_vector_rows(&rows, format),
     }
-    let rows: Vec<ScaleRow> = rows
-        .into_iter()
-        .map(serde_json::from_value)
-        .collect::<std::result::Result<_, _>>()
-        .map_err(parse)?;
-    print_rows(&rows, format)
 }
 
 /// `scale --vectors`: each size in a process of its own, as the BM25 study.
@@ -297,7 +263,7 @@ fn run_vectors(args: &ScaleArgs) -> Result<ExitCode> {
         rows.push(in_child::<VectorRow>(size)?);
     }
     if let Some(shard) = shard {
-        write_shard(args, "vectors", None, shard, &rows)?;
+        write_shard(args, None, shard, &Rows::Vectors(rows.clone()))?;
     }
     print_vector_rows(&rows, args.format)
 }

@@ -13,8 +13,10 @@
 //! setting is named), a shard given twice and a missing shard; the merged rows are the
 //! unsharded study's, in `--sizes` order.
 
+use super::vectors::VectorRow;
+use super::ScaleRow;
 use crate::error::{Error, Result};
-use crate::io::{parse_json, write_atomic};
+use crate::io::{parse_json, parse_value, write_atomic};
 use crate::run::journal::Shard;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,12 +25,66 @@ use std::path::{Path, PathBuf};
 /// The file a shard writes in its `--out` folder.
 pub const FILE: &str = "scale-shard.json";
 
+/// Which study a shard is part of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Study {
+    /// BM25 over the suite planted in synthetic stores.
+    Bm25,
+    /// Exact and HNSW cosine search over synthetic vectors (`--vectors`).
+    Vectors,
+}
+
+/// A study's rows, of the study's own type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rows {
+    /// The BM25 study's.
+    Bm25(Vec<ScaleRow>),
+    /// The vector study's.
+    Vectors(Vec<VectorRow>),
+}
+
+impl Rows {
+    /// The study these rows are of.
+    pub fn study(&self) -> Study {
+        match self {
+            Rows::Bm25(_) => Study::Bm25,
+            Rows::Vectors(_) => Study::Vectors,
+        }
+    }
+
+    fn values(&self) -> serde_json::Result<Vec<Value>> {
+        match self {
+            Rows::Bm25(rows) => rows.iter().map(serde_json::to_value).collect(),
+            Rows::Vectors(rows) => rows.iter().map(serde_json::to_value).collect(),
+        }
+    }
+
+    /// `study`'s rows from shard files' values, each with its file and JSON path.
+    fn parse(study: Study, found: Vec<(&Path, String, Value)>) -> Result<Rows> {
+        Ok(match study {
+            Study::Bm25 => Rows::Bm25(
+                found
+                    .into_iter()
+                    .map(|(path, at, value)| parse_value(path, &at, value))
+                    .collect::<Result<_>>()?,
+            ),
+            Study::Vectors => Rows::Vectors(
+                found
+                    .into_iter()
+                    .map(|(path, at, value)| parse_value(path, &at, value))
+                    .collect::<Result<_>>()?,
+            ),
+        })
+    }
+}
+
 /// What makes two shards parts of one study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Settings {
-    /// `bm25` or `vectors`.
-    pub study: String,
+    /// Which study.
+    pub study: Study,
     /// The planted suite's name.
     pub suite: String,
     /// Its input files' roles and sha256.
@@ -49,16 +105,14 @@ pub struct Settings {
     pub tool_version: String,
 }
 
-/// A shard's file.
+/// A shard's file. Its rows are read as the study's type once the shards agree on the study.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ShardFile {
-    /// The study's settings.
-    pub settings: Settings,
-    /// Which shard.
-    pub shard: Shard,
-    /// Its rows, in the order of its sizes.
-    pub rows: Vec<Value>,
+struct ShardFile {
+    settings: Settings,
+    shard: Shard,
+    /// In the order of the shard's sizes.
+    rows: Vec<Value>,
 }
 
 /// The sizes of `all` that `shard` measures, in order.
@@ -70,13 +124,25 @@ pub fn sizes(all: &[usize], shard: Shard) -> Vec<usize> {
         .collect()
 }
 
-/// Write `file` into `dir` (through a temporary file).
-pub fn write(dir: &Path, file: &ShardFile) -> Result<()> {
+/// Write shard `shard`'s `rows` of the study `settings` describes into `dir` (through a
+/// temporary file).
+pub fn write(dir: &Path, settings: &Settings, shard: Shard, rows: &Rows) -> Result<()> {
+    if settings.study != rows.study() {
+        return Err(Error::backend(
+            "scale",
+            "a shard's rows are of another study",
+        ));
+    }
     std::fs::create_dir_all(dir).map_err(|e| Error::Output {
         path: dir.to_path_buf(),
         source: e,
     })?;
-    let text = serde_json::to_string_pretty(file).map_err(|e| Error::backend("scale", e))?;
+    let file = ShardFile {
+        settings: settings.clone(),
+        shard,
+        rows: rows.values().map_err(|e| Error::backend("scale", e))?,
+    };
+    let text = serde_json::to_string_pretty(&file).map_err(|e| Error::backend("scale", e))?;
     write_atomic(&dir.join(FILE), format!("{text}\n").as_bytes())
 }
 
@@ -86,7 +152,7 @@ pub fn is_shard(dir: &Path) -> bool {
 }
 
 /// The shards in `dirs` merged: the study's settings and every row, in `--sizes` order.
-pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Vec<Value>)> {
+pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
     let mut files: Vec<(PathBuf, ShardFile)> = Vec::new();
     for dir in dirs {
         let path = dir.join(FILE);
@@ -145,7 +211,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Vec<Value>)> {
     }
     let settings = first.settings.clone();
     // Each shard's rows in the order of its sizes; deal them back by position.
-    let mut queues: Vec<std::vec::IntoIter<Value>> = Vec::new();
+    let mut queues = Vec::new();
     for (k, entry) in by_k.into_iter().enumerate() {
         let (path, file) = entry.expect("every shard is present");
         let expected = sizes(&settings.sizes, Shard { k: k as u32 + 1, n }).len();
@@ -159,11 +225,13 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Vec<Value>)> {
                 ),
             ));
         }
-        queues.push(file.rows.clone().into_iter());
+        let rows = file.rows.iter().enumerate();
+        queues.push(rows.map(|(j, row)| (path.as_path(), format!("$.rows[{j}]"), row.clone())));
     }
-    let rows = (0..settings.sizes.len())
+    let found = (0..settings.sizes.len())
         .filter_map(|i| queues[i % n as usize].next())
         .collect();
+    let rows = Rows::parse(settings.study, found)?;
     Ok((settings, rows))
 }
 
