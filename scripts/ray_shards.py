@@ -18,14 +18,18 @@ rules (shlex); nothing is run through a shell.
 
 A lost worker: Ray runs the task again (--retries, default 2), from the start, in a fresh
 folder with a fresh system. When the retries run out, the runner names the shard and exits 3
-without merging. Exit codes as tenure-eval's: 2 for usage and input errors, 3 for runtime
+without merging. A killed worker cannot remove its folder (the binary alone is hundreds of MB in
+a debug build): its name holds the worker's pid, and folders of pids that are gone are removed
+when a task starts and, on every node, when the run ends. Exit codes as tenure-eval's: 2 for usage and input errors, 3 for runtime
 failures, and merge's own code (1 for a failed gate) otherwise.
 """
 
 import argparse
 import io
 import os
+import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -71,13 +75,54 @@ def expand(template, values):
     return [arg.format(**values) for arg in shlex.split(template)]
 
 
+WORK = re.compile(r"tenure-shard\d+-pid(\d+)-")
+
+
+def sweep_orphans():
+    """Removes this node's shard folders whose worker process is gone. Returns how many."""
+    removed = 0
+    for folder in Path(tempfile.gettempdir()).glob("tenure-shard*-pid*-*"):
+        owner = WORK.match(folder.name)
+        if owner is None:
+            continue
+        try:
+            os.kill(int(owner.group(1)), 0)
+            continue  # alive (its task runs or ended, and then its folder is gone already)
+        except PermissionError:
+            continue  # alive, another user's
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+def sweep_every_node(ray):
+    """Runs sweep_orphans on every live node: a worker killed in this run left its folder."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    sweep = ray.remote(num_cpus=0)(sweep_orphans)
+    return sum(
+        ray.get(
+            [
+                sweep.options(
+                    scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+                ).remote()
+                for node in ray.nodes()
+                if node["Alive"]
+            ]
+        )
+    )
+
+
 def run_shard(k, n, binary, bundle, run, suite, system, tracker):
     """One shard, on whichever node Ray chose. Returns (k, node, seconds, tar of the out folder)."""
     import ray
 
     tracker.started.remote(k)
     start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix=f"tenure-shard{k}-") as work:
+    sweep_orphans()
+    prefix = f"tenure-shard{k}-pid{os.getpid()}-"
+    with tempfile.TemporaryDirectory(prefix=prefix) as work:
         work = Path(work)
         exe = work / "tenure-eval"
         exe.write_bytes(binary)  # Ray resolves a top-level ObjectRef argument
@@ -207,6 +252,9 @@ def main():
     for k in sorted(attempts):
         if attempts[k] > 1:
             say(f"shard {k}/{n} ran {attempts[k]} times (Ray retried it after a lost worker)")
+    removed = sweep_every_node(ray)
+    if removed:
+        say(f"removed {removed} folder(s) of killed shard tasks")
     ray.shutdown()
     if failed:
         names = ", ".join(f"{k}/{n}" for k in sorted(failed))
@@ -227,4 +275,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Exception as e:  # the runner's own failure: exit 3, never 1 (a failed gate)
+        import traceback
+
+        traceback.print_exc()
+        fail(RUNTIME, f"{type(e).__name__}: {e}")

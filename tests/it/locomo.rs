@@ -6,16 +6,16 @@
 
 use crate::common::needs::{locomo_file, needs, Need};
 use crate::common::rank_reference::rank_reference;
-use crate::common::{spawn_serve, tenure_eval, tenure_eval_ok};
+use crate::common::{shared_dir, spawn_serve, tenure_eval, tenure_eval_ok};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// One run of bm25 and bm25-text over the turns, shared by the tests that read its reports.
-fn reports() -> &'static (tempfile::TempDir, PathBuf) {
-    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+fn reports() -> &'static PathBuf {
+    static RUN: OnceLock<PathBuf> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = shared_dir("locomo-turns");
         let data = locomo_file();
         let out = tenure_eval_ok(
             &[
@@ -27,19 +27,18 @@ fn reports() -> &'static (tempfile::TempDir, PathBuf) {
                 "--quiet",
                 "--data",
             ],
-            &[&data, Path::new("--out"), dir.path()],
+            &[&data, Path::new("--out"), &dir],
         );
         assert!(out.status.success());
-        let folder = dir.path().join("locomo");
-        (dir, folder)
+        dir.join("locomo")
     })
 }
 
 /// One run of bm25-text over whole sessions, shared the same way: its report.
 fn sessions_report() -> &'static PathBuf {
-    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_, file) = RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+    static RUN: OnceLock<PathBuf> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = shared_dir("locomo-sessions");
         let data = locomo_file();
         let args = [
             "run",
@@ -52,14 +51,10 @@ fn sessions_report() -> &'static PathBuf {
         ];
         tenure_eval_ok(
             &[&args[..], &["--quiet"]].concat(),
-            &[Path::new("--data"), &data, Path::new("--out"), dir.path()],
+            &[Path::new("--data"), &data, Path::new("--out"), &dir],
         );
-        let file = dir
-            .path()
-            .join("locomo-sessions/retrieval-report-bm25-text.json");
-        (dir, file)
-    });
-    file
+        dir.join("locomo-sessions/retrieval-report-bm25-text.json")
+    })
 }
 
 fn read(path: &Path) -> Value {
@@ -71,7 +66,7 @@ fn every_question_is_scored_or_excluded_with_its_reason() {
     if !needs(&[Need::Locomo]) {
         return;
     }
-    let (_, folder) = reports();
+    let folder = reports();
     for file in [
         "retrieval-report-tenure.json",
         "retrieval-report-bm25-text.json",
@@ -135,7 +130,7 @@ fn no_question_retrieves_another_conversations_turn() {
     if !needs(&[Need::Locomo]) {
         return;
     }
-    let (_, folder) = reports();
+    let folder = reports();
     let report = read(&folder.join("retrieval-report-bm25-text.json"));
     let mut retrieved = 0;
     for case in report["cases"].as_array().unwrap() {
@@ -266,7 +261,7 @@ fn the_trec_export_gives_ir_measures_the_reports_values() {
     if !needs(&[Need::Locomo, Need::Python]) {
         return;
     }
-    let (_, folder) = reports();
+    let folder = reports();
     let file = folder.join("retrieval-report-bm25-text.json");
     let report = read(&file);
     let trec = tempfile::tempdir().unwrap();
@@ -343,7 +338,7 @@ fn a_provider_over_http_equals_the_backend_it_serves() {
         "5",
         "--quiet",
     ]);
-    let (_, folder) = reports();
+    let folder = reports();
     let inproc = read(&folder.join("retrieval-report-bm25-text.json"));
     let dir = tempfile::tempdir().unwrap();
     for mode in [&[][..], &["--compat", "pmb"]] {
@@ -408,7 +403,7 @@ fn locomos_recall_accuracy_is_its_evaluation_codes() {
         return;
     }
     let data = locomo_file();
-    let (_, folder) = reports();
+    let folder = reports();
     let files = [
         folder.join("retrieval-report-bm25-text.json"),
         folder.join("retrieval-report-tenure.json"),

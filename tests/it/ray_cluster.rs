@@ -3,19 +3,23 @@
 //! A provider run (`static --backend http` against `tenure-eval serve`, one system per task)
 //! in 3 shards, merged, equals the single-process run. A worker killed mid-run is run again by
 //! Ray and the merge is still equal; with no retries, the runner names the shard, exits 3 and
-//! merges nothing.
+//! merges nothing. After every run, no shard task's work folder is left in the temp folder,
+//! the killed one's included.
 
 use crate::common::needs::{needs, ray_command, Need};
 use crate::common::{cli, free_port, repo, spawn_serve, strip_measurements};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// A head and a worker node; `ray stop` when dropped.
+/// A head and a worker node, each a `ray start --block` in a process group of its own; dropping
+/// the cluster ends those two groups, and so only this test's Ray processes (`ray stop` would
+/// stop every Ray process on the machine, a user's own cluster too).
 struct Cluster {
-    ray: PathBuf,
     address: String,
+    nodes: Vec<Child>,
     _temp: tempfile::TempDir,
 }
 
@@ -34,6 +38,7 @@ impl Cluster {
         let head = [
             "start",
             "--head",
+            "--block",
             "--node-ip-address",
             "127.0.0.1",
             "--port",
@@ -48,6 +53,7 @@ impl Cluster {
         ];
         let worker = [
             "start",
+            "--block",
             "--address",
             &address,
             "--node-ip-address",
@@ -56,34 +62,62 @@ impl Cluster {
             "2",
             "--disable-usage-stats",
         ];
-        let cluster = Cluster {
-            ray,
+        let mut cluster = Cluster {
             address: address.clone(),
+            nodes: Vec::new(),
             _temp: temp,
         };
-        for args in [&head[..], &worker[..]] {
-            let o = Command::new(&cluster.ray)
+        for (name, args) in [("head", &head[..]), ("worker", &worker[..])] {
+            let log = cluster._temp.path().join(format!("{name}.log"));
+            let child = Command::new(&ray)
                 .args(args)
                 .envs(RAY_ENV)
-                .output()
+                .process_group(0)
+                .stdout(std::fs::File::create(&log).unwrap())
+                .stderr(Stdio::null())
+                .spawn()
                 .unwrap();
-            assert!(
-                o.status.success(),
-                "ray {args:?}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
+            cluster.nodes.push(child);
+            // `--block` says so once its node is up, and then waits for a signal.
+            let start = Instant::now();
+            loop {
+                let said = std::fs::read_to_string(&log).unwrap_or_default();
+                if said.contains("will now block forever") {
+                    break;
+                }
+                let exited = cluster.nodes.last_mut().unwrap().try_wait().unwrap();
+                assert!(
+                    exited.is_none() && start.elapsed() < Duration::from_secs(120),
+                    "ray {args:?} did not start ({exited:?}): {said}"
+                );
+                std::thread::sleep(Duration::from_millis(100));
+            }
         }
         cluster
     }
 }
 
 impl Drop for Cluster {
+    /// SIGTERM to each node's group (`ray start --block` then stops its processes, and their
+    /// task workers with them), worker first; SIGKILL to what is left after 30 s.
     fn drop(&mut self) {
-        let _ = Command::new(&self.ray)
-            .args(["stop", "--force"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        let signal = |node: &Child, sig: &str| {
+            let _ = Command::new("kill")
+                .args([sig, "--", &format!("-{}", node.id())])
+                .stderr(Stdio::null())
+                .status();
+        };
+        for node in self.nodes.iter_mut().rev() {
+            signal(node, "-TERM");
+            let start = Instant::now();
+            while node.try_wait().ok().flatten().is_none()
+                && start.elapsed() < Duration::from_secs(30)
+            {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            signal(node, "-KILL");
+            let _ = node.wait();
+        }
     }
 }
 
@@ -240,6 +274,20 @@ fn shard_workers() -> Vec<u32> {
     pids
 }
 
+/// Shard tasks' work folders in the temp folder (Ray's workers share the test's TMPDIR). After
+/// a run there are none: a task removes its own, and a killed task's is swept (by its retry, or
+/// by the runner's sweep of every node when the run ends).
+fn work_folders_left() -> Vec<String> {
+    let mut left: Vec<String> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("tenure-shard") && name.contains("-pid"))
+        .collect();
+    left.sort();
+    left
+}
+
 /// Start the runner, kill the first Ray worker seen running a shard, and wait.
 fn kill_one_worker_mid_run(mut command: Command) -> Output {
     let child: Child = command
@@ -281,6 +329,7 @@ fn shards_on_a_local_ray_cluster_merge_to_the_single_process_run_and_survive_a_l
     let said = String::from_utf8_lossy(&o.stderr);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{said}");
     assert_same(&report(&out.join("pmb/retrieval-report-http.json")), &whole);
+    assert_eq!(work_folders_left(), Vec::<String>::new());
     for k in 1..=3 {
         let part = report(&out.join(format!("shards/{k}/pmb/retrieval-report-http.json")));
         assert_eq!(
@@ -303,6 +352,7 @@ fn shards_on_a_local_ray_cluster_merge_to_the_single_process_run_and_survive_a_l
         "{said}"
     );
     assert_same(&report(&out.join("pmb/retrieval-report-http.json")), &whole);
+    assert_eq!(work_folders_left(), Vec::<String>::new(), "{said}");
 
     // 3. No retries: the lost shard is named, exit 3, and nothing is merged.
     let out = dir.path().join("failed");
@@ -312,4 +362,5 @@ fn shards_on_a_local_ray_cluster_merge_to_the_single_process_run_and_survive_a_l
     let named = (1..=3).filter(|k| said.contains(&format!("shard {k}/3 failed; nothing merged")));
     assert_eq!(named.count(), 1, "{said}");
     assert!(!out.join("pmb").exists(), "nothing merged");
+    assert_eq!(work_folders_left(), Vec::<String>::new(), "{said}");
 }

@@ -6,7 +6,7 @@ use crate::common::cli;
 use crate::common::needs::{locomo_file, needs, Need};
 use crate::common::strip_measurements;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn run(args: &[&str], out: &Path) -> std::process::Output {
     cli(args)
@@ -32,9 +32,11 @@ fn report(path: &Path) -> Value {
     v
 }
 
-/// Run `args` whole and in 3 shards, merge, and compare each report named in `files`.
-fn sharded_equals_whole(args: &[&str], suite: &str, files: &[&str]) -> PathBuf {
-    let dir = tempfile::tempdir().unwrap().keep();
+/// Run `args` whole and in 3 shards, merge, and compare each report named in `files`. The
+/// folder is returned for more checks, and removed when the caller drops it.
+fn sharded_equals_whole(args: &[&str], suite: &str, files: &[&str]) -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     ok(run(args, &dir.join("whole")));
     let mut shards = Vec::new();
     for k in 1..=3 {
@@ -86,12 +88,12 @@ fn sharded_equals_whole(args: &[&str], suite: &str, files: &[&str]) -> PathBuf {
     assert!(std::fs::read_to_string(&junit)
         .unwrap()
         .contains("<testsuites"));
-    dir
+    temp
 }
 
 #[test]
 fn pmb_in_three_shards_merged_equals_the_whole_run_sessions_included() {
-    let dir = sharded_equals_whole(
+    let temp = sharded_equals_whole(
         &["run", "--suite", "pmb"],
         "pmb",
         &[
@@ -99,6 +101,7 @@ fn pmb_in_three_shards_merged_equals_the_whole_run_sessions_included() {
             "session-retrieval-report-tenure.json",
         ],
     );
+    let dir = temp.path();
     // Refusals, each before anything is written.
     let refused = |shards: &[&str], said: &str| {
         let mut args = vec!["merge".to_string()];

@@ -41,8 +41,12 @@ pub struct Browser {
 impl Browser {
     fn start(chromium: &Path, chromedriver: &Path) -> Browser {
         let port = free_port();
+        let profile = tempfile::tempdir().unwrap();
+        // Chromium's own scratch folders (org.chromium.Chromium.scoped_dir.*) go in TMPDIR and
+        // outlive a killed browser: put them in the profile, which is removed with it.
         let driver = Command::new(chromedriver)
             .args([format!("--port={port}"), "--allowed-ips=127.0.0.1".into()])
+            .env("TMPDIR", profile.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -52,7 +56,6 @@ impl Browser {
             .http_status_as_error(false)
             .build()
             .into();
-        let profile = tempfile::tempdir().unwrap();
         let mut browser = Browser {
             driver,
             base: format!("http://127.0.0.1:{port}"),

@@ -21,6 +21,20 @@ pub fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
+/// A fresh, empty folder `name` in cargo's folder for integration tests' data
+/// (target/tmp), for a run shared by several tests through a `static`. A `static` is never
+/// dropped, so a `TempDir` held in one would be left in /tmp by every test run; this folder is
+/// emptied by the next run instead.
+pub fn shared_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    match std::fs::remove_dir_all(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => panic!("{}: {e}", dir.display()),
+        _ => {}
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 pub fn read_json(path: &str) -> Value {
     serde_json::from_slice(&std::fs::read(repo(path)).unwrap()).unwrap()
 }
