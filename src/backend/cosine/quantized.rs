@@ -14,6 +14,26 @@
 //! shape the compiler vectorises, with an AVX2 build of the same loop chosen at run time.
 
 use super::exact::{top_k, Matrix};
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+/// A lower bound, ordered by `f32::total_cmp` (the bounds are finite).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Bound(f32);
+
+impl Eq for Bound {}
+
+impl PartialOrd for Bound {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Bound {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
 
 /// Rounding margin added to every bound (float32 sums over 384 terms are off by far less).
 const MARGIN: f32 = 1e-4;
@@ -104,7 +124,16 @@ impl Int8Rows {
         tie: impl Fn(usize) -> usize,
     ) -> (Vec<(f32, usize)>, usize) {
         let (q_codes, q_scale, q_error) = quantise(query);
-        let mut estimates: Vec<(f32, f32, usize)> = Vec::new();
+        // The k largest lower bounds so far, smallest on top. Their smallest, L so far, only
+        // rises as rows are read, so a row whose upper bound is below it now is below the final
+        // L too: it is dropped at once, and only the few rows that may still count are kept
+        // (not a million estimates a query). The final L filters the kept rows as before.
+        let mut lows: BinaryHeap<Reverse<Bound>> = BinaryHeap::with_capacity(k + 1);
+        let floor = |lows: &BinaryHeap<Reverse<Bound>>| match lows.peek() {
+            Some(Reverse(Bound(low))) if k > 0 && lows.len() == k => *low,
+            _ => f32::NEG_INFINITY,
+        };
+        let mut kept: Vec<(f32, f32, usize)> = Vec::new();
         for id in 0..self.rows() {
             if !admitted(id) {
                 continue;
@@ -112,17 +141,19 @@ impl Int8Rows {
             let codes = &self.codes[id * self.dims..(id + 1) * self.dims];
             let a = dot(codes, &q_codes) as f32 * self.scales[id] * q_scale;
             let b = self.errors[id] + (1.0 + self.errors[id]) * q_error + MARGIN;
-            estimates.push((a, b, id));
+            if a + b < floor(&lows) {
+                continue; // and a - b is below L as well: it does not enter the k lows
+            }
+            kept.push((a, b, id));
+            if k > 0 {
+                lows.push(Reverse(Bound(a - b)));
+                if lows.len() > k {
+                    lows.pop();
+                }
+            }
         }
-        // L: the k-th largest lower bound (none to beat when there are at most k rows).
-        let floor = if estimates.len() > k && k > 0 {
-            let mut lows: Vec<f32> = estimates.iter().map(|(a, b, _)| a - b).collect();
-            let (_, kth, _) = lows.select_nth_unstable_by(k - 1, |x, y| y.total_cmp(x));
-            *kth
-        } else {
-            f32::NEG_INFINITY
-        };
-        let scored: Vec<(f32, usize)> = estimates
+        let floor = floor(&lows);
+        let scored: Vec<(f32, usize)> = kept
             .into_iter()
             .filter(|(a, b, _)| a + b >= floor)
             .map(|(_, _, id)| (matrix.dot(id, query), id))
@@ -169,21 +200,39 @@ mod tests {
         for q in 0..40 {
             let query = unit(base[q % 50].iter().map(|x| x + 0.1 * next()).collect());
             let admitted = |id: usize| id % 7 != 3;
-            let full = top_k(matrix.scores(&query, &admitted), 20, |id| id);
-            let (fast, scored) = rows.top_k(&matrix, &query, 20, &admitted, |id| id);
-            assert_eq!(fast, full, "query {q}");
-            assert!(scored < 3000, "{scored}");
+            // k of 1, of the suites' 20, and of nearly every admitted row.
+            for k in [1, 20, 2500] {
+                let full = top_k(matrix.scores(&query, &admitted), k, |id| id);
+                let (fast, scored) = rows.top_k(&matrix, &query, k, &admitted, |id| id);
+                assert_eq!(fast, full, "query {q}, k {k}");
+                assert!(k == 2500 || scored < 3000, "{scored}");
+            }
             // The bound: every row's estimate is within it.
             let (qc, qs, qe) = quantise(&query);
+            let mut bounds = Vec::new();
             for id in 0..rows.rows() {
                 let codes = &rows.codes[id * dims..(id + 1) * dims];
                 let a = dot(codes, &qc) as f32 * rows.scales[id] * qs;
                 let b = rows.errors[id] + (1.0 + rows.errors[id]) * qe;
                 assert!((matrix.dot(id, &query) - a).abs() <= b + 1e-6);
+                if admitted(id) {
+                    let b = b + MARGIN; // as top_k computes it
+                    bounds.push((a - b, a + b));
+                }
             }
+            // Scored in float32: exactly the rows whose upper bound reaches the 20th largest
+            // lower bound of all admitted rows (the running bound keeps none fewer, none more).
+            let mut lows: Vec<f32> = bounds.iter().map(|(low, _)| *low).collect();
+            lows.sort_by(|x, y| y.total_cmp(x));
+            let reach = bounds.iter().filter(|(_, high)| *high >= lows[19]).count();
+            assert_eq!(rows.top_k(&matrix, &query, 20, &admitted, |id| id).1, reach);
         }
-        // Fewer rows than k: everything is scored.
+        // Fewer rows than k: everything is scored. k 0: nothing is returned.
         let (few, n) = rows.top_k(&matrix, &base[0], 5000, &|_| true, |id| id);
         assert_eq!((few.len(), n), (3000, 3000));
+        assert!(rows
+            .top_k(&matrix, &base[0], 0, &|_| true, |id| id)
+            .0
+            .is_empty());
     }
 }
