@@ -20,8 +20,9 @@ A lost worker: Ray runs the task again (--retries, default 2), from the start, i
 folder with a fresh system. When the retries run out, the runner names the shard and exits 3
 without merging. A killed worker cannot remove its folder (the binary alone is hundreds of MB in
 a debug build): its name holds the worker's pid, and folders of pids that are gone are removed
-when a task starts and, on every node, when the run ends. Exit codes as tenure-eval's: 2 for usage and input errors, 3 for runtime
-failures, and merge's own code (1 for a failed gate) otherwise.
+when a task starts and, on every node, when the run ends. Exit codes as tenure-eval's: 2 for
+usage and input errors, 3 for runtime failures (the runner's own included), and merge's own
+code (1 for a failed gate) otherwise.
 """
 
 import argparse
@@ -109,7 +110,8 @@ def sweep_every_node(ray):
                 ).remote()
                 for node in ray.nodes()
                 if node["Alive"]
-            ]
+            ],
+            timeout=120,
         )
     )
 
@@ -252,9 +254,12 @@ def main():
     for k in sorted(attempts):
         if attempts[k] > 1:
             say(f"shard {k}/{n} ran {attempts[k]} times (Ray retried it after a lost worker)")
-    removed = sweep_every_node(ray)
-    if removed:
-        say(f"removed {removed} folder(s) of killed shard tasks")
+    try:
+        removed = sweep_every_node(ray)
+        if removed:
+            say(f"removed {removed} folder(s) of killed shard tasks")
+    except Exception as e:  # a node lost since: its folders wait for the next run's sweep
+        say(f"could not sweep every node for killed tasks' folders: {type(e).__name__}: {e}")
     ray.shutdown()
     if failed:
         names = ", ".join(f"{k}/{n}" for k in sorted(failed))

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 struct Cluster {
     address: String,
     nodes: Vec<Child>,
-    _temp: tempfile::TempDir,
+    temp: tempfile::TempDir,
 }
 
 impl Cluster {
@@ -65,10 +65,10 @@ impl Cluster {
         let mut cluster = Cluster {
             address: address.clone(),
             nodes: Vec::new(),
-            _temp: temp,
+            temp,
         };
         for (name, args) in [("head", &head[..]), ("worker", &worker[..])] {
-            let log = cluster._temp.path().join(format!("{name}.log"));
+            let log = cluster.temp.path().join(format!("{name}.log"));
             let child = Command::new(&ray)
                 .args(args)
                 .envs(RAY_ENV)
