@@ -8,7 +8,7 @@ use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::backend::cosine::HnswParams;
 use tenure_eval::embed::places::user_cache;
-use tenure_eval::render::{render, write_figure};
+use tenure_eval::render::{render, write_figure, Table};
 use tenure_eval::run::journal::Shard;
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
 use tenure_eval::study::scale::shard::{self, Rows, Settings};
@@ -168,24 +168,18 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
         let title = format!("Suite {} planted in synthetic stores (BM25)", suite.name);
         write_figure(file, &scale_figure(&points, &title)?, format)?;
     }
-    print_rows(&rows, args.format)
+    print_rows(&rows, table, args.format)
 }
 
-/// The study's rows on stdout, as a table in `format` or as JSON.
-fn print_rows(rows: &[ScaleRow], format: OutputFormat) -> Result<ExitCode> {
+/// A study's rows on stdout, as a table in `format` (made by `table`) or as JSON.
+fn print_rows<R: serde::Serialize>(
+    rows: &[R],
+    table: fn(&[R]) -> Table,
+    format: OutputFormat,
+) -> Result<ExitCode> {
     let text = match format {
         OutputFormat::Json => json_text(&rows),
         other => render(&[table(rows)], other.table()),
-    };
-    write_stdout(&text)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The vector study's rows on stdout, as [`print_rows`].
-fn print_vector_rows(rows: &[VectorRow], format: OutputFormat) -> Result<ExitCode> {
-    let text = match format {
-        OutputFormat::Json => json_text(&rows),
-        other => render(&[vectors::table(rows)], other.table()),
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -227,8 +221,8 @@ pub fn merge(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
     let format = OutputFormat::from_str(&settings.format, true)
         .map_err(|_| Error::Usage(format!("merge: unknown format {:?}", settings.format)))?;
     match rows {
-        Rows::Bm25(rows) => print_rows(&rows, format),
-        Rows::Vectors(rows) => print_vector_rows(&rows, format),
+        Rows::Bm25(rows) => print_rows(&rows, table, format),
+        Rows::Vectors(rows) => print_rows(&rows, vectors::table, format),
     }
 }
 
@@ -265,5 +259,5 @@ fn run_vectors(args: &ScaleArgs) -> Result<ExitCode> {
     if let Some(shard) = shard {
         write_shard(args, None, shard, &Rows::Vectors(rows.clone()))?;
     }
-    print_vector_rows(&rows, args.format)
+    print_rows(&rows, vectors::table, args.format)
 }
