@@ -24,18 +24,40 @@ def recall_of(line, key):
     return 1
 
 
+def observations(sample):
+    # The observation database as task_eval/get_facts.py builds it: sessions ascending, speakers
+    # and facts as listed; each entry's dia_id as gpt_utils.py's get_rag_context reads it (a
+    # string with a comma split on it and stripped, a list as it is).
+    sessions = sorted(int(key.split("_")[1]) for key in sample["observation"])
+    out = []
+    for n in sessions:
+        for facts in sample["observation"][f"session_{n}_observation"].values():
+            for _fact, dia_id in facts:
+                if isinstance(dia_id, str) and "," in dia_id:
+                    dia_id = [s.strip() for s in dia_id.split(",")]
+                out.append(dia_id if isinstance(dia_id, list) else [dia_id])
+    return out
+
+
 def main():
     data, report, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
     ranking = {c["caseId"]: c["relevantBeliefs"] for c in report["cases"]}
     total, sums = defaultdict(int), defaultdict(float)
     for sample in data:
+        cited = observations(sample) if "observation" in sample else []
         for i, qa in enumerate(sample["qa"]):
             line = {"evidence": qa.get("evidence", [])}
             ids = ranking.get(f"{sample['sample_id']}/q{i}")
             if ids:
-                line["m_context"] = [x.split("/", 1)[1] for x in ids[:k]]
-            # An empty context would raise IndexError in evaluation.py; tenure-eval counts it 0.
-            r = 0.0 if ids == [] and line["evidence"] else recall_of(line, "m")
+                items = [x.split("/", 1)[1] for x in ids[:k]]
+                if items[0].startswith("O"):
+                    # gpt_utils.py flattens each retrieved observation's dia_ids in rank order.
+                    items = [d for item in items for d in cited[int(item[1:])]]
+                line["m_context"] = items
+            # An empty context would raise IndexError in evaluation.py; tenure-eval counts it
+            # 0, and a question with evidence that no item of the database stands for (not a
+            # case of an observation run) is missed whatever is retrieved.
+            r = 0.0 if not ids and line["evidence"] else recall_of(line, "m")
             for group in (NAMES[qa["category"]], "all"):
                 total[group] += 1
                 sums[group] += r

@@ -21,6 +21,7 @@ pub mod journal;
 mod mixed;
 pub mod progress;
 pub mod remote;
+pub mod suite;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -101,6 +102,9 @@ pub enum Command {
     /// LoCoMo's results from reports of runs on it: rank measures and LoCoMo's own recall
     /// accuracy per category, and a figure (docs/locomo.md).
     Locomo(cmd::locomo::LocomoArgs),
+    /// BEAM's results from reports of runs on it: rank measures per tier and ability, and the
+    /// share of knowledge updates ranked above the fact they supersede (docs/beam.md).
+    Beam(cmd::beam::BeamArgs),
     /// LongMemEval's retrieval metrics (recall_any, recall_all, ndcg_any) from reports of runs
     /// on it, per question type (docs/longmemeval.md).
     Longmemeval(cmd::longmemeval::LongMemEvalArgs),
@@ -138,6 +142,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Temporal(a) => cmd::temporal::run(a),
         Command::Locomo(a) => cmd::locomo::run(a),
         Command::Longmemeval(a) => cmd::longmemeval::run(a),
+        Command::Beam(a) => cmd::beam::run(a),
         Command::Config(a) => cmd::config::run(a),
         Command::Cache(a) => cmd::cache::run(a),
         Command::History(a) => cmd::history::run(a),

@@ -89,7 +89,7 @@ impl Qrels {
         }
         Qrels {
             queries,
-            suite: suite.name.clone(),
+            suite: suite.label(),
         }
     }
 

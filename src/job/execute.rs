@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 /// A pass that stops ends the job: the passes after it do not run.
 pub fn execute(plan: &mut RunPlan, observer: &mut dyn Observer) -> Result<JobOutcome> {
     for backend in &mut plan.backends {
-        observer.preparing(&plan.suite.name);
+        observer.preparing(&plan.suite.label());
         let suite = match &plan.harness {
             Some(h) if backend.runs_harness_copy() => h,
             _ => &plan.suite,
@@ -153,7 +153,7 @@ pub fn pass_journaled(
     observer: &mut dyn Observer,
 ) -> Result<PassOutcome> {
     let mut tally = ErrorTally::new(options.max_errors);
-    observer.pass_started(&format!("{} {}", suite.name, kind.label()));
+    observer.pass_started(&format!("{} {}", suite.label(), kind.label()));
     let qrels = Qrels::of(suite);
     let mut context = PassContext {
         suite,
@@ -189,7 +189,7 @@ pub fn pass_journaled(
     warnings.extend(health.warnings);
     let has_precision = summary.mean_precision.is_some();
     let row = RunRow {
-        suite: suite.name.clone(),
+        suite: suite.label(),
         backend: label::run_label(&backend, options.label),
         kind,
         summary,

@@ -63,7 +63,7 @@ pub(crate) fn sharded(
         format: FORMAT,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         kind: kind.label().to_string(),
-        suite: suite.name.clone(),
+        suite: suite.label(),
         profile: suite.profile.to_string(),
         inputs: suite.input_digests(),
         total,

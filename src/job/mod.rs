@@ -82,12 +82,12 @@ impl RunPlan {
                 if kinds.len() == 1 {
                     return Err(Error::Usage(format!(
                         "suite {} has no session cases (give --sessions FILE)",
-                        suite.name
+                        suite.label()
                     )));
                 }
                 notes.push(format!(
                     "suite {} has no session cases; running the static cases only",
-                    suite.name
+                    suite.label()
                 ));
                 vec![Workload::Static]
             } else {
@@ -122,7 +122,7 @@ impl RunPlan {
         )
         .map_err(Error::Usage)?;
         Ok(RunPlan {
-            out_dir: out.join(&suite.name),
+            out_dir: out.join(suite.label()),
             harness,
             suite,
             backends,

@@ -84,6 +84,10 @@ pub struct Manifest {
     /// Questions of the input that are not cases, with the reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub excluded: Vec<Excluded>,
+    /// What an overlay of corrections did to the answer key (LoCoMo's `--corrections`; the
+    /// overlay's files and their sha256 are among `inputs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrections: Option<crate::suite::locomo::Applied>,
     /// Run start (RFC 3339). Measured.
     pub started_at: String,
     /// A remote backend's counters: requests per endpoint, failed requests, warnings.
@@ -134,7 +138,7 @@ impl Manifest {
         Manifest {
             tool: "tenure-eval",
             version: env!("CARGO_PKG_VERSION"),
-            suite: suite.name.clone(),
+            suite: suite.label(),
             profile: suite.profile,
             backend: backend.id.clone(),
             backend_info: backend.clone(),
@@ -148,6 +152,7 @@ impl Manifest {
             released_input: suite.released,
             anomalies: suite.anomalies.clone(),
             excluded: suite.excluded.clone(),
+            corrections: suite.corrections.clone(),
             started_at: started_at.to_string(),
             backend_stats: None,
             retries: 0,

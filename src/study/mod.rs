@@ -7,10 +7,12 @@
 //! - [`flywheel`]: the alias-enrichment flywheel essay, simulated (`flywheel`);
 //! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`);
 //! - [`locomo`]: LoCoMo's results by category, with its own recall accuracy (`locomo`);
-//! - [`longmemeval`]: LongMemEval's retrieval metrics by question type (`longmemeval`).
+//! - [`longmemeval`]: LongMemEval's retrieval metrics by question type (`longmemeval`);
+//! - [`beam`]: BEAM's results by tier and ability, and its knowledge updates' order (`beam`).
 //!
 //! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
 
+pub mod beam;
 pub mod flywheel;
 pub mod locomo;
 pub mod longmemeval;

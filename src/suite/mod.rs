@@ -1,15 +1,18 @@
 //! A suite: the seed corpus of beliefs, the static cases and the session cases, loaded and
 //! validated, plus the sha256 of every input file for the report manifest.
 
+pub mod beam;
 mod belief;
 mod benchmark;
 mod builtin;
 mod case;
 mod custom;
 pub mod locomo;
+pub mod locomo_plus;
 pub mod longmemeval;
 mod session;
 pub mod synthetic;
+pub mod temporal_memory;
 pub mod text;
 pub mod trec;
 mod vacuous;
@@ -74,8 +77,14 @@ pub trait Source {
 /// A loaded, validated suite.
 #[derive(Debug, Clone)]
 pub struct Suite {
-    /// `paper`, `pmb` or `custom`.
+    /// `paper`, `pmb`, `custom`, `locomo`, `beam`, ...: what `--suite` names.
     pub name: String,
+    /// What one item of a benchmark is, when the benchmark offers a choice (`--unit`); `None`
+    /// for suites of one kind of item.
+    pub unit: Option<Unit>,
+    /// A view of the benchmark other than its release (`corrected`: LoCoMo with an overlay of
+    /// corrections), named in the label so its reports never overwrite the released view's.
+    pub view: Option<&'static str>,
     /// Which upstream pipeline to reproduce.
     pub profile: Profile,
     /// Seed beliefs in file (natural) order.
@@ -101,6 +110,8 @@ pub struct Suite {
     /// The rank measures its runs report unless `--metrics` says (ir_measures names); `None`:
     /// the harness's default.
     pub default_measures: Option<&'static str>,
+    /// What an overlay of corrections did to the answer key (LoCoMo's `--corrections`).
+    pub corrections: Option<locomo::Applied>,
 }
 
 /// What one item of a benchmark's conversation is (`--unit`).
@@ -110,6 +121,75 @@ pub enum Unit {
     Turns,
     /// One session, its turns joined.
     Sessions,
+    /// One observation: a fact an LLM extracted from a session, standing for the turns it
+    /// cites (LoCoMo's observation database).
+    Observations,
+    /// One session's summary (LoCoMo's summary database).
+    Summaries,
+}
+
+impl Unit {
+    /// Every unit, in the order `--unit` lists them.
+    pub const ALL: [Unit; 4] = [
+        Unit::Turns,
+        Unit::Sessions,
+        Unit::Observations,
+        Unit::Summaries,
+    ];
+
+    /// The unit's name (`sessions`), as `--unit` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Turns => "turns",
+            Unit::Sessions => "sessions",
+            Unit::Observations => "observations",
+            Unit::Summaries => "summaries",
+        }
+    }
+}
+
+/// A suite's label as reports, report folders and tables carry it, typed: the one place a
+/// label is made ([`Label::text`]) and read back ([`Label::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Label<'a> {
+    /// The suite's name (`locomo`).
+    pub name: &'a str,
+    /// Its unit; turns, the first, is not written.
+    pub unit: Unit,
+    /// Its view, if not the release (`corrected`).
+    pub view: Option<&'a str>,
+}
+
+/// The views a label can name.
+const VIEWS: [&str; 1] = [locomo::CORRECTED];
+
+impl<'a> Label<'a> {
+    /// `locomo`, `locomo-sessions`, `locomo-observations-corrected`.
+    pub fn text(&self) -> String {
+        let mut text = self.name.to_string();
+        if self.unit != Unit::Turns {
+            text.push('-');
+            text.push_str(self.unit.name());
+        }
+        if let Some(view) = self.view {
+            text.push('-');
+            text.push_str(view);
+        }
+        text
+    }
+
+    /// The parts of a label a report carries.
+    pub fn parse(label: &'a str) -> Label<'a> {
+        let (rest, view) = VIEWS
+            .iter()
+            .find_map(|v| Some((label.strip_suffix(&format!("-{v}"))?, Some(*v))))
+            .unwrap_or((label, None));
+        let (name, unit) = Unit::ALL[1..]
+            .iter()
+            .find_map(|u| Some((rest.strip_suffix(&format!("-{}", u.name()))?, *u)))
+            .unwrap_or((rest, Unit::Turns));
+        Label { name, unit, view }
+    }
 }
 
 /// Where a suite comes from.
@@ -125,19 +205,12 @@ pub enum SuiteSource {
     LongMemEval(longmemeval::LongMemEvalSource),
     /// A test collection: TREC files or a BEIR folder (`--suite trec|beir`).
     Collection(trec::CollectionSource),
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm): the
-/// benchmarks' own date formats (LoCoMo's "8 May, 2023", LongMemEval's "2023/05/20 (Sat)")
-/// are read by hand, and no crate in the tree turns a date into days.
-pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    /// BEAM's chats folder (`--suite beam --data DIR`).
+    Beam(beam::BeamSource),
+    /// LoCoMo-Plus's items spliced into LoCoMo (`--suite locomo-plus`).
+    LocomoPlus(locomo_plus::LocomoPlusSource),
+    /// The Temporal Memory Dataset's folder (`--suite temporal-memory --data DIR`).
+    TemporalMemory(temporal_memory::TemporalMemorySource),
 }
 
 impl Suite {
@@ -178,7 +251,21 @@ impl Suite {
             SuiteSource::Locomo(source) => source.load(),
             SuiteSource::LongMemEval(source) => source.load(),
             SuiteSource::Collection(source) => source.load(),
+            SuiteSource::Beam(source) => source.load(),
+            SuiteSource::LocomoPlus(source) => source.load(),
+            SuiteSource::TemporalMemory(source) => source.load(),
         }
+    }
+
+    /// The suite's label as reports, report folders and tables carry it (`locomo-sessions`;
+    /// [`Label`]).
+    pub fn label(&self) -> String {
+        Label {
+            name: &self.name,
+            unit: self.unit.unwrap_or(Unit::Turns),
+            view: self.view,
+        }
+        .text()
     }
 
     /// Load one copy of a built-in suite, its files checked against PROVENANCE.md.
@@ -240,6 +327,8 @@ impl Suite {
         };
         let mut suite = Suite {
             name: name.to_string(),
+            unit: None,
+            view: None,
             profile,
             corpus: beliefs,
             cases: static_cases,
@@ -251,6 +340,7 @@ impl Suite {
             excluded: Vec::new(),
             released: None,
             default_measures: None,
+            corrections: None,
         };
         let sessions_path = sessions.map(|(p, _)| p).unwrap_or(Path::new(""));
         suite.warnings = validate::validate(&suite, corpus.0, cases.0, sessions_path)?;

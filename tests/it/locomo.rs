@@ -6,18 +6,16 @@
 
 use crate::common::needs::{locomo_file, needs, Need};
 use crate::common::rank_reference::rank_reference;
-use crate::common::{shared_dir, spawn_serve, tenure_eval, tenure_eval_ok};
+use crate::common::{shared_run, spawn_serve, tenure_eval, tenure_eval_ok};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-/// One run of bm25 and bm25-text over the turns, shared by the tests that read its reports.
-fn reports() -> &'static PathBuf {
-    static RUN: OnceLock<PathBuf> = OnceLock::new();
-    RUN.get_or_init(|| {
-        let dir = shared_dir("locomo-turns");
-        let data = locomo_file();
-        let out = tenure_eval_ok(
+/// One run of bm25 and bm25-text over the turns, shared by the tests that read its reports
+/// (in this process or another: `shared_run`).
+fn reports() -> PathBuf {
+    let data = locomo_file();
+    let dir = shared_run("locomo-turns", &data.display().to_string(), |dir| {
+        tenure_eval_ok(
             &[
                 "run",
                 "--suite",
@@ -27,34 +25,31 @@ fn reports() -> &'static PathBuf {
                 "--quiet",
                 "--data",
             ],
-            &[&data, Path::new("--out"), &dir],
+            &[&data, Path::new("--out"), dir],
         );
-        assert!(out.status.success());
-        dir.join("locomo")
-    })
+    });
+    dir.join("locomo")
 }
 
 /// One run of bm25-text over whole sessions, shared the same way: its report.
-fn sessions_report() -> &'static PathBuf {
-    static RUN: OnceLock<PathBuf> = OnceLock::new();
-    RUN.get_or_init(|| {
-        let dir = shared_dir("locomo-sessions");
-        let data = locomo_file();
-        let args = [
-            "run",
-            "--suite",
-            "locomo",
-            "--unit",
-            "sessions",
-            "--backend",
-            "bm25-text",
-        ];
+fn sessions_report() -> PathBuf {
+    let data = locomo_file();
+    let dir = shared_run("locomo-sessions", &data.display().to_string(), |dir| {
         tenure_eval_ok(
-            &[&args[..], &["--quiet"]].concat(),
-            &[Path::new("--data"), &data, Path::new("--out"), &dir],
+            &[
+                "run",
+                "--suite",
+                "locomo",
+                "--unit",
+                "sessions",
+                "--backend",
+                "bm25-text",
+                "--quiet",
+            ],
+            &[Path::new("--data"), &data, Path::new("--out"), dir],
         );
-        dir.join("locomo-sessions/retrieval-report-bm25-text.json")
-    })
+    });
+    dir.join("locomo-sessions/retrieval-report-bm25-text.json")
 }
 
 fn read(path: &Path) -> Value {
@@ -153,7 +148,7 @@ fn sessions_as_items_are_judged_by_the_sessions_of_the_evidence() {
     if !needs(&[Need::Locomo]) {
         return;
     }
-    let report = read(sessions_report());
+    let report = read(&sessions_report());
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 1982);
     for case in cases {
@@ -407,7 +402,7 @@ fn locomos_recall_accuracy_is_its_evaluation_codes() {
     let files = [
         folder.join("retrieval-report-bm25-text.json"),
         folder.join("retrieval-report-tenure.json"),
-        sessions_report().clone(),
+        sessions_report(),
     ];
     let args = [&["locomo", "--format", "json", "--data"][..]].concat();
     let mut paths: Vec<&Path> = vec![&data];

@@ -14,6 +14,10 @@ mod attribution;
 mod backend_errors;
 /// Bad input: exit 2, a message naming the file and the JSON path, no report written.
 mod bad_input;
+/// BEAM as a suite: a small folder in its format, and its released tiers (needs the data).
+mod beam;
+/// LoCoMo-Plus and the Temporal Memory Dataset as suites: small files, and the released ones.
+mod benchmarks;
 /// The built-in `bitemporal` suite: valid, and what BM25 and cosine pass by group.
 mod bitemporal;
 /// `claims` on the paper suite: the pass counts reproduce, cosine claims measured.
@@ -72,6 +76,8 @@ mod labels;
 mod latex;
 /// LoCoMo's released file as a suite: every question, isolation, anomalies, ir_measures.
 mod locomo;
+/// LoCoMo's observation and summary databases, and its answer key's corrections as a layer.
+mod locomo_databases;
 /// LongMemEval's importer and metrics on a sample in its documented format.
 mod longmemeval;
 /// Loud where a system is broken: invented ids, failed calls in compat mode, seeding.

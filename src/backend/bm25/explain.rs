@@ -59,7 +59,7 @@ pub fn find_static_case<'a>(
                 .collect();
             Error::Usage(format!(
                 "--explain {case_id:?}: no static case with that id in suite {}{}",
-                suite.name,
+                suite.label(),
                 if near.is_empty() {
                     String::new()
                 } else {

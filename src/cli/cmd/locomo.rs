@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::render::{render, write_figure};
 use tenure_eval::study::locomo::{figure::figure, measure, tables};
-use tenure_eval::suite::locomo::questions;
-use tenure_eval::Result;
+use tenure_eval::suite::locomo::{observation_covers, questions, CORRECTED};
+use tenure_eval::suite::{Label, Unit};
+use tenure_eval::{Error, Result};
 
 /// `tenure-eval locomo`.
 #[derive(Debug, Args)]
@@ -22,6 +23,10 @@ pub struct LocomoArgs {
     /// recall accuracy reads).
     #[arg(long, value_name = "FILE")]
     pub data: PathBuf,
+    /// The corrections the runs of the corrected view read (`run --corrections`): their
+    /// evidence is what LoCoMo's recall reads for those runs.
+    #[arg(long, value_name = "PATH")]
+    pub corrections: Vec<PathBuf>,
     /// Output format: the tables as markdown, CSV or LaTeX; JSON is every run's figures
     /// unrounded (per group: cases, passed, the rank measures, LoCoMo's recall accuracy).
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
@@ -46,9 +51,36 @@ pub fn run(args: LocomoArgs) -> Result<ExitCode> {
         )),
         None => None,
     };
-    let questions = questions(&args.data)?;
     let reports = load_reports(&args.reports, args.quiet)?;
-    let results = measure(&reports, &questions)?;
+    let views: Vec<Label> = reports
+        .iter()
+        .map(|r| Label::parse(r.suite().unwrap_or("")))
+        .collect();
+    let corrected = views.iter().any(|l| l.view == Some(CORRECTED));
+    let released = views.iter().any(|l| l.view.is_none());
+    if corrected && released {
+        return Err(Error::Usage(
+            "reports of the released and the corrected view given together: their gold \
+             differs; give each view's reports to its own call"
+                .into(),
+        ));
+    }
+    if corrected == args.corrections.is_empty() {
+        return Err(Error::Usage(if corrected {
+            "the reports are of the corrected view (run --corrections): give the same \
+             --corrections here"
+                .into()
+        } else {
+            "--corrections: the reports are of the released view (no run --corrections)".into()
+        }));
+    }
+    let questions = questions(&args.data, &args.corrections)?;
+    let covers = if views.iter().any(|l| l.unit == Unit::Observations) {
+        observation_covers(&args.data)?
+    } else {
+        Default::default()
+    };
+    let results = measure(&reports, &questions, &covers)?;
     if let Some((file, format)) = plot {
         write_figure(
             file,

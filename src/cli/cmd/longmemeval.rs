@@ -1,7 +1,7 @@
 //! `tenure-eval longmemeval`: LongMemEval's retrieval metrics from the reports of runs on it,
 //! per question type, at session level and (for turn runs) turn level (docs/longmemeval.md).
 
-use crate::cli::args::{load, DataSuiteArgs, SuiteArgs, UnitArg};
+use crate::cli::args::{load, DataSuiteArgs, SuiteArg, SuiteArgs, UnitArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
@@ -45,14 +45,12 @@ pub fn run(args: LongMemEvalArgs) -> Result<ExitCode> {
         }
     };
     let suite = load(&SuiteArgs {
-        suite: Some("longmemeval".into()),
+        suite: Some(SuiteArg::Longmemeval),
         custom: Default::default(),
         data: DataSuiteArgs {
             data: Some(args.data.clone()),
-            unit,
-            split: "test".into(),
-            topics: None,
-            qrels: None,
+            unit: Some(unit),
+            ..DataSuiteArgs::default()
         },
     })?;
     let results = measure(&reports, &suite)?;

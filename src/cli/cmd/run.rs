@@ -188,7 +188,7 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
             say!("note: {note}");
         }
     }
-    let mut progress = Progress::new(quiet, &plan.suite.name);
+    let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = execute(&mut plan, &mut progress)?;
     progress.finish();
     print_outcome(&plan.suite, &outcome, &args.output)?;
@@ -306,7 +306,7 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
             let row = &passes[0].row;
             let title = format!(
                 "{} · {} · {} ({} profile)",
-                suite.name,
+                suite.label(),
                 row.kind.label(),
                 row.backend,
                 suite.profile

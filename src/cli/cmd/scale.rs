@@ -165,7 +165,7 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
                 precision: r.precision,
             })
             .collect();
-        let title = format!("Suite {} planted in synthetic stores (BM25)", suite.name);
+        let title = format!("Suite {} planted in synthetic stores (BM25)", suite.label());
         write_figure(file, &scale_figure(&points, &title)?, format)?;
     }
     print_rows(&rows, table, args.format)

@@ -64,7 +64,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     let suite = given.harness_copy()?.unwrap_or(given);
     let mut configs = args.backends.configs(&[args.backend], &args.remote, None)?;
     let mut config = configs.remove(0);
-    let mut progress = Progress::new(args.quiet, &suite.name);
+    let mut progress = Progress::new(args.quiet, &suite.label());
     config.prepare(&suite, &mut |done, total| {
         tenure_eval::run::Observer::embedding(&mut progress, done, total)
     })?;
@@ -85,7 +85,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         say!(
             "serving {} over suite {}{} at {} (DELETE /reset, POST /add, POST /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
             args.backend.name(),
-            suite.name,
+            suite.label(),
             suite
                 .copy
                 .map(|c| format!(" ({c}'s copy)"))

@@ -18,7 +18,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode> {
     let turns: usize = suite.sessions.iter().map(|s| s.turns.len()).sum();
     crate::cli::write_stdout(&format!(
         "{}: ok ({} profile) — {} beliefs, {} static cases, {} session cases ({} turns), {} warnings\n",
-        suite.name,
+        suite.label(),
         suite.profile,
         suite.corpus.len(),
         suite.cases.len(),
@@ -28,7 +28,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode> {
     ))?;
     crate::cli::write_stdout(&notes)?;
     if let Some(copy) = suite.copy {
-        let mut text = format!("{}: loaded {copy}'s copy", suite.name);
+        let mut text = format!("{}: loaded {copy}'s copy", suite.label());
         if let Some(harness) = suite.harness_copy()? {
             text.push_str(&format!(
                 " (what bm25, cosine and fusion run); the http backend and serve run {}'s copy, \

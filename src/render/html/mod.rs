@@ -175,7 +175,7 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
     let title = options.title.clone().unwrap_or_else(|| {
         format!(
             "{} · {} report{}",
-            suite.name,
+            suite.label(),
             reports.len(),
             if reports.len() == 1 { "" } else { "s" }
         )
@@ -184,7 +184,7 @@ pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Resul
         title,
         tool: format!("tenure-eval {}", env!("CARGO_PKG_VERSION")),
         suite: model::SuiteView {
-            name: suite.name.clone(),
+            name: suite.label(),
             profile: suite.profile.to_string(),
         },
         differences: differences::differences(reports, &measures, &qrels, options.settings)?,

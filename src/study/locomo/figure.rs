@@ -5,6 +5,7 @@
 use super::{RunResult, DEPTHS};
 use crate::error::{Error, Result};
 use crate::render::plot::{plot_error, TABLEAU};
+use crate::suite::{Label, Unit};
 use plotters::prelude::*;
 
 /// The figure of `results`.
@@ -29,7 +30,7 @@ pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
             let color = TABLEAU[i % TABLEAU.len()];
             let (x, y) = (60 + 500 * (i as i32 % 2), 12 + 24 * (i as i32 / 2));
             let style = ShapeStyle::from(&color).stroke_width(2);
-            if r.suite == "locomo" {
+            if Label::parse(&r.suite).unit == Unit::Turns {
                 legend.draw(&PathElement::new(vec![(x, y), (x + 28, y)], style))
             } else {
                 legend
@@ -41,11 +42,7 @@ pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
             legend
                 .draw(&Circle::new((x + 14, y), 3, color.filled()))
                 .map_err(plot_error)?;
-            let unit = if r.suite == "locomo" {
-                "turns"
-            } else {
-                "sessions"
-            };
+            let unit = Label::parse(&r.suite).unit.name();
             let text = format!("{} ({unit})", r.name);
             legend
                 .draw(&Text::new(text, (x + 36, y - 7), ("sans-serif", 13)))
@@ -80,7 +77,7 @@ pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
                 .map(|(k, v)| (*k as f64, *v))
                 .collect();
             let style = ShapeStyle::from(&color).stroke_width(2);
-            if r.suite == "locomo" {
+            if Label::parse(&r.suite).unit == Unit::Turns {
                 chart.draw_series(LineSeries::new(points.clone(), style))
             } else {
                 chart.draw_series(DashedLineSeries::new(points.clone(), 6, 4, style))

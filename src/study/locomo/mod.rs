@@ -15,6 +15,7 @@ use crate::render::table::{number_cell, Table};
 use crate::report::rank_block::row_values;
 use crate::report::LoadedReport;
 use crate::suite::locomo::{category_name, Question, MEASURES};
+use crate::suite::Label;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -33,8 +34,9 @@ pub struct Cell {
     pub passed: usize,
     /// Means of the rank measures, in [`MEASURES`] order, over the cases.
     pub rank: Vec<f64>,
-    /// Questions LoCoMo's recall counts (the cases, and questions without evidence, which it
-    /// counts as recalled).
+    /// Questions LoCoMo's recall counts: all of the file's (the cases; questions without
+    /// evidence, which it counts as recalled; and questions whose evidence no item of the
+    /// database stands for, missed).
     pub questions: usize,
     /// LoCoMo's recall accuracy at each of `DEPTHS`, mean over `questions`.
     pub recall_accuracy: Vec<f64>,
@@ -46,7 +48,8 @@ pub struct Cell {
 pub struct RunResult {
     /// Its name (the report's run label).
     pub name: String,
-    /// `locomo` (turns) or `locomo-sessions`.
+    /// The suite's label: `locomo` (turns), `locomo-sessions`, `locomo-observations`,
+    /// `locomo-summaries`, each perhaps `-corrected`.
     pub suite: String,
     /// The groups: each category in LoCoMo's order, then all but adversarial, then all.
     pub cells: Vec<Cell>,
@@ -70,15 +73,23 @@ fn in_group(group: &str, category: &str) -> bool {
 /// One case of a report: (category, rank values, recall accuracies, passed).
 type Scored<'a> = (&'a str, &'a [Option<f64>], Vec<f64>, bool);
 
-/// The figures of each report against `questions` (the file's questions as written).
-pub fn measure(reports: &[LoadedReport], questions: &[Question]) -> Result<Vec<RunResult>> {
+/// The figures of each report against `questions` (the file's questions as written, or as
+/// the corrections' overlay writes them for reports of the corrected view); `covers` gives
+/// the dialog ids each observation stands for (`locomo::observation_covers`), which LoCoMo's
+/// code flattens into the retrieved context.
+pub fn measure(
+    reports: &[LoadedReport],
+    questions: &[Question],
+    covers: &HashMap<String, Vec<String>>,
+) -> Result<Vec<RunResult>> {
     let measures: Vec<Measure> = parse_measures(MEASURES).map_err(Error::Usage)?;
     let by_id: HashMap<&str, &Question> =
         questions.iter().map(|q| (q.case_id.as_str(), q)).collect();
     let mut out = Vec::new();
     for report in reports {
         let suite = report.suite().unwrap_or("");
-        if suite != "locomo" && suite != "locomo-sessions" {
+        let label = Label::parse(suite);
+        if label.name != "locomo" {
             return Err(Error::input(
                 &report.path,
                 "$.manifest.suite",
@@ -95,29 +106,36 @@ pub fn measure(reports: &[LoadedReport], questions: &[Question]) -> Result<Vec<R
                     format!("case {:?} is not a question of the data file", row.case_id),
                 )
             })?;
-            let ids: Vec<&str> = row.ranking.iter().map(|id| recall::locomo_id(id)).collect();
             let acc = DEPTHS
                 .iter()
-                .map(|&k| recall::recall_accuracy(&q.evidence, &ids[..k.min(ids.len())]))
+                .map(|&k| {
+                    let top = &row.ranking[..k.min(row.ranking.len())];
+                    let context = recall::context(label.unit, top, covers);
+                    recall::recall_accuracy(&q.evidence, &context)
+                })
                 .collect();
             scored.push((q.category, v, acc, row.passed));
         }
         let present: std::collections::HashSet<&str> =
             report.rows.iter().map(|r| r.case_id.as_str()).collect();
-        // Questions without evidence are not cases; LoCoMo's recall counts each as 1.
-        let unscored: Vec<&Question> = questions
+        // Questions that are not cases still count in LoCoMo's recall: one without evidence
+        // as recalled (1), one whose evidence no item of this database stands for (an
+        // observation run's) as missed (0), whatever is retrieved.
+        let absent: Vec<(&Question, f64)> = questions
             .iter()
-            .filter(|q| q.evidence.is_empty() && !present.contains(q.case_id.as_str()))
+            .filter(|q| !present.contains(q.case_id.as_str()))
+            .map(|q| (q, if q.evidence.is_empty() { 1.0 } else { 0.0 }))
             .collect();
         let cells = groups()
             .into_iter()
             .map(|group| {
                 let rows: Vec<_> = scored.iter().filter(|s| in_group(group, s.0)).collect();
-                let extra = unscored
-                    .iter()
-                    .filter(|q| in_group(group, q.category))
-                    .count();
+                let extra: Vec<f64> = (absent.iter())
+                    .filter(|(q, _)| in_group(group, q.category))
+                    .map(|(_, r)| *r)
+                    .collect();
                 let mean = |xs: Vec<f64>| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+                let questions = rows.len() + extra.len();
                 Cell {
                     group: group.to_string(),
                     cases: rows.len(),
@@ -125,11 +143,12 @@ pub fn measure(reports: &[LoadedReport], questions: &[Question]) -> Result<Vec<R
                     rank: (0..measures.len())
                         .map(|m| mean(rows.iter().filter_map(|s| s.1[m]).collect()))
                         .collect(),
-                    questions: rows.len() + extra,
+                    questions,
                     recall_accuracy: (0..DEPTHS.len())
                         .map(|d| {
-                            let sum: f64 = rows.iter().map(|s| s.2[d]).sum::<f64>() + extra as f64;
-                            sum / (rows.len() + extra).max(1) as f64
+                            let sum: f64 = rows.iter().map(|s| s.2[d]).sum::<f64>()
+                                + extra.iter().sum::<f64>();
+                            sum / questions.max(1) as f64
                         })
                         .collect(),
                 }
@@ -150,13 +169,7 @@ pub fn tables(results: &[RunResult]) -> Vec<Table> {
     let measures: Vec<&str> = MEASURES.split(',').collect();
     let mut header = vec!["run", "unit", "group", "cases", "passed"];
     header.extend(&measures);
-    let unit = |r: &RunResult| {
-        if r.suite == "locomo" {
-            "turns"
-        } else {
-            "sessions"
-        }
-    };
+    let unit = |r: &RunResult| Label::parse(&r.suite).unit.name();
     let mut rank_rows = Vec::new();
     let mut recall_rows = Vec::new();
     for r in results {

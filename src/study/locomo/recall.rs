@@ -50,6 +50,23 @@ pub(crate) fn locomo_id(id: &str) -> &str {
     id.split_once('/').map_or(id, |(_, rest)| rest)
 }
 
+/// The context LoCoMo's code scores for the retrieved items `top` (already cut at k): their ids
+/// in its form, an observation's replaced by the dialog ids it cites (`covers`), flattened in
+/// rank order without removing repeats (task_eval/gpt_utils.py, `get_rag_context`).
+pub(crate) fn context<'a>(
+    unit: crate::suite::Unit,
+    top: &'a [String],
+    covers: &'a std::collections::HashMap<String, Vec<String>>,
+) -> Vec<&'a str> {
+    match unit {
+        crate::suite::Unit::Observations => top
+            .iter()
+            .flat_map(|id| covers.get(id).into_iter().flatten().map(String::as_str))
+            .collect(),
+        _ => top.iter().map(|id| locomo_id(id)).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

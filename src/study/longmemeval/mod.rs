@@ -46,7 +46,7 @@ pub struct RunResult {
 /// The figures of each report, the suite (`suite`, loaded from the run's file and unit) giving
 /// each question's haystack and gold.
 pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>> {
-    let turns = suite.name == "longmemeval";
+    let turns = suite.unit == Some(crate::suite::Unit::Turns);
     let mut haystacks: HashMap<&str, Vec<&str>> = HashMap::new();
     for b in &suite.corpus {
         haystacks
@@ -73,14 +73,14 @@ pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>
         .collect();
     let mut out = Vec::new();
     for report in reports {
-        if report.suite() != Some(suite.name.as_str()) {
+        if report.suite() != Some(suite.label().as_str()) {
             return Err(Error::input(
                 &report.path,
                 "$.manifest.suite",
                 format!(
                     "{:?}: expected a report of a run on {}",
                     report.suite(),
-                    suite.name
+                    suite.label()
                 ),
             ));
         }

@@ -1,8 +1,9 @@
 //! LoCoMo's released file (`locomo10.json`, snap-research/LoCoMo `data/`), read typed: ten
 //! samples, each a two-speaker conversation in numbered sessions (`session_N`, said at
-//! `session_N_date_time`) and its questions (`qa`). Keys the importer does not use
-//! (`event_summary`, `observation`, `session_summary`, a turn's `img_url`) are read past; a
-//! part of the wrong shape is an input error naming its JSON path.
+//! `session_N_date_time`), its questions (`qa`), and its other two databases: the facts an LLM
+//! extracted per session (`observation`) and the sessions' summaries (`session_summary`). Keys
+//! the importer does not use (`event_summary`, a turn's `img_url`) are read past; a part of the
+//! wrong shape is an input error naming its JSON path.
 
 use crate::error::{Error, Result};
 use crate::io::parse_value;
@@ -19,6 +20,41 @@ pub(crate) struct RawSample {
     pub conversation: Map<String, Value>,
     /// The questions.
     pub qa: Vec<RawQuestion>,
+    /// `session_N_observation`: per speaker, `[fact, dia_id]` pairs.
+    #[serde(default)]
+    pub observation: Option<Map<String, Value>>,
+    /// `session_N_summary`: a string each.
+    #[serde(default)]
+    pub session_summary: Option<Map<String, Value>>,
+}
+
+/// One observation as the file has it: a fact and the dialog id(s) it was drawn from, as
+/// written (`"D1:3"`, `"D22:21, D22:23"` or `["D4:5", "D4:7"]`).
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawObservation(pub String, pub Cited);
+
+/// The dialog ids an observation cites, as written.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Cited {
+    /// One id, or several joined by commas.
+    One(String),
+    /// A list of ids.
+    Many(Vec<String>),
+}
+
+impl Cited {
+    /// The ids, split as LoCoMo's retrieval code splits them (task_eval/gpt_utils.py: a string
+    /// with a comma is split on it and each part stripped; a list is taken as it is).
+    pub fn ids(&self) -> Vec<String> {
+        match self {
+            Cited::One(s) if s.contains(',') => {
+                s.split(',').map(|p| p.trim().to_string()).collect()
+            }
+            Cited::One(s) => vec![s.clone()],
+            Cited::Many(list) => list.clone(),
+        }
+    }
 }
 
 /// One question as the file has it.
@@ -116,43 +152,61 @@ pub fn sessions(path: &Path, i: usize, sample: &RawSample) -> Result<Vec<Session
     Ok(out)
 }
 
+/// The observations of session `number` of sample `i`: per speaker in file order, each
+/// speaker's in order; `None` when the sample has no observation for that session.
+pub(crate) fn observations(
+    path: &Path,
+    i: usize,
+    sample: &RawSample,
+    number: u32,
+) -> Result<Option<Vec<RawObservation>>> {
+    let Some(all) = &sample.observation else {
+        return Err(Error::input(
+            path,
+            format!("$[{i}].observation"),
+            "absent; expected LoCoMo's observations (--unit observations reads them)",
+        ));
+    };
+    let key = format!("session_{number}_observation");
+    let Some(by_speaker) = all.get(&key) else {
+        return Ok(None);
+    };
+    let at = format!("$[{i}].observation.{key}");
+    let by_speaker: Map<String, Value> = parse_value(path, &at, by_speaker.clone())?;
+    let mut out = Vec::new();
+    for (speaker, list) in by_speaker {
+        out.extend(parse_value::<Vec<RawObservation>>(
+            path,
+            &format!("{at}.{speaker}"),
+            list,
+        )?);
+    }
+    Ok(Some(out))
+}
+
+/// The summary of session `number` of sample `i`.
+pub(crate) fn summary(path: &Path, i: usize, sample: &RawSample, number: u32) -> Result<String> {
+    let key = format!("session_{number}_summary");
+    let at = format!("$[{i}].session_summary.{key}");
+    match sample
+        .session_summary
+        .as_ref()
+        .and_then(|all| all.get(&key))
+    {
+        Some(Value::String(s)) => Ok(s.clone()),
+        _ => Err(Error::input(
+            path,
+            at,
+            "expected the session's summary as a string (--unit summaries reads them)",
+        )),
+    }
+}
+
 /// A session date as LoCoMo writes it (`1:56 pm on 8 May, 2023`) as Unix milliseconds (UTC:
-/// the file gives no zone).
+/// the file gives no zone); an impossible date (31 February) is `None`.
 pub fn parse_date(text: &str) -> Option<i64> {
-    let (time, date) = text.split_once(" on ")?;
-    let (clock, half) = time.trim().split_once(' ')?;
-    let (h, m) = clock.split_once(':')?;
-    let (mut hour, minute): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
-    match half.to_ascii_lowercase().as_str() {
-        "am" if hour == 12 => hour = 0,
-        "am" => {}
-        "pm" if hour != 12 => hour += 12,
-        "pm" => {}
-        _ => return None,
-    }
-    let mut parts = date.split_whitespace();
-    let day: i64 = parts.next()?.parse().ok()?;
-    let month = parts.next()?.trim_end_matches(',');
-    let year: i64 = parts.next()?.parse().ok()?;
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    let month = MONTHS.iter().position(|m| m.eq_ignore_ascii_case(month))? as i64 + 1;
-    if !(1..=31).contains(&day) || hour > 23 || minute > 59 {
-        return None;
-    }
-    Some(((crate::suite::days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60_000)
+    let at = chrono::NaiveDateTime::parse_from_str(text.trim(), "%I:%M %p on %d %B, %Y").ok()?;
+    Some(at.and_utc().timestamp_millis())
 }
 
 #[cfg(test)]
@@ -175,6 +229,7 @@ mod tests {
             Some(1_709_208_000_000)
         );
         assert_eq!(parse_date("8 May 2023"), None);
+        assert_eq!(parse_date("1:56 pm on 31 February, 2023"), None);
         assert_eq!(parse_date("1:56 xm on 8 May, 2023"), None);
     }
 }

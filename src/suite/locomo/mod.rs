@@ -3,30 +3,37 @@
 //! The mapping (docs/locomo.md says why):
 //! - each conversation is one user's memory: user id = its `sample_id` (`conv-26`), so a
 //!   question about conv-26 only ever searches conv-26's items (the user filter);
-//! - each dialog turn is one item, id `conv-26/D1:3`; its text is what LoCoMo's own dialog
-//!   retriever embeds (task_eval/gpt_utils.py, `rag_mode == 'dialog'`): `Speaker said, "text"`,
-//!   and ` and shared CAPTION` when the turn shares an image; its time is its session's date.
-//!   With `--unit sessions` each session is one item, `conv-26/S1`, its turns' texts joined;
+//! - an item is one of LoCoMo's four databases (`--unit`, `items.rs`): a dialog turn
+//!   (`conv-26/D1:3`, the default), a session, an observation or a session summary, each
+//!   standing for the dialog ids it covers; its time is its session's date;
 //! - the text is the item's canonical name and it has no aliases: alias-BM25 searches it with
 //!   its name clauses (fuzzy terms and exact bigrams), the alias clauses never match;
 //! - each question is one case, `conv-26/q0` (its 0-based place in the sample's `qa`), its
-//!   category by LoCoMo's name (`category_name`), its gold the turns (or sessions) its
-//!   evidence resolves to (`evidence`). A question with no evidence, or none that resolves,
-//!   is excluded and counted with its reason (the manifest's `excluded`).
+//!   category by LoCoMo's name (`category_name`), its gold the items standing for a turn its
+//!   evidence resolves to (`evidence`), after the corrections' overlay when one is given
+//!   (`corrections`). A question with no evidence, none that resolves, or (observations) none
+//!   that an item stands for, is excluded and counted with its reason (the manifest's
+//!   `excluded`);
 //! - a case passes when every gold item is in the first `PASS_DEPTH` results; the context
 //!   holds the first `DEPTH`, for R@50.
 
+mod corrections;
 mod evidence;
 mod file;
+mod items;
+mod read;
 
+pub use corrections::Applied;
 pub use evidence::dialog_numbers;
+pub(crate) use read::conversations;
+pub use read::{observation_covers, questions, turns, Question, Turn};
 
-use super::benchmark::{check_user, item, Asked};
+use super::benchmark::{check_user, Asked};
 use super::{Excluded, InputFile, Suite};
 use crate::error::{Error, Result};
 use crate::io::{read_bytes, sha256_hex};
 use crate::profile::Profile;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The released `locomo10.json` (snap-research/LoCoMo 3eb6f2c, `data/locomo10.json`). Another
@@ -62,11 +69,14 @@ pub(crate) fn category_name(category: u8) -> Option<&'static str> {
     })
 }
 
-/// Load `data` as a suite of `unit` items.
-pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
+/// Load `source` as a suite.
+pub fn load(source: &LocomoSource) -> Result<Suite> {
+    let data = source.data.as_path();
+    let unit = source.unit;
     let bytes = read_bytes(data)?;
     let sha256 = sha256_hex(&bytes);
     let samples = file::samples(data, &bytes)?;
+    let overlay = corrections::read(&source.corrections, &samples)?;
     let mut corpus = Vec::new();
     let mut cases = Vec::new();
     let mut anomalies = Vec::new();
@@ -75,41 +85,16 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
     for (i, sample) in samples.iter().enumerate() {
         let user = &sample.sample_id;
         check_user(data, &format!("$[{i}].sample_id"), user, &mut seen_samples)?;
-        let sessions = file::sessions(data, i, sample)?;
-        let mut turns = HashSet::new();
-        for session in &sessions {
-            let time = file::parse_date(&session.date_time).ok_or_else(|| {
-                Error::input(
-                    data,
-                    format!("$[{i}].conversation.session_{}_date_time", session.number),
-                    format!(
-                        "{:?}: expected a date as LoCoMo writes them (1:56 pm on 8 May, 2023)",
-                        session.date_time
-                    ),
-                )
-            })?;
-            let mut joined = Vec::new();
-            for turn in &session.turns {
-                if !turns.insert(turn.dia_id.clone()) {
-                    return Err(Error::input(
-                        data,
-                        format!("$[{i}].conversation.session_{}", session.number),
-                        format!("dialog id {} twice; expected unique ids", turn.dia_id),
-                    ));
-                }
-                let mut text = format!("{} said, \"{}\"", turn.speaker, turn.text);
-                if let Some(caption) = &turn.blip_caption {
-                    text.push_str(&format!(" and shared {caption}"));
-                }
-                if unit == Unit::Turns {
-                    corpus.push(item(format!("{user}/{}", turn.dia_id), user, text, time));
-                } else {
-                    joined.push(text);
-                }
-            }
-            if unit == Unit::Sessions {
-                let id = format!("{user}/S{}", session.number);
-                corpus.push(item(id, user, joined.join("\n"), time));
+        let sessions = dated_sessions(data, i, sample)?;
+        let turns: HashSet<String> = (sessions.iter())
+            .flat_map(|(s, _)| s.turns.iter().map(|t| t.dia_id.clone()))
+            .collect();
+        let items = items::items(data, (i, sample), &sessions, unit, &mut anomalies)?;
+        // Which items stand for each dialog id, in item order.
+        let mut standing: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for it in &items {
+            for id in &it.covers {
+                standing.entry(id).or_default().push(&it.belief.id);
             }
         }
         for (q, question) in sample.qa.iter().enumerate() {
@@ -121,11 +106,22 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
                     format!("{}: expected a category from 1 to 5", question.category),
                 )
             })?;
-            let resolved = evidence::resolve(&case_id, &question.evidence, &turns, &mut anomalies);
-            let reason = if question.evidence.is_empty() {
+            let evidence = overlay.evidence.get(&(i, q)).unwrap_or(&question.evidence);
+            let resolved = evidence::resolve(&case_id, evidence, &turns, &mut anomalies);
+            let mut gold: Vec<String> = Vec::new();
+            for id in &resolved.ids {
+                for item in standing.get(id.as_str()).into_iter().flatten() {
+                    if !gold.iter().any(|g| g == item) {
+                        gold.push(item.to_string());
+                    }
+                }
+            }
+            let reason = if evidence.is_empty() {
                 Some("no evidence")
             } else if resolved.ids.is_empty() {
                 Some("no evidence names a turn of the conversation")
+            } else if gold.is_empty() {
+                Some("no item stands for its evidence turns (no observation cites them)")
             } else {
                 None
             };
@@ -135,19 +131,6 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
                     reason: reason.to_string(),
                 });
                 continue;
-            }
-            let mut gold: Vec<String> = Vec::new();
-            for id in resolved.ids {
-                let gold_id = match unit {
-                    Unit::Turns => format!("{user}/{id}"),
-                    Unit::Sessions => {
-                        let (session, _) = dialog_numbers(&id).expect("resolved ids parse");
-                        format!("{user}/S{session}")
-                    }
-                };
-                if !gold.contains(&gold_id) {
-                    gold.push(gold_id);
-                }
             }
             let question = Asked {
                 case_id,
@@ -160,6 +143,7 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
             };
             cases.push(question.case());
         }
+        corpus.extend(items.into_iter().map(|it| it.belief));
     }
     let mut warnings = Vec::new();
     let released = sha256 == RELEASED_SHA256;
@@ -170,90 +154,64 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
             data.display()
         ));
     }
+    let mut inputs = vec![InputFile {
+        role: "data",
+        path: data.display().to_string(),
+        sha256,
+    }];
+    let corrected = !overlay.inputs.is_empty();
+    inputs.extend(overlay.inputs);
     Ok(Suite {
-        name: match unit {
-            Unit::Turns => "locomo".into(),
-            Unit::Sessions => "locomo-sessions".into(),
-        },
+        name: "locomo".into(),
+        unit: Some(unit),
+        view: corrected.then_some(CORRECTED),
         profile: Profile::Head,
         corpus,
         cases,
         sessions: Vec::new(),
-        inputs: vec![InputFile {
-            role: "data",
-            path: data.display().to_string(),
-            sha256: sha256.clone(),
-        }],
+        inputs,
         warnings,
         copy: None,
         anomalies,
         excluded,
         released: Some(released),
         default_measures: Some(MEASURES),
+        corrections: corrected.then_some(overlay.applied),
     })
 }
 
-/// A question of the file as written: LoCoMo's own recall accuracy reads its evidence strings
-/// unresolved (`study::locomo`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Question {
-    /// `conv-26/q0`.
-    pub case_id: String,
-    /// Its category's name.
-    pub category: &'static str,
-    /// Its evidence strings, as written.
-    pub evidence: Vec<String>,
-}
+/// The view a corrections overlay makes, in the suite's label (`locomo-corrected`).
+pub const CORRECTED: &str = "corrected";
 
-/// Every question of `data`, in file order, excluded ones included.
-pub fn questions(data: &Path) -> Result<Vec<Question>> {
-    let bytes = read_bytes(data)?;
+/// The sessions of sample `i` with their dates as Unix milliseconds.
+pub(crate) fn dated_sessions(
+    data: &Path,
+    i: usize,
+    sample: &file::RawSample,
+) -> Result<Vec<(file::Session, i64)>> {
     let mut out = Vec::new();
-    for (i, sample) in file::samples(data, &bytes)?.into_iter().enumerate() {
-        for (q, question) in sample.qa.into_iter().enumerate() {
-            let category = category_name(question.category).ok_or_else(|| {
-                Error::input(
+    let mut seen = HashSet::new();
+    for session in file::sessions(data, i, sample)? {
+        let time = file::parse_date(&session.date_time).ok_or_else(|| {
+            Error::input(
+                data,
+                format!("$[{i}].conversation.session_{}_date_time", session.number),
+                format!(
+                    "{:?}: expected a date as LoCoMo writes them (1:56 pm on 8 May, 2023)",
+                    session.date_time
+                ),
+            )
+        })?;
+        for turn in &session.turns {
+            if !seen.insert(turn.dia_id.clone()) {
+                return Err(Error::input(
                     data,
-                    format!("$[{i}].qa[{q}].category"),
-                    format!("{}: expected a category from 1 to 5", question.category),
-                )
-            })?;
-            out.push(Question {
-                case_id: format!("{}/q{q}", sample.sample_id),
-                category,
-                evidence: question.evidence,
-            });
+                    format!("$[{i}].conversation.session_{}", session.number),
+                    format!("dialog id {} twice; expected unique ids", turn.dia_id),
+                ));
+            }
         }
-    }
-    Ok(out)
-}
-
-/// One dialog turn of the file, as said (the temporal study draws statements from these).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Turn {
-    /// `conv-26`.
-    pub sample_id: String,
-    /// `D1:3`.
-    pub dia_id: String,
-    /// Who said it.
-    pub speaker: String,
-    /// What was said, as written (no image caption).
-    pub text: String,
-}
-
-/// Every dialog turn of `data`: samples in file order, sessions in number order, turns in order.
-pub fn turns(data: &Path) -> Result<Vec<Turn>> {
-    let bytes = read_bytes(data)?;
-    let mut out = Vec::new();
-    for (i, sample) in file::samples(data, &bytes)?.iter().enumerate() {
-        for session in file::sessions(data, i, sample)? {
-            out.extend(session.turns.into_iter().map(|t| Turn {
-                sample_id: sample.sample_id.clone(),
-                dia_id: t.dia_id,
-                speaker: t.speaker,
-                text: t.text,
-            }));
-        }
+        out.push((session, time));
     }
     Ok(out)
 }
@@ -263,12 +221,26 @@ pub fn turns(data: &Path) -> Result<Vec<Turn>> {
 pub struct LocomoSource {
     /// The user's `locomo10.json`.
     pub data: PathBuf,
-    /// Turns or sessions.
+    /// Which of its databases is the memory: turns, sessions, observations or summaries.
     pub unit: Unit,
+    /// Corrections of its answer key (the locomo-audit's files, or folders of them); empty:
+    /// the released evidence.
+    pub corrections: Vec<PathBuf>,
+}
+
+impl LocomoSource {
+    /// The released file's turns, without corrections.
+    pub fn turns(data: &Path) -> LocomoSource {
+        LocomoSource {
+            data: data.to_path_buf(),
+            unit: Unit::Turns,
+            corrections: Vec::new(),
+        }
+    }
 }
 
 impl super::Source for LocomoSource {
     fn load(&self) -> Result<Suite> {
-        load(&self.data, self.unit)
+        load(self)
     }
 }

@@ -71,23 +71,17 @@ pub(crate) fn instances(path: &Path, bytes: &[u8]) -> Result<Vec<Instance>> {
 }
 
 /// A session date as LongMemEval writes it (`2023/05/20 (Sat) 02:21`) as Unix milliseconds
-/// (UTC: the files give no zone).
+/// (UTC: the files give no zone). The weekday in parentheses is required but not checked
+/// against the date (its retrieval code never reads it); an impossible date (31 February) is
+/// `None`.
 pub fn parse_date(text: &str) -> Option<i64> {
     let mut parts = text.split_whitespace();
-    let date = parts.next()?;
-    let weekday = parts.next()?;
-    let clock = parts.next()?;
+    let (date, weekday, clock) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() || !(weekday.starts_with('(') && weekday.ends_with(')')) {
         return None;
     }
-    let mut ymd = date.split('/').map(|p| p.parse::<i64>().ok());
-    let (y, m, d) = (ymd.next()??, ymd.next()??, ymd.next()??);
-    let (h, min) = clock.split_once(':')?;
-    let (h, min): (i64, i64) = (h.parse().ok()?, min.parse().ok()?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || min > 59 {
-        return None;
-    }
-    Some(((crate::suite::days_from_civil(y, m, d) * 24 + h) * 60 + min) * 60_000)
+    let at = chrono::NaiveDateTime::parse_from_str(&format!("{date} {clock}"), "%Y/%m/%d %H:%M");
+    Some(at.ok()?.and_utc().timestamp_millis())
 }
 
 #[cfg(test)]
@@ -101,5 +95,6 @@ mod tests {
         );
         assert_eq!(super::parse_date("2023/05/20 02:21"), None);
         assert_eq!(super::parse_date("2023/13/20 (Sat) 02:21"), None);
+        assert_eq!(super::parse_date("2023/02/31 (Fri) 02:21"), None);
     }
 }

@@ -43,6 +43,12 @@ pub const MEASURES: &str = "R@5,R@10,R@50,nDCG@10,RR";
 
 /// Load `data` as a suite of `unit` items.
 pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
+    if !matches!(unit, Unit::Turns | Unit::Sessions) {
+        return Err(Error::Usage(format!(
+            "--unit {}: LongMemEval's items are turns or sessions",
+            unit.name()
+        )));
+    }
     let bytes = read_bytes(data)?;
     let instances = file::instances(data, &bytes)?;
     let mut corpus = Vec::new();
@@ -100,7 +106,7 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
                     }
                     corpus.push(item(id, user, text.join(" "), time));
                 }
-                Unit::Turns => {
+                Unit::Turns | Unit::Observations | Unit::Summaries => {
                     for (n, turn) in user_turns {
                         let id = format!("{user}/{session_id}_{}", n + 1);
                         if is_answer && turn.has_answer {
@@ -145,10 +151,9 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
         ));
     }
     Ok(Suite {
-        name: match unit {
-            Unit::Turns => "longmemeval".into(),
-            Unit::Sessions => "longmemeval-sessions".into(),
-        },
+        name: "longmemeval".into(),
+        unit: Some(unit),
+        view: None,
         profile: Profile::Head,
         corpus,
         cases,
@@ -164,6 +169,7 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
         excluded,
         released: None,
         default_measures: Some(MEASURES),
+        corrections: None,
     })
 }
 

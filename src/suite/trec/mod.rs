@@ -172,6 +172,8 @@ fn load(name: &str, corpus: &Path, topics: &Path, qrels: &Path) -> Result<Suite>
     };
     Ok(Suite {
         name: name.to_string(),
+        unit: None,
+        view: None,
         profile: Profile::Head,
         corpus: items,
         cases,
@@ -187,5 +189,6 @@ fn load(name: &str, corpus: &Path, topics: &Path, qrels: &Path) -> Result<Suite>
         excluded,
         released: None,
         default_measures: Some(MEASURES),
+        corrections: None,
     })
 }

@@ -36,11 +36,23 @@ fn static_run_on_bad_input_writes_no_report() {
 
 #[test]
 fn unknown_builtin_suite_is_a_usage_error() {
+    // Every suite is listed, and a near name is suggested, before anything else is said.
     let out = tenure_eval_with(&["static", "--suite", "nope", "--out", "/nonexistent"], &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr.contains("unknown suite \"nope\"; expected one of paper, pmb"),
+        stderr.contains("invalid value 'nope' for '--suite <SUITE>'")
+            && stderr.contains("[possible values: paper, pmb, bitemporal, locomo, longmemeval, trec, beir, beam, locomo-plus, temporal-memory]"),
+        "{stderr}"
+    );
+    let out = tenure_eval_with(
+        &["static", "--suite", "locmo", "--data", "/nonexistent"],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("a similar value exists: 'locomo'"),
         "{stderr}"
     );
 }

@@ -21,10 +21,8 @@ pub fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-/// A fresh, empty folder `name` in cargo's folder for integration tests' data
-/// (target/tmp), for a run shared by several tests through a `static`. A `static` is never
-/// dropped, so a `TempDir` held in one would be left in /tmp by every test run; this folder is
-/// emptied by the next run instead.
+/// A fresh, empty folder `name` in cargo's folder for integration tests' data (target/tmp),
+/// emptied by the next run instead of left in /tmp as a `TempDir` in a `static` would be.
 pub fn shared_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     match std::fs::remove_dir_all(&dir) {
@@ -32,6 +30,29 @@ pub fn shared_dir(name: &str) -> PathBuf {
         _ => {}
     }
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The folder `name` (target/tmp) after `make` filled it once for every test that asks, in
+/// this process or another (nextest runs each test in its own process): the first caller
+/// makes it under a file lock, the others wait on the lock and reuse it. A folder made by
+/// another build of the binary, or for another `key`, is made again.
+pub fn shared_run(name: &str, key: &str, make: impl FnOnce(&Path)) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(root).unwrap();
+    let lock = std::fs::File::create(root.join(format!("{name}.lock"))).unwrap();
+    lock.lock().unwrap();
+    let dir = root.join(name);
+    let binary = std::fs::metadata(env!("CARGO_BIN_EXE_tenure-eval")).unwrap();
+    let stamp = format!("{key}\n{:?} {}\n", binary.modified().unwrap(), binary.len());
+    let stamp_file = root.join(format!("{name}.done"));
+    if std::fs::read_to_string(&stamp_file).ok().as_deref() != Some(stamp.as_str()) {
+        let _ = std::fs::remove_file(&stamp_file);
+        let dir = shared_dir(name);
+        make(&dir);
+        std::fs::write(&stamp_file, &stamp).unwrap();
+    }
+    lock.unlock().unwrap();
     dir
 }
 

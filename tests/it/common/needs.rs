@@ -48,19 +48,37 @@ pub enum Need {
     /// Poppler's `pdffonts` and `pdftotext` on `PATH`.
     Poppler,
     /// LoCoMo's released `locomo10.json` ([`locomo_file`]): never in the repository (CC BY-NC
-    /// 4.0); the project's shared fixtures hold it beside the checkout.
+    /// 4.0); read from the data folder ([`data_file`]).
     Locomo,
+    /// The locomo-audit's corrections (`locomo-audit/errors_conv_*.json`), in the data folder.
+    LocomoAudit,
+    /// LoCoMo-Plus's `locomo-plus/locomo_plus.json`, in the data folder.
+    LocomoPlus,
+    /// BEAM's chats (`beam/100K/...`, `beam/500K/...`), in the data folder.
+    Beam,
+    /// The Temporal Memory Dataset (`zyphra-temporal/`), in the data folder.
+    TemporalMemory,
     /// Ray's `ray` command in the venv (`TENURE_EVAL_PYTHON`'s folder), which
     /// `scripts/setup-models.sh` installs.
     Ray,
 }
 
-/// LoCoMo's released file: `TENURE_EVAL_LOCOMO`, else `../shared/fixtures/locomo/locomo10.json`
-/// beside the repository.
+/// The folder of benchmark data the repository may not hold (LoCoMo, its audit, LoCoMo-Plus,
+/// BEAM, the Temporal Memory Dataset; CONTRIBUTING.md, "Benchmark data"): `TENURE_EVAL_DATA`,
+/// which `.ci/run` points at `../shared/fixtures`. Unset, the tests that need it skip, even
+/// under `TENURE_EVAL_REQUIRE_ALL`: a clone anywhere passes without the data.
+pub const DATA: &str = "TENURE_EVAL_DATA";
+
+/// `relative` in the data folder (a path under a folder that does not exist when it is unset).
+pub fn data_file(relative: &str) -> PathBuf {
+    env_path(DATA)
+        .unwrap_or_else(|| PathBuf::from("/nonexistent-TENURE_EVAL_DATA"))
+        .join(relative)
+}
+
+/// LoCoMo's released file in the data folder.
 pub fn locomo_file() -> PathBuf {
-    env_path("TENURE_EVAL_LOCOMO").unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/locomo/locomo10.json")
-    })
+    data_file("locomo/locomo10.json")
 }
 
 /// The venv's `ray` command, beside `TENURE_EVAL_PYTHON`.
@@ -69,6 +87,14 @@ pub fn ray_command() -> Option<PathBuf> {
 }
 
 impl Need {
+    /// Benchmark data, read from the data folder.
+    fn is_data(self) -> bool {
+        matches!(
+            self,
+            Need::Locomo | Need::LocomoAudit | Need::LocomoPlus | Need::Beam | Need::TemporalMemory
+        )
+    }
+
     /// What is missing, or `None` when this machine has it.
     fn missing(self) -> Option<&'static str> {
         let present = match self {
@@ -86,6 +112,10 @@ impl Need {
             Need::Pdflatex => runs("pdflatex", &["--version"]),
             Need::Poppler => runs("pdffonts", &["-v"]) && runs("pdftotext", &["-v"]),
             Need::Locomo => locomo_file().is_file(),
+            Need::LocomoAudit => data_file("locomo-audit/errors_conv_0.json").is_file(),
+            Need::LocomoPlus => data_file("locomo-plus/locomo_plus.json").is_file(),
+            Need::Beam => data_file("beam/100K/1/chat.json").is_file(),
+            Need::TemporalMemory => data_file("zyphra-temporal/ConversationData/26.json").is_file(),
             Need::Ray => {
                 ray_command().is_some_and(|ray| runs(&ray.display().to_string(), &["--version"]))
             }
@@ -127,7 +157,23 @@ impl Need {
             }
             Need::Locomo => {
                 "LoCoMo's locomo10.json (data/ of the snap-research/LoCoMo repository) at \
-                 ../shared/fixtures/locomo/ or in TENURE_EVAL_LOCOMO"
+                 $TENURE_EVAL_DATA/locomo/"
+            }
+            Need::LocomoAudit => {
+                "the locomo-audit's errors_conv_*.json (audit/ of the dial481/locomo-audit \
+                 repository) at $TENURE_EVAL_DATA/locomo-audit/"
+            }
+            Need::LocomoPlus => {
+                "LoCoMo-Plus's locomo_plus.json (data/ of the xjtuleeyf/Locomo-Plus repository) \
+                 at $TENURE_EVAL_DATA/locomo-plus/"
+            }
+            Need::Beam => {
+                "BEAM's chats (chats/100K and chats/500K of the mohammadtavakoli78/BEAM \
+                 repository) at $TENURE_EVAL_DATA/beam/"
+            }
+            Need::TemporalMemory => {
+                "the Temporal Memory Dataset (the Zyphra/TemporalMemoryDataset repository) at \
+                 $TENURE_EVAL_DATA/zyphra-temporal/"
             }
         }
     }
@@ -142,13 +188,18 @@ pub fn needs(what: &[Need]) -> bool {
     if missing.is_empty() {
         return true;
     }
+    // Benchmark data is the user's to download: without a data folder, its tests skip
+    // wherever they run.
+    let data_only = what.iter().all(|n| n.is_data() || n.missing().is_none());
+    let required = std::env::var_os(REQUIRE_ALL).is_some_and(|v| v == "1")
+        && !(data_only && env_path(DATA).is_none());
     // A bench runs on the main thread: it is named by its binary (`embed_throughput-<hash>`).
     let test = match std::thread::current().name() {
         Some("main") | None => bench_name().unwrap_or_else(|| "a test".into()),
         Some(name) => name.to_string(),
     };
     let line = format!("skipped {test}: needs {}", missing.join("; and "));
-    if std::env::var_os(REQUIRE_ALL).is_some_and(|v| v == "1") {
+    if required {
         panic!("{line} ({REQUIRE_ALL}=1: nothing may be skipped)");
     }
     // Straight to the process's stderr: `eprintln!` output of a passing test is swallowed.

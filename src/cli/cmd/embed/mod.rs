@@ -2,7 +2,7 @@
 
 mod texts;
 
-use crate::cli::args::{load, CustomSuiteArgs, DataSuiteArgs, SuiteArgs};
+use crate::cli::args::{load, CustomSuiteArgs, DataSuiteArgs, SuiteArg, SuiteArgs};
 use crate::cli::backends::CosineArgs;
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
@@ -16,9 +16,10 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval embed`.
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
-    /// Suites to embed for: built-in names (default: every built-in suite, each under its own policy).
-    #[arg(long, help_heading = "Suite")]
-    pub suite: Vec<String>,
+    /// Suites to embed for: built-in suites (default: every one, each under its own policy), or
+    /// one benchmark with --data.
+    #[arg(long, value_enum, help_heading = "Suite")]
+    pub suite: Vec<SuiteArg>,
     /// Custom suite instead.
     #[command(flatten)]
     pub custom: CustomSuiteArgs,
@@ -104,7 +105,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             ));
         };
         vec![load(&SuiteArgs {
-            suite: Some(name.clone()),
+            suite: Some(*name),
             custom: args.custom.clone(),
             data: args.data.clone(),
         })?]
@@ -116,7 +117,14 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
     } else {
         args.suite
             .iter()
-            .map(|s| builtin(s))
+            .map(|s| match s {
+                SuiteArg::Paper | SuiteArg::Pmb | SuiteArg::Bitemporal => builtin(&s.name()),
+                _ => Ok(vec![load(&SuiteArgs {
+                    suite: Some(*s),
+                    custom: args.custom.clone(),
+                    data: args.data.clone(),
+                })?]),
+            })
             .collect::<Result<Vec<_>>>()?
             .concat()
     };
@@ -182,7 +190,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
         for suite in &suites {
             let policy = config.policy(suite.profile);
             let needed = needed_texts(suite, policy);
-            let mut progress = Progress::new(args.quiet, &format!("{name} {}", suite.name));
+            let mut progress = Progress::new(args.quiet, &format!("{name} {}", suite.label()));
             let start = std::time::Instant::now();
             let embedded = fill(
                 embedder.as_mut(),
@@ -195,7 +203,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             let seconds = start.elapsed().as_secs_f64();
             note(args.quiet, format!(
                 "{name} · suite {} · {}: {} texts needed, {embedded} embedded in {seconds:.2} s, {} already stored",
-                suite.name,
+                suite.label(),
                 policy.label(),
                 needed.len(),
                 needed.len() - embedded

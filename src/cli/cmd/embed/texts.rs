@@ -125,7 +125,7 @@ pub fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<ExitCod
             args.quiet,
             format!(
                 "suite {} ({}): {lacking} of its {needed} needed texts still have no vector{}",
-                suite.name,
+                suite.label(),
                 policy.label(),
                 if lacking == 0 {
                     String::new()

@@ -72,7 +72,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     chosen.extend(args.fusion.iter().copied());
     args.backends.check(&chosen, None)?;
     let suite = load(&args.suite)?;
-    let (name, profile) = (suite.name.clone(), suite.profile);
+    let (name, profile) = (suite.label(), suite.profile);
     let mut methods = Vec::new();
     for b in &args.fusion {
         match args.backends.method(*b) {

@@ -1,0 +1,77 @@
+//! `tenure-eval beam`: BEAM's results from the reports of runs on it, per tier and ability,
+//! with the knowledge-update order beside the rank measures (docs/beam.md).
+
+use crate::cli::args::{figure_format, FigureFormatArg};
+use crate::cli::format::{only, OutputFormat, TABLES};
+use crate::cli::{json_text, load_reports, write_stdout};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::render::{render, write_figure};
+use tenure_eval::study::beam::{figure::figure, measure, tables};
+use tenure_eval::suite::beam::{updates, BeamSource};
+use tenure_eval::suite::Source;
+use tenure_eval::Result;
+
+/// `tenure-eval beam`.
+#[derive(Debug, Args)]
+pub struct BeamArgs {
+    /// Reports of runs on `--suite beam`, any backend or system.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// The BEAM folder the runs read (its knowledge updates name the original and the updated
+    /// messages).
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+    /// The tiers the runs read (`run --tier`) [default: every tier found].
+    #[arg(long, value_name = "TIER", value_delimiter = ',')]
+    pub tier: Vec<String>,
+    /// Output format: the table as markdown, CSV or LaTeX; JSON is every run's figures
+    /// unrounded.
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
+    pub format: OutputFormat,
+    /// Also draw the figure here (`.svg`, `.png` or `.pdf`): nDCG@10 by ability, and the
+    /// knowledge-update order.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// The figure's format; by default the one --plot's extension names, else SVG.
+    #[arg(long, value_enum, requires = "plot")]
+    pub plot_format: Option<FigureFormatArg>,
+    /// No warnings on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The table (and the figure).
+pub fn run(args: BeamArgs) -> Result<ExitCode> {
+    let plot = match &args.plot {
+        Some(file) => Some((
+            file,
+            figure_format(args.plot_format, file, "--plot-format")?,
+        )),
+        None => None,
+    };
+    let suite = BeamSource {
+        data: args.data.clone(),
+        tiers: args.tier.clone(),
+    }
+    .load()?;
+    let reports = load_reports(&args.reports, args.quiet)?;
+    let results = measure(&reports, &updates(&suite))?;
+    if let Some((file, format)) = plot {
+        write_figure(
+            file,
+            &figure(&results, "BEAM: retrieval of the evidence messages")?,
+            format,
+        )?;
+        if !args.quiet {
+            say!("wrote {}", file.display());
+        }
+    }
+    let text = match args.format {
+        OutputFormat::Json => json_text(&results),
+        other => render(&tables(&results), other.table()),
+    };
+    write_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
