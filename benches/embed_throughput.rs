@@ -77,6 +77,7 @@ fn bench(c: &mut Criterion) {
         let options = EmbedOptions {
             batch_size: BATCH,
             threads: THREADS,
+            ..EmbedOptions::default()
         };
         let mut model = OnnxEmbedder::open(&dir, None, options).unwrap();
         if !full {

@@ -74,6 +74,7 @@ fn bench(c: &mut Criterion) {
         EmbedOptions {
             batch_size: BATCH,
             threads: 1,
+            ..EmbedOptions::default()
         },
     )
     .unwrap();

@@ -67,11 +67,15 @@ pub fn suite_flags(suite: &Suite) -> String {
     }
     // A benchmark's released file (`--suite locomo --data FILE [--unit sessions]`).
     if let Some(data) = suite.inputs.iter().find(|f| f.role == "data") {
-        let (name, unit) = match suite.name.strip_suffix("-sessions") {
-            Some(name) => (name, " --unit sessions"),
-            None => (suite.name.as_str(), ""),
+        let unit = match suite.unit {
+            Some(u) if u != crate::suite::Unit::Turns => format!(" --unit {}", u.name()),
+            _ => String::new(),
         };
-        return format!("--suite {name} --data {}{unit}", shell_word(&data.path));
+        return format!(
+            "--suite {} --data {}{unit}",
+            suite.name,
+            shell_word(&data.path)
+        );
     }
     let mut flags: Vec<String> = suite
         .inputs
@@ -126,7 +130,7 @@ pub(super) fn missing_error(
              --model {} --out texts.jsonl` lists every text, then `embed --import-vectors`",
             missing.len(),
             needed.len(),
-            suite.name,
+            suite.label(),
             count(Role::Belief),
             count(Role::Query),
             store.model.name,

@@ -30,6 +30,7 @@ fn open(dir: &Path, threads: usize) -> OnnxEmbedder {
         EmbedOptions {
             batch_size: 32,
             threads,
+            ..EmbedOptions::default()
         },
     )
     .unwrap()

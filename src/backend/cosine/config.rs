@@ -178,7 +178,7 @@ impl CosineConfig {
             ort_lib: self.ort_lib.clone(),
             options: EmbedOptions {
                 batch_size: self.embed.batch_size.max(1),
-                threads: self.embed.threads.max(1),
+                ..self.embed
             },
             service: self.service.clone(),
             ollama_legacy: self.ollama_legacy,

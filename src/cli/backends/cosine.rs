@@ -65,12 +65,16 @@ pub struct CosineArgs {
     /// model's prefixed with its API: ollama:all-minilm:l6-v2 → ollama-all-minilm-l6-v2].
     #[arg(long)]
     pub store_name: Option<String>,
-    /// ONNX Runtime intra-op threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Texts per model call.
-    #[arg(long, default_value_t = 32)]
+    /// Model folders: workers embedding at once, each with its own single-threaded ONNX
+    /// session (vectors are the same bits whatever the count) [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+    /// Texts per model call at most (model folders; served models: texts per request).
+    #[arg(long, default_value_t = 64)]
     pub batch_size: usize,
+    /// Model folders: padded tokens per model call at most (texts are batched by length).
+    #[arg(long, value_name = "N", default_value_t = 8192)]
+    pub batch_tokens: usize,
     /// Served models: Ollama's API, `embed` (/api/embed) or `legacy` (/api/embeddings, one text
     /// per call, not normalised: what the paper and PrecisionMemBench used).
     #[arg(long, value_enum, default_value = "embed")]
@@ -191,7 +195,8 @@ impl CosineArgs {
                 config.ort_lib = self.ort_lib.clone();
                 config.embed = EmbedOptions {
                     batch_size: self.batch_size.max(1),
-                    threads: self.threads.max(1),
+                    threads: self.threads.map_or(0, |n| n as usize),
+                    batch_tokens: self.batch_tokens.max(1),
                 };
                 config.service = ServiceOptions {
                     batch_size: self.batch_size.max(1),

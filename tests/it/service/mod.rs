@@ -69,6 +69,7 @@ fn every_api_gives_the_in_process_onnx_vectors() {
             EmbedOptions {
                 batch_size,
                 threads: 1,
+                ..EmbedOptions::default()
             },
         )
         .unwrap()

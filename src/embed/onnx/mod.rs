@@ -1,5 +1,8 @@
 //! Sentence embeddings from an ONNX model folder, through ONNX Runtime (`ort`, loaded at run
-//! time) and a Hugging Face `tokenizer.json` (`tokenizers`).
+//! time) and a Hugging Face `tokenizer.json` (`tokenizers`), on every core: one
+//! single-threaded session per worker, workers taking batches of texts of similar length in
+//! turn (`batches`), each call padded, masked and pooled in `call`. A text's vector is the same
+//! bits whatever the worker count or the batch it shares (docs/embeddings.md, "Speed").
 //!
 //! A model folder holds `model.onnx` and `tokenizer.json`, and optionally `embedder.json`
 //! (a [`ModelInfo`] without the hashes: name, source, pooling `mean|cls`, normalize,
@@ -7,34 +10,49 @@
 //! `attention_mask` (and `token_type_ids` if it declares it), int64 `batch × sequence`, and
 //! returns token vectors `batch × sequence × dim` (pooled here) or pooled `batch × dim`.
 
+mod batches;
+mod call;
+
 use super::store::{ModelInfo, Pooling};
 use super::Role;
 use crate::error::{Error, Result};
 use crate::io::{parse_json, read_bytes, sha256_hex};
-use ndarray::{Array2, ArrayViewD, Axis};
 use ort::environment::Environment;
 use ort::session::Session;
-use ort::value::TensorRef;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+use tokenizers::{Tokenizer, TruncationParams};
 
 /// Options of an embedding run.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct EmbedOptions {
-    /// Texts per model call.
+    /// Texts per model call at most (a model's `max_batch` may lower it).
     pub batch_size: usize,
-    /// ONNX Runtime intra-op threads.
+    /// Workers, each with its own single-threaded session; 0: one per core.
     pub threads: usize,
+    /// Padded tokens per model call at most (a longer text goes alone).
+    pub batch_tokens: usize,
 }
 
 impl Default for EmbedOptions {
     fn default() -> Self {
         EmbedOptions {
-            batch_size: 32,
-            threads: 1,
+            batch_size: 64,
+            threads: 0,
+            batch_tokens: 8192,
+        }
+    }
+}
+
+impl EmbedOptions {
+    /// The workers an embedder runs: `threads`, or one per core for 0.
+    pub fn workers(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
         }
     }
 }
@@ -117,19 +135,19 @@ pub struct OnnxEmbedder {
     info: ModelInfo,
     folder: PathBuf,
     tokenizer: Tokenizer,
-    session: Session,
+    /// One per worker, each single-threaded: intra-op threads would split sums differently by
+    /// their count.
+    sessions: Vec<Session>,
     wants_token_types: bool,
     output: String,
     options: EmbedOptions,
+    /// The id padding positions get (the tokenizer file's, else 0).
+    pad_id: u32,
 }
 
-fn open_session(
-    environment: &ort::environment::Environment,
-    model: &Path,
-    threads: usize,
-) -> ort::Result<Session> {
+fn open_session(environment: &ort::environment::Environment, model: &Path) -> ort::Result<Session> {
     Session::builder(environment)?
-        .with_intra_threads(threads)?
+        .with_intra_threads(1)?
         .with_inter_threads(1)?
         .commit_from_file(model)
 }
@@ -173,13 +191,9 @@ impl OnnxEmbedder {
                 format!("not a tokenizers JSON file: {e}"),
             )
         })?;
-        // Batches must be rectangular: pad to the longest input, whatever the file says.
-        let mut padding = tokenizer
-            .get_padding()
-            .cloned()
-            .unwrap_or_else(PaddingParams::default);
-        padding.strategy = PaddingStrategy::BatchLongest;
-        tokenizer.with_padding(Some(padding));
+        // Texts are tokenized unpadded, all at once; each call pads its own batch (`call`).
+        let pad_id = tokenizer.get_padding().map_or(0, |p| p.pad_id);
+        tokenizer.with_padding(None);
         if let Some(max) = config.max_tokens {
             let truncation = TruncationParams {
                 max_length: max,
@@ -191,19 +205,23 @@ impl OnnxEmbedder {
         }
 
         let model_bytes = read_bytes(&model_path)?;
-        let threads = options.threads.max(1);
         let options = EmbedOptions {
             batch_size: options
                 .batch_size
                 .clamp(1, config.max_batch.unwrap_or(usize::MAX).max(1)),
-            threads,
+            threads: options.workers(),
+            batch_tokens: options.batch_tokens.max(1),
         };
-        let session = open_session(&environment, &model_path, threads).map_err(|e| {
-            Error::backend(
-                "cosine",
-                format!("cannot open {}: {e}", model_path.display()),
-            )
-        })?;
+        let sessions = (0..options.threads)
+            .map(|_| open_session(&environment, &model_path))
+            .collect::<ort::Result<Vec<Session>>>()
+            .map_err(|e| {
+                Error::backend(
+                    "cosine",
+                    format!("cannot open {}: {e}", model_path.display()),
+                )
+            })?;
+        let session = &sessions[0];
         let wants_token_types = session
             .inputs()
             .iter()
@@ -254,13 +272,19 @@ impl OnnxEmbedder {
             },
             folder: folder.to_path_buf(),
             tokenizer,
-            session,
+            sessions,
             wants_token_types,
             output,
             options,
+            pad_id,
         };
         // One probe text tells the real width; a configured width must agree with it.
-        let probe = embedder.embed_batch(&["dimension probe"], Role::Query)?;
+        let probe = super::Embedder::embed(
+            &mut embedder,
+            &["dimension probe"],
+            Role::Query,
+            &mut |_| {},
+        )?;
         let width = probe[0].len();
         if embedder.info.dimensions != 0 && embedder.info.dimensions != width {
             return Err(Error::input(
@@ -281,11 +305,27 @@ impl OnnxEmbedder {
         &self.folder
     }
 
-    /// Embed one batch (one model call).
-    pub fn embed_batch(&mut self, texts: &[&str], role: Role) -> Result<Vec<Vec<f32>>> {
-        let fail = |e: &dyn std::fmt::Display| {
-            Error::backend("cosine", format!("{}: {e}", self.info.name))
-        };
+    /// The options in force (the worker count resolved).
+    pub fn options(&self) -> EmbedOptions {
+        self.options
+    }
+}
+
+impl super::Embedder for OnnxEmbedder {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// Every text tokenized, planned into batches of similar length, and the batches run by
+    /// the workers in turn; `on_batch` hears each finished batch's size on this thread.
+    fn embed(
+        &mut self,
+        texts: &[&str],
+        role: Role,
+        on_batch: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Vec<f32>>> {
+        let name = self.info.name.clone();
+        let fail = |e: &dyn std::fmt::Display| Error::backend("cosine", format!("{name}: {e}"));
         let prefix = match role {
             Role::Query => &self.info.query_prefix,
             Role::Belief => &self.info.document_prefix,
@@ -296,104 +336,55 @@ impl OnnxEmbedder {
             .tokenizer
             .encode_batch_fast(inputs, true)
             .map_err(|e| fail(&e))?;
-        let (rows, cols) = (encodings.len(), encodings.first().map_or(0, |e| e.len()));
-        let matrix = |get: &dyn Fn(&tokenizers::Encoding) -> &[u32]| {
-            let flat: Vec<i64> = encodings
-                .iter()
-                .flat_map(|e| get(e).iter().map(|&x| i64::from(x)))
-                .collect();
-            Array2::from_shape_vec((rows, cols), flat)
+        let lengths: Vec<usize> = encodings.iter().map(|e| e.len()).collect();
+        let plan = batches::plan(&lengths, self.options.batch_size, self.options.batch_tokens);
+        let call = call::Call {
+            encodings: &encodings,
+            pad_id: self.pad_id,
+            token_types: self.wants_token_types,
+            output: &self.output,
+            pooling: self.info.pooling,
+            normalize: self.info.normalize,
         };
-        let ids = matrix(&|e| e.get_ids()).map_err(|e| fail(&e))?;
-        let mask = matrix(&|e| e.get_attention_mask()).map_err(|e| fail(&e))?;
-        let types = matrix(&|e| e.get_type_ids()).map_err(|e| fail(&e))?;
-
-        let mut feed = ort::inputs![
-            "input_ids" => TensorRef::from_array_view(&ids).map_err(|e| fail(&e))?,
-            "attention_mask" => TensorRef::from_array_view(&mask).map_err(|e| fail(&e))?,
-        ];
-        if self.wants_token_types {
-            feed.push((
-                "token_type_ids".into(),
-                TensorRef::from_array_view(&types)
-                    .map_err(|e| fail(&e))?
-                    .into(),
-            ));
-        }
-        let (pooling, normalize) = (self.info.pooling, self.info.normalize);
-        let outputs = self.session.run(feed).map_err(|e| fail(&e))?;
-        let hidden = outputs[self.output.as_str()]
-            .try_extract_array::<f32>()
-            .map_err(|e| fail(&e))?;
-        let pooled = pool(hidden, &mask, pooling).map_err(|e| fail(&e))?;
-        Ok(pooled
-            .into_iter()
-            .map(|v| if normalize { l2(v) } else { v })
-            .collect())
-    }
-}
-
-/// Token vectors → one vector per text (mean over attended tokens, or the first token).
-fn pool(
-    hidden: ArrayViewD<'_, f32>,
-    mask: &Array2<i64>,
-    pooling: Pooling,
-) -> std::result::Result<Vec<Vec<f32>>, String> {
-    match hidden.ndim() {
-        2 => Ok(hidden
-            .outer_iter()
-            .map(|row| row.iter().copied().collect())
-            .collect()),
-        3 => Ok(hidden
-            .outer_iter()
-            .zip(mask.outer_iter())
-            .map(|(tokens, attended)| match pooling {
-                Pooling::Cls => tokens.index_axis(Axis(0), 0).iter().copied().collect(),
-                Pooling::Mean => {
-                    let width = tokens.shape()[1];
-                    let mut sum = vec![0f32; width];
-                    let mut count = 0f32;
-                    for (token, &m) in tokens.outer_iter().zip(attended.iter()) {
-                        if m != 0 {
-                            count += 1.0;
-                            for (s, x) in sum.iter_mut().zip(token.iter()) {
-                                *s += x;
-                            }
+        let mut out: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
+        let mut first_error = None;
+        let (next, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            for session in self.sessions.iter_mut().take(plan.len()) {
+                let (tx, next, failed, plan, call) = (tx.clone(), &next, &failed, &plan, &call);
+                scope.spawn(move || {
+                    while !failed.load(Ordering::Relaxed) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(batch) = plan.get(k) else { break };
+                        let result = call.run(session, batch);
+                        failed.fetch_or(result.is_err(), Ordering::Relaxed);
+                        if tx.send((k, result)).is_err() {
+                            break;
                         }
                     }
-                    let count = count.max(1e-9);
-                    sum.into_iter().map(|s| s / count).collect()
+                });
+            }
+            drop(tx);
+            for (k, result) in rx {
+                match result {
+                    Ok(vectors) => {
+                        for (&row, vector) in plan[k].rows.iter().zip(vectors) {
+                            out[row] = Some(vector);
+                        }
+                        on_batch(plan[k].rows.len());
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
                 }
-            })
-            .collect()),
-        n => Err(format!(
-            "model output has rank {n}; expected batch × sequence × dim or batch × dim"
-        )),
-    }
-}
-
-fn l2(v: Vec<f32>) -> Vec<f32> {
-    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
-    v.into_iter().map(|x| x / norm).collect()
-}
-
-impl super::Embedder for OnnxEmbedder {
-    fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-
-    /// Batches of the configured size, one model call each.
-    fn embed(
-        &mut self,
-        texts: &[&str],
-        role: Role,
-        on_batch: &mut dyn FnMut(usize),
-    ) -> Result<Vec<Vec<f32>>> {
-        let mut out = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(self.options.batch_size.max(1)) {
-            out.extend(self.embed_batch(chunk, role)?);
-            on_batch(chunk.len());
+            }
+        });
+        if let Some(e) = first_error {
+            return Err(fail(&e));
         }
-        Ok(out)
+        out.into_iter()
+            .map(|v| v.ok_or_else(|| fail(&"a batch returned no vector")))
+            .collect()
     }
 }
