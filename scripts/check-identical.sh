@@ -26,7 +26,7 @@ new=${2:-target/debug/tenure-eval}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measured='startedAt|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs|ms|buildMs|elapsedMs'
+measured='startedAt|latencyMs|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs|ms|buildMs|elapsedMs'
 # One command of one side; 1 would be a failed gate, none is set here, so any non-zero exit is a
 # failure.
 each() {
@@ -45,8 +45,9 @@ for side in base new; do
   done
   each "$side" flywheel "$bin" flywheel --sessions 6 --seed 7 --out "$work/$side/flywheel" \
     --plot "$work/$side/flywheel/flywheel.svg"
-  find "$work/$side" -name '*.json' -print0 | xargs -0 sed -E -i \
-    "s/(\"($measured)\": )(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
+  # Reports (.json) and the journals beside them (.jsonl: a finished case's latency).
+  find "$work/$side" \( -name '*.json' -o -name '*.jsonl' \) -print0 | xargs -0 sed -E -i \
+    "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
 done
 for key in ${added//,/ }; do
   hits=$(grep -rl "^ *\"$key\": " "$work/new" | wc -l)
