@@ -20,7 +20,10 @@ use crate::suite::text::BeliefText;
 use crate::suite::Belief;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
 use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
 
 /// Plain BM25's settings (none yet: the analyzer and the similarity are fixed).
@@ -38,9 +41,12 @@ struct Version {
 /// Plain BM25 over the words of each belief.
 pub(crate) struct TextBm25Backend {
     analyzer: TextAnalyzer,
-    postings: HashMap<String, Vec<(u32, u32)>>,
+    postings: FxHashMap<String, Vec<(u32, u32)>>,
     versions: Vec<Version>,
     current: HashMap<String, u32>,
+    /// Each user's versions as runs of consecutive ordinals (a user's seed beliefs are one
+    /// run): a search reads only its user's part of each posting list.
+    users: HashMap<Arc<str>, Vec<Range<u32>>>,
     interner: Interner,
     stats: FieldStats,
     info: BackendInfo,
@@ -60,9 +66,10 @@ impl TextBm25Backend {
     pub fn build(corpus: &[Belief]) -> TextBm25Backend {
         let mut this = TextBm25Backend {
             analyzer: analyzer(),
-            postings: HashMap::new(),
+            postings: FxHashMap::default(),
             versions: Vec::with_capacity(corpus.len()),
             current: HashMap::with_capacity(corpus.len()),
+            users: HashMap::new(),
             interner: Interner::default(),
             stats: FieldStats::default(),
             info: BackendInfo {
@@ -100,15 +107,17 @@ impl TextBm25Backend {
     fn add(&mut self, belief: &Belief) {
         let words = self.words(&BeliefText::NamesContent.of(belief));
         let ordinal = self.versions.len() as u32;
-        let mut freqs: HashMap<&str, u32> = HashMap::new();
-        for w in &words {
-            *freqs.entry(w).or_default() += 1;
-        }
-        for (word, tf) in freqs {
-            self.postings
-                .entry(word.to_string())
-                .or_default()
-                .push((ordinal, tf));
+        // Each distinct word once, with its count (sorted runs: no hashing per occurrence).
+        let mut sorted: Vec<&str> = words.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        for run in sorted.chunk_by(|a, b| a == b) {
+            let posting = (ordinal, run.len() as u32);
+            match self.postings.get_mut(run[0]) {
+                Some(list) => list.push(posting),
+                None => {
+                    self.postings.insert(run[0].to_string(), vec![posting]);
+                }
+            }
         }
         if !words.is_empty() {
             self.stats.doc_count += 1;
@@ -117,8 +126,14 @@ impl TextBm25Backend {
         if let Some(old) = self.current.insert(belief.id.clone(), ordinal) {
             self.versions[old as usize].live = false;
         }
+        let kept = self.interner.keep(belief);
+        let runs = self.users.entry(kept.user_id.clone()).or_default();
+        match runs.last_mut() {
+            Some(run) if run.end == ordinal => run.end += 1,
+            _ => runs.push(ordinal..ordinal + 1),
+        }
         self.versions.push(Version {
-            belief: self.interner.keep(belief),
+            belief: kept,
             length: words.len() as u32,
             live: true,
         });
@@ -141,24 +156,39 @@ impl Backend for TextBm25Backend {
     }
 
     fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError> {
+        let Some(runs) = self.users.get(request.filter.user_id) else {
+            return Ok(Vec::new());
+        };
         let mut analyzer = self.analyzer.clone();
         let mut stream = analyzer.token_stream(request.text);
-        // Lucene sums a BooleanQuery's clauses in double and casts the sum to float.
-        let mut sums: HashMap<u32, f64> = HashMap::new();
+        // Each clause's score per version, clauses in query order; the statistics are the
+        // whole index's (a posting list's length is its document frequency), only the user's
+        // part of the list is read.
+        let mut scored: Vec<(u32, f32)> = Vec::new();
         while let Some(token) = stream.next() {
             let Some(postings) = self.postings.get(&token.text) else {
                 continue;
             };
             let scorer = TermScorer::new(1.0, self.stats, postings.len() as u64);
-            for &(ordinal, tf) in postings {
-                let version = &self.versions[ordinal as usize];
-                if version.live && request.filter.admits_kept(&version.belief) {
-                    *sums.entry(ordinal).or_default() +=
-                        f64::from(scorer.score(tf, version.length));
+            for run in runs {
+                let from = postings.partition_point(|&(o, _)| o < run.start);
+                let to = postings.partition_point(|&(o, _)| o < run.end);
+                for &(ordinal, tf) in &postings[from..to] {
+                    let version = &self.versions[ordinal as usize];
+                    if version.live && request.filter.admits_kept(&version.belief) {
+                        scored.push((ordinal, scorer.score(tf, version.length)));
+                    }
                 }
             }
         }
-        let mut hits: Vec<(u32, f32)> = sums.into_iter().map(|(o, s)| (o, s as f32)).collect();
+        // Lucene sums a BooleanQuery's clauses in double, in clause order (the stable sort
+        // keeps it), and casts the sum to float.
+        scored.sort_by_key(|&(ordinal, _)| ordinal);
+        let mut hits: Vec<(u32, f32)> = Vec::new();
+        for group in scored.chunk_by(|a, b| a.0 == b.0) {
+            let sum: f64 = group.iter().map(|&(_, s)| f64::from(s)).sum();
+            hits.push((group[0].0, sum as f32));
+        }
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         hits.truncate(request.limit);
         Ok(hits
