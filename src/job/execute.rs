@@ -197,6 +197,11 @@ pub fn pass_journaled(
         // 1 − precision is undefined where no turn has a precision (nothing retrieved that a
         // precision counts): "–", not the best value 0.00. The reports keep upstream's field.
         mean_precision_drift: drift.map(|d| d.1).filter(|_| has_precision),
+        rank: if suite.judged_by_qrels() {
+            crate::render::run_table::RankMeans::of(&loaded)
+        } else {
+            Default::default()
+        },
     };
     Ok(PassOutcome {
         backend,

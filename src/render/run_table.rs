@@ -1,9 +1,112 @@
 //! The human summary printed after a run (markdown, so it pastes into READMEs and CI logs).
+//!
+//! A suite judged by qrels (LoCoMo, LongMemEval, BEAM, BEIR, TREC, ...; [`RankMeans`]) leads with
+//! its own rank measures; PrecisionMemBench's set precision and recall, which read the whole
+//! context (50 results on LoCoMo), come after them under their own name. PrecisionMemBench's
+//! suites keep its layout.
 
 use super::table::Table;
 use crate::backend::Workload;
 use crate::eval::summary::Summary;
+use crate::report::LoadedReport;
 use crate::run::Ingestion;
+
+/// The rank measures of one run, overall and per category: means over the cases with gold, from
+/// each case's `rankMetrics` block, in the block's order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RankMeans {
+    /// Measure names (`nDCG@10`).
+    pub measures: Vec<String>,
+    /// Over every case.
+    pub all: Vec<Option<f64>>,
+    /// Per category, in the order categories first appear.
+    pub categories: Vec<(String, Vec<Option<f64>>)>,
+}
+
+impl RankMeans {
+    /// The means of `report`'s rows; empty when no row has a block.
+    pub fn of(report: &LoadedReport) -> RankMeans {
+        let Some(first) = report.rows.iter().find(|r| !r.rank_metrics.is_empty()) else {
+            return RankMeans::default();
+        };
+        let measures: Vec<String> = first.rank_metrics.keys().cloned().collect();
+        let mean = |rows: &mut dyn Iterator<Item = &crate::report::Row>| -> Vec<Option<f64>> {
+            let rows: Vec<_> = rows.collect();
+            (measures.iter())
+                .map(|m| {
+                    let xs: Vec<f64> =
+                        (rows.iter()).filter_map(|r| r.rank_metrics.get(m).flatten()).collect();
+                    crate::eval::stats::mean(xs.into_iter())
+                })
+                .collect()
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for r in &report.rows {
+            if !names.contains(&r.category.as_str()) {
+                names.push(&r.category);
+            }
+        }
+        let categories = (names.iter())
+            .map(|c| {
+                let values = mean(&mut report.rows.iter().filter(|r| r.category == *c));
+                (c.to_string(), values)
+            })
+            .collect();
+        RankMeans {
+            all: mean(&mut report.rows.iter()),
+            measures,
+            categories,
+        }
+    }
+}
+
+/// The per-category table of a run on a suite judged by qrels: cases, passes, the rank
+/// measures, then the context's set precision and recall.
+pub fn rank_summary_table(
+    title: &str,
+    summary: &Summary,
+    rank: &RankMeans,
+    ingestion: Option<&Ingestion>,
+) -> String {
+    let mut header: Vec<&str> = vec!["Category", "Cases", "Passed"];
+    header.extend(rank.measures.iter().map(String::as_str));
+    header.extend(["Context P", "Context R"]);
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let cells = |values: &[Option<f64>]| -> Vec<String> {
+        values.iter().map(|v| super::table::number_cell(*v, 3)).collect()
+    };
+    for c in &summary.categories {
+        let values = (rank.categories.iter())
+            .find(|(name, _)| *name == c.category)
+            .map_or_else(|| vec![None; rank.measures.len()], |(_, v)| v.clone());
+        let mut row = vec![c.category.clone(), c.case_count.to_string(), c.passed.to_string()];
+        row.extend(cells(&values));
+        row.extend([fmt_opt(c.mean_precision), fmt_opt(c.mean_recall)]);
+        rows.push(row);
+    }
+    let mut row = vec![
+        "**all**".to_string(),
+        summary.total_cases.to_string(),
+        summary.total_passed.to_string(),
+    ];
+    row.extend(cells(&rank.all));
+    row.extend([fmt_opt(summary.mean_precision), fmt_opt(summary.mean_recall)]);
+    rows.push(row);
+    let table = Table::new(title, &header, rows).markdown_grid();
+    let mut footer = format!(
+        "passed {}/{} (all gold in the pass depth) · rank measures as ir_measures defines them · \
+         Context P/R: PrecisionMemBench's set precision and recall over the whole context · \
+         latency p50 {:.2} ms, p95 {:.2} ms",
+        summary.total_passed, summary.total_cases, summary.p50_latency_ms, summary.p95_latency_ms,
+    );
+    if let Some(i) = ingestion {
+        footer.push_str(&format!(
+            " · index build {:.2} ms ({} beliefs)",
+            i.total_ms, i.belief_count
+        ));
+    }
+    format!("### {title}\n\n{table}\n\n{footer}\n")
+}
 
 fn fmt_opt(x: Option<f64>) -> String {
     super::table::number_cell(x, 2)
@@ -74,10 +177,43 @@ pub struct RunRow {
     pub mean_drift: Option<f64>,
     /// Mean PrecisionMemBench drift, 1 − precision (sessions only).
     pub mean_precision_drift: Option<f64>,
+    /// The rank measures, for a suite judged by qrels (empty otherwise).
+    pub rank: RankMeans,
 }
 
-/// The combined table of a `run`: one row per suite, backend and kind.
+/// The combined table of a `run`: one row per suite, backend and kind; led by the rank
+/// measures when the suite is judged by qrels.
 pub fn run_table(rows: &[RunRow]) -> String {
+    if let Some(ranked) = rows.iter().find(|r| !r.rank.measures.is_empty()) {
+        let measures = &ranked.rank.measures;
+        let mut header: Vec<&str> = vec!["Suite", "Backend", "Cases", "Passed"];
+        header.extend(measures.iter().map(String::as_str));
+        header.extend(["Context P", "Context R", "p50 ms", "p95 ms"]);
+        let cells = rows
+            .iter()
+            .map(|r| {
+                let s = &r.summary;
+                let mut row = vec![
+                    r.suite.clone(),
+                    r.backend.clone(),
+                    format!("{} {}", s.total_cases, r.kind.label()),
+                    format!("{}/{}", s.total_passed, s.total_cases),
+                ];
+                row.extend(measures.iter().map(|m| {
+                    let at = r.rank.measures.iter().position(|x| x == m);
+                    super::table::number_cell(at.and_then(|k| r.rank.all[k]), 3)
+                }));
+                row.extend([
+                    fmt_opt(s.mean_precision),
+                    fmt_opt(s.mean_recall),
+                    format!("{:.2}", s.p50_latency_ms),
+                    format!("{:.2}", s.p95_latency_ms),
+                ]);
+                row
+            })
+            .collect();
+        return Table::new("", &header, cells).markdown_grid() + "\n";
+    }
     let header = [
         "Suite",
         "Backend",

@@ -257,6 +257,13 @@ impl Suite {
         }
     }
 
+    /// Whether the suite is judged by qrels (a benchmark's evidence, a test collection's
+    /// judgments): its tables lead with its rank measures, not PrecisionMemBench's set
+    /// precision over the context.
+    pub fn judged_by_qrels(&self) -> bool {
+        self.default_measures.is_some()
+    }
+
     /// The suite's label as reports, report folders and tables carry it (`locomo-sessions`;
     /// [`Label`]).
     pub fn label(&self) -> String {

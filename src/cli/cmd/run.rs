@@ -311,7 +311,11 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
                 row.backend,
                 suite.profile
             );
-            let mut text = table::summary_table(&title, &row.summary, None);
+            let mut text = if row.rank.measures.is_empty() {
+                table::summary_table(&title, &row.summary, None)
+            } else {
+                table::rank_summary_table(&title, &row.summary, &row.rank, None)
+            };
             if let (Some(d), Some(p)) = (row.mean_drift, row.mean_precision_drift) {
                 text.push_str(&format!("mean drift {d:.2} (paper: noise / surfaced) · {p:.2} (PrecisionMemBench: 1 − precision)\n"));
             }
