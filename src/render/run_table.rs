@@ -34,8 +34,9 @@ impl RankMeans {
             let rows: Vec<_> = rows.collect();
             (measures.iter())
                 .map(|m| {
-                    let xs: Vec<f64> =
-                        (rows.iter()).filter_map(|r| r.rank_metrics.get(m).flatten()).collect();
+                    let xs: Vec<f64> = (rows.iter())
+                        .filter_map(|r| r.rank_metrics.get(m).flatten())
+                        .collect();
                     crate::eval::stats::mean(xs.into_iter())
                 })
                 .collect()
@@ -73,13 +74,20 @@ pub fn rank_summary_table(
     header.extend(["Context P", "Context R"]);
     let mut rows: Vec<Vec<String>> = Vec::new();
     let cells = |values: &[Option<f64>]| -> Vec<String> {
-        values.iter().map(|v| super::table::number_cell(*v, 3)).collect()
+        values
+            .iter()
+            .map(|v| super::table::number_cell(*v, 3))
+            .collect()
     };
     for c in &summary.categories {
         let values = (rank.categories.iter())
             .find(|(name, _)| *name == c.category)
             .map_or_else(|| vec![None; rank.measures.len()], |(_, v)| v.clone());
-        let mut row = vec![c.category.clone(), c.case_count.to_string(), c.passed.to_string()];
+        let mut row = vec![
+            c.category.clone(),
+            c.case_count.to_string(),
+            c.passed.to_string(),
+        ];
         row.extend(cells(&values));
         row.extend([fmt_opt(c.mean_precision), fmt_opt(c.mean_recall)]);
         rows.push(row);
@@ -90,7 +98,10 @@ pub fn rank_summary_table(
         summary.total_passed.to_string(),
     ];
     row.extend(cells(&rank.all));
-    row.extend([fmt_opt(summary.mean_precision), fmt_opt(summary.mean_recall)]);
+    row.extend([
+        fmt_opt(summary.mean_precision),
+        fmt_opt(summary.mean_recall),
+    ]);
     rows.push(row);
     let table = Table::new(title, &header, rows).markdown_grid();
     let mut footer = format!(

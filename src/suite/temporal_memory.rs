@@ -199,8 +199,17 @@ pub fn load(data: &Path) -> Result<Suite> {
         ));
     }
     let (mut cases, mut anomalies, mut excluded) = (Vec::new(), Vec::new(), Vec::new());
+    let mut warnings = Vec::new();
     for (folder, category) in TESTS {
-        for path in json_files(&data.join("TestData").join(folder))? {
+        let tests = data.join("TestData").join(folder);
+        if !tests.is_dir() {
+            warnings.push(format!(
+                "{}: absent; its {category} questions are not run",
+                tests.display()
+            ));
+            continue;
+        }
+        for path in json_files(&tests)? {
             let stem = path
                 .file_stem()
                 .unwrap_or_default()
@@ -284,7 +293,6 @@ pub fn load(data: &Path) -> Result<Suite> {
         ));
     }
     let unreleased = unreleased(&inputs);
-    let mut warnings = Vec::new();
     if !unreleased.is_empty() {
         warnings.push(format!(
             "{} of the {} files read are not the dataset's released files (Zyphra/\

@@ -18,6 +18,8 @@ mod bad_input;
 mod beam;
 /// LoCoMo-Plus and the Temporal Memory Dataset as suites: small files, and the released ones.
 mod benchmarks;
+/// Each new benchmark through every command that takes a suite, on small files.
+mod benchmarks_everywhere;
 /// The built-in `bitemporal` suite: valid, and what BM25 and cosine pass by group.
 mod bitemporal;
 /// `claims` on the paper suite: the pass counts reproduce, cosine claims measured.

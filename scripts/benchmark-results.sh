@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# docs/results.md's sections on the field's benchmarks, regenerated: BEAM (per tier and ability,
+# the knowledge-update order, a figure), LoCoMo's three databases released and corrected,
+# LoCoMo-Plus by relation type, and the Temporal Memory Dataset by test type; each through
+# bm25-text, cosine (all-MiniLM-L6-v2), their RRF, and a context scorer where it applies.
+#
+#   scripts/benchmark-results.sh DATA_DIR [SECTION...]
+#
+# DATA_DIR holds the benchmarks as the tests read them (TENURE_EVAL_DATA; .ci/run's
+# ../shared/fixtures): locomo/locomo10.json, locomo-audit/, locomo-plus/locomo_plus.json, beam/,
+# zyphra-temporal/. SECTION is any of beam, locomo, locomo-plus, time (default: all four).
+# Needs the release build (cargo build --release) and the MiniLM ONNX model and ONNX Runtime
+# (scripts/setup-models.sh). Embeds every text once into target/bench-store (reused on the
+# next run), writes reports under target/bench-reports, replaces the text between each
+# section's markers in docs/results.md, and prints each step's wall time on stderr.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:?usage: scripts/benchmark-results.sh DATA_DIR [beam|locomo|locomo-plus|time ...]}
+shift
+sections=("${@:-beam locomo locomo-plus time}")
+read -r -a sections <<<"${sections[*]}"
+bin=target/release/tenure-eval
+[ -x "$bin" ] || { echo "build it first: cargo build --release" >&2; exit 2; }
+ORT_DYLIB_PATH=${ORT_DYLIB_PATH:-$PWD/$(scripts/setup-models.sh)}
+export ORT_DYLIB_PATH
+model=models/all-minilm-l6-v2
+store=target/bench-store
+out=target/bench-reports
+mkdir -p "$store" "$out"
+cosine=(--model "$model" --store-dir "$store")
+
+step() {
+  local name=$1; shift
+  local start=$SECONDS
+  "$@"
+  echo "benchmark-results: $name: $((SECONDS - start)) s" >&2
+}
+
+# Replace docs/results.md's text between `<!-- NAME:begin` and `<!-- NAME:end -->` by FILE.
+put() {
+  python3 - "$1" "$2" <<'EOF'
+import re, sys
+name, section = sys.argv[1], open(sys.argv[2]).read()
+path = "docs/results.md"
+text = open(path).read()
+pattern = r"<!-- " + re.escape(name) + r":begin.*?<!-- " + re.escape(name) + r":end -->\n"
+new, n = re.subn(pattern, lambda m: section, text, flags=re.S)
+if n != 1:
+    sys.exit(f"docs/results.md: expected one {name} section between its markers")
+open(path, "w").write(new)
+EOF
+}
+
+# Every backend's run table of one suite, one backend at a time (the per-category table).
+tables() {
+  local dir=$1; shift
+  local flags
+  for backend in bm25-text cosine rrf; do
+    case $backend in
+    bm25-text) flags=() ;;
+    cosine) flags=("${cosine[@]}") ;;
+    rrf) flags=(--fuse bm25-text,cosine "${cosine[@]}") ;;
+    esac
+    "$bin" run "$@" --backend "$backend" "${flags[@]}" --out "$dir" --quiet |
+      sed -n '/^### /,/^passed /p' | sed 's/^### /#### /'
+    echo
+  done
+}
+
+for section in "${sections[@]}"; do
+  file=$(mktemp)
+  case $section in
+  beam)
+    suite=(--suite beam --data "$data/beam")
+    step "embed beam" "$bin" embed "${suite[@]}" "${cosine[@]}" --quiet
+    step "run beam" "$bin" run "${suite[@]}" --backend bm25-text,cosine,rrf,composite \
+      --fuse bm25-text,cosine "${cosine[@]}" --out "$out" --quiet >/dev/null
+    reports=("$out/beam/retrieval-report-bm25-text.json"
+      "$out/beam/all-minilm-l6-v2-retrieval-report-vector.json"
+      "$out/beam/all-minilm-l6-v2-retrieval-report-rrf-fusebm25-text+cosine.json"
+      "$out/beam/all-minilm-l6-v2-retrieval-report-composite.json")
+    {
+      echo "<!-- beam:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
+      echo
+      "$bin" beam "${reports[@]}" --data "$data/beam" --plot docs/beam.svg --quiet |
+        sed 's/^### /#### /'
+      echo
+      echo "![BEAM: nDCG@10 by ability, and the knowledge-update order](beam.svg)"
+      echo
+      echo "<!-- beam:end -->"
+    } >"$file"
+    ;;
+  locomo)
+    reports=()
+    for view in released corrected; do
+      overlay=()
+      suffix=""
+      if [ "$view" = corrected ]; then
+        overlay=(--corrections "$data/locomo-audit")
+        suffix="-corrected"
+      fi
+      for unit in turns observations summaries; do
+        suite=(--suite locomo --data "$data/locomo/locomo10.json" --unit "$unit" "${overlay[@]}")
+        step "embed locomo $unit $view" "$bin" embed "${suite[@]}" "${cosine[@]}" --quiet
+        step "run locomo $unit $view" "$bin" run "${suite[@]}" --backend bm25-text,cosine,rrf \
+          --fuse bm25-text,cosine "${cosine[@]}" --out "$out" --quiet >/dev/null
+        label=locomo
+        [ "$unit" = turns ] || label="locomo-$unit"
+        for file_name in retrieval-report-bm25-text.json all-minilm-l6-v2-retrieval-report-vector.json \
+          all-minilm-l6-v2-retrieval-report-rrf-fusebm25-text+cosine.json; do
+          reports+=("$out/$label$suffix/$file_name")
+        done
+      done
+    done
+    {
+      echo "<!-- locomo-databases:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
+      echo
+      echo "#### Released evidence"
+      echo
+      "$bin" locomo "${reports[@]:0:9}" --data "$data/locomo/locomo10.json" --quiet |
+        sed 's/^### /##### /'
+      echo
+      echo "#### Corrected evidence (the locomo-audit's WRONG_CITATION entries)"
+      echo
+      "$bin" locomo "${reports[@]:9:9}" --data "$data/locomo/locomo10.json" \
+        --corrections "$data/locomo-audit" --quiet | sed 's/^### /##### /'
+      echo
+      echo "<!-- locomo-databases:end -->"
+    } >"$file"
+    section=locomo-databases
+    ;;
+  locomo-plus)
+    suite=(--suite locomo-plus --data "$data/locomo-plus/locomo_plus.json"
+      --locomo "$data/locomo/locomo10.json")
+    step "embed locomo-plus" "$bin" embed "${suite[@]}" "${cosine[@]}" --quiet
+    {
+      echo "<!-- locomo-plus:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
+      echo
+      tables "$out" "${suite[@]}"
+      echo "<!-- locomo-plus:end -->"
+    } >"$file"
+    ;;
+  time)
+    suite=(--suite temporal-memory --data "$data/zyphra-temporal")
+    step "embed temporal-memory" "$bin" embed "${suite[@]}" "${cosine[@]}" --quiet
+    {
+      echo "<!-- time-questions:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
+      echo
+      tables "$out" "${suite[@]}"
+      echo "<!-- time-questions:end -->"
+    } >"$file"
+    section=time-questions
+    ;;
+  *)
+    echo "unknown section $section (beam, locomo, locomo-plus, time)" >&2
+    exit 2
+    ;;
+  esac
+  put "$section" "$file"
+  rm -f "$file"
+  echo "benchmark-results: wrote docs/results.md's $section section" >&2
+done
