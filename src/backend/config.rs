@@ -120,7 +120,7 @@ impl BackendFactory for BackendConfig {
             BackendConfig::Composite(c) => Box::new(CompositeBackend::build(corpus, c, workload)?),
             BackendConfig::Spreading(c) => Box::new(SpreadingBackend::build(corpus, c, workload)?),
             BackendConfig::Recent(c) => Box::new(RecentBackend::build(corpus, *c, workload)),
-            BackendConfig::Bm25Text(_) => Box::new(TextBm25Backend::build(corpus)),
+            BackendConfig::Bm25Text(c) => Box::new(TextBm25Backend::build(corpus, *c)),
         })
     }
 }

@@ -95,7 +95,7 @@ pub fn tag<'a>(
 /// Every key a built-in backend uses, for the collision check.
 pub const KEYS: &[&str] = &[
     "min", "m", "efc", "efs", "qp", "dp", "k", "w", "depth", "floor", "fuse", "settle", "l",
-    "rates", "tiers", "kw", "rr", "rc", "rt", "est", "edge", "frac", "dims", "rerank",
+    "rates", "tiers", "kw", "rr", "rc", "rt", "est", "edge", "frac", "dims", "rerank", "rec",
 ];
 
 /// Every word a built-in backend writes alone (switches and named choices).

@@ -20,6 +20,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
             "Suite:",
             "Backends:",
             "BM25 (--backend bm25):",
+            "BM25 over words (--backend bm25-text):",
             "Cosine (--backend cosine): models, stores, search:",
             "Fusion (--backend rrf|combsum|fallback):",
             "Context scorers (--backend composite|spreading|recent):",

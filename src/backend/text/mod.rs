@@ -12,6 +12,16 @@
 //! sum. Ties: score descending, then index order (seed order, then writes; a replaced belief
 //! moves to the end). The index is a map of postings, since scoring is the project's own
 //! (the one alias-BM25 uses) and tantivy's analyzer is all that is needed of tantivy.
+//!
+//! `--recency W` multiplies each score by the dissertation's recency signal (context-scorer
+//! spec §1), `exp(-W * (1 - t))`, t the belief's normalised position among its user's beliefs
+//! in index order (the conversation's order: 0 the first said, 1 the last), as the dissertation
+//! places a segment: a prior for the later of two statements a query matches alike, as a
+//! superseding fact is. Position, not timestamps: a benchmark's times can be a day for a whole
+//! batch (BEAM's anchors), where an update and its original would tie. 0, the default, is plain
+//! BM25. With `--recency-window K` the prior orders only the first K results by BM25
+//! (the rest take its lowest value, exp(-W), so every score still falls down the list): which
+//! K beliefs are retrieved is plain BM25's, only their order changes.
 
 use super::bm25::similarity::{FieldStats, TermScorer};
 use super::filterable::{Filterable, Interner};
@@ -26,16 +36,40 @@ use std::ops::Range;
 use std::sync::Arc;
 use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
 
-/// Plain BM25's settings (none yet: the analyzer and the similarity are fixed).
+/// Plain BM25's settings (the analyzer and the similarity are fixed).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TextBm25Config {}
+pub struct TextBm25Config {
+    /// The recency prior's decay W (0: off).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recency: f64,
+    /// The first K results by BM25 the prior orders (0: every result).
+    #[serde(default, skip_serializing_if = "is_zero_usize")]
+    pub recency_window: usize,
+}
+
+fn is_zero_usize(x: &usize) -> bool {
+    *x == 0
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
 
 /// One indexed version of a belief.
 struct Version {
     belief: Filterable,
     length: u32,
     live: bool,
+    /// Its place among its user's versions, in index order (0 the first).
+    position: u32,
+}
+
+/// A user's versions: runs of consecutive ordinals, and how many there are.
+#[derive(Default)]
+struct Span {
+    runs: Vec<Range<u32>>,
+    count: u32,
 }
 
 /// Plain BM25 over the words of each belief.
@@ -46,7 +80,8 @@ pub(crate) struct TextBm25Backend {
     current: HashMap<String, u32>,
     /// Each user's versions as runs of consecutive ordinals (a user's seed beliefs are one
     /// run): a search reads only its user's part of each posting list.
-    users: HashMap<Arc<str>, Vec<Range<u32>>>,
+    users: HashMap<Arc<str>, Span>,
+    config: TextBm25Config,
     interner: Interner,
     stats: FieldStats,
     info: BackendInfo,
@@ -63,13 +98,14 @@ fn analyzer() -> TextAnalyzer {
 
 impl TextBm25Backend {
     /// Index `corpus` in natural order.
-    pub fn build(corpus: &[Belief]) -> TextBm25Backend {
+    pub fn build(corpus: &[Belief], config: TextBm25Config) -> TextBm25Backend {
         let mut this = TextBm25Backend {
             analyzer: analyzer(),
             postings: FxHashMap::default(),
             versions: Vec::with_capacity(corpus.len()),
             current: HashMap::with_capacity(corpus.len()),
             users: HashMap::new(),
+            config,
             interner: Interner::default(),
             stats: FieldStats::default(),
             info: BackendInfo {
@@ -82,7 +118,13 @@ impl TextBm25Backend {
                 paper_primary: false,
                 reader: Reader::Text,
                 score_scale: ScoreScale::LuceneBm25,
-                tag: None,
+                tag: super::label::tag(
+                    &[
+                        super::label::Setting::new("rec", config.recency, 0.0),
+                        super::label::Setting::new("recw", config.recency_window, 0),
+                    ],
+                    [],
+                ),
                 upstream_exact: false,
             },
         };
@@ -127,15 +169,18 @@ impl TextBm25Backend {
             self.versions[old as usize].live = false;
         }
         let kept = self.interner.keep(belief);
-        let runs = self.users.entry(kept.user_id.clone()).or_default();
-        match runs.last_mut() {
+        let span = self.users.entry(kept.user_id.clone()).or_default();
+        let position = span.count;
+        span.count += 1;
+        match span.runs.last_mut() {
             Some(run) if run.end == ordinal => run.end += 1,
-            _ => runs.push(ordinal..ordinal + 1),
+            _ => span.runs.push(ordinal..ordinal + 1),
         }
         self.versions.push(Version {
             belief: kept,
             length: words.len() as u32,
             live: true,
+            position,
         });
     }
 }
@@ -146,19 +191,31 @@ impl Backend for TextBm25Backend {
     }
 
     fn settings(&self) -> serde_json::Value {
-        json!({
+        let mut settings = json!({
             "text": "canonical name, aliases, content, why it matters",
             "analyzer": "tantivy default: letters-and-digits runs, lowercased, tokens over 40 bytes dropped",
             "query": "one clause per query word, scores summed",
             "similarity": "Lucene BM25 (k1 1.2, b 0.75), float32",
             "ties": "score descending, then index order",
-        })
+        });
+        if self.config.recency > 0.0 {
+            settings["recency"] = json!({
+                "decay": self.config.recency,
+                "prior": "score × exp(-decay × (1 - t)), t the belief's normalised position among its user's beliefs",
+                "window": match self.config.recency_window {
+                    0 => "every result".to_string(),
+                    k => format!("the first {k} results by BM25; the rest × exp(-decay)"),
+                },
+            });
+        }
+        settings
     }
 
     fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError> {
-        let Some(runs) = self.users.get(request.filter.user_id) else {
+        let Some(span) = self.users.get(request.filter.user_id) else {
             return Ok(Vec::new());
         };
+        let runs = &span.runs;
         let mut analyzer = self.analyzer.clone();
         let mut stream = analyzer.token_stream(request.text);
         // Each clause's score per version, clauses in query order; the statistics are the
@@ -189,7 +246,29 @@ impl Backend for TextBm25Backend {
             let sum: f64 = group.iter().map(|&(_, s)| f64::from(s)).sum();
             hits.push((group[0].0, sum as f32));
         }
-        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let order = |hits: &mut Vec<(u32, f32)>| {
+            hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        };
+        let decay = self.config.recency;
+        if decay > 0.0 {
+            let width = f64::from(span.count.saturating_sub(1).max(1));
+            let prior = |ordinal: u32| {
+                let t = f64::from(self.versions[ordinal as usize].position) / width;
+                (-decay * (1.0 - t)).exp() as f32
+            };
+            let window = match self.config.recency_window {
+                0 => hits.len(),
+                k => {
+                    order(&mut hits);
+                    k.min(hits.len())
+                }
+            };
+            let floor = (-decay).exp() as f32;
+            for (at, (ordinal, score)) in hits.iter_mut().enumerate() {
+                *score *= if at < window { prior(*ordinal) } else { floor };
+            }
+        }
+        order(&mut hits);
         hits.truncate(request.limit);
         Ok(hits
             .into_iter()
@@ -209,5 +288,66 @@ impl Backend for TextBm25Backend {
     fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
         self.add(belief);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::BeliefType;
+
+    fn belief(id: &str, user: &str, text: &str) -> Belief {
+        Belief::new(id.into(), user.into(), BeliefType::Entity, text.into())
+    }
+
+    /// The ids a search for `query` by user `u` returns, with `config`.
+    fn ranked(config: TextBm25Config, query: &str) -> Vec<String> {
+        let corpus = [
+            belief("original", "u", "the dashboard api responds in 400ms"),
+            belief("other", "u", "we cooked pasta for dinner"),
+            belief("elsewhere", "v", "the dashboard api responds in 100ms"),
+            belief("update", "u", "the dashboard api responds in 250ms"),
+        ];
+        let backend = TextBm25Backend::build(&corpus, config);
+        let hits = backend
+            .search(&SearchRequest::of_user("u", query, 10))
+            .unwrap();
+        hits.into_iter().map(|h| h.id).collect()
+    }
+
+    #[test]
+    fn the_recency_prior_puts_the_later_of_two_equal_matches_first() {
+        let plain = TextBm25Config::default();
+        // Equal scores: index order, the original first; never another user's.
+        assert_eq!(
+            ranked(plain, "dashboard api responds"),
+            ["original", "update"]
+        );
+        let prior = |recency, recency_window| TextBm25Config {
+            recency,
+            recency_window,
+        };
+        assert_eq!(
+            ranked(prior(1.0, 0), "dashboard api responds"),
+            ["update", "original"]
+        );
+        // A window of one orders one result: the first by BM25 stays first.
+        assert_eq!(
+            ranked(prior(1.0, 1), "dashboard api responds"),
+            ["original", "update"]
+        );
+        assert_eq!(
+            ranked(prior(1.0, 2), "dashboard api responds"),
+            ["update", "original"]
+        );
+        // A word only the original holds outweighs a mild prior, not a strong one.
+        assert_eq!(
+            ranked(prior(0.1, 0), "dashboard 400ms"),
+            ["original", "update"]
+        );
+        assert_eq!(
+            ranked(prior(20.0, 0), "dashboard 400ms"),
+            ["update", "original"]
+        );
     }
 }

@@ -89,6 +89,9 @@ pub struct BackendFlags {
     /// BM25's.
     #[command(flatten)]
     pub bm25: Bm25Args,
+    /// Plain BM25's.
+    #[command(flatten)]
+    pub bm25_text: bm25::Bm25TextArgs,
     /// Embedding models and their stores (cosine, composite, spreading).
     #[command(flatten)]
     pub cosine: CosineArgs,
@@ -154,6 +157,11 @@ impl BackendFlags {
                 ids: ids::<Bm25Args>(),
                 applies: has(BackendArg::Bm25),
                 what: "--backend bm25 (or a fusion of it)",
+            },
+            Group {
+                ids: ids::<bm25::Bm25TextArgs>(),
+                applies: has(BackendArg::Bm25Text),
+                what: "--backend bm25-text (or a fusion of it)",
             },
             Group {
                 ids: ids::<CosineArgs>(),
@@ -300,9 +308,10 @@ impl BackendFlags {
                     }));
                 }
                 BackendArg::Recent => configs.push(self.scorer.recent()),
-                BackendArg::Bm25Text => {
-                    configs.push(BackendConfig::Bm25Text(TextBm25Config::default()))
-                }
+                BackendArg::Bm25Text => configs.push(BackendConfig::Bm25Text(TextBm25Config {
+                    recency: self.bm25_text.recency.unwrap_or(0.0),
+                    recency_window: self.bm25_text.recency_window.unwrap_or(0),
+                })),
             }
         }
         Ok(configs)

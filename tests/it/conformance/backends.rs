@@ -227,3 +227,23 @@ fn context_scorers_conform() {
         ))
     });
 }
+
+/// Plain BM25 (`bm25-text`), as it is and with its recency prior over every result and over a
+/// window: the prior changes an order, never what the contract asks of a backend.
+#[test]
+fn bm25_text_conforms() {
+    use tenure_eval::backend::text::TextBm25Config;
+    use tenure_eval::backend::{BackendConfig, BackendFactory};
+    let suite = builtin("pmb");
+    for (name, recency, recency_window) in [
+        ("bm25-text", 0.0, 0),
+        ("bm25-text --recency 2", 2.0, 0),
+        ("bm25-text --recency 2 --recency-window 5", 2.0, 5),
+    ] {
+        let config = BackendConfig::Bm25Text(TextBm25Config {
+            recency,
+            recency_window,
+        });
+        conformance(name, &suite, &|corpus| config.build(corpus).unwrap());
+    }
+}
