@@ -8,7 +8,7 @@
 #
 # DATA_DIR holds the benchmarks as the tests read them (TENURE_EVAL_DATA; .ci/run's
 # ../shared/fixtures): locomo/locomo10.json, locomo-audit/, locomo-plus/locomo_plus.json, beam/,
-# zyphra-temporal/. SECTION is any of beam, locomo, locomo-plus, time (default: all four).
+# zyphra-temporal/. SECTION is any of beam, supersession, locomo, locomo-plus, time (default: all five).
 # Needs the release build (cargo build --release) and the MiniLM ONNX model and ONNX Runtime
 # (scripts/setup-models.sh). Embeds every text once into target/bench-store (reused on the
 # next run), writes reports under target/bench-reports, replaces the text between each
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:?usage: scripts/benchmark-results.sh DATA_DIR [beam|locomo|locomo-plus|time ...]}
 shift
-sections=("${@:-beam locomo locomo-plus time}")
+sections=("${@:-beam supersession locomo locomo-plus time}")
 read -r -a sections <<<"${sections[*]}"
 bin=target/release/tenure-eval
 [ -x "$bin" ] || { echo "build it first: cargo build --release" >&2; exit 2; }
@@ -75,10 +75,15 @@ for section in "${sections[@]}"; do
     step "embed beam" "$bin" embed "${suite[@]}" "${cosine[@]}" --quiet
     step "run beam" "$bin" run "${suite[@]}" --backend bm25-text,cosine,rrf,composite \
       --fuse bm25-text,cosine "${cosine[@]}" --out "$out" --quiet >/dev/null
+    # The composite scorer as specified keeps nothing over BEAM's long chats (every score under
+    # its Compressed tier's 0.40); with every tier kept it ranks what it scores.
+    step "run beam composite, every tier" "$bin" run "${suite[@]}" --backend composite \
+      --tier-thresholds 0.75,0,0 "${cosine[@]}" --out "$out" --quiet >/dev/null
     reports=("$out/beam/retrieval-report-bm25-text.json"
       "$out/beam/all-minilm-l6-v2-retrieval-report-vector.json"
       "$out/beam/all-minilm-l6-v2-retrieval-report-rrf-fusebm25-text+cosine.json"
-      "$out/beam/all-minilm-l6-v2-retrieval-report-composite.json")
+      "$out/beam/all-minilm-l6-v2-retrieval-report-composite.json"
+      "$out/beam/all-minilm-l6-v2-retrieval-report-composite-tiers0.75,0,0.json")
     {
       echo "<!-- beam:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
       echo
@@ -88,6 +93,46 @@ for section in "${sections[@]}"; do
       echo "![BEAM: nDCG@10 by ability, and the knowledge-update order](beam.svg)"
       echo
       echo "<!-- beam:end -->"
+    } >"$file"
+    ;;
+  supersession)
+    # bm25-text's recency prior across W, over every result and over BM25's first 10 only.
+    suite=(--suite beam --data "$data/beam")
+    sweep=()
+    for window in 0 10; do
+      for w in 0 0.5 1 2 4 8 16; do
+        flags=()
+        [ "$w" = 0 ] || flags=(--recency "$w")
+        [ "$w" = 0 ] || [ "$window" = 0 ] || flags+=(--recency-window "$window")
+        [ "$w" = 0 ] && [ "$window" = 10 ] && continue
+        dir="$out/supersession/w$w-k$window"
+        step "run beam bm25-text W=$w K=$window" "$bin" run "${suite[@]}" --backend bm25-text \
+          "${flags[@]}" --out "$dir" --quiet >/dev/null
+        sweep+=("$dir/beam/"*.json)
+      done
+    done
+    {
+      echo "<!-- supersession:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
+      echo
+      "$bin" beam "${sweep[@]}" --data "$data/beam" --format json --quiet | python3 -c '
+import json, sys
+runs = json.load(sys.stdin)
+abilities = [c["ability"] for c in runs[0]["cells"] if c["tier"] == "all" and c["ability"] != "all"]
+short = {"contradiction_resolution": "contra", "event_ordering": "order", "information_extraction": "extract",
+         "instruction_following": "instruct", "knowledge_update": "update", "multi_session_reasoning": "multi",
+         "preference_following": "pref", "summarization": "summ", "temporal_reasoning": "time"}
+print("| run | R@10 | nDCG@10 | RR | update first | " + " | ".join("nDCG@10 " + short.get(a, a) for a in abilities) + " |")
+print("|---" * (5 + len(abilities)) + "|")
+for r in runs:
+    cells = {c["ability"]: c for c in r["cells"] if c["tier"] == "all"}
+    whole = cells["all"]
+    k, n = whole["updateOrder"]
+    row = [r["name"], "%.3f" % whole["rank"][2], "%.3f" % whole["rank"][4], "%.3f" % whole["rank"][5], "%d/%d (%.2f)" % (k, n, k / n)]
+    row += ["%.3f" % cells[a]["rank"][4] for a in abilities]
+    print("| " + " | ".join(row) + " |")
+'
+      echo
+      echo "<!-- supersession:end -->"
     } >"$file"
     ;;
   locomo)
@@ -152,7 +197,7 @@ for section in "${sections[@]}"; do
     section=time-questions
     ;;
   *)
-    echo "unknown section $section (beam, locomo, locomo-plus, time)" >&2
+    echo "unknown section $section (beam, supersession, locomo, locomo-plus, time)" >&2
     exit 2
     ;;
   esac
