@@ -192,6 +192,11 @@ for r in runs:
       echo "<!-- time-questions:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
       echo
       tables "$out" "${suite[@]}"
+      echo "Chance: cosine over a random vector per text (\`--model random\`)."
+      echo
+      "$bin" run "${suite[@]}" --backend cosine --model random --out "$out" --quiet |
+        sed -n '/^### /,/^passed /p' | sed 's/^### /#### /'
+      echo
       echo "<!-- time-questions:end -->"
     } >"$file"
     section=time-questions

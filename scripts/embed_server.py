@@ -55,6 +55,10 @@ def main():
         return pooled.astype(np.float32).tolist()
 
     class Handler(BaseHTTPRequestHandler):
+        # Headers and body go out in two writes: without this, Nagle's algorithm holds the body
+        # for the client's delayed ACK on a kept-alive connection.
+        disable_nagle_algorithm = True
+
         def log_message(self, *a):
             pass
 

@@ -62,6 +62,16 @@ pub enum BackendConfig {
 }
 
 impl BackendConfig {
+    /// Whether it is alias-BM25, or fuses it: a backend that matches a query word only
+    /// against a whole name or alias (spec §C.1).
+    pub fn matches_names_only(&self) -> bool {
+        match self {
+            BackendConfig::Bm25(_) => true,
+            BackendConfig::Fusion(f) => f.children.iter().any(BackendConfig::matches_names_only),
+            _ => false,
+        }
+    }
+
     /// BM25 as Atlas runs it.
     pub fn bm25() -> BackendConfig {
         BackendConfig::Bm25(Bm25Config::default())

@@ -6,6 +6,7 @@
 pub mod errors;
 mod execute;
 pub mod explain;
+pub mod files;
 mod health;
 pub mod journal;
 pub mod merge;
@@ -46,6 +47,9 @@ pub struct RunPlan {
     pub baselines: Vec<LoadedReport>,
     /// Notes for the user about how the plan was read (printed unless quiet).
     pub notes: Vec<String>,
+    /// What makes the plan's numbers other than a reader would expect (printed even when
+    /// quiet): alias-BM25 on items that carry no names.
+    pub warnings: Vec<String>,
     /// Static cases in flight at once (1: one after another, as upstream).
     pub concurrency: usize,
     /// Rank-aware measures written in each report's `rankMetrics` block.
@@ -121,7 +125,19 @@ impl RunPlan {
                 .unwrap_or(crate::eval::rank::DEFAULT_MEASURES),
         )
         .map_err(Error::Usage)?;
+        let warnings =
+            if !suite.has_aliases() && backends.iter().any(BackendConfig::matches_names_only) {
+                vec![format!(
+                "alias-BM25 (--backend bm25) matches a query word only against a whole name or \
+                 alias, and {}'s items have none: it can retrieve almost nothing. Plain BM25 over \
+                 the items' words is --backend bm25-text",
+                suite.label()
+            )]
+            } else {
+                Vec::new()
+            };
         Ok(RunPlan {
+            warnings,
             out_dir: out.join(suite.label()),
             harness,
             suite,

@@ -49,6 +49,32 @@ pub struct JobOutcome {
 }
 
 impl JobOutcome {
+    /// Every pass's warnings, each prefixed by its run's label and kind.
+    pub fn warnings(&self) -> Vec<String> {
+        self.passes
+            .iter()
+            .flat_map(|p| {
+                p.warnings
+                    .iter()
+                    .map(move |w| format!("{} {}: {w}", p.row.backend, p.row.kind.label()))
+            })
+            .collect()
+    }
+
+    /// What a step summary says went wrong: each pass that is not a good run, then every
+    /// warning.
+    pub fn summary_notes(&self) -> Vec<String> {
+        let unhealthy = self.passes.iter().filter_map(|p| {
+            let why = p.unhealthy.as_ref()?;
+            Some(format!(
+                "{} {}: **not a good run**: {why}",
+                p.row.backend,
+                p.row.kind.label()
+            ))
+        });
+        unhealthy.chain(self.warnings()).collect()
+    }
+
     /// Cases and turns the backends failed on, over every pass.
     pub fn errored(&self) -> usize {
         self.passes.iter().map(|p| p.errored).sum()

@@ -16,6 +16,7 @@ pub mod history;
 pub mod html;
 pub mod junit;
 pub mod plot;
+pub mod rank_table;
 pub mod repeats;
 pub mod run_table;
 pub mod significance;

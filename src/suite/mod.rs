@@ -257,6 +257,12 @@ impl Suite {
         }
     }
 
+    /// Whether any item carries aliases (the seeds' beliefs do; a benchmark's turns, messages
+    /// and documents do not): alias-BM25 can match nothing else.
+    pub fn has_aliases(&self) -> bool {
+        self.corpus.iter().any(|b| !b.aliases.is_empty())
+    }
+
     /// Whether the suite is judged by qrels (a benchmark's evidence, a test collection's
     /// judgments): its tables lead with its rank measures, not PrecisionMemBench's set
     /// precision over the context.

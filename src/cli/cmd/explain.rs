@@ -28,8 +28,10 @@ pub fn run(
     suite: &tenure_eval::suite::Suite,
     case: &str,
 ) -> Result<ExitCode> {
-    let chosen = if args.backend.is_empty() {
+    let chosen = if args.backend.is_empty() && suite.has_aliases() {
         vec![BackendArg::Bm25]
+    } else if args.backend.is_empty() {
+        vec![BackendArg::Bm25Text]
     } else {
         args.backend.to_vec()
     };

@@ -15,8 +15,7 @@ use std::process::ExitCode;
 use tenure_eval::analysis::gates::FailOn;
 use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, JobOutcome, RunPlan};
-use tenure_eval::render::{junit, run_table as table};
-use tenure_eval::report::write_atomic;
+use tenure_eval::render::run_table as table;
 use tenure_eval::report::LoadedReport;
 use tenure_eval::run::journal::Shard;
 use tenure_eval::suite::Suite;
@@ -94,16 +93,21 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// Chosen backends, in order, without repeats.
-    pub fn backend_args(&self) -> Vec<BackendArg> {
+    /// Chosen backends, in order, without repeats. With none named: the memory system, else
+    /// cosine when a model is named, else the lexical backend the suite's items can be matched
+    /// by: alias-BM25 where they carry names and aliases, plain BM25 (`bm25-text`) where they
+    /// are text (LoCoMo, BEAM, a test collection).
+    pub fn backend_args(&self, suite: &Suite) -> Vec<BackendArg> {
         let mut chosen: Vec<BackendArg> = Vec::new();
         if self.backend.is_empty() {
             chosen.push(if self.http.url.is_some() || self.http.provider.is_some() {
                 BackendArg::Http
-            } else if self.backends.cosine.model.is_empty() {
+            } else if !self.backends.cosine.model.is_empty() {
+                BackendArg::Cosine
+            } else if suite.has_aliases() {
                 BackendArg::Bm25
             } else {
-                BackendArg::Cosine
+                BackendArg::Bm25Text
             });
         }
         for b in &self.backend {
@@ -150,7 +154,7 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
         refuse_backends_in_replay()?;
         Vec::new()
     } else {
-        let chosen = args.backend_args();
+        let chosen = args.backend_args(&suite);
         args.backends.check(&chosen, Some(&args.http))?;
         args.backends
             .configs(&chosen, &args.remote, Some(&args.http))?
@@ -188,11 +192,31 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
             say!("note: {note}");
         }
     }
+    // Said even with --quiet: the run's numbers are not what its flags lead a reader to expect.
+    for warning in &plan.warnings {
+        say!("warning: {warning}");
+    }
     let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = execute(&mut plan, &mut progress)?;
     progress.finish();
     print_outcome(&plan.suite, &outcome, &args.output)?;
-    write_gate_files(&outcome, &args.gates, &plan.baselines)?;
+    // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
+    // then runs anywhere, without a summary.
+    let summary = args
+        .gates
+        .summary_md
+        .as_deref()
+        .filter(|p| !p.as_os_str().is_empty());
+    if summary.is_none() && args.gates.summary_md.is_some() {
+        say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
+    }
+    let against_baseline = args.gates.gates().fail_on == Some(FailOn::NewFailures);
+    tenure_eval::job::files::write_gate_files(
+        &outcome,
+        args.gates.junit.as_deref(),
+        summary,
+        against_baseline.then_some(&plan.baselines[..]),
+    )?;
     let history = args.history.record(&outcome, quiet)?;
     if let Some(path) = &args.html {
         let files: Vec<_> = outcome
@@ -217,7 +241,7 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
         }
     }
     // What a system did wrong is said even with --quiet, as errors are.
-    for w in outcome_warnings(&outcome) {
+    for w in outcome.warnings() {
         say!("warning: {w}");
     }
     for pass in &outcome.passes {
@@ -232,68 +256,6 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
     report_errored(&outcome);
     report_stopped(&outcome);
     Ok(ExitCode::from(outcome.exit_code()))
-}
-
-/// Every pass's warnings, each prefixed by its run's label and kind.
-fn outcome_warnings(outcome: &JobOutcome) -> Vec<String> {
-    outcome
-        .passes
-        .iter()
-        .flat_map(|p| {
-            p.warnings
-                .iter()
-                .map(move |w| format!("{} {}: {w}", p.row.backend, p.row.kind.label()))
-        })
-        .collect()
-}
-
-/// The summary's warnings: each pass that is not a good run, then every warning.
-fn summary_notes(outcome: &JobOutcome) -> Vec<String> {
-    let unhealthy = outcome.passes.iter().filter_map(|p| {
-        let why = p.unhealthy.as_ref()?;
-        Some(format!(
-            "{} {}: **not a good run**: {why}",
-            p.row.backend,
-            p.row.kind.label()
-        ))
-    });
-    unhealthy.chain(outcome_warnings(outcome)).collect()
-}
-
-/// JUnit and the markdown step summary, when asked for.
-fn write_gate_files(
-    outcome: &JobOutcome,
-    args: &GateArgs,
-    baselines: &[LoadedReport],
-) -> Result<()> {
-    let reports: Vec<&LoadedReport> = outcome.passes.iter().map(|p| &p.report).collect();
-    if let Some(path) = &args.junit {
-        let new_failures = args.gates().fail_on == Some(FailOn::NewFailures);
-        let against = new_failures.then_some(baselines);
-        write_atomic(
-            path,
-            junit::junit(&reports, &outcome.checks, against)?.as_bytes(),
-        )?;
-    }
-    // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
-    // then runs anywhere, without a summary.
-    if args
-        .summary_md
-        .as_ref()
-        .is_some_and(|p| p.as_os_str().is_empty())
-    {
-        say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
-    } else if let Some(path) = &args.summary_md {
-        let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
-        let text = junit::summary_markdown(
-            &table::run_table(&rows),
-            &reports,
-            &outcome.checks,
-            &summary_notes(outcome),
-        );
-        write_atomic(path, text.as_bytes())?;
-    }
-    Ok(())
 }
 
 /// Failing cases listed under the table, per report.

@@ -1,0 +1,39 @@
+//! The files a finished job writes for CI beside its reports: JUnit XML (one test case per case
+//! or turn, and one per gate) and the markdown step summary (the run table, the gates, what
+//! went wrong). Written atomically, after every pass: a library user gets the same files as
+//! the command line.
+
+use super::JobOutcome;
+use crate::error::Result;
+use crate::io::write_atomic;
+use crate::render::{junit, run_table};
+use crate::report::LoadedReport;
+use std::path::Path;
+
+/// Write JUnit to `junit` and the step summary to `summary`, each when given; `baselines`
+/// marks new failures in JUnit when the gate fails on them.
+pub fn write_gate_files(
+    outcome: &JobOutcome,
+    junit: Option<&Path>,
+    summary: Option<&Path>,
+    baselines: Option<&[LoadedReport]>,
+) -> Result<()> {
+    let reports: Vec<&LoadedReport> = outcome.passes.iter().map(|p| &p.report).collect();
+    if let Some(path) = junit {
+        write_atomic(
+            path,
+            junit::junit(&reports, &outcome.checks, baselines)?.as_bytes(),
+        )?;
+    }
+    if let Some(path) = summary {
+        let rows: Vec<_> = outcome.passes.iter().map(|p| p.row.clone()).collect();
+        let text = junit::summary_markdown(
+            &run_table::run_table(&rows),
+            &reports,
+            &outcome.checks,
+            &outcome.summary_notes(),
+        );
+        write_atomic(path, text.as_bytes())?;
+    }
+    Ok(())
+}
