@@ -3,9 +3,11 @@
 Reads JSON {"texts": [...]} on stdin, writes {"vectors": [[...], ...]} on stdout, embedding
 exactly as the harness does: tokenizer.json, model.onnx, the pooling, normalisation and
 max_batch of embedder.json, in batches of --batch (default 32). With --bench N it instead times N sentences in batches of --batch and prints
-{"sentences_per_second": x}.
+{"sentences_per_second": x}; with --time it times the texts given, once, in batches of --batch in
+file order, and prints {"seconds": x} (the obvious script the harness's speed is measured
+against). --threads 0 leaves ONNX Runtime its default (one thread per core).
 
-Usage: python embed_reference.py MODEL_DIR [--threads T] [--bench N --batch B]
+Usage: python embed_reference.py MODEL_DIR [--threads T] [--bench N | --time] [--batch B]
 """
 
 import argparse
@@ -25,8 +27,9 @@ class Embedder:
             self.config = json.load(f)
         self.tokenizer = Tokenizer.from_file(os.path.join(folder, "tokenizer.json"))
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
+        if threads > 0:
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(os.path.join(folder, "model.onnx"), options, providers=["CPUExecutionProvider"])
 
     def embed(self, texts, batch):
@@ -57,10 +60,16 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--bench", type=int, default=0)
     parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--time", action="store_true")
     args = parser.parse_args()
     embedder = Embedder(args.model_dir, args.threads)
     texts = json.load(sys.stdin)["texts"]
-    if args.bench:
+    if args.time:
+        embedder.embed(texts[: args.batch], args.batch)  # warm-up
+        start = time.perf_counter()
+        embedder.embed(texts, args.batch)
+        json.dump({"seconds": time.perf_counter() - start}, sys.stdout)
+    elif args.bench:
         work = [texts[i % len(texts)] for i in range(args.bench)]
         embedder.embed(work[: args.batch], args.batch)  # warm-up
         start = time.perf_counter()

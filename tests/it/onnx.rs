@@ -106,6 +106,72 @@ fn rust_embeddings_equal_python_onnxruntime_within_1e_5() {
     }
 }
 
+/// A text's vector is the same bits whatever the worker count, the batch plan (texts a call,
+/// tokens a call) and the order the texts come in: each worker's session is single-threaded and
+/// a call masks its padding, so a vector is a function of its text alone.
+#[test]
+fn vectors_are_the_same_bits_whatever_the_workers_batches_and_order() {
+    let Some(models) = models() else { return };
+    let mut texts: Vec<String> = Vec::new();
+    for name in ["paper", "pmb", "bitemporal"] {
+        let suite = builtin(name);
+        texts.extend(
+            (needed_texts(&suite, TextPolicy::of(suite.profile)).into_iter()).map(|t| t.text),
+        );
+    }
+    texts.sort();
+    texts.dedup();
+    // Every fourth, ~100 texts of every length the suites hold: enough for several batches
+    // under each plan below, at a seventh of the whole set's time.
+    let texts: Vec<&str> = texts.iter().step_by(4).map(String::as_str).collect();
+    // A fixed shuffle: every text's place moves.
+    let mut shuffled: Vec<usize> = (0..texts.len()).collect();
+    shuffled.sort_by_key(|&i| (i * 7919) % texts.len());
+    let reordered: Vec<&str> = shuffled.iter().map(|&i| texts[i]).collect();
+    for name in [FP32, INT8] {
+        let dir = models.join(name);
+        let with = |threads, batch_size, batch_tokens| {
+            OnnxEmbedder::open(
+                &dir,
+                None,
+                EmbedOptions {
+                    threads,
+                    batch_size,
+                    batch_tokens,
+                },
+            )
+            .unwrap()
+        };
+        // One text a call, one worker: no padding, nothing shared.
+        let alone = with(1, 1, 1_000_000)
+            .embed(&texts, Role::Belief, &mut |_| {})
+            .unwrap();
+        for (threads, batch_size, batch_tokens) in [(2, 64, 8192), (3, 7, 300), (1, 32, 1_000_000)]
+        {
+            let mut model = with(threads, batch_size, batch_tokens);
+            let v = model.embed(&texts, Role::Belief, &mut |_| {}).unwrap();
+            let bits = |x: &Vec<f32>| x.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+            for (i, (a, b)) in alone.iter().zip(&v).enumerate() {
+                assert_eq!(
+                    bits(a),
+                    bits(b),
+                    "{name} {threads} workers, batches {batch_size}/{batch_tokens}: {:?}",
+                    texts[i]
+                );
+            }
+            let v = model.embed(&reordered, Role::Belief, &mut |_| {}).unwrap();
+            for (k, &i) in shuffled.iter().enumerate() {
+                assert_eq!(
+                    bits(&alone[i]),
+                    bits(&v[k]),
+                    "{name} reordered: {:?}",
+                    texts[i]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn committed_vectors_equal_freshly_computed_ones_within_1e_6() {
     let Some(models) = models() else { return };

@@ -12,6 +12,7 @@
 
 mod batches;
 mod call;
+pub mod peak;
 
 use super::store::{ModelInfo, Pooling};
 use super::Role;
