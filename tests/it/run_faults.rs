@@ -64,28 +64,59 @@ fn serve_on(port: u16, extra: &[&str]) -> Child {
     child
 }
 
-/// A serve that crashes when search 31 arrives and is restarted (empty) at once on the same
-/// port, as a supervisor would; the restarted one is killed when the returned guard drops.
+/// A serve that crashes when search 31 arrives (or any other) and is restarted (empty) at once
+/// on the same port, as a supervisor would; whichever serve is up is killed when the guard
+/// drops.
 struct Restarting {
     url: String,
-    second: std::sync::Arc<std::sync::Mutex<Option<Child>>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The first serve died of its fault (and the second took its place).
+    died: std::sync::Arc<std::sync::atomic::AtomicBool>,
     watcher: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Restarting {
     fn start() -> Restarting {
+        Restarting::dying_at(30)
+    }
+
+    /// A serve that dies when search `n + 1` arrives (0: the first), then one that does not.
+    fn dying_at(n: usize) -> Restarting {
+        use std::sync::atomic::Ordering;
         let port = free_port();
-        let mut first = serve_on(port, &["--exit-after-searches", "30"]);
-        let second = std::sync::Arc::new(std::sync::Mutex::new(None));
-        let slot = second.clone();
+        let n = n.to_string();
+        let mut up = serve_on(port, &["--exit-after-searches", &n]);
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = stop.clone();
+        let died = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let restarted = died.clone();
         let watcher = std::thread::spawn(move || {
-            let status = first.wait().unwrap();
-            assert_eq!(status.code(), Some(70), "the fault fired");
-            *slot.lock().unwrap() = Some(serve_on(port, &[]));
+            while !stopping.load(Ordering::Relaxed) {
+                match up.try_wait().unwrap() {
+                    Some(status) if !restarted.load(Ordering::Relaxed) => {
+                        assert_eq!(status.code(), Some(70), "the fault fired");
+                        up = serve_on(port, &[]);
+                        restarted.store(true, Ordering::Relaxed);
+                    }
+                    Some(status) => panic!("the restarted serve ended: {status}"),
+                    None => std::thread::sleep(Duration::from_millis(2)),
+                }
+            }
+            // The run may end before the last poll saw the fault (its search failed at once).
+            if !restarted.load(Ordering::Relaxed) {
+                let status = up.try_wait().unwrap();
+                restarted.store(
+                    status.is_some_and(|s| s.code() == Some(70)),
+                    Ordering::Relaxed,
+                );
+            }
+            let _ = up.kill();
+            let _ = up.wait();
         });
         Restarting {
             url: format!("http://127.0.0.1:{port}"),
-            second,
+            stop,
+            died,
             watcher: Some(watcher),
         }
     }
@@ -93,13 +124,78 @@ impl Restarting {
 
 impl Drop for Restarting {
     fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         if let Some(w) = self.watcher.take() {
             let _ = w.join();
         }
-        if let Some(mut child) = self.second.lock().unwrap().take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+    }
+}
+
+/// Every crash point of a run against a system restarted empty by its supervisor, in careful
+/// and compat mode, the static pass and the session pass (issue 45): the system dies when
+/// search N arrives, for N = 1, 2, ... until a run sends fewer than N searches (the careful
+/// client's store-check probes included), and no run whose system died exits 0; the run whose
+/// system never died does.
+#[test]
+fn no_crash_point_gives_a_report_with_exit_0() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let runs: [(&str, &[&str]); 4] = [
+        ("static", &[]),
+        ("static", &["--compat", "pmb"]),
+        ("session", &[]),
+        ("session", &["--compat", "pmb"]),
+    ];
+    for (kind, mode) in runs {
+        // Crash points are tried eight at a time (most of a run is waiting); the first run whose system never died ends
+        // the loop (the ones after it, already started, never die either).
+        let next = AtomicUsize::new(0);
+        let survived = AtomicUsize::new(usize::MAX);
+        let failures = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..8 {
+                scope.spawn(|| loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n > survived.load(Ordering::Relaxed) || n > 200 {
+                        break;
+                    }
+                    let server = Restarting::dying_at(n);
+                    let run = http_run(
+                        kind,
+                        &["--suite", "pmb"],
+                        "pmb",
+                        &server.url,
+                        "crashy",
+                        mode,
+                    );
+                    let died = server.died.clone();
+                    drop(server);
+                    let died = died.load(Ordering::Relaxed);
+                    if !died {
+                        survived.fetch_min(n, Ordering::Relaxed);
+                    }
+                    let want = if died { 3 } else { 0 };
+                    if run.code != want {
+                        failures.lock().unwrap().push(format!(
+                            "{kind} {mode:?}, the system {}: exit {}: {}",
+                            if died {
+                                format!("died at search {}", n + 1)
+                            } else {
+                                format!("never died ({n} searches)")
+                            },
+                            run.code,
+                            run.stderr.lines().last().unwrap_or_default()
+                        ));
+                    }
+                });
+            }
+        });
+        let failures = failures.into_inner().unwrap();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        let searches = survived.into_inner();
+        assert!(
+            searches > 10 && searches < 200,
+            "{kind} {mode:?}: {searches}"
+        );
     }
 }
 

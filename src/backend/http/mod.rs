@@ -168,7 +168,10 @@ impl HttpBackend {
             backend.seeding.wall_ms = start.elapsed().as_secs_f64() * 1000.0;
             if config.careful() && backend.seeding.failed.is_none() {
                 let known = |id: &str| backend.known.contains(id);
-                backend.watch = watch::StoreWatch::after_seeding(&backend.client, corpus, &known);
+                let policy = backend.retry_policy();
+                backend.watch =
+                    watch::StoreWatch::after_seeding(&backend.client, corpus, &known, &policy)
+                        .map_err(|e| crate::Error::backend("http", e.message))?;
             }
         }
         Ok(backend)

@@ -10,9 +10,9 @@
 //!   empty store, a reset by someone else) and the run stops ([`ErrorKind::Lost`]) rather than
 //!   score the rest of the cases against an empty store.
 
-use super::client::{Client, Endpoint};
+use super::client::{Client, Endpoint, Reply};
 use super::wire;
-use crate::backend::{BackendError, ErrorKind};
+use crate::backend::{BackendError, ErrorKind, RetryPolicy};
 use crate::suite::Belief;
 use std::collections::HashSet;
 use std::net::{TcpStream, ToSocketAddrs};
@@ -70,24 +70,65 @@ pub struct StoreWatch {
 
 impl StoreWatch {
     /// Right after seeding: search for the first seeded belief's name as its user, and keep
-    /// the seeded ids found. A store that finds none of them cannot be watched this way (the
-    /// watch stays off).
+    /// the seeded ids found. A store that answers and finds none of them cannot be watched this
+    /// way (the watch stays off). A probe that fails in transport is sent again under `policy`
+    /// (issue 45): the system may have died on it and been restarted empty by its supervisor,
+    /// so an answer that then finds nothing is a lost store, not an unwatchable one, and so is a
+    /// system that never answers the probe at all.
     pub fn after_seeding(
         client: &Client,
         corpus: &[Belief],
         known: &dyn Fn(&str) -> bool,
-    ) -> StoreWatch {
-        let probe = corpus
+        policy: &RetryPolicy,
+    ) -> Result<StoreWatch, BackendError> {
+        let Some(body) = corpus
             .iter()
             .find(|b| !b.canonical_name.is_empty())
-            .map(|b| wire::search_body(&b.canonical_name, &b.user_id, 20, &b.scope, true));
-        let probe = probe.and_then(|body| {
-            let found = found(client, &body, known).ok()?;
-            (!found.is_empty()).then_some((body, found))
-        });
-        StoreWatch {
-            probe,
-            suspect: AtomicBool::new(false),
+            .map(|b| wire::search_body(&b.canonical_name, &b.user_id, 20, &b.scope, true))
+        else {
+            return Ok(StoreWatch::default());
+        };
+        // Only the transport is retried here: any answer, a refused status too, says the
+        // system is there.
+        let mut attempt = 1;
+        let mut failed = None;
+        let reply = loop {
+            match client.call(Endpoint::Search, Some(&body)) {
+                Ok(reply) => break reply,
+                Err(e) if attempt < policy.attempts => {
+                    failed.get_or_insert(e.message);
+                    std::thread::sleep(policy.delay(attempt));
+                    attempt += 1;
+                }
+                Err(e) => {
+                    return Err(BackendError::new(
+                        ErrorKind::Lost,
+                        format!(
+                            "the store check's probe search right after seeding failed {attempt} \
+                             times ({}): the memory system went away once seeded",
+                            e.message
+                        ),
+                    ))
+                }
+            }
+        };
+        // An answer the careful client refuses (a status, a shape) leaves the watch off: the
+        // cases' own searches meet the same answer and record it.
+        let found = found_in(client, reply, known).unwrap_or_default();
+        match (found.is_empty(), failed) {
+            (true, Some(cause)) => Err(BackendError::new(
+                ErrorKind::Lost,
+                format!(
+                    "the store lost its seeded beliefs: the store check's probe search right after \
+                     seeding failed in transport ({cause}), and once answered it finds none of \
+                     them (did the memory system restart with an empty store?)"
+                ),
+            )),
+            (true, None) => Ok(StoreWatch::default()),
+            (false, _) => Ok(StoreWatch {
+                probe: Some((body, found)),
+                suspect: AtomicBool::new(false),
+            }),
         }
     }
 
@@ -142,6 +183,15 @@ fn found(
     known: &dyn Fn(&str) -> bool,
 ) -> Result<HashSet<String>, BackendError> {
     let reply = client.call(Endpoint::Search, Some(body))?;
+    found_in(client, reply, known)
+}
+
+/// The seeded ids in a probe search's answer.
+fn found_in(
+    client: &Client,
+    reply: Reply,
+    known: &dyn Fn(&str) -> bool,
+) -> Result<HashSet<String>, BackendError> {
     let answer = client.checked(Endpoint::Search, reply)?;
     let results = wire::search_results(&answer, true, known).map_err(
         |wire::AnswerError::NullElement(i)| {
