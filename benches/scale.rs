@@ -11,6 +11,16 @@ use tenure_eval::suite::{synthetic, Belief, Suite, SuiteSource, DEFAULT_USER};
 
 const SIZES: [(&str, usize); 2] = [("10k", 10_000), ("100k", 100_000)];
 
+/// The sizes this process measures: all of them under `cargo bench`; under `cargo test`
+/// (criterion's test mode, each bench run once) a 1k store, which runs every line here.
+fn sizes() -> Vec<(&'static str, usize)> {
+    if std::env::args().any(|a| a == "--bench") {
+        SIZES.to_vec()
+    } else {
+        vec![("1k", 1_000)]
+    }
+}
+
 fn corpus(size: usize) -> Vec<Belief> {
     let suite = Suite::load(&SuiteSource::Builtin("pmb".into())).expect("pmb loads");
     synthetic::corpus(
@@ -26,7 +36,7 @@ fn build(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for (label, size) in SIZES {
+    for (label, size) in sizes() {
         let beliefs = corpus(size);
         group.bench_function(label, |b| {
             b.iter(|| Bm25Backend::build(black_box(&beliefs)).unwrap())
@@ -37,7 +47,7 @@ fn build(c: &mut Criterion) {
 
 fn query(c: &mut Criterion) {
     let mut group = c.benchmark_group("scale_query");
-    for (label, size) in SIZES {
+    for (label, size) in sizes() {
         let beliefs = corpus(size);
         let backend = Bm25Backend::build(&beliefs).unwrap();
         // A suite query against the suite's user, and a generated alias of a generated belief.

@@ -65,17 +65,27 @@ def ttest(req):
     return {"p": float(stats.ttest_rel(x, y).pvalue)}
 
 
+OPS = {
+    "measures": measures,
+    "permutation": permutation,
+    "permutation_sampled": permutation,
+    "binomial": binomial,
+    "ttest": ttest,
+}
+
+
 def main():
+    # --lines: one request a line, one answer a line, until stdin closes (a test asking many
+    # questions pays for Python's start and scipy's import once).
+    if sys.argv[1:] == ["--lines"]:
+        for line in sys.stdin:
+            req = json.loads(line)
+            json.dump(OPS[req["op"]](req), sys.stdout)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        return
     req = json.load(sys.stdin)
-    ops = {
-        "measures": measures,
-        "permutation": permutation,
-        "permutation_sampled": permutation,
-        "binomial": binomial,
-        "ttest": ttest,
-    }
-    answer = ops[req["op"]](req)
-    json.dump(answer, sys.stdout)
+    json.dump(OPS[req["op"]](req), sys.stdout)
 
 
 if __name__ == "__main__":

@@ -69,20 +69,11 @@ cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend
 
-# The build without the `figures` feature (docs/install.md, "Build time and features"): SVG
-# figures are still drawn, PNG is refused (exit 2) with the rebuild hint, nothing is written.
-cargo build --locked --quiet --no-default-features
-figures=$(mktemp -d)
-report=tests/golden/pmb-baseline/session-retrieval-report-vector.json
-target/debug/tenure-eval plot "$report" --out "$figures/f.svg" 2>/dev/null
-code=0
-target/debug/tenure-eval plot "$report" --out "$figures/f.png" 2>"$figures/err" || code=$?
-if [[ $code -ne 2 || ! -s $figures/f.svg || -e $figures/f.png ]] ||
-  ! grep -q "rebuild with --features figures" "$figures/err"; then
-  echo "scripts/test.sh: the build without figures: exit $code, $(cat "$figures/err")" >&2
-  exit 1
-fi
-rm -rf "$figures"
+# The build without the `figures` feature (docs/install.md, "Build time and features") compiles
+# and passes the lints; its refusal of PNG and PDF (exit 2, the rebuild hint, before anything is
+# written) is a unit test of the default build (render::figure_file). Checked, not built: a
+# second build of the crate cost three minutes of the gate.
+cargo check --locked --quiet --no-default-features --lib --bins
 # In CI this is the last step. Elsewhere, put the default binary back in target/debug (which
 # scripts/check-identical.sh and the docs' commands use).
 if [[ -z ${CI:-} ]]; then

@@ -6,7 +6,6 @@ use clap::Args;
 use tenure_eval::job::{JobOutcome, JournalPlan};
 use tenure_eval::render::junit;
 use tenure_eval::run::journal::Continue;
-use tenure_eval::study::scale::shard as scale_shard;
 use tenure_eval::Result;
 
 /// What a run does with its journal (docs/journal.md).
@@ -52,14 +51,23 @@ impl JournalArgs {
     }
 }
 
-/// A replay's backends are the recording's: backend flags would be silently ignored.
+/// A replay's backends are the recording's: every flag that would choose, configure or drive a
+/// backend (the backend flags' groups, remote calls, the memory system, a label, a repeat, an
+/// explanation) would be silently ignored, so each is refused, named (issue 45).
 pub fn refuse_backends_in_replay() -> Result<()> {
-    let given = ["backend", "model", "url", "provider", "label"]
-        .into_iter()
-        .find(|id| crate::cli::given::given(id));
-    match given {
+    use crate::cli::backends::{ids, BackendFlags};
+    use crate::cli::remote::{HttpArgs, RemoteArgs};
+    let mut refused: Vec<String> = ["backend", "label", "explain", "top", "repeat", "shard"]
+        .map(String::from)
+        .into();
+    refused.extend(ids::<BackendFlags>());
+    refused.extend(ids::<RemoteArgs>());
+    refused.extend(ids::<HttpArgs>());
+    match refused.iter().find(|id| crate::cli::given::given(id)) {
         Some(id) => Err(tenure_eval::Error::Usage(format!(
-            "--replay re-scores the recording's own backends and labels; --{id} does not apply"
+            "--replay re-scores the recording's own backends with their recorded settings; \
+             --{} does not apply",
+            id.replace('_', "-")
         ))),
         None => Ok(()),
     }
@@ -81,29 +89,4 @@ pub fn report_stopped(outcome: &JobOutcome) {
             );
         }
     }
-}
-
-/// `tenure-eval merge`: the shards' `--out` folders made the whole run's reports.
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// The --out folder of each shard (`run --shard K/N`), every shard once.
-    #[arg(required = true, value_name = "SHARD_DIR")]
-    pub shards: Vec<std::path::PathBuf>,
-    /// The suite, where the merged reports go, gates, JUnit, summary, page: as `run`'s.
-    #[command(flatten)]
-    pub run: crate::cli::cmd::run::RunArgs,
-}
-
-/// Merge the shards (docs/journal.md).
-pub fn merge(args: MergeArgs) -> Result<std::process::ExitCode> {
-    use tenure_eval::backend::Workload;
-    // Shards of `scale --shard K/N` hold rows, not journals.
-    if args.shards.iter().any(|dir| scale_shard::is_shard(dir)) {
-        return crate::cli::cmd::scale::merge(&args.shards);
-    }
-    crate::cli::cmd::run::run_from(
-        args.run,
-        &[Workload::Static, Workload::Session],
-        Some(&args.shards),
-    )
 }

@@ -115,7 +115,7 @@ pub enum Command {
     /// A run history (run --history DIR): each label's runs over time, regressions flagged.
     History(cmd::history::HistoryArgs),
     /// The reports of a run made in shards (run --shard K/N), from every shard's --out folder.
-    Merge(journal::MergeArgs),
+    Merge(cmd::merge::MergeArgs),
 }
 
 /// Run the command.
@@ -146,7 +146,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Config(a) => cmd::config::run(a),
         Command::Cache(a) => cmd::cache::run(a),
         Command::History(a) => cmd::history::run(a),
-        Command::Merge(a) => journal::merge(a),
+        Command::Merge(a) => cmd::merge::run(a),
     }
 }
 

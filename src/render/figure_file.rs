@@ -77,7 +77,14 @@ impl FigureFormat {
 
     /// The format, or a usage error when this binary was built without what renders it.
     fn available(self) -> Result<FigureFormat> {
-        if self == FigureFormat::Svg || cfg!(feature = "figures") {
+        self.available_in(cfg!(feature = "figures"))
+    }
+
+    /// [`Self::available`] in a build with or without the `figures` feature: the refusal is
+    /// tested in the default build too (the full gate checks that the build without it
+    /// compiles, and builds it no further).
+    fn available_in(self, figures: bool) -> Result<FigureFormat> {
+        if self == FigureFormat::Svg || figures {
             return Ok(self);
         }
         Err(Error::Usage(format!(
@@ -144,17 +151,23 @@ mod tests {
         assert!(f(Some(FigureFormat::Png), "a.jpg").is_err());
     }
 
-    #[cfg(not(feature = "figures"))]
     #[test]
     fn without_the_feature_png_and_pdf_say_how_to_rebuild() {
-        let e = FigureFormat::resolve(None, Path::new("a.png"), "--format").unwrap_err();
-        assert!(
-            e.to_string().contains("rebuild with --features figures"),
-            "{e}"
-        );
+        for format in [FigureFormat::Png, FigureFormat::Pdf] {
+            let e = format.available_in(false).unwrap_err();
+            assert!(matches!(e, Error::Usage(_)), "{e}");
+            assert!(
+                e.to_string().contains("rebuild with --features figures"),
+                "{e}"
+            );
+            assert_eq!(format.available_in(true).unwrap(), format);
+        }
         assert_eq!(
-            FigureFormat::resolve(None, Path::new("a.svg"), "--format").unwrap(),
+            FigureFormat::Svg.available_in(false).unwrap(),
             FigureFormat::Svg
         );
+        // This build's own answer, through the path every command takes.
+        let png = FigureFormat::resolve(None, Path::new("a.png"), "--format");
+        assert_eq!(png.is_ok(), cfg!(feature = "figures"));
     }
 }

@@ -47,6 +47,8 @@ mod explain;
 /// Figures as PNG and PDF: size, text in the embedded font, poppler reads the PDF, same bytes.
 #[cfg(feature = "figures")]
 mod figures;
+/// Every flag acts or is refused; no command writes over another's reports.
+mod flags_act;
 /// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
 mod flywheel;
 mod flywheel_sweep;

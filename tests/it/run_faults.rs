@@ -94,7 +94,9 @@ impl Restarting {
             while !stopping.load(Ordering::Relaxed) {
                 match up.try_wait().unwrap() {
                     Some(status) if !restarted.load(Ordering::Relaxed) => {
-                        assert_eq!(status.code(), Some(70), "the fault fired");
+                        // The fault's exit(70) from a worker thread races the others: under
+                        // load the process can end on a signal instead. Either way it died.
+                        assert!(fault(status), "the fault fired: {status}");
                         up = serve_on(port, &[]);
                         restarted.store(true, Ordering::Relaxed);
                     }
@@ -105,10 +107,7 @@ impl Restarting {
             // The run may end before the last poll saw the fault (its search failed at once).
             if !restarted.load(Ordering::Relaxed) {
                 let status = up.try_wait().unwrap();
-                restarted.store(
-                    status.is_some_and(|s| s.code() == Some(70)),
-                    Ordering::Relaxed,
-                );
+                restarted.store(status.is_some_and(fault), Ordering::Relaxed);
             }
             let _ = up.kill();
             let _ = up.wait();
@@ -120,6 +119,12 @@ impl Restarting {
             watcher: Some(watcher),
         }
     }
+}
+
+/// How `serve --exit-after-searches` ends: exit 70, or a signal when exiting from a worker
+/// thread races the process's other threads.
+fn fault(status: std::process::ExitStatus) -> bool {
+    status.code().is_none_or(|code| code == 70)
 }
 
 impl Drop for Restarting {

@@ -3,7 +3,7 @@
 //! superscripts recomputed from them, and the table's means from the reports' own blocks.
 
 use crate::common::needs::{needs, Need};
-use crate::common::rank_reference::rank_reference;
+use crate::common::rank_reference::RankReference;
 use crate::common::{tenure_eval_into, tenure_eval_ok};
 use serde_json::{json, Value};
 
@@ -76,6 +76,7 @@ fn four_runs_compared_with_significance_that_scipy_confirms() {
         ["P@5", "R@5", "nDCG@10", "RR", "AP", "precision", "passed"]
     );
     let (mut exact_checked, mut binomial_checked, mut sampled_checked) = (0, 0, 0);
+    let mut scipy = RankReference::start();
     for column in table["columns"].as_array().unwrap() {
         let name = column["measure"].as_str().unwrap();
         // Means: over each run's cases with a value.
@@ -109,19 +110,19 @@ fn four_runs_compared_with_significance_that_scipy_confirms() {
             } else if one_size {
                 binomial_checked += 1;
                 let plus = differing.iter().filter(|(x, y)| x > y).count();
-                rank_reference(&json!({"op": "binomial", "plus": plus, "n": differing.len()}))["p"]
+                scipy.ask(&json!({"op": "binomial", "plus": plus, "n": differing.len()}))["p"]
                     .as_f64()
                     .unwrap()
             } else if pair["test"]["exact"] == true && differing.len() <= 20 {
                 exact_checked += 1;
-                rank_reference(&json!({"op": "permutation", "pairs": differing}))["p"]
+                scipy.ask(&json!({"op": "permutation", "pairs": differing}))["p"]
                     .as_f64()
                     .unwrap()
             } else {
                 // Sampled (or exact beyond what scipy can enumerate): scipy's own sampled
                 // answer, within 6 standard errors of the two samples.
                 sampled_checked += 1;
-                let theirs = rank_reference(&json!({
+                let theirs = scipy.ask(&json!({
                     "op": "permutation_sampled", "pairs": differing,
                     "resamples": resamples, "seed": 7
                 }))["p"]

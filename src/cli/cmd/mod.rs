@@ -13,6 +13,7 @@ pub mod history;
 pub mod html;
 pub mod locomo;
 pub mod longmemeval;
+pub mod merge;
 pub mod models;
 pub mod plot;
 pub mod run;

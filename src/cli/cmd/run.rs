@@ -10,7 +10,6 @@ use crate::cli::remote::{HttpArgs, RemoteArgs};
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use serde_json::json;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::analysis::gates::FailOn;
 use tenure_eval::backend::Workload;
@@ -119,13 +118,8 @@ impl RunArgs {
     }
 }
 
-/// Run `kinds` of the suite through each backend.
+/// Run `kinds` of the suite through each backend (or, with `--replay`, re-score a recording).
 pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
-    run_from(args, kinds, None)
-}
-
-/// [`run`], or with `shards`, the merge of those shards' journals (`merge`).
-pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     if !args.output.quiet {
         for note in crate::cli::args::input_notes(&suite) {
@@ -143,14 +137,9 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
         return super::explain::run(explain, &suite, case);
     }
     // Gate inputs are checked before any work.
-    let baselines = args
-        .gates
-        .baseline
-        .iter()
-        .map(|p| LoadedReport::load(p))
-        .collect::<Result<Vec<_>>>()?;
+    let baselines = baselines(&args.gates)?;
     let replay = args.journal.replay.clone();
-    let backends = if replay.is_some() || shards.is_some() {
+    let backends = if replay.is_some() {
         refuse_backends_in_replay()?;
         Vec::new()
     } else {
@@ -167,21 +156,48 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
     plan.journal = args.journal.plan();
     plan.repeat = args.repeat as usize;
     plan.shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if let Some(dir) = &replay {
+        plan.harness = plan.suite.harness_copy()?;
+        let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
+        plan.replay = tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?;
+    }
+    finish(
+        plan,
+        Finish {
+            output: &args.output,
+            gates: &args.gates,
+            html: args.html.as_deref(),
+            history: &args.history,
+        },
+    )
+}
+
+/// The `--baseline` reports, loaded before any work.
+pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
+    gates
+        .baseline
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect()
+}
+
+/// What a planned run does and writes once its plan is made, the same for `run` and `merge`.
+pub struct Finish<'a> {
+    pub output: &'a OutputArgs,
+    pub gates: &'a GateArgs,
+    pub html: Option<&'a std::path::Path>,
+    pub history: &'a crate::cli::cmd::history::RunHistoryArgs,
+}
+
+/// Carry out `plan`: the reports, the table, the gate files, the history, the page, and the
+/// exit code.
+pub fn finish(mut plan: RunPlan, args: Finish<'_>) -> Result<ExitCode> {
     plan.config = crate::cli::given::config().and_then(|c| {
         Some(tenure_eval::report::ConfigFile {
             path: c.path.as_ref()?.display().to_string(),
             sha256: c.sha256.clone()?,
         })
     });
-    if replay.is_some() || shards.is_some() {
-        plan.harness = plan.suite.harness_copy()?;
-        let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
-        plan.replay = match (&replay, shards) {
-            (Some(dir), _) => tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?,
-            (None, Some(dirs)) => tenure_eval::job::merge::merge(dirs, &suites)?,
-            (None, None) => unreachable!("one of them, above"),
-        };
-    }
     // --metrics, when given, wins over the suite's own measures (RunPlan::new).
     if crate::cli::given::set("metrics") {
         plan.measures = args.output.metrics.0.clone();
@@ -199,7 +215,7 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
     let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = execute(&mut plan, &mut progress)?;
     progress.finish();
-    print_outcome(&plan.suite, &outcome, &args.output)?;
+    print_outcome(&plan.suite, &outcome, args.output)?;
     // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
     // then runs anywhere, without a summary.
     let summary = args
@@ -218,7 +234,7 @@ pub fn run_from(args: RunArgs, kinds: &[Workload], shards: Option<&[PathBuf]>) -
         against_baseline.then_some(&plan.baselines[..]),
     )?;
     let history = args.history.record(&outcome, quiet)?;
-    if let Some(path) = &args.html {
+    if let Some(path) = args.html {
         let files: Vec<_> = outcome
             .passes
             .iter()

@@ -24,3 +24,44 @@ pub fn rank_reference(request: &serde_json::Value) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// One `rank_reference.py --lines` process answering many requests in turn.
+pub struct RankReference {
+    child: std::process::Child,
+    answers: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl RankReference {
+    pub fn start() -> RankReference {
+        let python = std::env::var_os("TENURE_EVAL_PYTHON").expect("TENURE_EVAL_PYTHON is not set");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/rank_reference.py");
+        let mut child = Command::new(python)
+            .arg(script)
+            .arg("--lines")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let answers = std::io::BufReader::new(child.stdout.take().unwrap());
+        RankReference { child, answers }
+    }
+
+    /// The answer to `request`, as [`rank_reference`] gives it.
+    pub fn ask(&mut self, request: &serde_json::Value) -> serde_json::Value {
+        use std::io::{BufRead, Write};
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{request}").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        self.answers.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "rank_reference.py failed on {request}");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+impl Drop for RankReference {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}

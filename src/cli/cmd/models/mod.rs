@@ -25,11 +25,18 @@ mod chance;
 /// `tenure-eval models`.
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
-    /// Also each model fused with BM25 by these methods (rrf, combsum, fallback), a row each.
+    /// Also each model fused with the reference by these methods (rrf, combsum, fallback), a
+    /// row each.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub fusion: Vec<BackendArg>,
-    /// Report folder.
-    #[arg(long, default_value = "reports")]
+    /// The lexical reference row above the models, and what `--fusion` fuses each model with:
+    /// bm25 (alias-BM25) or bm25-text (BM25) [default: the one the suite's items can be
+    /// matched by: alias-BM25 where they carry names and aliases, BM25 on text].
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    pub reference: Option<BackendArg>,
+    /// Report folder: the models' reports go to DIR/SUITE/, a folder of their own, so a
+    /// `run` of the same model in `reports/` is never written over.
+    #[arg(long, default_value = "reports/models")]
     pub out: PathBuf,
     /// Output format.
     #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
@@ -68,10 +75,29 @@ pub struct ModelsArgs {
 
 /// The invariance table.
 pub fn run(args: ModelsArgs) -> Result<ExitCode> {
-    let mut chosen = vec![BackendArg::Bm25, BackendArg::Cosine];
+    let suite = load(&args.suite)?;
+    let reference = match args.reference {
+        None if suite.has_aliases() => BackendArg::Bm25,
+        None => BackendArg::Bm25Text,
+        Some(b @ (BackendArg::Bm25 | BackendArg::Bm25Text)) => b,
+        Some(other) => {
+            return Err(tenure_eval::Error::Usage(format!(
+                "--reference {}: expected bm25 or bm25-text (the models are the cosine rows)",
+                flag_name(other)
+            )))
+        }
+    };
+    // What a fusion fuses is the reference and each model: a --fuse list would be ignored.
+    if crate::cli::given::given("fuse") {
+        return Err(tenure_eval::Error::Usage(
+            "--fuse does not apply to models: each --fusion row fuses the --reference backend \
+             with one model"
+                .into(),
+        ));
+    }
+    let mut chosen = vec![reference, BackendArg::Cosine];
     chosen.extend(args.fusion.iter().copied());
     args.backends.check(&chosen, None)?;
-    let suite = load(&args.suite)?;
     let (name, profile) = (suite.label(), suite.profile);
     let mut methods = Vec::new();
     for b in &args.fusion {
@@ -80,15 +106,12 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             None => {
                 return Err(tenure_eval::Error::Usage(format!(
                     "--fusion {}: expected rrf, combsum or fallback",
-                    b.to_possible_value()
-                        .map_or("?".into(), |v| v.get_name().to_string())
+                    flag_name(*b)
                 )))
             }
         }
     }
-    let bm25 = args
-        .backends
-        .configs(&[BackendArg::Bm25], &args.remote, None)?;
+    let bm25 = args.backends.configs(&[reference], &args.remote, None)?;
     let mut backends = bm25.clone();
     let index = args.backends.index_kind();
     let models = args.backends.cosine.configs(&args.remote, index);
@@ -186,4 +209,10 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(tenure_eval::error::exit::RUNTIME));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A backend's name as `--backend` spells it.
+fn flag_name(b: BackendArg) -> String {
+    b.to_possible_value()
+        .map_or("?".into(), |v| v.get_name().to_string())
 }

@@ -1,0 +1,82 @@
+//! `tenure-eval merge`: the shards' `--out` folders made into the whole run's reports
+//! (docs/journal.md). Each folder says what it holds: a `run`/`models --shard K/N` folder its
+//! journals, a `scale --shard K/N` folder its `scale-shard.json`. Its flags are its own: the
+//! suite, where the merged reports go, the gates and the files a run writes; what chose and
+//! drove the backends is in the journals, so no backend flag exists here to be ignored.
+
+use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
+use crate::cli::backends::ids;
+use crate::cli::cmd::history::RunHistoryArgs;
+use crate::cli::cmd::run::{baselines, finish, Finish};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tenure_eval::backend::Workload;
+use tenure_eval::job::RunPlan;
+use tenure_eval::study::scale::shard as scale_shard;
+use tenure_eval::suite::Suite;
+use tenure_eval::{Error, Result};
+
+/// `tenure-eval merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The --out folder of each shard (`run`, `models` or `scale --shard K/N`), every shard
+    /// once.
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    pub shards: Vec<PathBuf>,
+    /// The suite the shards ran.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// Where the merged reports go, what is printed, the measures.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// CI gates on the merged run.
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// Also write one self-contained HTML page of the merged reports (see `html`).
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
+    /// Run history.
+    #[command(flatten)]
+    pub history: RunHistoryArgs,
+}
+
+/// Merge the shards.
+pub fn run(args: MergeArgs) -> Result<ExitCode> {
+    // Scale shards hold the study's rows and its settings, merged as `scale` wrote them.
+    if args.shards.iter().any(|dir| scale_shard::is_shard(dir)) {
+        let given = ids::<MergeArgs>()
+            .into_iter()
+            .find(|id| id != "shards" && crate::cli::given::given(id));
+        if let Some(id) = given {
+            return Err(Error::Usage(format!(
+                "merge: these are `scale` shards, merged with the settings they ran with; --{} \
+                 does not apply",
+                id.replace('_', "-")
+            )));
+        }
+        return crate::cli::cmd::scale::merge(&args.shards);
+    }
+    let suite = load(&args.suite)?;
+    if !args.output.quiet {
+        for note in crate::cli::args::input_notes(&suite) {
+            say!("{note}");
+        }
+    }
+    let baselines = baselines(&args.gates)?;
+    let kinds = [Workload::Static, Workload::Session];
+    let mut plan = RunPlan::new(suite, Vec::new(), &kinds, &args.output.out)?
+        .with_gates(args.gates.gates(), baselines)?;
+    plan.harness = plan.suite.harness_copy()?;
+    let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
+    plan.replay = tenure_eval::job::merge::merge(&args.shards, &suites)?;
+    finish(
+        plan,
+        Finish {
+            output: &args.output,
+            gates: &args.gates,
+            html: args.html.as_deref(),
+            history: &args.history,
+        },
+    )
+}
