@@ -22,6 +22,7 @@ pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
     let ingestion = parsed.ingestion.clone();
     let list = if parsed.array { "$" } else { "$.cases" };
     let report = LoadedReport::from_parsed(path, parsed)?;
+    report.whole_run()?;
     let pairing = actual.and_then(|a| sidecar_pairing(&report, &a));
     let mut problems = report.disagreements();
     for (i, row) in report.rows.iter().enumerate() {

@@ -208,3 +208,34 @@ fn models_in_two_shards_merged_equals_the_whole_models_run() {
         );
     }
 }
+
+/// A shard's report says so where it is read (its table, its manifest), and `verify` and
+/// `tables` refuse it as a whole run (exit 2, naming the file and `$.manifest.shard`): its
+/// means are one shard's (issue 45).
+#[test]
+fn a_shards_report_is_not_taken_for_a_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cli(&["static", "--suite", "pmb", "--shard", "1/2", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    ok(out.clone());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("shard 1/2, its cases only"), "{stdout}");
+    let path = dir.path().join("pmb/retrieval-report-tenure.json");
+    assert_eq!(
+        report(&path)["manifest"]["shard"],
+        serde_json::json!({"k": 1, "n": 2})
+    );
+    for command in ["verify", "tables"] {
+        let o = cli(&[command]).arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains("$.manifest.shard")
+                && stderr.contains("shard 1/2")
+                && stderr.contains("retrieval-report-tenure.json"),
+            "{command}: {stderr}"
+        );
+    }
+}

@@ -282,8 +282,11 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
     let text = match out.format {
         OutputFormat::Table if passes.len() == 1 => {
             let row = &passes[0].row;
+            // A shard's numbers are its cases' only: said where they are read.
+            let shard = (passes[0].report.shard())
+                .map_or(String::new(), |s| format!(" · shard {s}, its cases only"));
             let title = format!(
-                "{} · {} · {} ({} profile)",
+                "{} · {} · {} ({} profile){shard}",
                 suite.label(),
                 row.kind.label(),
                 row.backend,
@@ -317,7 +320,17 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
                 .collect();
             json_text(&rows)
         }
-        _ => table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>()),
+        _ => {
+            let mut text =
+                table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>());
+            if let Some(s) = passes.first().and_then(|p| p.report.shard()) {
+                text.push_str(&format!(
+                    "shard {s}: each row holds that shard's cases only (`tenure-eval merge` \
+                     makes the whole run)\n"
+                ));
+            }
+            text
+        }
     };
     write_stdout_then_go_on(&text)?;
     if out.format == OutputFormat::Table {

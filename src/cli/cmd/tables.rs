@@ -35,6 +35,9 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     use tenure_eval::render::render;
     use tenure_eval::render::tables::{paper_tables, pmb_tables};
     let reports = load_reports(&args.reports, args.quiet)?;
+    for report in &reports {
+        report.whole_run()?;
+    }
     crate::cli::mixed::warn(&reports);
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {

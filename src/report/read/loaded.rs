@@ -51,6 +51,27 @@ impl LoadedReport {
         LoadedReport::from_parsed(path, read_report(path)?)
     }
 
+    /// The shard of a run this report is (`--shard K/N`), if it is one.
+    pub fn shard(&self) -> Option<crate::run::journal::Shard> {
+        self.manifest.as_ref()?.shard
+    }
+
+    /// An input error for a shard's report where a whole run's belongs (issue 45): its means
+    /// are one shard's, and read as the run's they are wrong with nothing to say so.
+    pub fn whole_run(&self) -> Result<&LoadedReport> {
+        match self.shard() {
+            Some(shard) => Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.shard",
+                format!(
+                    "the report of shard {shard} of a run (its cases only), not a whole run: \
+                     `tenure-eval merge` the shards' --out folders and use the merged report"
+                ),
+            )),
+            None => Ok(self),
+        }
+    }
+
     /// A report read in one pass ([`crate::report::read::parse`]).
     pub(crate) fn from_parsed(path: &Path, parsed: Parsed) -> Result<LoadedReport> {
         if !parsed.array && !parsed.has_cases {

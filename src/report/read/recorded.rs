@@ -63,6 +63,9 @@ pub struct RecordedManifest {
     /// The run was repeated (`--repeat N`): each measure's spread, the flaky cases.
     #[serde(default)]
     pub repeats: Option<crate::report::repeats::Repeats>,
+    /// The run was shard K of N (`--shard K/N`): that shard's cases only.
+    #[serde(default)]
+    pub shard: Option<crate::run::journal::Shard>,
 }
 
 /// One input file of a run.
