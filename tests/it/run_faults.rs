@@ -299,3 +299,28 @@ fn own_ids_in_compat_mode_warn_once_and_in_the_summary() {
     let recorded = report["manifest"]["backendStats"]["warnings"].to_string();
     assert!(recorded.contains("not the suite's"), "{recorded}");
 }
+
+/// A system that answered and then went away (nothing listens on its port any more): the
+/// careful run stops at the first refused connection, in about a second instead of retrying
+/// case after case, says so and names `--resume` (issue 45).
+#[test]
+fn a_system_that_went_away_stops_the_run_at_once_and_names_resume() {
+    let port = free_port();
+    let mut serve = serve_on(port, &["--exit-after-searches", "5"]);
+    let url = format!("http://127.0.0.1:{port}");
+    let start = Instant::now();
+    let run = http_run("static", &["--suite", "pmb"], "pmb", &url, "gone", &[]);
+    let elapsed = start.elapsed();
+    assert!(fault(serve.wait().unwrap()), "the serve died of its fault");
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("went away") && run.stderr.contains("--resume"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "{elapsed:?}: {}",
+        run.stderr
+    );
+}

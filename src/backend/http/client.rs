@@ -78,6 +78,11 @@ pub struct Client {
     agent: ureq::Agent,
     timeout_secs: u64,
     counters: Mutex<Counters>,
+    /// Some call has had an answer (any status).
+    answered: std::sync::atomic::AtomicBool,
+    /// A refused connection after an answer is [`ErrorKind::Lost`], not a retry (the careful
+    /// client's rule; see [`Client::stopping_when_gone`]).
+    stop_when_gone: bool,
 }
 
 /// The first 200 characters of a body, whitespace runs as one blank, for one-line messages.
@@ -104,7 +109,17 @@ impl Client {
             agent,
             timeout_secs,
             counters: Mutex::new(Counters::default()),
+            answered: std::sync::atomic::AtomicBool::new(false),
+            stop_when_gone: false,
         }
+    }
+
+    /// The same client, for which a connection refused after the system had answered means it
+    /// went away (issue 45): the call fails as a lost store at once, where retries would only
+    /// wait (16 s of them before) and a supervisor's restart brings back an empty store.
+    pub fn stopping_when_gone(mut self, stop: bool) -> Client {
+        self.stop_when_gone = stop;
+        self
     }
 
     /// The base URL.
@@ -133,8 +148,21 @@ impl Client {
                 .send(b),
             (_, None) => self.agent.post(&url).send_empty(),
         };
+        let answered = self.answered.load(std::sync::atomic::Ordering::Relaxed);
         let fail = |e: ureq::Error| {
             self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
+            let refused = matches!(&e, ureq::Error::Io(io)
+                if io.kind() == std::io::ErrorKind::ConnectionRefused);
+            if refused && answered && self.stop_when_gone {
+                return BackendError::new(
+                    ErrorKind::Lost,
+                    format!(
+                        "{method} {path}: connection refused at {} after it had answered: the \
+                         memory system went away",
+                        self.base
+                    ),
+                );
+            }
             let message = match e {
                 ureq::Error::Timeout(_) => format!("timed out after {} s", self.timeout_secs),
                 e => e.to_string(),
@@ -142,6 +170,8 @@ impl Client {
             BackendError::transient(format!("{method} {path}: {message}"))
         };
         let mut response = sent.map_err(fail)?;
+        self.answered
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let status = response.status().as_u16();
         let text = response.body_mut().read_to_string().map_err(fail)?;
         if !(200..300).contains(&status) {

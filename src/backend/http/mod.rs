@@ -152,7 +152,8 @@ impl HttpBackend {
                 tag: super::label::tag(&config.label_settings(), []),
                 upstream_exact: !config.careful(),
             },
-            client: Client::new(&config.url, config.timeout_secs),
+            client: Client::new(&config.url, config.timeout_secs)
+                .stopping_when_gone(config.careful()),
             config: config.clone(),
             workload,
             known: corpus.iter().map(|b| b.id.clone()).collect(),

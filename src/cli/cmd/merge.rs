@@ -7,7 +7,7 @@
 use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
 use crate::cli::backends::ids;
 use crate::cli::cmd::history::RunHistoryArgs;
-use crate::cli::cmd::run::{baselines, finish, Finish};
+use crate::cli::cmd::run::{baselines, finish};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,11 +72,9 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
     plan.replay = tenure_eval::job::merge::merge(&args.shards, &suites)?;
     finish(
         plan,
-        Finish {
-            output: &args.output,
-            gates: &args.gates,
-            html: args.html.as_deref(),
-            history: &args.history,
-        },
+        &args.output,
+        &args.gates,
+        args.html.as_deref(),
+        &args.history,
     )
 }

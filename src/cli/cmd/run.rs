@@ -163,12 +163,10 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     }
     finish(
         plan,
-        Finish {
-            output: &args.output,
-            gates: &args.gates,
-            html: args.html.as_deref(),
-            history: &args.history,
-        },
+        &args.output,
+        &args.gates,
+        args.html.as_deref(),
+        &args.history,
     )
 }
 
@@ -181,17 +179,15 @@ pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
         .collect()
 }
 
-/// What a planned run does and writes once its plan is made, the same for `run` and `merge`.
-pub struct Finish<'a> {
-    pub output: &'a OutputArgs,
-    pub gates: &'a GateArgs,
-    pub html: Option<&'a std::path::Path>,
-    pub history: &'a crate::cli::cmd::history::RunHistoryArgs,
-}
-
-/// Carry out `plan`: the reports, the table, the gate files, the history, the page, and the
-/// exit code.
-pub fn finish(mut plan: RunPlan, args: Finish<'_>) -> Result<ExitCode> {
+/// Carry out `plan`, the same for `run` and `merge`: the reports, the table, the gate files,
+/// the history, the page (`html`), and the exit code.
+pub fn finish(
+    mut plan: RunPlan,
+    output: &OutputArgs,
+    gates: &GateArgs,
+    html: Option<&std::path::Path>,
+    history: &crate::cli::cmd::history::RunHistoryArgs,
+) -> Result<ExitCode> {
     plan.config = crate::cli::given::config().and_then(|c| {
         Some(tenure_eval::report::ConfigFile {
             path: c.path.as_ref()?.display().to_string(),
@@ -200,9 +196,9 @@ pub fn finish(mut plan: RunPlan, args: Finish<'_>) -> Result<ExitCode> {
     });
     // --metrics, when given, wins over the suite's own measures (RunPlan::new).
     if crate::cli::given::set("metrics") {
-        plan.measures = args.output.metrics.0.clone();
+        plan.measures = output.metrics.0.clone();
     }
-    let quiet = args.output.quiet;
+    let quiet = output.quiet;
     if !quiet {
         for note in &plan.notes {
             say!("note: {note}");
@@ -215,26 +211,25 @@ pub fn finish(mut plan: RunPlan, args: Finish<'_>) -> Result<ExitCode> {
     let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = execute(&mut plan, &mut progress)?;
     progress.finish();
-    print_outcome(&plan.suite, &outcome, args.output)?;
+    print_outcome(&plan.suite, &outcome, output)?;
     // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
     // then runs anywhere, without a summary.
-    let summary = args
-        .gates
+    let summary = gates
         .summary_md
         .as_deref()
         .filter(|p| !p.as_os_str().is_empty());
-    if summary.is_none() && args.gates.summary_md.is_some() {
+    if summary.is_none() && gates.summary_md.is_some() {
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     }
-    let against_baseline = args.gates.gates().fail_on == Some(FailOn::NewFailures);
+    let against_baseline = gates.gates().fail_on == Some(FailOn::NewFailures);
     tenure_eval::job::files::write_gate_files(
         &outcome,
-        args.gates.junit.as_deref(),
+        gates.junit.as_deref(),
         summary,
         against_baseline.then_some(&plan.baselines[..]),
     )?;
-    let history = args.history.record(&outcome, quiet)?;
-    if let Some(path) = args.html {
+    let history = history.record(&outcome, quiet)?;
+    if let Some(path) = html {
         let files: Vec<_> = outcome
             .passes
             .iter()
