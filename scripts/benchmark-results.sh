@@ -55,10 +55,10 @@ EOF
 tables() {
   local dir=$1; shift
   local flags
-  for backend in bm25-text cosine rrf; do
+  for backend in bm25-text cosine rrf composite; do
     case $backend in
     bm25-text) flags=() ;;
-    cosine) flags=("${cosine[@]}") ;;
+    cosine | composite) flags=("${cosine[@]}") ;;
     rrf) flags=(--fuse bm25-text,cosine "${cosine[@]}") ;;
     esac
     "$bin" run "$@" --backend "$backend" "${flags[@]}" --out "$dir" --quiet |
