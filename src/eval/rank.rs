@@ -88,10 +88,12 @@ impl std::str::FromStr for Measure {
             "RR" => Family::Rr,
             "AP" => Family::Ap,
             _ => {
+                let hint = spelled_elsewhere(s)
+                    .map_or(String::new(), |ours| format!(" (did you mean {ours}?)"));
                 return Err(format!(
-                    "{s:?} is not a measure tenure-eval computes; expected P@k, R@k, nDCG, \
-                     nDCG@k, RR, RR@k, AP or AP@k (ir_measures names)"
-                ))
+                    "{s:?} is not a measure tenure-eval computes{hint}; expected P@k, R@k, \
+                     nDCG, nDCG@k, RR, RR@k, AP or AP@k (ir_measures names)"
+                ));
             }
         };
         if cutoff.is_none() && matches!(family, Family::P | Family::R) {
@@ -99,6 +101,30 @@ impl std::str::FromStr for Measure {
         }
         Ok(Measure { family, cutoff })
     }
+}
+
+/// The ir_measures name of a measure spelled as trec_eval (`map`, `ndcg_cut_10`, `P_5`,
+/// `recall_10`, `recip_rank`) or in another case (`ndcg@10`, `mrr`, `MAP`), for the hint of an
+/// unknown name.
+fn spelled_elsewhere(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let (stem, k) = match lower.rsplit_once(['_', '@']) {
+        Some((stem, k)) if k.parse::<usize>().is_ok_and(|k| k > 0) => (stem, Some(k)),
+        _ => (lower.as_str(), None),
+    };
+    let family = match stem {
+        "map" | "ap" | "map_cut" => "AP",
+        "ndcg" | "ndcg_cut" => "nDCG",
+        "p" | "precision" => "P",
+        "r" | "recall" => "R",
+        "rr" | "mrr" | "recip_rank" => "RR",
+        _ => return None,
+    };
+    Some(match k {
+        Some(k) => format!("{family}@{k}"),
+        None if matches!(family, "P" | "R") => format!("{family}@10"),
+        None => family.to_string(),
+    })
 }
 
 /// A comma-separated list of measures, duplicates dropped, order kept.
@@ -183,6 +209,27 @@ pub fn scores(measures: &[Measure], ranking: &[&str], gold: &[&str]) -> Vec<Opti
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn trec_eval_and_other_spellings_get_ours_as_a_hint() {
+        for (given, ours) in [
+            ("map", "AP"),
+            ("map_cut_100", "AP@100"),
+            ("ndcg_cut_10", "nDCG@10"),
+            ("ndcg@10", "nDCG@10"),
+            ("P_5", "P@5"),
+            ("recall_10", "R@10"),
+            ("recip_rank", "RR"),
+            ("MRR", "RR"),
+        ] {
+            let e = given.parse::<super::Measure>().unwrap_err();
+            assert!(e.contains(&format!("did you mean {ours}?")), "{given}: {e}");
+            // The hint names a measure that parses.
+            assert!(ours.parse::<super::Measure>().is_ok(), "{ours}");
+        }
+        let e = "bpref".parse::<super::Measure>().unwrap_err();
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+
     use super::*;
 
     #[test]
