@@ -198,11 +198,25 @@ fn nothing_listening_is_exit_3() {
     let output = tenure_eval(&["doctor", "--url", &url]);
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // The words `run` uses for the same thing.
     assert!(
-        stderr.contains("GET /health") && stderr.contains("refused"),
+        stderr.contains(&format!("nothing answers at {url}")) && stderr.contains("refused"),
         "{stderr}"
     );
     assert!(output.stdout.is_empty());
+    // --format json answers in JSON on stdout even then, and still exits 3.
+    let output = tenure_eval(&["doctor", "--url", &url, "--format", "json"]);
+    assert_eq!(output.status.code(), Some(3));
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["passed"], false);
+    assert_eq!(answer["url"], url.as_str());
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("nothing answers at"),
+        "{answer}"
+    );
 }
 
 /// Run the pmb static cases against `url`; the report.

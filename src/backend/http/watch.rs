@@ -24,7 +24,7 @@ pub(crate) const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Can a TCP connection be opened to `url`'s host and port? The error is one line naming the
 /// URL and the cause (`connection refused`, `timed out`, a name that does not resolve).
-pub(crate) fn reachable(url: &str) -> Result<(), String> {
+pub fn reachable(url: &str) -> Result<(), String> {
     let fail = |cause: String| format!("nothing answers at {url}: {cause}");
     let uri: ureq::http::Uri = url.parse().map_err(|e| fail(format!("not a URL ({e})")))?;
     let host = uri

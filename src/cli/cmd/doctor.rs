@@ -53,8 +53,21 @@ pub fn run(args: DoctorArgs) -> Result<ExitCode> {
         patience: Duration::from_millis(args.patience_ms),
     };
     say!("doctor: probing {} (this resets the store)", config.url);
-    let checkup =
-        doctor::examine(&client, &probe).map_err(|e| Error::backend("http", e.message))?;
+    // Nothing listening is said as `run` says it (issue 45), and `--format json` prints JSON
+    // even then: a script reading stdout gets an answer to parse.
+    let checkup = tenure_eval::backend::http::watch::reachable(&config.url)
+        .and_then(|()| doctor::examine(&client, &probe).map_err(|e| e.message));
+    let checkup = match checkup {
+        Ok(checkup) => checkup,
+        Err(message) => {
+            if args.format == OutputFormat::Json {
+                let failed =
+                    serde_json::json!({"url": config.url, "passed": false, "error": message});
+                crate::cli::write_stdout(&format!("{failed:#}\n"))?;
+            }
+            return Err(Error::backend("http", message));
+        }
+    };
     let text = match args.format {
         OutputFormat::Text => render(&checkup),
         _ => {
