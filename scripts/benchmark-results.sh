@@ -6,8 +6,8 @@
 #
 #   scripts/benchmark-results.sh DATA_DIR [SECTION...]
 #
-# DATA_DIR holds the benchmarks as the tests read them (TENURE_EVAL_DATA; .ci/run's
-# ../shared/fixtures): locomo/locomo10.json, locomo-audit/, locomo-plus/locomo_plus.json, beam/,
+# DATA_DIR holds the benchmarks as the tests read them from TENURE_EVAL_DATA (CONTRIBUTING.md,
+# "Benchmark data"): locomo/locomo10.json, locomo-audit/, locomo-plus/locomo_plus.json, beam/,
 # zyphra-temporal/. SECTION is any of beam, supersession, locomo, locomo-plus, time (default: all five).
 # Needs the release build (cargo build --release) and the MiniLM ONNX model and ONNX Runtime
 # (scripts/setup-models.sh). Embeds every text once into target/bench-store (reused on the

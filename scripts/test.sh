@@ -8,8 +8,9 @@
 #                             (.config/nextest.toml); installs nothing
 #
 # CONTRIBUTING.md, "The test loop", says what each tier holds and what it costs. Benchmark data
-# the repository does not hold is read from TENURE_EVAL_DATA (.ci/run points it at
-# ../shared/fixtures); without it, those tests skip with a line saying what to download.
+# the repository does not hold is read from TENURE_EVAL_DATA, and only from there
+# (CONTRIBUTING.md, "Benchmark data"); without it, those tests skip with a line saying what to
+# download.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS

@@ -15,12 +15,15 @@ pub mod args;
 pub mod backends;
 mod cmd;
 pub mod config;
+mod explain;
+mod finish;
 pub mod format;
 pub mod given;
 pub mod journal;
 mod mixed;
 pub mod progress;
 pub mod remote;
+mod study_rows;
 pub mod suite;
 
 use clap::{Parser, Subcommand};

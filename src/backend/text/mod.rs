@@ -317,37 +317,45 @@ mod tests {
 
     #[test]
     fn the_recency_prior_puts_the_later_of_two_equal_matches_first() {
-        let plain = TextBm25Config::default();
-        // Equal scores: index order, the original first; never another user's.
-        assert_eq!(
-            ranked(plain, "dashboard api responds"),
-            ["original", "update"]
-        );
         let prior = |recency, recency_window| TextBm25Config {
             recency,
             recency_window,
         };
-        assert_eq!(
-            ranked(prior(1.0, 0), "dashboard api responds"),
-            ["update", "original"]
-        );
-        // A window of one orders one result: the first by BM25 stays first.
-        assert_eq!(
-            ranked(prior(1.0, 1), "dashboard api responds"),
-            ["original", "update"]
-        );
-        assert_eq!(
-            ranked(prior(1.0, 2), "dashboard api responds"),
-            ["update", "original"]
-        );
-        // A word only the original holds outweighs a mild prior, not a strong one.
-        assert_eq!(
-            ranked(prior(0.1, 0), "dashboard 400ms"),
-            ["original", "update"]
-        );
-        assert_eq!(
-            ranked(prior(20.0, 0), "dashboard 400ms"),
-            ["update", "original"]
-        );
+        let (equal, one_word) = ("dashboard api responds", "dashboard 400ms");
+        for (config, query, want, why) in [
+            (
+                TextBm25Config::default(),
+                equal,
+                ["original", "update"],
+                "equal scores: index order, the original first; never another user's",
+            ),
+            (prior(1.0, 0), equal, ["update", "original"], "the prior"),
+            (
+                prior(1.0, 1),
+                equal,
+                ["original", "update"],
+                "a window of one orders one result: the first by BM25 stays first",
+            ),
+            (
+                prior(1.0, 2),
+                equal,
+                ["update", "original"],
+                "a window of two",
+            ),
+            (
+                prior(0.1, 0),
+                one_word,
+                ["original", "update"],
+                "a word only the original holds outweighs a mild prior",
+            ),
+            (
+                prior(20.0, 0),
+                one_word,
+                ["update", "original"],
+                "but not a strong one",
+            ),
+        ] {
+            assert_eq!(ranked(config, query), want, "{why}");
+        }
     }
 }

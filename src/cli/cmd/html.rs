@@ -4,11 +4,10 @@
 use crate::cli::args::SuiteArgs;
 use crate::cli::load_reports;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::analysis::compare::significance::TestSettings;
 use tenure_eval::render::html::{self, Options};
-use tenure_eval::report::LoadedReport;
 use tenure_eval::suite::{Suite, SuiteSource};
 use tenure_eval::Result;
 
@@ -76,40 +75,6 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
             None => Vec::new(),
         },
     };
-    write(&args.out, &reports, &suite, &options, args.quiet)?;
+    crate::cli::finish::write_page(&args.out, &reports, &suite, &options, args.quiet)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Write the page of `reports` to `out`, saying so unless `quiet`.
-pub fn write(
-    out: &Path,
-    reports: &[LoadedReport],
-    suite: &Suite,
-    options: &Options,
-    quiet: bool,
-) -> Result<()> {
-    let bytes = html::write(out, reports, suite, options)?;
-    if !quiet {
-        say!(
-            "wrote {} ({} report(s), {:.1} kB)",
-            out.display(),
-            reports.len(),
-            bytes as f64 / 1000.0
-        );
-    }
-    Ok(())
-}
-
-/// The options `run --html` uses: `compare`'s defaults.
-pub fn default_options() -> Options {
-    Options {
-        title: None,
-        settings: TestSettings {
-            alpha: 0.05,
-            resamples: 100_000,
-            seed: 20_260_511,
-        },
-        measures: None,
-        history: Vec::new(),
-    }
 }

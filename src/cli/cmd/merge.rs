@@ -6,8 +6,7 @@
 
 use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
 use crate::cli::backends::ids;
-use crate::cli::cmd::history::RunHistoryArgs;
-use crate::cli::cmd::run::{baselines, finish};
+use crate::cli::finish::{baselines, finish, RunHistoryArgs};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,7 +54,7 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
                 id.replace('_', "-")
             )));
         }
-        return crate::cli::cmd::scale::merge(&args.shards);
+        return crate::cli::study_rows::merge_scale(&args.shards);
     }
     let suite = load(&args.suite)?;
     if !args.output.quiet {

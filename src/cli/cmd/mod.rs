@@ -7,7 +7,6 @@ pub mod compare;
 pub mod config;
 pub mod doctor;
 pub mod embed;
-pub mod explain;
 pub mod flywheel;
 pub mod history;
 pub mod html;

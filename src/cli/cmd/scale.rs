@@ -3,12 +3,13 @@
 
 use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
 use crate::cli::format::{only, OutputFormat, TABLES};
+use crate::cli::study_rows::print_rows;
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::backend::cosine::HnswParams;
 use tenure_eval::embed::places::user_cache;
-use tenure_eval::render::{render, write_figure, Table};
+use tenure_eval::render::write_figure;
 use tenure_eval::run::journal::Shard;
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
 use tenure_eval::study::scale::shard::{self, Rows, Settings};
@@ -171,20 +172,6 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
     print_rows(&rows, table, args.format)
 }
 
-/// A study's rows on stdout, as a table in `format` (made by `table`) or as JSON.
-fn print_rows<R: serde::Serialize>(
-    rows: &[R],
-    table: fn(&[R]) -> Table,
-    format: OutputFormat,
-) -> Result<ExitCode> {
-    let text = match format {
-        OutputFormat::Json => json_text(&rows),
-        other => render(&[table(rows)], other.table()),
-    };
-    write_stdout(&text)?;
-    Ok(ExitCode::SUCCESS)
-}
-
 /// The sizes this process measures: all of --sizes, or its shard's.
 fn sizes_of(args: &ScaleArgs, shard: Option<Shard>) -> Vec<usize> {
     match shard {
@@ -212,18 +199,6 @@ fn write_shard(args: &ScaleArgs, suite: Option<&Suite>, shard: Shard, rows: &Row
         .as_deref()
         .expect("clap requires --out with --shard");
     shard::write(dir, &settings, shard, rows)
-}
-
-/// `tenure-eval merge` of scale shards: the study's table from every shard's rows.
-pub fn merge(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
-    use clap::ValueEnum;
-    let (settings, rows) = shard::merge(dirs)?;
-    let format = OutputFormat::from_str(&settings.format, true)
-        .map_err(|_| Error::Usage(format!("merge: unknown format {:?}", settings.format)))?;
-    match rows {
-        Rows::Bm25(rows) => print_rows(&rows, table, format),
-        Rows::Vectors(rows) => print_rows(&rows, vectors::table, format),
-    }
 }
 
 /// `scale --vectors`: each size in a process of its own, as the BM25 study.

@@ -1,5 +1,6 @@
-//! `run --explain CASE`: one backend's account of one static case (alias-BM25's own, with its
-//! candidates below the floor; any other backend's through `job::explain`).
+//! `run --explain CASE` (a flag of `run`, not a command of its own): one backend's account of
+//! one static case (alias-BM25's own, with its candidates below the floor; any other backend's
+//! through `job::explain`).
 
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::remote::{HttpArgs, RemoteArgs};

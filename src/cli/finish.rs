@@ -1,0 +1,318 @@
+//! What `run` and `merge` do once their plan is made: carry it out, print its table, write
+//! its gate files, history and page, say what went wrong, and give the exit code. Shared by
+//! the two commands, so neither calls the other; the `--history` flags and the page's writing
+//! live here for the same reason (`html` writes its page through [`write_page`]).
+
+use crate::cli::args::{GateArgs, OutputArgs};
+use crate::cli::format::OutputFormat;
+use crate::cli::journal::report_stopped;
+use crate::cli::progress::Progress;
+use crate::cli::{json_text, write_stdout_then_go_on};
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tenure_eval::analysis::compare::significance::TestSettings;
+use tenure_eval::analysis::gates::FailOn;
+use tenure_eval::job::{execute, JobOutcome, RunPlan};
+use tenure_eval::render::html::Options;
+use tenure_eval::render::run_table as table;
+use tenure_eval::report::LoadedReport;
+use tenure_eval::suite::Suite;
+use tenure_eval::Result;
+
+/// The `--baseline` reports, loaded before any work.
+pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
+    gates
+        .baseline
+        .iter()
+        .map(|p| LoadedReport::load(p))
+        .collect()
+}
+
+/// Carry out `plan`, the same for `run` and `merge`: the reports, the table, the gate files,
+/// the history, the page (`html`), and the exit code.
+pub fn finish(
+    mut plan: RunPlan,
+    output: &OutputArgs,
+    gates: &GateArgs,
+    html: Option<&std::path::Path>,
+    history: &RunHistoryArgs,
+) -> Result<ExitCode> {
+    plan.config = crate::cli::given::config().and_then(|c| {
+        Some(tenure_eval::report::ConfigFile {
+            path: c.path.as_ref()?.display().to_string(),
+            sha256: c.sha256.clone()?,
+        })
+    });
+    // --metrics, when given, wins over the suite's own measures (RunPlan::new).
+    if crate::cli::given::set("metrics") {
+        plan.measures = output.metrics.0.clone();
+    }
+    let quiet = output.quiet;
+    if !quiet {
+        for note in &plan.notes {
+            say!("note: {note}");
+        }
+    }
+    // Said even with --quiet: the run's numbers are not what its flags lead a reader to expect.
+    for warning in &plan.warnings {
+        say!("warning: {warning}");
+    }
+    let mut progress = Progress::new(quiet, &plan.suite.label());
+    let outcome = execute(&mut plan, &mut progress)?;
+    progress.finish();
+    print_outcome(&plan.suite, &outcome, output)?;
+    // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
+    // then runs anywhere, without a summary.
+    let summary = gates
+        .summary_md
+        .as_deref()
+        .filter(|p| !p.as_os_str().is_empty());
+    if summary.is_none() && gates.summary_md.is_some() {
+        say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
+    }
+    let against_baseline = gates.gates().fail_on == Some(FailOn::NewFailures);
+    tenure_eval::job::files::write_gate_files(
+        &outcome,
+        gates.junit.as_deref(),
+        summary,
+        against_baseline.then_some(&plan.baselines[..]),
+    )?;
+    let history = history.record(&outcome, quiet)?;
+    if let Some(path) = html {
+        let files: Vec<_> = outcome
+            .passes
+            .iter()
+            .flat_map(|p| p.reports.clone())
+            .collect();
+        let reports = crate::cli::load_reports(&files, true)?;
+        let mut options = page_options();
+        options.history = history;
+        write_page(path, &reports, &plan.suite, &options, quiet)?;
+    }
+    for c in &outcome.checks {
+        if !quiet || !c.passed {
+            say!(
+                "gate {} {} on {}: {}",
+                c.gate,
+                if c.passed { "passed" } else { "FAILED" },
+                c.report,
+                c.detail
+            );
+        }
+    }
+    // What a system did wrong is said even with --quiet, as errors are.
+    for w in outcome.warnings() {
+        say!("warning: {w}");
+    }
+    for pass in &outcome.passes {
+        if let Some(why) = &pass.unhealthy {
+            say!(
+                "error: {} {}: {why}",
+                pass.row.backend,
+                pass.row.kind.label()
+            );
+        }
+    }
+    report_errored(&outcome);
+    report_stopped(&outcome);
+    Ok(ExitCode::from(outcome.exit_code()))
+}
+
+/// Failing cases listed under the table, per report.
+const FAILING_SHOWN: usize = 5;
+
+fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Result<()> {
+    let passes = &outcome.passes;
+    let text = match out.format {
+        OutputFormat::Table if passes.len() == 1 => {
+            let row = &passes[0].row;
+            // A shard's numbers are its cases' only: said where they are read.
+            let shard = (passes[0].report.shard())
+                .map_or(String::new(), |s| format!(" · shard {s}, its cases only"));
+            let title = format!(
+                "{} · {} · {} ({} profile){shard}",
+                suite.label(),
+                row.kind.label(),
+                row.backend,
+                suite.profile
+            );
+            let mut text = if row.rank.measures.is_empty() {
+                table::summary_table(&title, &row.summary, None)
+            } else {
+                table::rank_summary_table(&title, &row.summary, &row.rank, None)
+            };
+            if let (Some(d), Some(p)) = (row.mean_drift, row.mean_precision_drift) {
+                text.push_str(&format!("mean drift {d:.2} (paper: noise / surfaced) · {p:.2} (PrecisionMemBench: 1 − precision)\n"));
+            }
+            text
+        }
+        OutputFormat::Json => {
+            let rows: Vec<_> = passes
+                .iter()
+                .map(|p| {
+                    json!({
+                        "suite": p.row.suite,
+                        "backend": p.row.backend,
+                        "kind": p.row.kind.label(),
+                        "reports": p.reports.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+                        "retrieval": p.row.summary,
+                        "meanDriftScore": p.row.mean_drift,
+                        "meanPrecisionDriftScore": p.row.mean_precision_drift,
+                        "repeats": p.report.manifest.as_ref().and_then(|m| m.repeats.as_ref()),
+                    })
+                })
+                .collect();
+            json_text(&rows)
+        }
+        _ => {
+            let mut text =
+                table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>());
+            if let Some(s) = passes.first().and_then(|p| p.report.shard()) {
+                text.push_str(&format!(
+                    "shard {s}: each row holds that shard's cases only (`tenure-eval merge` \
+                     makes the whole run)\n"
+                ));
+            }
+            text
+        }
+    };
+    write_stdout_then_go_on(&text)?;
+    if out.format == OutputFormat::Table {
+        let repeated: String = passes
+            .iter()
+            .filter_map(|p| {
+                let repeats = p.report.manifest.as_ref()?.repeats.as_ref()?;
+                let name = format!("{} {}", p.row.backend, p.row.kind.label());
+                Some(tenure_eval::render::repeats::repeats_text(
+                    &name,
+                    repeats,
+                    FAILING_SHOWN,
+                ))
+            })
+            .collect();
+        if !repeated.is_empty() {
+            write_stdout_then_go_on(&format!("\n{repeated}"))?;
+        }
+        let failing: String = passes
+            .iter()
+            .map(|p| table::failing_cases(&p.report, FAILING_SHOWN))
+            .collect();
+        if !failing.is_empty() {
+            write_stdout_then_go_on(&format!("\n{failing}"))?;
+        }
+    }
+    if !out.quiet {
+        for p in passes.iter().flat_map(|p| &p.reports) {
+            say!("wrote {}", p.display());
+        }
+    }
+    Ok(())
+}
+
+/// Say on stderr (always: it decides the exit code) how many entries the backend failed on,
+/// each cause once: count, first case, message.
+pub fn report_errored(outcome: &JobOutcome) {
+    let errored = outcome.errored();
+    // A stopped run says its cause once, in `report_stopped`.
+    if errored > 0 && outcome.stopped().is_none() {
+        say!(
+            "error: the backend failed on {errored} case(s) or turn(s); the report went beside \
+             the last good one, in failed/ (--rerun-errored runs them again)"
+        );
+        for pass in outcome.passes.iter().filter(|p| p.errored > 0) {
+            for cause in &pass.errors {
+                say!(
+                    "  {} {}: {}× (first: {}): {}",
+                    pass.row.backend,
+                    pass.row.kind.label(),
+                    cause.count,
+                    cause.first,
+                    cause.message
+                );
+            }
+        }
+    }
+}
+
+/// `run`'s history flags.
+#[derive(Debug, Args)]
+pub struct RunHistoryArgs {
+    /// Append each pass's summary (label, suite, date, every measure, each case's pass/fail)
+    /// to DIR/history.jsonl; `tenure-eval history DIR` shows the runs over time.
+    #[arg(long, value_name = "DIR", help_heading = "History")]
+    pub history: Option<PathBuf>,
+    /// The memory system's commit (or any version), recorded with each run in the history.
+    #[arg(
+        long,
+        value_name = "REV",
+        requires = "history",
+        help_heading = "History"
+    )]
+    pub commit: Option<String>,
+}
+
+impl RunHistoryArgs {
+    /// Append the passes of `outcome` that ran to their end; the history afterwards (for the
+    /// page), empty without `--history`.
+    pub fn record(
+        &self,
+        outcome: &tenure_eval::job::JobOutcome,
+        quiet: bool,
+    ) -> Result<Vec<tenure_eval::analysis::history::Entry>> {
+        use tenure_eval::analysis::history::{append, Entry};
+        let Some(dir) = &self.history else {
+            return Ok(Vec::new());
+        };
+        let entries: Vec<Entry> = outcome
+            .passes
+            .iter()
+            .filter(|p| p.stopped.is_none())
+            .map(|p| Entry::of(&p.report, self.commit.as_deref()))
+            .collect();
+        let path = append(dir, &entries)?;
+        if !quiet {
+            say!(
+                "history: {} run(s) appended to {}",
+                entries.len(),
+                path.display()
+            );
+        }
+        tenure_eval::analysis::history::read(dir)
+    }
+}
+
+/// Write the page of `reports` to `out`, saying so unless `quiet`.
+pub fn write_page(
+    out: &Path,
+    reports: &[LoadedReport],
+    suite: &Suite,
+    options: &Options,
+    quiet: bool,
+) -> Result<()> {
+    let bytes = tenure_eval::render::html::write(out, reports, suite, options)?;
+    if !quiet {
+        say!(
+            "wrote {} ({} report(s), {:.1} kB)",
+            out.display(),
+            reports.len(),
+            bytes as f64 / 1000.0
+        );
+    }
+    Ok(())
+}
+
+/// The options `run --html` uses: `compare`'s defaults.
+pub fn page_options() -> Options {
+    Options {
+        title: None,
+        settings: TestSettings {
+            alpha: 0.05,
+            resamples: 100_000,
+            seed: 20_260_511,
+        },
+        measures: None,
+        history: Vec::new(),
+    }
+}
