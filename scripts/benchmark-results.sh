@@ -6,9 +6,12 @@
 #
 #   scripts/benchmark-results.sh DATA_DIR [SECTION...]
 #
+# alias-learning is the alias flywheel on held-out questions (docs/alias-learning.md).
+#
 # DATA_DIR holds the benchmarks as the tests read them from TENURE_EVAL_DATA (CONTRIBUTING.md,
 # "Benchmark data"): locomo/locomo10.json, locomo-audit/, locomo-plus/locomo_plus.json, beam/,
-# zyphra-temporal/. SECTION is any of beam, supersession, locomo, locomo-plus, time (default: all five).
+# zyphra-temporal/. SECTION is any of beam, supersession, locomo, locomo-plus, time, alias-learning
+# (default: all six).
 # Needs the release build (cargo build --release) and the MiniLM ONNX model and ONNX Runtime
 # (scripts/setup-models.sh). Embeds every text once into target/bench-store (reused on the
 # next run), writes reports under target/bench-reports, replaces the text between each
@@ -17,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:?usage: scripts/benchmark-results.sh DATA_DIR [beam|locomo|locomo-plus|time ...]}
 shift
-sections=("${@:-beam supersession locomo locomo-plus time}")
+sections=("${@:-beam supersession locomo locomo-plus time alias-learning}")
 read -r -a sections <<<"${sections[*]}"
 bin=target/release/tenure-eval
 [ -x "$bin" ] || { echo "build it first: cargo build --release" >&2; exit 2; }
@@ -201,8 +204,28 @@ for r in runs:
     } >"$file"
     section=time-questions
     ;;
+  alias-learning)
+    {
+      echo "<!-- alias-learning:begin (scripts/benchmark-results.sh; do not edit by hand) -->"
+      echo
+      for bench in locomo beam; do
+        case $bench in
+        locomo) flags=(--suite locomo --data "$data/locomo/locomo10.json") shown="--suite locomo --data locomo10.json" ;;
+        beam) flags=(--suite beam --data "$data/beam") shown="--suite beam --data chats/" ;;
+        esac
+        echo '```sh'
+        echo "tenure-eval alias-learning $shown --seed 1"
+        echo '```'
+        echo
+        step "alias-learning $bench" "$bin" alias-learning "${flags[@]}" --seed 1 --quiet |
+          sed 's/^### /#### /'
+        echo
+      done
+      echo "<!-- alias-learning:end -->"
+    } >"$file"
+    ;;
   *)
-    echo "unknown section $section (beam, supersession, locomo, locomo-plus, time)" >&2
+    echo "unknown section $section (beam, supersession, locomo, locomo-plus, time, alias-learning)" >&2
     exit 2
     ;;
   esac

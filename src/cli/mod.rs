@@ -108,6 +108,10 @@ pub enum Command {
     /// BEAM's results from reports of runs on it: rank measures per tier and ability, and the
     /// share of knowledge updates ranked above the fact they supersede (docs/beam.md).
     Beam(cmd::beam::BeamArgs),
+    /// The alias flywheel on a benchmark's own questions: aliases learned from one half of each
+    /// user's questions, the other half retrieved with and without them, against a random
+    /// control (docs/alias-learning.md).
+    AliasLearning(cmd::alias_learning::AliasLearningArgs),
     /// LongMemEval's retrieval metrics (recall_any, recall_all, ndcg_any) from reports of runs
     /// on it, per question type (docs/longmemeval.md).
     Longmemeval(cmd::longmemeval::LongMemEvalArgs),
@@ -146,6 +150,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Locomo(a) => cmd::locomo::run(a),
         Command::Longmemeval(a) => cmd::longmemeval::run(a),
         Command::Beam(a) => cmd::beam::run(a),
+        Command::AliasLearning(a) => cmd::alias_learning::run(a),
         Command::Config(a) => cmd::config::run(a),
         Command::Cache(a) => cmd::cache::run(a),
         Command::History(a) => cmd::history::run(a),

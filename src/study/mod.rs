@@ -5,6 +5,7 @@
 //! - [`paper`]: every quantitative claim of the paper beside what the reports measure (`claims`);
 //! - [`scale`]: a suite planted in a growing synthetic store, beside real Lucene (`scale`);
 //! - [`flywheel`]: the alias-enrichment flywheel essay, simulated (`flywheel`);
+//! - [`alias_learning`]: the flywheel's capture on a benchmark's held-out questions (`alias-learning`);
 //! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`);
 //! - [`locomo`]: LoCoMo's results by category, with its own recall accuracy (`locomo`);
 //! - [`longmemeval`]: LongMemEval's retrieval metrics by question type (`longmemeval`);
@@ -12,6 +13,7 @@
 //!
 //! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
 
+pub mod alias_learning;
 pub mod beam;
 pub mod flywheel;
 pub mod locomo;

@@ -7,6 +7,8 @@
 
 /// The house's rules: ARCHITECTURE.md names every folder, imports point down, no sibling
 /// circles, no module over 400 lines.
+/// The alias flywheel on held-out questions: the split, the captures, the figures.
+mod alias_learning;
 mod architecture;
 /// Score attribution: contributions add up to each belief's score.
 mod attribution;
@@ -92,6 +94,8 @@ mod lucene;
 mod mixed_reports;
 /// `models`: rank measures, the chance row and its test; the cosine floor.
 mod models;
+/// The second real model against its numpy reference.
+mod mpnet;
 mod onnx;
 /// Output faults through the real binary: full stdout, closed pipes, no panic.
 mod output;

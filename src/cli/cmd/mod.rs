@@ -1,5 +1,6 @@
 //! One file per command: its arguments and `run(args) -> Result<ExitCode>`.
 
+pub mod alias_learning;
 pub mod beam;
 pub mod cache;
 pub mod claims;
