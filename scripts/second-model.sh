@@ -75,6 +75,20 @@ PY
       --store-dir "$work/store" --out "$work/reports" --quiet | sed 's/^### /#### /'
     echo
   done
+  # The two models and BM25 paired question by question: does the larger model beat the smaller,
+  # and BM25?
+  for suite in locomo beam; do
+    reports=("$work/reports/$suite/retrieval-report-bm25-text.json")
+    for model in "${models[@]}"; do
+      reports+=("$work/reports/$suite/$model-retrieval-report-vector.json")
+    done
+    echo '```sh'
+    echo "tenure-eval compare BM25 MINILM MPNET --metrics R@10,nDCG@10,RR   # $suite"
+    echo '```'
+    echo
+    "$bin" compare "${reports[@]}" --metrics R@10,nDCG@10,RR | sed "s/^### Runs compared/#### $suite: runs compared/"
+    echo
+  done
   echo "<!-- second-model:end -->"
 } >"$file"
 python3 - "$file" <<'PY'
