@@ -6,7 +6,9 @@
 
 What it does, deterministically:
 - reads each training statement's features through `tenure-eval temporal features`, the one
-  featurisation inference uses (src/temporal/features.rs);
+  featurisation inference uses (src/temporal/features.rs), and trains on their buckets (each
+  feature hashed by FNV-1a 64 into 2^22 buckets, in Rust, so the hash has one definition): the
+  weights file maps bucket numbers to weights and holds no words of the training text;
 - the training data: the LoCoMo dev labels (cases/temporal/locomo-dev.labels.jsonl, 640
   statements) and the software statements (cases/temporal/statements.jsonl) without their
   corrections (the rules decide corrections, so the model has three classes), the software
@@ -34,6 +36,8 @@ GRID_SE = [0.3, 1.0]
 # The rules' tiers that decide before the model (src/temporal/mod.rs, RULE_TIERS), without
 # the "denial" family.
 RULE_TIERS = {1, 2, 3}
+# src/temporal/features.rs's BUCKETS (the model file records it; the classifier checks it).
+BUCKETS = 1 << 22
 
 
 def features(binary, path, locomo):
@@ -54,7 +58,7 @@ def rule(row):
 def fit(rows, c, se_weight):
     train = [r for r in rows if r["class"] != "correction"]
     vec = DictVectorizer(sort=True)
-    x = vec.fit_transform([{f: 1 for f in r["features"]} for r in train])
+    x = vec.fit_transform([{str(b): 1 for b in r["buckets"]} for r in train])
     w = [se_weight if r["group"].startswith("se") else 1.0 for r in train]
     model = LogisticRegression(C=c, max_iter=10000, class_weight="balanced")
     model.fit(x, [r["class"] for r in train], sample_weight=w)
@@ -62,7 +66,7 @@ def fit(rows, c, se_weight):
 
 
 def predict(vec, model, rows):
-    x = vec.transform([{f: 1 for f in r["features"]} for r in rows])
+    x = vec.transform([{str(b): 1 for b in r["buckets"]} for r in rows])
     return [rule(r) or p for r, p in zip(rows, model.predict(x))]
 
 
@@ -129,22 +133,24 @@ def main():
             weights[name] = ws
     sha = lambda p: hashlib.sha256(open(p, "rb").read()).hexdigest()
     doc = {
-        "about": "TemporalClassifier learned part: multinomial logistic regression over "
-                 "src/temporal/features.rs; built by scripts/train-temporal.py",
+        "about": "TemporalClassifier learned part: multinomial logistic regression over the "
+                 "buckets of src/temporal/features.rs (FNV-1a 64 of each feature, modulo "
+                 "2^22); weights by bucket number; built by scripts/train-temporal.py",
+        "buckets": BUCKETS,
         "trainedOn": {DEV: sha(DEV), SE: sha(SE)},
         "C": c, "seWeight": se_weight,
         "crossValidatedMacroF1": {k: round(v, 4) for k, v in best[5].items()},
         "classes": CLASSES,
         "intercept": [round(float(model.intercept_[i]), 6) for i in order],
-        "weights": dict(sorted(weights.items())),
+        "weights": dict(sorted(weights.items(), key=lambda kv: int(kv[0]))),
     }
-    # One feature a line, so a retrained model's diff reads feature by feature.
+    # One bucket a line, so a retrained model's diff reads bucket by bucket.
     weights_doc = doc.pop("weights")
     head = json.dumps(doc, indent=1)[:-2]
     body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in weights_doc.items())
     with open(args.out, "w") as f:
         f.write(f'{head},\n "weights": {{\n{body}\n }}\n}}\n')
-    print(f"wrote {args.out}: {len(weights)} features", file=sys.stderr)
+    print(f"wrote {args.out}: {len(weights)} buckets", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ pub mod context;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub(crate) mod hash;
 pub mod io;
 pub mod job;
 pub mod js;

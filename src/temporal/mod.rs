@@ -114,7 +114,8 @@ pub(crate) fn classify_text(text: &str) -> Classification {
             };
         }
     }
-    let (class, top) = model::predict(&features::features(text));
+    let words = features::features(text);
+    let (class, top) = model::predict(&words);
     Classification {
         class,
         marker: top.map(|f| format!("model:{f}")),

@@ -2,9 +2,11 @@
 //! of [`super::features`], deciding a statement the rules' first three tiers leave open.
 //!
 //! The weights are `model.json` beside this file, compiled in, written by
-//! `scripts/train-temporal.py` from committed labels (docs/temporal.md, "The learned part"). A
-//! class's score is its intercept plus the weights of the statement's features (each feature
-//! is 0 or 1); the highest score wins, ties to the class listed first in the file.
+//! `scripts/train-temporal.py` from committed labels (docs/temporal.md, "The learned part").
+//! Features are hashed into buckets ([`super::features::buckets`]), and the file maps bucket
+//! numbers to weights: it holds numbers, not the words and word pairs of the text it was
+//! trained on. A class's score is its intercept plus the weights of the statement's buckets
+//! (each 0 or 1); the highest score wins, ties to the class listed first in the file.
 
 use super::TemporalClass;
 use serde::Deserialize;
@@ -16,40 +18,69 @@ use std::sync::OnceLock;
 struct ModelFile {
     classes: Vec<TemporalClass>,
     intercept: Vec<f64>,
+    /// Bucket number (as a JSON key) to one weight per class.
     weights: HashMap<String, Vec<f64>>,
+    /// The bucket count the features were hashed into.
+    buckets: u64,
+}
+
+/// The model, its weights by bucket.
+struct Model {
+    classes: Vec<TemporalClass>,
+    intercept: Vec<f64>,
+    weights: HashMap<u32, Vec<f64>>,
 }
 
 /// The compiled-in model, parsed once.
-fn model() -> &'static ModelFile {
-    static MODEL: OnceLock<ModelFile> = OnceLock::new();
+fn model() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
     MODEL.get_or_init(|| {
         // The file is a constant of the build, checked by the unit tests below.
-        let model: ModelFile = serde_json::from_str(include_str!("model.json"))
+        let file: ModelFile = serde_json::from_str(include_str!("model.json"))
             .expect("src/temporal/model.json is the training script's output");
+        assert_eq!(
+            file.buckets,
+            super::features::BUCKETS,
+            "src/temporal/model.json: buckets"
+        );
+        let weights: HashMap<u32, Vec<f64>> = file
+            .weights
+            .into_iter()
+            .map(|(k, w)| {
+                (
+                    k.parse().expect("src/temporal/model.json: bucket numbers"),
+                    w,
+                )
+            })
+            .collect();
         assert!(
-            model.intercept.len() == model.classes.len()
-                && model
-                    .weights
-                    .values()
-                    .all(|w| w.len() == model.classes.len()),
+            file.intercept.len() == file.classes.len()
+                && weights.values().all(|w| w.len() == file.classes.len()),
             "src/temporal/model.json: one weight per class"
         );
-        model
+        Model {
+            classes: file.classes,
+            intercept: file.intercept,
+            weights,
+        }
     })
 }
 
 /// The model's class for `features`, and the feature that pushed most towards it (the largest
-/// weight of the winning class among the statement's features), for the marker.
-pub(super) fn predict(features: &[String]) -> (TemporalClass, Option<&'static str>) {
+/// weight of the winning class among the statement's features, ties to the first by name), for
+/// the marker.
+pub(super) fn predict(features: &[String]) -> (TemporalClass, Option<&str>) {
     let m = model();
     let mut scores = m.intercept.clone();
-    let mut known: Vec<(&'static str, &'static Vec<f64>)> = Vec::new();
-    for f in features {
-        if let Some((name, w)) = m.weights.get_key_value(f.as_str()) {
+    for b in super::features::buckets(features) {
+        if let Some(w) = m.weights.get(&b) {
             scores.iter_mut().zip(w).for_each(|(s, w)| *s += w);
-            known.push((name.as_str(), w));
         }
     }
+    let known: Vec<(&str, &Vec<f64>)> = features
+        .iter()
+        .filter_map(|f| Some((f.as_str(), m.weights.get(&super::features::bucket(f))?)))
+        .collect();
     let mut best = 0;
     for (i, s) in scores.iter().enumerate() {
         if *s > scores[best] {
@@ -70,6 +101,23 @@ mod tests {
     use crate::temporal::features::features;
 
     #[test]
+    fn the_weights_file_holds_bucket_numbers_not_text() {
+        let file: serde_json::Value = serde_json::from_str(include_str!("model.json")).unwrap();
+        let weights = file["weights"].as_object().unwrap();
+        assert!(weights.len() > 1000, "{} buckets", weights.len());
+        for key in weights.keys() {
+            let bucket: u64 = key
+                .parse()
+                .unwrap_or_else(|_| panic!("{key:?} is not a bucket"));
+            assert!(bucket < crate::temporal::features::BUCKETS, "{key}");
+        }
+        // The features' words are nowhere in the file.
+        for text in ["w=", "b=", "head=", "caroline", "\"tense=past\""] {
+            assert!(!include_str!("model.json").contains(text), "{text}");
+        }
+    }
+
+    #[test]
     fn the_compiled_model_has_three_classes_and_reads_tense() {
         assert_eq!(
             model().classes,
@@ -80,7 +128,8 @@ mod tests {
             ]
         );
         // Known answers of the committed model on plain statements with no rule marker.
-        let (class, top) = predict(&features("Last Friday I went to the car show with my dad."));
+        let episode = features("Last Friday I went to the car show with my dad.");
+        let (class, top) = predict(&episode);
         assert_eq!(class, TemporalClass::Closed, "{top:?}");
         let (class, _) = predict(&features("Let me know how it goes."));
         assert_eq!(class, TemporalClass::ForwardOpen);

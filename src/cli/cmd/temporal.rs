@@ -42,7 +42,8 @@ pub enum TemporalCommand {
     /// `{"id", "text"}` to label (docs/temporal.md, "Real utterances").
     Draw(DrawArgs),
     /// Each statement's features for the learned model, as JSON Lines `{"id", "class",
-    /// "features"}`: what `scripts/train-temporal.py` trains on (docs/temporal.md).
+    /// "buckets", "features"}`: the buckets are what `scripts/train-temporal.py` trains on
+    /// (docs/temporal.md).
     Features(ClassifyFileArgs),
 }
 
@@ -213,9 +214,11 @@ fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, args.locomo.as_deref())?;
     let mut out = String::new();
     for s in &statements {
+        let features = tenure_eval::temporal::features::features(&s.text);
         let line = serde_json::json!({
             "id": s.id, "class": s.class,
-            "features": tenure_eval::temporal::features::features(&s.text),
+            "buckets": tenure_eval::temporal::features::buckets(&features),
+            "features": features,
         });
         out.push_str(&line.to_string());
         out.push('\n');
