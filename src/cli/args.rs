@@ -5,10 +5,11 @@ use crate::cli::format::{only, OutputFormat};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tenure_eval::analysis::gates::{FailOn, Gates};
+use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 
 pub use crate::cli::suite::{
-    input_notes, load, CustomSuiteArgs, DataSuiteArgs, SuiteArg, SuiteArgs, UnitArg,
+    input_notes, CustomSuiteArgs, DataSuiteArgs, SuiteArg, SuiteArgs, UnitArg,
 };
 
 /// Where and how results go.
@@ -139,4 +140,22 @@ pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
 /// A path as given, the empty one included (clap's own parser refuses it).
 fn any_path(s: &str) -> std::result::Result<PathBuf, String> {
     Ok(PathBuf::from(s))
+}
+
+/// Load the suite these flags name; a benchmark not read from its released files is said
+/// (and recorded in every manifest, `releasedInput`).
+pub fn load(args: &SuiteArgs) -> Result<Suite> {
+    let suite = Suite::load(&args.source()?)?;
+    if suite.released == Some(false) {
+        say_not_released(&suite.label());
+    }
+    Ok(suite)
+}
+
+/// Said by every command reading a benchmark from files that are not its release.
+pub fn say_not_released(label: &str) {
+    say!(
+        "warning: {label}: the input is not the benchmark's released files (sha256 differ; \
+         `validate` says which): figures from it are not comparable with published ones"
+    );
 }

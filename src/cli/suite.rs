@@ -322,21 +322,6 @@ impl SuiteArgs {
     }
 }
 
-/// Load the suite these flags name. A benchmark read from files that are not its release is
-/// said on stderr, by every command that loads one (and in every manifest, `releasedInput`):
-/// its figures are not the published benchmark's.
-pub fn load(args: &SuiteArgs) -> Result<Suite> {
-    let suite = Suite::load(&args.source()?)?;
-    if suite.released == Some(false) {
-        say!(
-            "warning: {}: the input is not the benchmark's released files (sha256 differ; \
-             `validate` says which): figures from it are not comparable with published ones",
-            suite.label()
-        );
-    }
-    Ok(suite)
-}
-
 /// What a run says once about its input before it starts (unless quiet): each input anomaly
 /// and what became of it, and the questions excluded with their reasons; `validate` lists the
 /// same, and the manifest records them.

@@ -20,7 +20,7 @@ impl Comparison {
         }
         out.push_str(".\n\n");
         out.push_str(&format!(
-            "- flips: {} pass→fail, {} fail→pass; exact McNemar p = {}\n- precision per case (both non-null): {} wins, {} ties, {} losses\n",
+            "- flips: {} pass→fail, {} fail→pass; exact McNemar p = {}\n- set precision per case (PrecisionMemBench's, over the whole context; both non-null): {} wins, {} ties, {} losses\n",
             self.pass_to_fail.len(),
             self.fail_to_pass.len(),
             if self.mcnemar_p < 1e-4 { format!("{:.3e}", self.mcnemar_p) } else { format!("{:.4}", self.mcnemar_p) },
@@ -30,10 +30,10 @@ impl Comparison {
         ));
         match &self.precision_difference {
             Some(i) => out.push_str(&format!(
-                "- mean precision difference (NEW − BASE): {:+.4}, 95 % paired bootstrap interval [{:+.4}, {:+.4}] ({} resamples, seed {})\n\n",
+                "- mean set precision difference (NEW − BASE): {:+.4}, 95 % paired bootstrap interval [{:+.4}, {:+.4}] ({} resamples, seed {})\n\n",
                 i.mean, i.low, i.high, i.resamples, i.seed
             )),
-            None => out.push_str("- mean precision difference: no case has a precision in both runs\n\n"),
+            None => out.push_str("- mean set precision difference: no case has a precision in both runs\n\n"),
         }
         if let Some(d) = &self.drift {
             out.push_str(&format!(

@@ -8,7 +8,9 @@ use crate::analysis::compare::significance::{RunsTable, PASSED, PRECISION};
 /// A column's heading: the measure's ir_measures name, or the suite's own figure.
 fn column_title(measure: &str) -> String {
     match measure {
-        PRECISION => "Precision".into(),
+        // PrecisionMemBench's precision: the share of the whole context that is relevant, a set
+        // measure (not P@k); named so beside the rank measures.
+        PRECISION => "Set precision".into(),
         PASSED => "Passed".into(),
         m => m.into(),
     }

@@ -213,6 +213,10 @@ pub enum SuiteSource {
     TemporalMemory(temporal_memory::TemporalMemorySource),
 }
 
+/// The suites judged by their cases' assertions (pass/fail, precision over the context), not
+/// by qrels: the built-in ones and custom files, every one loaded by `Suite::from_bytes`.
+pub const ASSERTION_SUITES: &[&str] = &["paper", "pmb", "bitemporal", "custom"];
+
 impl Suite {
     /// The paper tag's cases have no category; each of its 60 case ids exists in the HEAD
     /// case file (the `pmb` suite), whose category it takes, so that `static --suite paper`
@@ -270,6 +274,13 @@ impl Suite {
         self.default_measures.is_some()
     }
 
+    /// [`Suite::judged_by_qrels`] of the suite a report's manifest names by `label`, for the
+    /// commands that read reports without loading their suite: every suite but those judged by
+    /// assertions, the built-in ones and custom files ([`ASSERTION_SUITES`]).
+    pub fn label_judged_by_qrels(label: &str) -> bool {
+        !ASSERTION_SUITES.contains(&label)
+    }
+
     /// The suite's label as reports, report folders and tables carry it (`locomo-sessions`;
     /// [`Label`]).
     pub fn label(&self) -> String {
@@ -313,6 +324,8 @@ impl Suite {
             .transpose()
     }
 
+    /// A suite of our own formats (beliefs, cases with assertions), named `name`: one of
+    /// [`ASSERTION_SUITES`].
     fn from_bytes(
         name: &str,
         profile: Profile,

@@ -93,7 +93,7 @@ fn write(path: &Path, value: &Value) {
 }
 
 /// The small folder, in `dir`: `100K/1` and `100K/2`.
-fn sample(dir: &Path) -> PathBuf {
+pub(crate) fn sample(dir: &Path) -> PathBuf {
     let root = dir.join("chats");
     write(&root.join("100K/1/chat.json"), &chat_one());
     write(

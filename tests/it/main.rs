@@ -76,6 +76,8 @@ mod inputs;
 /// One run label everywhere: distinct files and labels for runs that differ in a
 /// result-changing setting, today's names at defaults, `--label`, and `compare` rows.
 /// Runs that survive: journals, resume, record and replay, against a provider process.
+/// Every command reading benchmark files says when they are not the release.
+mod inputs_named;
 mod journal;
 mod labels;
 /// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).

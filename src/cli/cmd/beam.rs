@@ -1,7 +1,7 @@
 //! `tenure-eval beam`: BEAM's results from the reports of runs on it, per tier and ability,
 //! with the knowledge-update order beside the rank measures (docs/beam.md).
 
-use crate::cli::args::{figure_format, FigureFormatArg};
+use crate::cli::args::{figure_format, load, DataSuiteArgs, FigureFormatArg, SuiteArg, SuiteArgs};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
@@ -9,8 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::render::{render, write_figure};
 use tenure_eval::study::beam::{figure::figure, measure, tables};
-use tenure_eval::suite::beam::{updates, BeamSource};
-use tenure_eval::suite::Source;
+use tenure_eval::suite::beam::updates;
 use tenure_eval::Result;
 
 /// `tenure-eval beam`.
@@ -51,11 +50,16 @@ pub fn run(args: BeamArgs) -> Result<ExitCode> {
         )),
         None => None,
     };
-    let suite = BeamSource {
-        data: args.data.clone(),
-        tiers: args.tier.clone(),
-    }
-    .load()?;
+    // Through the one loader every command shares: files that are not BEAM's release are said.
+    let suite = load(&SuiteArgs {
+        suite: Some(SuiteArg::Beam),
+        custom: Default::default(),
+        data: DataSuiteArgs {
+            data: Some(args.data.clone()),
+            tier: args.tier.clone(),
+            ..DataSuiteArgs::default()
+        },
+    })?;
     let reports = load_reports(&args.reports, args.quiet)?;
     let results = measure(&reports, &updates(&suite))?;
     if let Some((file, format)) = plot {

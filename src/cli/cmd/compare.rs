@@ -10,6 +10,7 @@ use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
 use tenure_eval::eval::qrels::Qrels;
 use tenure_eval::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
 use tenure_eval::report::LoadedReport;
+use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
 /// `tenure-eval compare`.
@@ -36,7 +37,9 @@ pub struct CompareArgs {
     /// cases).
     #[arg(long, default_value_t = 100_000)]
     pub resamples: usize,
-    /// The suite whose gold computes measures a report does not carry (default: pmb).
+    /// The suite whose gold computes the measures. Named, every report's measures are computed
+    /// from its gold (a report of other cases is refused); not named, each report's
+    /// rankMetrics block is used, and pmb's gold for a measure a report does not carry.
     #[command(flatten)]
     pub suite: SuiteArgs,
 }
@@ -58,7 +61,7 @@ fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>
 
 /// Compare reports.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
-    let reports = load_reports(&args.reports, true)?;
+    let mut reports = load_reports(&args.reports, true)?;
     if reports.len() < 2 {
         return Err(Error::Usage("compare needs two or more reports".into()));
     }
@@ -75,7 +78,22 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         )));
     }
     let measures = measures(&args, &reports)?;
-    // Gold is read only when a report lacks a measure in its block.
+    // Reports of a suite judged by qrels (LoCoMo, BEAM, a test collection) are read by its rank
+    // measures first: the pass/fail and set-precision comparison follows the runs table.
+    let rank_led = reports
+        .iter()
+        .all(|r| r.suite().is_some_and(Suite::label_judged_by_qrels));
+    // A suite named is the gold every measure is computed from (so its files are read, said
+    // when they are not a benchmark's release, and checked against the reports' cases);
+    // otherwise gold is read only when a report lacks a measure in its block.
+    let s = &args.suite;
+    if s.suite.is_some() || s.custom.corpus.is_some() || s.custom.cases.is_some() {
+        for report in &mut reports {
+            for row in &mut report.rows {
+                row.rank_metrics.0.clear();
+            }
+        }
+    }
     let needs_gold = reports.iter().any(|r| {
         r.rows.iter().any(|row| {
             measures
@@ -104,6 +122,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             json_text(&v)
         }
         (OutputFormat::Json, None) => json_text(&table),
+        (_, Some(c)) if rank_led => format!("{}\n{}", table.markdown(), c.markdown()),
         (_, Some(c)) => format!("{}\n{}", c.markdown(), table.markdown()),
         (_, None) => table.markdown(),
     };

@@ -75,6 +75,9 @@ pub fn run(args: LocomoArgs) -> Result<ExitCode> {
         }));
     }
     let questions = questions(&args.data, &args.corrections)?;
+    if !tenure_eval::suite::locomo::is_released(&args.data)? {
+        crate::cli::args::say_not_released("locomo");
+    }
     let covers = if views.iter().any(|l| l.unit == Unit::Observations) {
         observation_covers(&args.data)?
     } else {

@@ -49,8 +49,18 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
         TableStyleArg::Paper => paper_tables(&reports),
         TableStyleArg::All => [pmb_tables(&reports), paper_tables(&reports)].concat(),
     };
-    // tenure-eval's reports carry rank metrics; upstream's tables have no place for them.
-    tables.extend(tenure_eval::render::tables::rank_table(&reports));
+    // tenure-eval's reports carry rank metrics; upstream's tables have no place for them. On a
+    // suite judged by qrels (LoCoMo, BEAM, a test collection) they are its measures: first.
+    let rank = tenure_eval::render::tables::rank_table(&reports);
+    let judged = reports.iter().all(|r| {
+        r.suite()
+            .is_some_and(tenure_eval::suite::Suite::label_judged_by_qrels)
+    });
+    if judged {
+        tables.splice(0..0, rank);
+    } else {
+        tables.extend(rank);
+    }
     if let Some(name) = &args.table {
         tables = vec![pick(tables, name)?];
     }
