@@ -5,7 +5,7 @@
 
 use crate::cli::args::{GateArgs, OutputArgs};
 use crate::cli::format::OutputFormat;
-use crate::cli::journal::report_stopped;
+use crate::cli::journal::{report_resumed, report_stopped};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
@@ -60,7 +60,26 @@ pub fn finish(
         say!("warning: {warning}");
     }
     let mut progress = Progress::new(quiet, &plan.suite.label());
-    let outcome = execute(&mut plan, &mut progress)?;
+    let outcome = match execute(&mut plan, &mut progress) {
+        Ok(outcome) => outcome,
+        // Nothing ran to the end of a pass (a system that never answered): CI still gets its
+        // JUnit, summary and page, saying what happened, and the exit code says the rest.
+        Err(e) if e.exit_code() == tenure_eval::error::exit::RUNTIME => {
+            progress.finish();
+            let summary = gates
+                .summary_md
+                .as_deref()
+                .filter(|p| !p.as_os_str().is_empty());
+            tenure_eval::job::files::write_not_run_files(
+                &e,
+                gates.junit.as_deref(),
+                summary,
+                html,
+            )?;
+            return Err(e);
+        }
+        Err(e) => return Err(e),
+    };
     progress.finish();
     print_outcome(&plan.suite, &outcome, output)?;
     // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
@@ -115,6 +134,7 @@ pub fn finish(
             );
         }
     }
+    report_resumed(&outcome);
     report_errored(&outcome);
     report_stopped(&outcome);
     Ok(ExitCode::from(outcome.exit_code()))

@@ -73,6 +73,29 @@ pub fn refuse_backends_in_replay() -> Result<()> {
     }
 }
 
+/// Say on stderr, for each pass that continued a journal, what it took from it and what it
+/// sent: a resumed run's report reads as a whole run's, so the split is said where it is made.
+pub fn report_resumed(outcome: &JobOutcome) {
+    for pass in &outcome.passes {
+        let Some(journal) = pass.journal.as_ref().filter(|_| pass.reused > 0) else {
+            continue;
+        };
+        let total = pass.report.rows.len();
+        let unit = match pass.row.kind {
+            tenure_eval::backend::Workload::Static => "cases",
+            tenure_eval::backend::Workload::Session => "turns",
+        };
+        say!(
+            "resumed {} {}: {} of {total} {unit} taken from {}, {} sent to the system",
+            pass.row.backend,
+            pass.row.kind.label(),
+            pass.reused,
+            journal.display(),
+            total.saturating_sub(pass.reused)
+        );
+    }
+}
+
 /// Say on stderr where a stopped pass stopped, what its report holds, and how to go on.
 pub fn report_stopped(outcome: &JobOutcome) {
     if let Some((pass, stop)) = outcome.stopped() {

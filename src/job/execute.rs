@@ -178,6 +178,7 @@ pub fn pass_journaled(
         stats,
         stopped,
         health,
+        reused,
     } = written;
     let mut warnings: Vec<String> = stats
         .as_ref()
@@ -214,6 +215,7 @@ pub fn pass_journaled(
         stopped,
         journal,
         unhealthy: health.unhealthy,
+        reused,
     })
 }
 
@@ -251,6 +253,8 @@ struct Written {
     stopped: Option<Stopped>,
     /// What the answers and the client's counters say of the system.
     health: Health,
+    /// Cases or turns taken from a journal instead of being sent.
+    reused: usize,
 }
 
 /// The static cases: streamed to the report as they come (`report::stream`), but for an
@@ -325,6 +329,7 @@ fn static_pass(
         stats: run.backend_stats,
         stopped: run.stopped,
         health,
+        reused: run.reused,
     })
 }
 
@@ -375,6 +380,7 @@ fn session_pass(
         stats: run.backend_stats,
         stopped: run.stopped,
         health,
+        reused: run.reused,
     })
 }
 

@@ -1,10 +1,10 @@
 //! The files a finished job writes for CI beside its reports: JUnit XML (one test case per case
 //! or turn, and one per gate) and the markdown step summary (the run table, the gates, what
 //! went wrong). Written atomically, after every pass: a library user gets the same files as
-//! the command line.
+//! the command line. A job that fails before its first report writes them too, saying why.
 
 use super::JobOutcome;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::render::{junit, run_table};
 use crate::report::LoadedReport;
@@ -34,6 +34,28 @@ pub fn write_gate_files(
             &outcome.summary_notes(),
         );
         write_atomic(path, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// What a job that failed before any report (a system that never answered) writes for CI: JUnit
+/// with the run in error, the step summary and the page saying what happened, each when given.
+/// The files a finished job would have written are then never missing from CI's artifacts.
+pub fn write_not_run_files(
+    error: &Error,
+    junit: Option<&Path>,
+    summary: Option<&Path>,
+    page: Option<&Path>,
+) -> Result<()> {
+    let text = error.to_string();
+    if let Some(path) = junit {
+        write_atomic(path, junit::junit_not_run(&text)?.as_bytes())?;
+    }
+    if let Some(path) = summary {
+        write_atomic(path, junit::summary_not_run(&text).as_bytes())?;
+    }
+    if let Some(path) = page {
+        write_atomic(path, crate::render::html::not_run(&text).as_bytes())?;
     }
     Ok(())
 }

@@ -32,6 +32,8 @@ pub struct PassOutcome {
     pub warnings: Vec<String>,
     /// The pass stopped before its end (its report, of the cases before, is a failed one).
     pub stopped: Option<Stopped>,
+    /// Cases or turns taken from a journal (`--resume`, `--replay`) instead of being sent.
+    pub reused: usize,
     /// Its journal, when it kept one.
     pub journal: Option<PathBuf>,
     /// Why the system's answers do not make a good run though no case errored (compat mode,

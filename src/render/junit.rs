@@ -74,6 +74,29 @@ pub fn junit(
         .map_err(|e| Error::Usage(format!("cannot serialise JUnit: {e}")))
 }
 
+/// JUnit XML of a run that never started: one test case, `run`, in error with `error`.
+pub fn junit_not_run(error: &str) -> Result<String> {
+    let mut junit = Report::new("tenure-eval");
+    let mut suite = TestSuite::new("tenure-eval");
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    status.set_message(error);
+    status.set_type("not run");
+    suite.add_test_case(TestCase::new("run", status));
+    junit.add_test_suite(suite);
+    junit
+        .to_string()
+        .map_err(|e| Error::Usage(format!("cannot serialise JUnit: {e}")))
+}
+
+/// The markdown step summary of a run that never started.
+pub fn summary_not_run(error: &str) -> String {
+    format!(
+        "### tenure-eval: the run did not start\n\n**error:** {}\n\nNo case was scored and no \
+         report was written.\n",
+        error.replace('\n', " ")
+    )
+}
+
 /// A markdown step summary: the run table, the gates, and the failing cases.
 pub fn summary_markdown(
     run_table: &str,

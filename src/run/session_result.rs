@@ -59,6 +59,8 @@ pub struct SessionRun {
     pub backend_stats: Option<serde_json::Value>,
     /// Extra attempts after transient failures. Measured.
     pub retries: u32,
+    /// Turns taken from a journal (`--resume`, `--replay`) instead of being sent. Not in reports.
+    pub reused: usize,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
     /// The run stopped before its last turn: where and why (`turns` hold those before).

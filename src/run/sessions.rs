@@ -78,6 +78,7 @@ pub fn run_sessions_journaled(
     let fidelity = Fidelity::new(suite.profile, backend.info().reader);
     let info = backend.info().clone();
     let mut retries = 0;
+    let mut reused = 0;
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite
         .sessions
@@ -118,6 +119,7 @@ pub fn run_sessions_journaled(
             }
             let i = i - 1;
             let recorded = reuse.entry(i);
+            reused += usize::from(recorded.is_some());
             let (built, mut entry) = match recorded {
                 Some(entry) => (replayed(entry, &store, backend.as_ref(), suite, turn), None),
                 None => {
@@ -229,6 +231,7 @@ pub fn run_sessions_journaled(
         backend_settings: backend.settings(),
         backend_stats,
         retries,
+        reused,
         turns,
         case_count: suite.sessions.iter().filter(|c| ours(&c.case_id)).count(),
         ingestion,

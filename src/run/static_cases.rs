@@ -37,6 +37,8 @@ pub struct StaticRun {
     pub backend_stats: Option<serde_json::Value>,
     /// Extra attempts after transient failures. Measured.
     pub retries: u32,
+    /// Cases taken from a journal (`--resume`, `--replay`) instead of being sent; not reported.
+    pub reused: usize,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
     /// The run stopped before its last case: where and why (`results` hold the cases before).
@@ -178,6 +180,7 @@ pub fn run_static_journaled(
     let mut waiting: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     let mut handed = 0;
     let mut retries = 0;
+    let mut reused = 0;
     let mut stopped: Option<Stopped> = super::seeding_stop(index.as_ref());
     if stopped.is_some() {
         stop.store(true, Ordering::Relaxed);
@@ -221,6 +224,7 @@ pub fn run_static_journaled(
         drop(send);
         for (done, (at, result, recorder, entry)) in receive.iter().enumerate() {
             retries += recorder.replay(observer);
+            reused += usize::from(entry.is_none());
             observer.finished(done + 1, total, &result.case_id);
             if let (Some(entry), Some(journal), None) = (entry, journal.as_deref_mut(), &stopped) {
                 if let Err(e) = journal.write(&Line::Case(entry)) {
@@ -263,6 +267,7 @@ pub fn run_static_journaled(
         results: Vec::new(),
         ingestion,
         retries,
+        reused,
         started_at,
         stopped,
     })

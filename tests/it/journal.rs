@@ -68,6 +68,22 @@ fn resume(url: &str, dir: &Path, log: &Path, expected: &Value) -> (Vec<String>, 
     let out = dir.join("out");
     let resumed = run(url, &out, &["--resume"]);
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    // It says what it took from the journal and what it sent, and the two make the whole run.
+    let said = stderr(&resumed);
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("resumed "))
+        .unwrap_or_else(|| panic!("{said}"));
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let (taken, total, sent) = (numbers[0], numbers[1], numbers[numbers.len() - 1]);
+    assert!(taken > 0 && taken + sent == total, "{line}");
+    assert!(
+        line.contains("cases taken from") && line.ends_with("sent to the system"),
+        "{line}"
+    );
     same(
         &report(&out.join("pmb/retrieval-report-toy.json")),
         expected,
@@ -137,6 +153,16 @@ fn a_run_whose_system_crashes_is_resumed_without_sending_a_finished_case_again()
     let before = searches(&log).len();
     let done = run(&again.url, &out, &["--resume"]);
     assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    assert!(
+        stderr(&done).contains(": 77 of 77 cases taken from "),
+        "{}",
+        stderr(&done)
+    );
+    assert!(
+        stderr(&done).contains(", 0 sent to the system"),
+        "{}",
+        stderr(&done)
+    );
     assert_eq!(searches(&log).len(), before, "nothing sent again");
     same(
         &report(&out.join("pmb/retrieval-report-toy.json")),

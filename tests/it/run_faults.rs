@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {
+    // CI's artifacts of that failure: JUnit with the run in error, the summary, the page.
+    let artifacts = tempfile::tempdir().unwrap();
+    let file = |name: &str| artifacts.path().join(name).display().to_string();
     let out = tempfile::tempdir().unwrap();
     let folder = out.path().join("pmb");
     std::fs::create_dir_all(&folder).unwrap();
@@ -29,6 +32,8 @@ fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {
         ];
         args.extend(["--name", "mine", "--out", out.path().to_str().unwrap()]);
         args.extend(mode);
+        let (junit, summary, page) = (file("junit.xml"), file("summary.md"), file("page.html"));
+        args.extend(["--junit", &junit, "--summary-md", &summary, "--html", &page]);
         let output = tenure_eval(&args);
         let elapsed = start.elapsed();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -48,6 +53,25 @@ fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {
             1,
             "no report written"
         );
+        let read = |path: &str| std::fs::read_to_string(path).unwrap();
+        let xml = read(&junit);
+        assert!(
+            xml.contains("<error") && xml.contains("type=\"not run\"") && xml.contains(&url),
+            "{xml}"
+        );
+        let text = read(&summary);
+        assert!(
+            text.contains("the run did not start") && text.contains(&url),
+            "{text}"
+        );
+        let html = read(&page);
+        assert!(
+            html.contains("the run did not start") && html.contains(&url),
+            "{html}"
+        );
+        for path in [&junit, &summary, &page] {
+            std::fs::remove_file(path).unwrap();
+        }
     }
 }
 

@@ -216,3 +216,15 @@ pub fn write(
     crate::io::write_atomic(out, html.as_bytes())?;
     Ok(html.len())
 }
+
+/// The page of a run that never started (nothing answered, a store lost before the first case):
+/// the error, and that no case was scored. Written where the page of reports would have been, so
+/// CI's artifact of the most common failure says what happened instead of being absent.
+pub fn not_run(error: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>tenure-eval: the run \
+         did not start</title></head>\n<body>\n<h1>tenure-eval: the run did not start</h1>\n\
+         <p id=\"error\">{}</p>\n<p>No case was scored and no report was written.</p>\n</body>\n</html>\n",
+        template::escape_html(error)
+    )
+}
