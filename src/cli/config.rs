@@ -115,7 +115,9 @@ pub fn load(path: &Path, command: &Command) -> Result<Config> {
                     continue; // a default for other commands
                 }
                 return Err(at(format!(
-                    "`{key}` is not a flag of `{name}` ({})",
+                    "`{key}` is not a flag of `{name}`{} ({})",
+                    near_flag(command, key)
+                        .map_or(String::new(), |f| format!("; did you mean `{f}`?")),
                     flags(command)
                 )));
             };
@@ -228,4 +230,22 @@ mod tests {
         let e = as_args("suite", &v("{ a = 1 }"), false).unwrap_err();
         assert!(e.contains("found table"), "{e}");
     }
+}
+
+/// The flag of `command` nearest `key` by Jaro-Winkler similarity (clap's measure for its own
+/// "a similar argument exists"), if any is near (above 0.8; ties to the first in clap's order).
+fn near_flag<'c>(command: &'c clap::Command, key: &str) -> Option<&'c str> {
+    command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .map(|long| (strsim::jaro_winkler(key, long), long))
+        .filter(|(score, _)| *score > 0.8)
+        .fold(
+            None,
+            |best: Option<(f64, &str)>, (score, long)| match best {
+                Some((b, _)) if b >= score => best,
+                _ => Some((score, long)),
+            },
+        )
+        .map(|(_, long)| long)
 }

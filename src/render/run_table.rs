@@ -197,6 +197,11 @@ pub struct ChanceTest {
 
 /// PrecisionMemBench's "embedding model invariance" table, BM25 as the reference row.
 pub fn models_table(rows: &[ModelRow]) -> String {
+    models_grid(rows, "").markdown_grid() + "\n"
+}
+
+/// [`models_table`] as a [`Table`] titled `title`, for CSV and LaTeX.
+pub fn models_grid(rows: &[ModelRow], title: &str) -> Table {
     let mut header: Vec<String> = vec!["Backend".into(), "Model".into(), "Text policy".into()];
     let measures: Vec<String> = rows
         .first()
@@ -259,7 +264,7 @@ pub fn models_table(rows: &[ModelRow]) -> String {
         cells.push(row);
     }
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    Table::new("", &header, cells).markdown_grid() + "\n"
+    Table::new(title, &header, cells)
 }
 
 /// The cases (or turns) a report failed, first `limit` of them with their first failure (or

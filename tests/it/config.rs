@@ -115,7 +115,10 @@ fn a_bad_file_is_exit_2_naming_the_file_the_line_and_the_key() {
     };
     refused(
         "[run]\nsuite = \"pmb\"\nbakend = [\"bm25\"]\n",
-        &["line 3, [run] bakend", "is not a flag of `run`"],
+        &[
+            "line 3, [run] bakend",
+            "is not a flag of `run`; did you mean `backend`?",
+        ],
     );
     refused(
         "[run]\nbackend = [\"bm26\"]\n",

@@ -108,6 +108,29 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
         3,
         "three points of one series"
     );
+    // The format the file's name says, or a refusal before any output; never SVG under .png.
+    if cfg!(feature = "figures") {
+        let png = dir.path().join("h.png");
+        let o = shown(&["--plot", png.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            std::fs::read(&png).unwrap().starts_with(b"\x89PNG\r\n"),
+            "a PNG"
+        );
+    }
+    let o = shown(&["--plot", dir.path().join("h.gif").to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!dir.path().join("h.gif").exists());
     // The page `run --html` wrote with the history shows it, the verdict as an alert.
     let page = dir.path().join("page.html");
     let html = std::fs::read_to_string(&page).unwrap();

@@ -179,3 +179,33 @@ fn a_cosine_floor_drops_hits_below_it_and_a_list_sweeps() {
     );
     assert_eq!(bad.status.code(), Some(2), "the floor is cosine's");
 }
+
+#[test]
+fn the_table_comes_as_csv_and_latex_with_the_json_rows_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = [
+        "models", "--suite", "pmb", "--quiet", "--model", "hashed", "--out", out,
+    ];
+    let rows = models_json(&[out, "--model", "hashed"]);
+    let csv = tenure_eval_ok(&[&args[..], &["--format", "csv"]].concat(), &[]);
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    assert!(csv.starts_with("table,row,column,value\n"), "{csv}");
+    // Each model row's nDCG@10 in the CSV is the JSON row's, at two decimals.
+    for (i, row) in rows.iter().enumerate() {
+        let ndcg = row["measures"]
+            .as_array()
+            .and_then(|m| m.iter().find(|p| p[0] == "nDCG@10"))
+            .map(|p| p[1].as_f64().unwrap())
+            .unwrap_or_else(|| panic!("{row}"));
+        let line = format!(",{},nDCG@10,{ndcg:.2}\n", i + 1);
+        assert!(csv.contains(&line), "{line:?} not in\n{csv}");
+    }
+    let latex = tenure_eval_ok(&[&args[..], &["--format", "latex"]].concat(), &[]);
+    let latex = String::from_utf8(latex.stdout).unwrap();
+    assert!(
+        latex.contains("\\begin{table") && latex.contains("nDCG@10"),
+        "{latex}"
+    );
+    assert!(latex.contains("Embedding models"), "{latex}");
+}

@@ -144,3 +144,20 @@ fn served_bm25_answers_as_in_process_bm25_and_runs_both_suites_in_both_modes() {
         );
     }
 }
+
+#[test]
+fn serve_help_says_what_it_serves_and_it_serves_that() {
+    let help = String::from_utf8(crate::common::tenure_eval(&["serve", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("bm25-text") && help.contains("not http"),
+        "{help}"
+    );
+    // What the help names, it serves: plain BM25 answers a search over pmb.
+    let (mut child, url) = crate::common::spawn_serve(&["--backend", "bm25-text", "--port", "0"]);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let refused = crate::common::tenure_eval(&["serve", "--backend", "http"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not another server"));
+}

@@ -23,9 +23,12 @@ pub struct HistoryArgs {
     /// Significance level of the regression verdict.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
-    /// Write a figure of the first measure over the runs (SVG).
-    #[arg(long, value_name = "FILE.svg")]
+    /// Write a figure of the first measure over the runs: `.svg`, `.png` or `.pdf`.
+    #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// The figure's format; by default the one --plot's extension names, else SVG.
+    #[arg(long, value_enum, requires = "plot")]
+    pub plot_format: Option<crate::cli::args::FigureFormatArg>,
     /// Exit 1 when a series' last change is a regression (a CI gate).
     #[arg(long)]
     pub fail_on_regression: bool,
@@ -42,6 +45,11 @@ pub fn run(args: HistoryArgs) -> Result<ExitCode> {
             args.alpha
         )));
     }
+    // The figure's format is settled before any work: a name it cannot write is exit 2.
+    let plot_format = match &args.plot {
+        Some(file) => crate::cli::args::figure_format(args.plot_format, file, "--plot-format")?,
+        None => tenure_eval::render::FigureFormat::Svg,
+    };
     let entries = read(&args.dir)?;
     let series = series(&entries);
     let metrics: Vec<String> = if args.metric.is_empty() {
@@ -82,7 +90,7 @@ pub fn run(args: HistoryArgs) -> Result<ExitCode> {
     crate::cli::write_stdout(&text)?;
     if let Some(path) = &args.plot {
         let metric = metrics.first().map_or("passRate", String::as_str);
-        tenure_eval::report::write_atomic(path, figure(&series, metric)?.as_bytes())?;
+        tenure_eval::render::write_figure(path, &figure(&series, metric)?, plot_format)?;
         say!("wrote {}", path.display());
     }
     let regressed = series

@@ -12,7 +12,8 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The backend to serve: bm25 or cosine.
+    /// The backend to serve: any built-in one (bm25, bm25-text, cosine, a fusion, a context
+    /// scorer, recent), over the suite's beliefs; not http.
     #[arg(long, value_enum, default_value = "bm25")]
     pub backend: BackendArg,
     /// Address to listen on; 127.0.0.1 keeps it to this machine.
@@ -55,7 +56,9 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     args.backends.check(&[args.backend], None)?;
     if args.backend == BackendArg::Http {
         return Err(Error::Usage(
-            "serve exposes a built-in backend (bm25 or cosine), not another server".into(),
+            "serve exposes a built-in backend (bm25, bm25-text, cosine, rrf, composite, ...), not \
+             another server"
+                .into(),
         ));
     }
     // A served backend is a memory system that PrecisionMemBench's harness (or ours, standing

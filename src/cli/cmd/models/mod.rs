@@ -6,7 +6,7 @@
 
 use crate::cli::args::{load, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
-use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
@@ -17,7 +17,7 @@ use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
 use tenure_eval::backend::BackendConfig;
 use tenure_eval::backend::Workload;
 use tenure_eval::job::{execute, RunPlan};
-use tenure_eval::render::run_table::{models_table, ModelRow};
+use tenure_eval::render::run_table::{models_grid, models_table, ModelRow};
 use tenure_eval::Result;
 
 mod chance;
@@ -38,8 +38,9 @@ pub struct ModelsArgs {
     /// `run` of the same model in `reports/` is never written over.
     #[arg(long, default_value = "reports/models")]
     pub out: PathBuf,
-    /// Output format.
-    #[arg(long, default_value = "markdown", value_parser = only(MARKDOWN_JSON))]
+    /// Output format: the table with its note on chance as markdown, the table as CSV or
+    /// LaTeX, every row unrounded as JSON.
+    #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
     pub format: OutputFormat,
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
@@ -191,14 +192,19 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     };
     let table = runs_table(&statics, &plan.measures, None, settings)?;
     chance::annotate(&mut rows, &table, plan.measures.len(), !args.no_chance);
+    let title = format!(
+        "Embedding models · suite {name} ({profile} profile, index {})",
+        index.name()
+    );
     let text = match args.format {
         OutputFormat::Json => json_text(&rows),
-        _ => format!(
-            "### Embedding models · suite {name} ({profile} profile, index {})\n\n{}{}",
-            index.name(),
+        OutputFormat::Markdown => format!(
+            "### {title}\n\n{}{}",
             models_table(&rows),
             chance::note(&rows, &table)
         ),
+        // CSV and LaTeX carry the table; each row's verdict against chance is its own column.
+        other => tenure_eval::render::render(&[models_grid(&rows, &title)], other.table()),
     };
     write_stdout_then_go_on(&text)?;
     if outcome.errored() > 0 {

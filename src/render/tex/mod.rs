@@ -243,7 +243,8 @@ fn float_group(
 /// paragraph columns of a `tabularx` as wide as the text; headers stack their words so that
 /// numeric columns stay narrow. Rows beyond a page continue in further floats under the same
 /// number (`\ContinuedFloat`), and so do columns beyond the text width (each group of columns
-/// after the first repeats the first column). Every cell goes through [`escape`].
+/// after the first repeats the row's key: the first column, and the next ones while rows are
+/// not yet told apart, up to three: a run and its category). Every cell goes through [`escape`].
 pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<String>]) -> String {
     let groups = column_groups(header, rows);
     let mut out = String::new();
@@ -264,9 +265,21 @@ pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<Stri
 /// Characters of the text width at 8 pt (a one-column `article`, the narrower layout).
 const WIDTH_CHARS: usize = 78;
 
-/// The columns of each float: all of them when they fit the text width, else the first column
-/// and as many more as fit, then the first column again with the next ones, and so on. A
-/// column's width is its longest cell (a paragraph column counts 12) or its header's longest
+/// The leading columns that tell the rows apart: the shortest prefix of one to three columns
+/// under which no two rows are the same (three when none is).
+fn key_columns(header: &[String], rows: &[Vec<String>]) -> usize {
+    let max = header.len().saturating_sub(1).clamp(1, 3);
+    (1..=max)
+        .find(|&k| {
+            let mut seen = std::collections::HashSet::new();
+            rows.iter().all(|r| seen.insert(&r[..k.min(r.len())]))
+        })
+        .unwrap_or(max)
+}
+
+/// The columns of each float: all of them when they fit the text width, else the row's key
+/// ([`key_columns`]) and as many more as fit, then the key again with the next ones, and so on.
+/// A column's width is its longest cell (a paragraph column counts 12) or its header's longest
 /// word, plus the gap.
 fn column_groups(header: &[String], rows: &[Vec<String>]) -> Vec<Vec<usize>> {
     let width = |k: usize| -> usize {
@@ -286,14 +299,16 @@ fn column_groups(header: &[String], rows: &[Vec<String>]) -> Vec<Vec<usize>> {
     if total <= WIDTH_CHARS || header.len() < 3 {
         return vec![(0..header.len()).collect()];
     }
+    let key: Vec<usize> = (0..key_columns(header, rows)).collect();
+    let key_width: usize = key.iter().map(|&k| width(k)).sum();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut current = vec![0];
-    let mut used = width(0);
-    for k in 1..header.len() {
+    let mut current = key.clone();
+    let mut used = key_width;
+    for k in key.len()..header.len() {
         let w = width(k);
-        if used + w > WIDTH_CHARS && current.len() > 1 {
-            groups.push(std::mem::replace(&mut current, vec![0]));
-            used = width(0);
+        if used + w > WIDTH_CHARS && current.len() > key.len() {
+            groups.push(std::mem::replace(&mut current, key.clone()));
+            used = key_width;
         }
         current.push(k);
         used += w;
@@ -302,18 +317,22 @@ fn column_groups(header: &[String], rows: &[Vec<String>]) -> Vec<Vec<usize>> {
     groups
 }
 
-/// A header's words for stacking: split at spaces and where a lower-case letter meets an
-/// upper-case one (`meanPrecision` stacks as `mean` over `Precision`).
+/// A header's words for stacking: split at spaces and where a capitalised word starts after a
+/// lower-case letter (`meanPrecision` stacks as `mean` over `Precision`); a measure's name
+/// such as `nDCG@10`, where no lower-case letter follows the capital, stays whole.
 fn header_words(h: &str) -> Vec<String> {
     let mut words = Vec::new();
     for word in h.split_whitespace() {
+        let chars: Vec<char> = word.chars().collect();
         let mut current = String::new();
-        let mut prev_lower = false;
-        for c in word.chars() {
-            if c.is_uppercase() && prev_lower {
+        for (i, &c) in chars.iter().enumerate() {
+            let starts_word = i > 0
+                && c.is_uppercase()
+                && chars[i - 1].is_lowercase()
+                && chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if starts_word {
                 words.push(std::mem::take(&mut current));
             }
-            prev_lower = c.is_lowercase();
             current.push(c);
         }
         words.push(current);
@@ -350,50 +369,4 @@ pub(crate) fn breakable(s: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::escape;
-
-    #[test]
-    fn specials_and_the_projects_symbols_become_latex() {
-        for (text, tex) in [
-            ("a_b & 50% #1 $x {y}", "a\\_b \\& 50\\% \\#1 \\$x \\{y\\}"),
-            (
-                "~^\\",
-                "\\textasciitilde{}\\textasciicircum{}\\textbackslash{}",
-            ),
-            (
-                "p < 0.05, n > 3",
-                "p \\textless{} 0.05, n \\textgreater{} 3",
-            ),
-            ("A — B", "A --- B"),
-            ("0.43–0.50", "0.43--0.50"),
-            ("−0.5", "$-$0.5"),
-            ("≥ 3 ≤ 4", "$\\geq$ 3 $\\leq$ 4"),
-            ("±0.1", "$\\pm$0.1"),
-            ("1.67×", "1.67$\\times$"),
-            ("a → b · c…", "a $\\rightarrow$ b $\\cdot$ c\\ldots{}"),
-            ("12 µs", "12 $\\mu$s"),
-            ("spec §C.3", "spec \\S{}C.3"),
-            ("café", "café"),
-            (
-                "turn 8 `base class` shingle",
-                "turn 8 \\texttt{base class} shingle",
-            ),
-            ("\"TS\" case", "``TS'' case"),
-            ("😀", "[U+1F600]"),
-        ] {
-            assert_eq!(escape(text), tex, "{text}");
-        }
-    }
-
-    #[test]
-    fn every_character_left_as_is_is_printable_ascii_or_a_latin_1_letter() {
-        let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
-        for c in escape(&all).chars() {
-            assert!(
-                c.is_ascii() || ('À'..='ÿ').contains(&c),
-                "{c:?} left in LaTeX output"
-            );
-        }
-    }
-}
+mod tests;
