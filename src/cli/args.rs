@@ -52,6 +52,15 @@ pub enum FailOnArg {
     AnyFailure,
 }
 
+/// `--baseline-missing` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BaselineMissingArg {
+    /// A missing baseline file is an input error, exit 2.
+    Error,
+    /// A missing baseline file is skipped with a note (a first CI run).
+    Ok,
+}
+
 /// CI gates: exit 1 when one fails (reports are still written).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "CI gates")]
@@ -59,6 +68,10 @@ pub struct GateArgs {
     /// Baseline report(s) to compare with (matched by kind: static or session).
     #[arg(long)]
     pub baseline: Vec<PathBuf>,
+    /// A --baseline file that does not exist: an input error (the default), or `ok` for a first
+    /// CI run, whose gates that compare with a baseline are then skipped, saying so.
+    #[arg(long, value_enum, value_name = "error|ok", requires = "baseline")]
+    pub baseline_missing: Option<BaselineMissingArg>,
     /// Fail on new failures (needs --baseline) or on any failure.
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOnArg>,
@@ -87,6 +100,8 @@ impl GateArgs {
             }),
             min_active_passes: self.min_active_passes,
             max_precision_drop: self.max_precision_drop,
+            first_run: self.baseline_missing == Some(BaselineMissingArg::Ok)
+                && self.baseline.iter().all(|p| !p.exists()),
         }
     }
 }

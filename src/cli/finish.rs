@@ -23,11 +23,20 @@ use tenure_eval::Result;
 
 /// The `--baseline` reports, loaded before any work.
 pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
-    gates
-        .baseline
-        .iter()
-        .map(|p| LoadedReport::load(p))
-        .collect()
+    let missing_ok = gates.baseline_missing == Some(crate::cli::args::BaselineMissingArg::Ok);
+    let mut out = Vec::new();
+    for path in &gates.baseline {
+        if missing_ok && !path.exists() {
+            say!(
+                "note: --baseline {} does not exist (--baseline-missing ok): the gates that \
+                 compare with a baseline skip the reports it would have judged",
+                path.display()
+            );
+            continue;
+        }
+        out.push(LoadedReport::load(path)?);
+    }
+    Ok(out)
 }
 
 /// Carry out `plan`, the same for `run` and `merge`: the reports, the table, the gate files,

@@ -62,7 +62,10 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
         return Err(Error::input(
             path,
             "file",
-            "cannot read file: it is a folder; expected a readable JSON file",
+            format!(
+                "cannot read file: it is a folder; expected a readable {}",
+                kind(path)
+            ),
         ));
     }
     std::fs::read(path).map_err(|e| read_error(path, &e))
@@ -90,8 +93,19 @@ fn read_error(path: &Path, e: &std::io::Error) -> Error {
     Error::input(
         path,
         "file",
-        format!("{what}; expected a readable JSON file"),
+        format!("{what}; expected a readable {}", kind(path)),
     )
+}
+
+/// What a file of this name is expected to be, for messages: by its extension (the project's
+/// inputs are JSON, JSON Lines and TSV; anything else is a JSON file).
+fn kind(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("tsv") => "TSV file",
+        Some("jsonl") => "JSON Lines file",
+        Some("toml") => "TOML file",
+        _ => "JSON file",
+    }
 }
 
 /// `-`, `/dev/stdin` or `/dev/fd/0`: standard input.

@@ -184,7 +184,7 @@ impl RunPlan {
 
     /// With CI gates, judged against `baselines`.
     pub fn with_gates(mut self, gates: Gates, baselines: Vec<LoadedReport>) -> Result<RunPlan> {
-        if gates.need_baseline() && baselines.is_empty() {
+        if gates.need_baseline() && baselines.is_empty() && !gates.first_run {
             return Err(Error::Usage(
                 "--fail-on new-failures and --max-precision-drop need --baseline FILE".into(),
             ));

@@ -304,3 +304,32 @@ fn a_memory_system_over_http_runs_a_collection_as_one_user() {
             > 0.0
     );
 }
+
+#[test]
+fn a_split_without_qrels_names_the_splits_there_and_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    collection(dir.path());
+    let beir = dir.path().join("beir");
+    let data = beir.to_str().unwrap();
+    let o = crate::common::tenure_eval(&[
+        "validate", "--suite", "beir", "--data", data, "--split", "dev",
+    ]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("qrels/dev.tsv") && e.contains("no qrels TSV for the split \"dev\""),
+        "{e}"
+    );
+    assert!(
+        e.contains("qrels are for test: choose one with --split test"),
+        "{e}"
+    );
+    // A missing corpus is named as the JSON Lines file it is, not as JSON.
+    std::fs::remove_file(beir.join("corpus.jsonl")).unwrap();
+    let o = crate::common::tenure_eval(&["validate", "--suite", "beir", "--data", data]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("corpus.jsonl: file: file not found; expected a readable JSON Lines file"),
+        "{e}"
+    );
+}

@@ -362,3 +362,44 @@ fn the_terminal_shows_failing_cases_under_the_table() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_first_ci_run_without_its_baseline_file_passes_with_baseline_missing_ok() {
+    let f = fixture();
+    let missing = f.dir.path().join("main/retrieval-report-tenure.json");
+    let missing = missing.to_str().unwrap();
+    let gate = ["--fail-on", "new-failures", "--baseline", missing];
+    // By default a baseline that is not there is an input error naming it, before any work.
+    let (o, report) = f.run(&f.good, "a", &gate);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(missing), "{}", stderr(&o));
+    assert!(!report.exists());
+    // With --baseline-missing ok it runs, says so, and the gate skips (a passing check).
+    let junit = f.dir.path().join("junit.xml");
+    let (o, report) = f.run(
+        &f.broken,
+        "b",
+        &[
+            &gate[..],
+            &[
+                "--baseline-missing",
+                "ok",
+                "--junit",
+                junit.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--baseline-missing ok"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(report.exists());
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("skipped: no --baseline"), "{xml}");
+    // Without --baseline it is refused: there is nothing for it to act on.
+    let (o, _) = f.run(&f.good, "c", &["--baseline-missing", "ok"]);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+}

@@ -71,6 +71,9 @@ impl super::Source for CollectionSource {
                     return Err(Error::input(dir, "folder", "expected a BEIR folder"));
                 }
                 let qrels = dir.join("qrels").join(format!("{split}.tsv"));
+                if !qrels.exists() {
+                    return Err(missing_split(&qrels, split));
+                }
                 load(
                     "beir",
                     &dir.join("corpus.jsonl"),
@@ -80,6 +83,32 @@ impl super::Source for CollectionSource {
             }
         }
     }
+}
+
+/// A BEIR split with no qrels file: which splits the folder has, and the flag that picks one.
+fn missing_split(qrels: &Path, split: &str) -> Error {
+    let mut splits: Vec<String> = std::fs::read_dir(qrels.parent().unwrap_or(qrels))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".tsv").map(String::from)
+        })
+        .collect();
+    splits.sort();
+    let advice = match splits.first() {
+        Some(first) => format!(
+            "this folder's qrels are for {}: choose one with --split {first}",
+            splits.join(", ")
+        ),
+        None => "this folder has no qrels/*.tsv".to_string(),
+    };
+    Error::input(
+        qrels,
+        "file",
+        format!("no qrels TSV for the split {split:?}; {advice}"),
+    )
 }
 
 /// The suite `name` of the three files.
