@@ -19,7 +19,9 @@ pub struct NeededText {
 }
 
 /// The texts a static and session run of `suite` needs under `policy`, without duplicates, in
-/// first-use order.
+/// first-use order. The query of a blank message is not one: every context builder skips the
+/// search for it (pmb's `edge-whitespace-query` returns nothing), so no vector of it is ever
+/// read, and a service asked to embed it may refuse the request.
 pub fn needed_texts(suite: &Suite, policy: TextPolicy) -> Vec<NeededText> {
     let mut out: Vec<NeededText> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -31,17 +33,20 @@ pub fn needed_texts(suite: &Suite, policy: TextPolicy) -> Vec<NeededText> {
     for belief in &suite.corpus {
         push(Role::Belief, policy.belief.of(belief));
     }
-    for case in &suite.cases {
+    let blank = |message: &str| crate::js::trim(message).is_empty();
+    for case in suite.cases.iter().filter(|c| !blank(&c.query)) {
         push(Role::Query, policy.query.of(&case.query, suite.profile));
     }
     // Replay the session mutations on a scratch store to learn each new version's text.
     let mut store = BeliefStore::new(&suite.corpus);
     for case in &suite.sessions {
         for turn in &case.turns {
-            push(
-                Role::Query,
-                policy.query.of(&turn.user_message, suite.profile),
-            );
+            if !blank(&turn.user_message) {
+                push(
+                    Role::Query,
+                    policy.query.of(&turn.user_message, suite.profile),
+                );
+            }
             if let Some(created) = &turn.create_belief_at_turn {
                 store.insert(created.clone());
                 push(Role::Belief, policy.belief.of(created));

@@ -81,6 +81,14 @@ fn exported_texts_embedded_elsewhere_import_and_run_with_nothing_missing() {
     assert_eq!(both.len(), needed.len() + 1);
     let exported = lines(&texts);
     assert_eq!(exported.len(), both.len());
+    // No blank text: no search is made for a blank message, and services refuse to embed one.
+    // The run below, with pmb's empty and whitespace-only messages, still misses no vector.
+    assert!(
+        exported
+            .iter()
+            .all(|l| !l["text"].as_str().unwrap().trim().is_empty()),
+        "a blank text was exported"
+    );
     for (line, t) in exported.iter().zip(&both) {
         assert_eq!(line["text"], t.text.as_str());
         assert_eq!(line["role"], t.role.name());
