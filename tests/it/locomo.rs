@@ -440,6 +440,37 @@ fn locomos_recall_accuracy_is_its_evaluation_codes() {
             }
         }
     }
+    // Per conversation: ten of them, in file order, adding up to the "all" cell (counts, and
+    // the weighted means of the recall accuracy and of every rank measure).
+    for run in ours.as_array().unwrap() {
+        let convs = run["conversations"].as_array().unwrap();
+        assert_eq!(convs.len(), 10);
+        assert_eq!(convs[0]["group"], "conv-26");
+        let all = &run["cells"][6];
+        let sum = |key: &str| convs.iter().map(|c| c[key].as_u64().unwrap()).sum::<u64>();
+        for key in ["cases", "passed", "questions"] {
+            assert_eq!(sum(key), all[key].as_u64().unwrap(), "{key}");
+        }
+        let weighted = |value: &dyn Fn(&Value) -> f64, weight: &str| {
+            convs
+                .iter()
+                .map(|c| value(c) * c[weight].as_f64().unwrap())
+                .sum::<f64>()
+                / all[weight].as_f64().unwrap()
+        };
+        let acc10 = weighted(&|c| c["recallAccuracy"][2].as_f64().unwrap(), "questions");
+        assert!((acc10 - all["recallAccuracy"][2].as_f64().unwrap()).abs() < 1e-9);
+        for m in 0..all["rank"].as_array().unwrap().len() {
+            let mean = weighted(&|c| c["rank"][m].as_f64().unwrap(), "cases");
+            assert!(
+                (mean - all["rank"][m].as_f64().unwrap()).abs() < 1e-9,
+                "measure {m}"
+            );
+        }
+    }
+    // And the markdown has the table.
+    let text = tenure_eval_ok(&["locomo", "--data"], &[&data, &files[0]]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("### LoCoMo by conversation"));
     // Alias-BM25 retrieves nothing: only the 4 questions without evidence count (1 each).
     let alias_all = &ours[1]["cells"][6];
     assert_eq!(alias_all["group"], "all");

@@ -53,6 +53,9 @@ pub struct RunResult {
     pub suite: String,
     /// The groups: each category in LoCoMo's order, then all but adversarial, then all.
     pub cells: Vec<Cell>,
+    /// Each conversation (a user: `conv-26`, ...) over every category, in file order: a
+    /// memory's figure can hang on one long conversation.
+    pub conversations: Vec<Cell>,
 }
 
 /// The groups rows are shown in: LoCoMo's categories 1-5, then the two totals.
@@ -70,8 +73,34 @@ fn in_group(group: &str, category: &str) -> bool {
     }
 }
 
-/// One case of a report: (category, rank values, recall accuracies, passed).
-type Scored<'a> = (&'a str, &'a [Option<f64>], Vec<f64>, bool);
+/// One case of a report: (category, rank values, recall accuracies, passed, conversation).
+type Scored<'a> = (&'a str, &'a [Option<f64>], Vec<f64>, bool, &'a str);
+
+/// The conversation of a question id (`conv-26/q3` -> `conv-26`).
+fn conversation(case_id: &str) -> &str {
+    case_id.split_once('/').map_or(case_id, |(c, _)| c)
+}
+
+/// A group's cell: its scored cases, and the recall of the questions that are not cases.
+fn cell(group: &str, rows: &[&Scored], extra: &[f64], measures: usize) -> Cell {
+    let mean = |xs: Vec<f64>| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    let questions = rows.len() + extra.len();
+    Cell {
+        group: group.to_string(),
+        cases: rows.len(),
+        passed: rows.iter().filter(|s| s.3).count(),
+        rank: (0..measures)
+            .map(|m| mean(rows.iter().filter_map(|s| s.1[m]).collect()))
+            .collect(),
+        questions,
+        recall_accuracy: (0..DEPTHS.len())
+            .map(|d| {
+                let sum: f64 = rows.iter().map(|s| s.2[d]).sum::<f64>() + extra.iter().sum::<f64>();
+                sum / questions.max(1) as f64
+            })
+            .collect(),
+    }
+}
 
 /// The figures of each report against `questions` (the file's questions as written, or as
 /// the corrections' overlay writes them for reports of the corrected view); `covers` gives
@@ -114,7 +143,7 @@ pub fn measure(
                     recall::recall_accuracy(&q.evidence, &context)
                 })
                 .collect();
-            scored.push((q.category, v, acc, row.passed));
+            scored.push((q.category, v, acc, row.passed, conversation(&q.case_id)));
         }
         let present: std::collections::HashSet<&str> =
             report.rows.iter().map(|r| r.case_id.as_str()).collect();
@@ -134,30 +163,32 @@ pub fn measure(
                     .filter(|(q, _)| in_group(group, q.category))
                     .map(|(_, r)| *r)
                     .collect();
-                let mean = |xs: Vec<f64>| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
-                let questions = rows.len() + extra.len();
-                Cell {
-                    group: group.to_string(),
-                    cases: rows.len(),
-                    passed: rows.iter().filter(|s| s.3).count(),
-                    rank: (0..measures.len())
-                        .map(|m| mean(rows.iter().filter_map(|s| s.1[m]).collect()))
-                        .collect(),
-                    questions,
-                    recall_accuracy: (0..DEPTHS.len())
-                        .map(|d| {
-                            let sum: f64 = rows.iter().map(|s| s.2[d]).sum::<f64>()
-                                + extra.iter().sum::<f64>();
-                            sum / questions.max(1) as f64
-                        })
-                        .collect(),
-                }
+                cell(group, &rows, &extra, measures.len())
+            })
+            .collect();
+        let mut ids: Vec<&str> = Vec::new();
+        for q in questions {
+            let c = conversation(&q.case_id);
+            if !ids.contains(&c) {
+                ids.push(c);
+            }
+        }
+        let conversations = ids
+            .into_iter()
+            .map(|c| {
+                let rows: Vec<_> = scored.iter().filter(|s| s.4 == c).collect();
+                let extra: Vec<f64> = (absent.iter())
+                    .filter(|(q, _)| conversation(&q.case_id) == c)
+                    .map(|(_, r)| *r)
+                    .collect();
+                cell(c, &rows, &extra, measures.len())
             })
             .collect();
         out.push(RunResult {
             name: report.provider.clone(),
             suite: suite.to_string(),
             cells,
+            conversations,
         });
     }
     Ok(out)
@@ -193,6 +224,26 @@ pub fn tables(results: &[RunResult]) -> Vec<Table> {
             recall_rows.push(row);
         }
     }
+    // Per conversation: the rank measures and LoCoMo's recall accuracy at the reader's depth.
+    let mut conversation_header = vec!["run", "unit", "conversation", "cases", "passed"];
+    conversation_header.extend(&measures);
+    conversation_header.push("acc@10");
+    let at10 = DEPTHS.iter().position(|&k| k == 10).expect("10 is a depth");
+    let mut conversation_rows = Vec::new();
+    for r in results {
+        for c in &r.conversations {
+            let mut row = vec![
+                r.name.clone(),
+                unit(r).to_string(),
+                c.group.clone(),
+                c.cases.to_string(),
+                c.passed.to_string(),
+            ];
+            row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
+            row.push(number_cell(Some(c.recall_accuracy[at10]), 3));
+            conversation_rows.push(row);
+        }
+    }
     let depths: Vec<String> = DEPTHS.iter().map(|k| format!("acc@{k}")).collect();
     let mut recall_header = vec!["run", "unit", "group", "questions"];
     recall_header.extend(depths.iter().map(String::as_str));
@@ -207,6 +258,12 @@ pub fn tables(results: &[RunResult]) -> Vec<Table> {
              without evidence counts 1)",
             &recall_header,
             recall_rows,
+        ),
+        Table::new(
+            "LoCoMo by conversation: rank measures (ir_measures), cases passed, and LoCoMo's \
+             recall accuracy at 10",
+            &conversation_header,
+            conversation_rows,
         ),
     ]
 }
