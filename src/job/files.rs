@@ -32,6 +32,7 @@ pub fn write_gate_files(
             &reports,
             &outcome.checks,
             &outcome.summary_notes(),
+            baselines,
         );
         write_atomic(path, text.as_bytes())?;
     }

@@ -103,6 +103,7 @@ pub fn summary_markdown(
     reports: &[&LoadedReport],
     checks: &[GateCheck],
     warnings: &[String],
+    new_failures_against: Option<&[LoadedReport]>,
 ) -> String {
     let mut out = format!("## tenure-eval\n\n{run_table}\n");
     if !warnings.is_empty() {
@@ -135,26 +136,53 @@ pub fn summary_markdown(
         }
         out.push('\n');
     }
-    let failing: Vec<String> = reports
-        .iter()
-        .flat_map(|r| {
-            r.rows.iter().filter(|row| !row.passed).map(move |row| {
-                format!(
+    // Under `--fail-on new-failures`, as JUnit: what this change broke first, every one of them
+    // up to SHOWN; the cases failing in the baseline too only as a count.
+    let mut new = Vec::new();
+    let mut known = 0;
+    for r in reports {
+        let baseline = new_failures_against.and_then(|b| pick_baseline(r, b));
+        for row in r.rows.iter().filter(|row| !row.passed) {
+            let fails_before =
+                baseline.is_some_and(|b| b.rows.iter().any(|x| x.key() == row.key() && !x.passed));
+            if fails_before {
+                known += 1;
+            } else {
+                new.push(format!(
                     "- `{}` {}: {}",
                     r.file_name(),
                     row.key(),
                     row.failures.join("; ")
-                )
-            })
-        })
-        .collect();
-    if !failing.is_empty() {
-        out.push_str("### Failing cases\n\n");
-        out.push_str(&failing.join("\n"));
+                ));
+            }
+        }
+    }
+    if !new.is_empty() {
+        let title = if new_failures_against.is_some() {
+            "New failures"
+        } else {
+            "Failing cases"
+        };
+        out.push_str(&format!("### {title} ({})\n\n", new.len()));
+        out.push_str(&new[..new.len().min(SHOWN)].join("\n"));
         out.push('\n');
+        if new.len() > SHOWN {
+            out.push_str(&format!(
+                "\n… and {} more (every one is in JUnit)\n",
+                new.len() - SHOWN
+            ));
+        }
+    }
+    if known > 0 {
+        out.push_str(&format!(
+            "\n{known} known failures (failing in the baseline too) are not listed.\n"
+        ));
     }
     out
 }
+
+/// Failing cases the step summary lists before saying how many more.
+const SHOWN: usize = 100;
 
 /// `stopped after CASE: REASON` (or before the first case).
 pub fn stopped_text(stop: &crate::run::journal::Stopped) -> String {

@@ -266,6 +266,34 @@ fn junit_and_step_summary() {
         "{md}"
     );
     assert!(md.contains("happy-alias-match-kubernetes: unexpected belief in relevantBeliefs: b-kubernetes-entity"), "{md}");
+    assert!(md.contains("### Failing cases (1)"), "{md}");
+
+    // Against a baseline: this change's failures first and listed, known ones as a count.
+    let (_, good_report) = f.run(&f.good, "base-good", &[]);
+    let (_, broken_report) = f.run(&f.broken, "base-broken", &[]);
+    for (baseline, new, known) in [(&good_report, true, false), (&broken_report, false, true)] {
+        let (o, _) = f.run(
+            &f.broken,
+            "b",
+            &[
+                "--fail-on",
+                "new-failures",
+                "--baseline",
+                baseline.to_str().unwrap(),
+                "--summary-md",
+                summary.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code(&o), Some(if new { 1 } else { 0 }), "{}", stderr(&o));
+        let md = std::fs::read_to_string(&summary).unwrap();
+        assert_eq!(md.contains("### New failures (1)"), new, "{md}");
+        assert_eq!(
+            md.contains("1 known failures (failing in the baseline too)"),
+            known,
+            "{md}"
+        );
+        assert_eq!(md.contains("happy-alias-match-kubernetes"), new, "{md}");
+    }
 }
 
 #[test]
