@@ -266,3 +266,62 @@ fn claims_gate_a_reproduction_with_a_tolerance() {
         "{err}"
     );
 }
+
+/// Known differences exempt from `claims --fail-on`: by label or row; the others still fail;
+/// an exemption naming no claim is refused, and one no longer needed is said.
+#[test]
+fn known_differences_are_exempt_by_label_or_row_and_unknown_ones_refused() {
+    use crate::common::tenure_eval_with;
+    // At tolerance 0.01 only the six quoted scores differ (rows 11 to 16); five exempted by
+    // row and the sixth by label: the gate passes, each exemption said.
+    let mut args = vec!["claims", "--fail-on", "differs", "--tolerance", "0.01"];
+    for row in ["11", "12", "13", "14", "15"] {
+        args.extend(["--known-difference", row]);
+    }
+    args.extend(["--known-difference", "ts-case-b-ts-pref"]);
+    let all = tenure_eval_with(&args, &[]);
+    let err = String::from_utf8_lossy(&all.stderr);
+    assert_eq!(all.status.code(), Some(0), "{err}");
+    assert_eq!(
+        err.matches("a known difference, exempt from --fail-on")
+            .count(),
+        6,
+        "{err}"
+    );
+    // Five of six: the sixth still fails the gate.
+    let five = tenure_eval_with(&args[..args.len() - 2], &[]);
+    let err = String::from_utf8_lossy(&five.stderr);
+    assert_eq!(five.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("gate: 1 of 16 claims differ") && err.contains("\"TS\" case"),
+        "{err}"
+    );
+    // A reproduced claim's exemption is said to be unneeded; a name of no claim is exit 2.
+    let unneeded = tenure_eval_with(
+        &[
+            "claims",
+            "--fail-on",
+            "differs",
+            "--tolerance",
+            "5",
+            "--known-difference",
+            "bm25-total",
+        ],
+        &[],
+    );
+    assert_eq!(unneeded.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&unneeded.stderr)
+        .contains("is reproduced: its --known-difference is no longer needed"));
+    let unknown = tenure_eval_with(
+        &[
+            "claims",
+            "--fail-on",
+            "differs",
+            "--known-difference",
+            "nonsense",
+        ],
+        &[],
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("cosine-mean-precision"));
+}

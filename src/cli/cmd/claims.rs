@@ -27,6 +27,11 @@ pub struct ClaimsArgs {
     /// fail (absolute: 0.01 on a precision, 1 on a pass count).
     #[arg(long, default_value_t = 0.0, value_name = "T")]
     pub tolerance: f64,
+    /// A claim known to differ, exempt from --fail-on (still shown): its label, the claim's
+    /// words lower-cased and joined by `-` (`cosine-mean-precision`), or its row number.
+    /// Repeatable; one that names no claim is refused.
+    #[arg(long, value_name = "CLAIM", requires = "fail_on")]
+    pub known_difference: Vec<String>,
 }
 
 /// `--fail-on` values.
@@ -68,7 +73,59 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
         FailOnArg::Differs => gate::FailOn::Differs,
         FailOnArg::Fails => gate::FailOn::Fails,
     };
-    let failing = gate::failing(&claims, fail_on);
+    // Each exemption names one claim, by label or row; one that names none is refused.
+    let labels: Vec<String> = claims
+        .iter()
+        .map(|c| tenure_eval::render::tex::label(&c.claim))
+        .collect();
+    let mut exempt = std::collections::BTreeSet::new();
+    for given in &args.known_difference {
+        let row = given
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=claims.len()).contains(n));
+        let at = row
+            .map(|n| n - 1)
+            .or_else(|| labels.iter().position(|l| l == given));
+        let Some(at) = at else {
+            return Err(tenure_eval::Error::Usage(format!(
+                "--known-difference {given}: no such claim; expected a row number (1 to {}) or \
+                 a label: {}",
+                claims.len(),
+                labels.join(", ")
+            )));
+        };
+        exempt.insert(at);
+    }
+    let mut failing = Vec::new();
+    for c in gate::failing(&claims, fail_on) {
+        let at = claims
+            .iter()
+            .position(|x| std::ptr::eq(x, c))
+            .unwrap_or(usize::MAX);
+        if exempt.contains(&at) {
+            say!(
+                "note: {} ({}): a known difference, exempt from --fail-on",
+                c.claim,
+                labels[at]
+            );
+        } else {
+            failing.push(c);
+        }
+    }
+    for &at in &exempt {
+        if !gate::failing(&claims, fail_on)
+            .iter()
+            .any(|c| std::ptr::eq(*c, &claims[at]))
+        {
+            say!(
+                "note: {} ({}) is {}: its --known-difference is no longer needed",
+                claims[at].claim,
+                labels[at],
+                claims[at].status.label()
+            );
+        }
+    }
     if failing.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
