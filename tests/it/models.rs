@@ -209,3 +209,40 @@ fn the_table_comes_as_csv_and_latex_with_the_json_rows_figures() {
     );
     assert!(latex.contains("Embedding models"), "{latex}");
 }
+
+/// A floor sweep's rows are each tested against chance at their own floor: a random vector per
+/// text with the same floor, since a floor drops chance's hits as it drops a model's.
+#[test]
+fn a_floor_sweeps_chance_rows_carry_the_floor_and_each_row_is_tested_against_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let rows = models_json(&[out, "--model", "hashed", "--cosine-floor", "0.3,0.5"]);
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["model"].as_str().unwrap_or("–"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "–",
+            "hashed-bow-384-floor0.3",
+            "hashed-bow-384-floor0.5",
+            "random-384",
+            "random-384-floor0.3",
+            "random-384-floor0.5"
+        ],
+        "{rows:?}"
+    );
+    let ndcg = |r: &Value| r["measures"][0][1].as_f64().unwrap();
+    for (row, chance) in [(0, 3), (1, 4), (2, 5)] {
+        let test = &rows[row]["vsChance"];
+        let difference = test["meanDifference"].as_f64().unwrap();
+        assert!(
+            (difference - (ndcg(&rows[row]) - ndcg(&rows[chance]))).abs() < 1e-9,
+            "row {row} against chance row {chance}: {test}"
+        );
+    }
+    for chance in &rows[3..] {
+        assert!(chance["vsChance"].is_null(), "{chance}");
+    }
+}

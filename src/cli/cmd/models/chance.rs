@@ -1,14 +1,19 @@
-//! The chance row's test: each model's static rank measure (the first of `--metrics`) against
-//! the chance row's (`--model random`), by the paired randomisation test of `compare`'s runs
-//! table, Holm-adjusted over the table's pairs.
+//! The chance rows' test: each model's static rank measure (the first of `--metrics`) against
+//! its chance row's (`--model random`, at the row's cosine floor when a floor is swept), by the
+//! paired randomisation test of `compare`'s runs table, Holm-adjusted over the table's pairs.
 
 use tenure_eval::analysis::compare::significance::RunsTable;
 use tenure_eval::render::run_table::{ChanceTest, ModelRow};
 
 /// Fill each row's measures from `table` (runs in row order; its first `measures` columns are
-/// the rank measures, precision and pass/fail follow) and, when the last row is the chance
-/// row, each other row's test against it.
-pub fn annotate(rows: &mut [ModelRow], table: &RunsTable, measures: usize, chance: bool) {
+/// the rank measures, precision and pass/fail follow) and each row's test against its chance
+/// row, `chance_of[i]` (none for the chance rows themselves).
+pub fn annotate(
+    rows: &mut [ModelRow],
+    table: &RunsTable,
+    measures: usize,
+    chance_of: &[Option<usize>],
+) {
     let measures: Vec<_> = table.columns.iter().take(measures).collect();
     for (i, row) in rows.iter_mut().enumerate() {
         row.measures = measures
@@ -16,12 +21,14 @@ pub fn annotate(rows: &mut [ModelRow], table: &RunsTable, measures: usize, chanc
             .map(|c| (c.measure.clone(), c.means[i]))
             .collect();
     }
-    let (Some(first), true) = (measures.first(), chance) else {
+    let Some(first) = measures.first() else {
         return;
     };
-    let last = rows.len() - 1;
-    let chance_letter = &table.runs[last].letter;
-    for (i, row) in rows.iter_mut().enumerate().take(last) {
+    for (i, row) in rows.iter_mut().enumerate() {
+        let Some(c) = chance_of.get(i).copied().flatten() else {
+            continue;
+        };
+        let chance_letter = &table.runs[c].letter;
         let letter = &table.runs[i].letter;
         if let Some(pair) = first
             .pairs
@@ -56,8 +63,9 @@ pub fn note(rows: &[ModelRow], table: &RunsTable) -> String {
     let chance = listed(|t| !t.distinguishable && !t.below);
     let below = listed(|t| t.below);
     let how = format!(
-        "{} of each row against the chance row (a random vector per text) over {} cases, paired \
-         randomisation test, Holm-adjusted over the table's pairs, α = {}",
+        "{} of each row against the chance row (a random vector per text; at the row's cosine \
+         floor when a floor is swept) over {} cases, paired randomisation test, Holm-adjusted \
+         over the table's pairs, α = {}",
         first.measure, table.common_cases, table.alpha
     );
     let mut out = String::from("\n");

@@ -114,9 +114,15 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     }
     let bm25 = args.backends.configs(&[reference], &args.remote, None)?;
     let mut backends = bm25.clone();
+    // The floor of each row's cosine (None: no floor, or not a cosine row): the chance row a
+    // row is tested against is the one at its floor.
+    let mut floors: Vec<Option<f32>> = vec![None];
     let index = args.backends.index_kind();
     let models = args.backends.cosine.configs(&args.remote, index);
     for model in args.backends.index.with_floors(models) {
+        let floor = model.floor;
+        floors.extend(std::iter::repeat_n(None, methods.len()));
+        floors.insert(floors.len() - methods.len(), floor);
         let cosine = BackendConfig::cosine(model);
         for m in &methods {
             let children = vec![bm25[0].clone(), cosine.clone()];
@@ -135,10 +141,26 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             args.alpha
         )));
     }
+    // Chance: a random vector per text, with no floor, and at each floor swept (a floor drops
+    // chance's hits as it drops a model's, so a floored row is tested against chance floored
+    // alike). Row i's chance row is `chance_of[i]`.
+    let mut chance_of: Vec<Option<usize>> = vec![None; backends.len()];
     if !args.no_chance {
         let mut chance = args.backends.cosine.configs(&args.remote, index).remove(0);
         chance.model = "random".into();
-        backends.push(BackendConfig::cosine(chance));
+        let swept: Vec<Option<f32>> = std::iter::once(None)
+            .chain(args.backends.index.cosine_floor.iter().map(|f| Some(*f)))
+            .collect();
+        let first = backends.len();
+        for floor in &swept {
+            let mut c = chance.clone();
+            c.floor = *floor;
+            backends.push(BackendConfig::cosine(c));
+        }
+        for (i, floor) in floors.iter().enumerate() {
+            chance_of[i] = swept.iter().position(|f| f == floor).map(|k| first + k);
+        }
+        chance_of.extend(std::iter::repeat_n(None, swept.len()));
     }
     let kinds = [Workload::Static, Workload::Session];
     let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
@@ -191,7 +213,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         seed: args.seed,
     };
     let table = runs_table(&statics, &plan.measures, None, settings)?;
-    chance::annotate(&mut rows, &table, plan.measures.len(), !args.no_chance);
+    chance::annotate(&mut rows, &table, plan.measures.len(), &chance_of);
     let title = format!(
         "Embedding models · suite {name} ({profile} profile, index {})",
         index.name()
