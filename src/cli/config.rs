@@ -208,6 +208,24 @@ fn command_names() -> Vec<String> {
         .collect()
 }
 
+/// The flag of `command` nearest `key` by Jaro-Winkler similarity (clap's measure for its own
+/// "a similar argument exists"), if any is near (above 0.8; ties to the first in clap's order).
+fn near_flag<'c>(command: &'c clap::Command, key: &str) -> Option<&'c str> {
+    command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .map(|long| (strsim::jaro_winkler(key, long), long))
+        .filter(|(score, _)| *score > 0.8)
+        .fold(
+            None,
+            |best: Option<(f64, &str)>, (score, long)| match best {
+                Some((b, _)) if b >= score => best,
+                _ => Some((score, long)),
+            },
+        )
+        .map(|(_, long)| long)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,22 +248,4 @@ mod tests {
         let e = as_args("suite", &v("{ a = 1 }"), false).unwrap_err();
         assert!(e.contains("found table"), "{e}");
     }
-}
-
-/// The flag of `command` nearest `key` by Jaro-Winkler similarity (clap's measure for its own
-/// "a similar argument exists"), if any is near (above 0.8; ties to the first in clap's order).
-fn near_flag<'c>(command: &'c clap::Command, key: &str) -> Option<&'c str> {
-    command
-        .get_arguments()
-        .filter_map(|a| a.get_long())
-        .map(|long| (strsim::jaro_winkler(key, long), long))
-        .filter(|(score, _)| *score > 0.8)
-        .fold(
-            None,
-            |best: Option<(f64, &str)>, (score, long)| match best {
-                Some((b, _)) if b >= score => best,
-                _ => Some((score, long)),
-            },
-        )
-        .map(|(_, long)| long)
 }

@@ -15,19 +15,7 @@ const SAID: &str = "not the benchmark's released files";
 
 /// The commands whose `--help` offers `--data`.
 fn commands_reading_data() -> Vec<String> {
-    let help = String::from_utf8(tenure_eval(&["--help"]).stdout).unwrap();
-    let commands: Vec<String> = help
-        .split("Commands:")
-        .nth(1)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|c| *c != "help")
-        .map(String::from)
-        .collect();
-    commands
+    crate::common::commands()
         .into_iter()
         .filter(|c| {
             let help = tenure_eval(&[c, "--help"]).stdout;

@@ -7,17 +7,10 @@
 //! The model is about 400 MB from PyPI and only fetched on request: without it these tests say
 //! so in one line and skip, even under `TENURE_EVAL_REQUIRE_ALL`.
 
-use crate::common::builtin;
 use crate::common::needs::{env_path, needs, Need};
+use crate::common::{builtin, cosine};
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::{needed_texts, Embedder, Role, TextPolicy};
-
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| f64::from(*x) * f64::from(*y))
-        .sum()
-}
 
 #[test]
 fn mpnet_vectors_equal_the_numpy_forward_within_1e_5() {

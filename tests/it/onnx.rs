@@ -7,7 +7,7 @@
 //! (`common::needs`), and under `scripts/test.sh` fails.
 
 use crate::common::needs::{env_path, needs, Need};
-use crate::common::{builtin, repo, tenure_eval};
+use crate::common::{builtin, cosine, repo, tenure_eval};
 use std::path::{Path, PathBuf};
 use tenure_eval::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use tenure_eval::embed::{needed_texts, Embedder, EmbeddingStore, Role, TextPolicy};
@@ -34,13 +34,6 @@ fn open(dir: &Path, threads: usize) -> OnnxEmbedder {
         },
     )
     .unwrap()
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| f64::from(*x) * f64::from(*y))
-        .sum()
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! are the measured ones of `docs/results.md`, and every relative link and anchor resolves.
 //! (`spec_refs` checks the specs' citations.)
 
-use crate::common::{repo, tenure_eval};
+use crate::common::repo;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -46,17 +46,7 @@ fn the_first_block_is_the_two_commands() {
 
 #[test]
 fn every_subcommand_is_in_the_reference() {
-    let help = String::from_utf8(tenure_eval(&["--help"]).stdout).unwrap();
-    let commands: Vec<&str> = help
-        .split("Commands:")
-        .nth(1)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.trim().is_empty())
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|c| *c != "help")
-        .collect();
+    let commands = crate::common::commands();
     assert!(commands.len() >= 14, "{commands:?}");
     let list = read("docs/reference.md");
     let list = list.split("## Commands").nth(1).unwrap();

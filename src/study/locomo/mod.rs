@@ -201,19 +201,23 @@ pub fn tables(results: &[RunResult]) -> Vec<Table> {
     let mut header = vec!["run", "unit", "group", "cases", "passed"];
     header.extend(&measures);
     let unit = |r: &RunResult| Label::parse(&r.suite).unit.name();
+    // A cell's run, unit, group, cases, passed and rank measures.
+    let rank_row = |r: &RunResult, c: &Cell| -> Vec<String> {
+        let mut row = vec![
+            r.name.clone(),
+            unit(r).to_string(),
+            c.group.clone(),
+            c.cases.to_string(),
+            c.passed.to_string(),
+        ];
+        row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
+        row
+    };
     let mut rank_rows = Vec::new();
     let mut recall_rows = Vec::new();
     for r in results {
         for c in &r.cells {
-            let mut row = vec![
-                r.name.clone(),
-                unit(r).to_string(),
-                c.group.clone(),
-                c.cases.to_string(),
-                c.passed.to_string(),
-            ];
-            row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
-            rank_rows.push(row);
+            rank_rows.push(rank_row(r, c));
             let mut row = vec![
                 r.name.clone(),
                 unit(r).to_string(),
@@ -232,14 +236,7 @@ pub fn tables(results: &[RunResult]) -> Vec<Table> {
     let mut conversation_rows = Vec::new();
     for r in results {
         for c in &r.conversations {
-            let mut row = vec![
-                r.name.clone(),
-                unit(r).to_string(),
-                c.group.clone(),
-                c.cases.to_string(),
-                c.passed.to_string(),
-            ];
-            row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
+            let mut row = rank_row(r, c);
             row.push(number_cell(Some(c.recall_accuracy[at10]), 3));
             conversation_rows.push(row);
         }

@@ -132,6 +132,29 @@ pub fn cli(args: &[&str]) -> std::process::Command {
     cmd
 }
 
+/// Every command `tenure-eval --help` lists (`help` aside), in its order.
+pub fn commands() -> Vec<String> {
+    let help = String::from_utf8(tenure_eval(&["--help"]).stdout).unwrap();
+    help.split("Commands:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(String::from)
+        .collect()
+}
+
+/// Cosine of two vectors (their dot product: the models' vectors are normalised).
+pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum()
+}
+
 /// Run `tenure-eval ARGS`; any exit code.
 pub fn tenure_eval(args: &[&str]) -> std::process::Output {
     tenure_eval_with(args, &[])
