@@ -112,6 +112,9 @@ pub struct Manifest {
     /// `merge` makes the whole run's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::run::journal::Shard>,
+    /// The cases the run chose (`--case`, `--category`, `--limit`): its report holds those only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<crate::suite::select::Selection>,
 }
 
 /// A config file as a manifest records it.
@@ -160,6 +163,7 @@ impl Manifest {
             stopped: None,
             config: None,
             shard: None,
+            selection: suite.selection.clone(),
         }
     }
 

@@ -271,6 +271,7 @@ pub fn load(source: &LocomoPlusSource) -> Result<Suite> {
         released: Some(released),
         default_measures: Some(MEASURES),
         corrections: None,
+        selection: None,
     })
 }
 

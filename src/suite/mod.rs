@@ -10,6 +10,7 @@ mod custom;
 pub mod locomo;
 pub mod locomo_plus;
 pub mod longmemeval;
+pub mod select;
 mod session;
 pub mod synthetic;
 pub mod temporal_memory;
@@ -112,6 +113,9 @@ pub struct Suite {
     pub default_measures: Option<&'static str>,
     /// What an overlay of corrections did to the answer key (LoCoMo's `--corrections`).
     pub corrections: Option<locomo::Applied>,
+    /// The cases a run chose (`--case`, `--category`, `--limit`; [`select::Selection`]): its
+    /// label ends `-selected`, and manifests record it. `None`: every case.
+    pub selection: Option<select::Selection>,
 }
 
 /// What one item of a benchmark's conversation is (`--unit`).
@@ -278,18 +282,25 @@ impl Suite {
     /// commands that read reports without loading their suite: every suite but those judged by
     /// assertions, the built-in ones and custom files ([`ASSERTION_SUITES`]).
     pub fn label_judged_by_qrels(label: &str) -> bool {
-        !ASSERTION_SUITES.contains(&label)
+        let whole = label
+            .strip_suffix(&format!("-{}", select::SELECTED))
+            .unwrap_or(label);
+        !ASSERTION_SUITES.contains(&whole)
     }
 
     /// The suite's label as reports, report folders and tables carry it (`locomo-sessions`;
     /// [`Label`]).
     pub fn label(&self) -> String {
-        Label {
+        let label = Label {
             name: &self.name,
             unit: self.unit.unwrap_or(Unit::Turns),
             view: self.view,
         }
-        .text()
+        .text();
+        match self.selection {
+            Some(_) => format!("{label}-{}", select::SELECTED),
+            None => label,
+        }
     }
 
     /// Load one copy of a built-in suite, its files checked against PROVENANCE.md.
@@ -311,17 +322,22 @@ impl Suite {
 
     /// PrecisionMemBench's own copy of this built-in suite, when it has one that differs
     /// (`pmb`): what tenure-eval runs wherever it stands in for PrecisionMemBench's harness
-    /// (see `builtin`). `None` for custom files and for suites with one copy.
+    /// (see `builtin`), with this suite's selection of cases. `None` for custom files and for
+    /// suites with one copy.
     pub fn harness_copy(&self) -> Result<Option<Suite>> {
         let Some(copy) = self.copy else {
             return Ok(None);
         };
-        BUILTIN_SUITES
+        let mut harness = BUILTIN_SUITES
             .iter()
             .filter(|b| b.name == self.name && b.copy == copy)
             .find_map(|b| b.harness)
             .map(Suite::from_builtin)
-            .transpose()
+            .transpose()?;
+        if let (Some(h), Some(selection)) = (harness.as_mut(), &self.selection) {
+            h.select(selection)?;
+        }
+        Ok(harness)
     }
 
     /// A suite of our own formats (beliefs, cases with assertions), named `name`: one of
@@ -367,6 +383,7 @@ impl Suite {
             released: None,
             default_measures: None,
             corrections: None,
+            selection: None,
         };
         let sessions_path = sessions.map(|(p, _)| p).unwrap_or(Path::new(""));
         suite.warnings = validate::validate(&suite, corpus.0, cases.0, sessions_path)?;

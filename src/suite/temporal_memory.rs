@@ -1,8 +1,7 @@
 //! The Temporal Memory Dataset (Alonso et al., 2024, "Toward Conversational Agents with
 //! Context and Time Sensitive Long-term Memory") as a suite: `--suite temporal-memory --data
-//! DIR`, DIR its repository's folder (Zyphra/TemporalMemoryDataset: `ConversationData/N.json`,
-//! `TestData/{time_qs,ambiguous_time_qs,content_time_qs}/*.json`). Its questions are about
-//! when: "what did we discuss 167 days ago", "the second conversation on a Tuesday".
+//! DIR`, DIR its repository's folder (`ConversationData/N.json`, `TestData/*_qs/*.json`),
+//! questions about when: "what did we discuss 167 days ago", "our Tuesday conversation".
 //!
 //! The mapping (docs/temporal-memory.md says why):
 //! - each conversation log is one user, `log-26` (its file number);
@@ -318,6 +317,7 @@ pub fn load(data: &Path) -> Result<Suite> {
         released: Some(unreleased.is_empty()),
         default_measures: Some(MEASURES),
         corrections: None,
+        selection: None,
     })
 }
 

@@ -18,6 +18,7 @@ fn run_help_is_grouped_by_what_each_flag_configures() {
         [
             "Options:",
             "Suite:",
+            "Cases:",
             "Backends:",
             "BM25 (--backend bm25):",
             "BM25 over words (--backend bm25-text):",

@@ -128,8 +128,10 @@ mod run_faults;
 mod scale;
 /// Context scorers through the binary: every hit's score recomputed from its signals.
 mod scorers;
-/// A multi-segment index scores exactly as a single-segment one.
 mod segments;
+/// A multi-segment index scores exactly as a single-segment one.
+/// Choosing cases: --case, --category, --limit.
+mod selection;
 /// `serve` over real HTTP, evaluated by our own HTTP client.
 mod serve;
 /// Embedding services against the in-process embedder (needs ONNX Runtime, the venv).

@@ -20,6 +20,18 @@ pub struct RunArgs {
     /// Suite selection.
     #[command(flatten)]
     pub suite: SuiteArgs,
+    /// Run only the cases (static or session) whose id matches: an id or a glob (`conv-26/*`);
+    /// repeatable. Reports go to SUITE-selected/, never over a whole run's.
+    #[arg(long = "case", value_name = "ID", help_heading = "Cases",
+          conflicts_with_all = ["explain", "shard"])]
+    pub case: Vec<String>,
+    /// Run only the static cases of this category; repeatable (session cases have none).
+    #[arg(long, value_name = "NAME", help_heading = "Cases", conflicts_with_all = ["explain", "shard"])]
+    pub category: Vec<String>,
+    /// Run at most N static cases and N session cases, the first in file order (a smoke test
+    /// of a slow system).
+    #[arg(long, value_name = "N", help_heading = "Cases", conflicts_with_all = ["explain", "shard"])]
+    pub limit: Option<usize>,
     /// Retrieval backends, comma-separated (default: bm25, or cosine when --model is given).
     #[arg(long, value_enum, value_delimiter = ',', help_heading = "Backends")]
     pub backend: Vec<BackendArg>,
@@ -114,11 +126,26 @@ impl RunArgs {
 
 /// Run `kinds` of the suite through each backend (or, with `--replay`, re-score a recording).
 pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
-    let suite = load(&args.suite)?;
+    let mut suite = load(&args.suite)?;
     if !args.output.quiet {
         for note in crate::cli::args::input_notes(&suite) {
             say!("{note}");
         }
+    }
+    let selection = tenure_eval::suite::select::Selection {
+        cases: args.case.clone(),
+        categories: args.category.clone(),
+        limit: args.limit,
+    };
+    if !selection.is_all() {
+        let whole = suite.label();
+        let (kept, of, sessions, of_sessions) = suite.select(&selection)?;
+        // Said even with --quiet: the reports are of these cases only.
+        say!(
+            "note: {kept} of {of} static cases and {sessions} of {of_sessions} session cases of \
+             {whole} selected; reports go to {}/, never over a whole run's",
+            args.output.out.join(suite.label()).display()
+        );
     }
     if let Some(case) = &args.explain {
         let explain = crate::cli::explain::ExplainArgs {

@@ -59,6 +59,17 @@ impl LoadedReport {
     /// An input error for a shard's report where a whole run's belongs (issue 45): its means
     /// are one shard's, and read as the run's they are wrong with nothing to say so.
     pub fn whole_run(&self) -> Result<&LoadedReport> {
+        if let Some(selection) = self.manifest.as_ref().and_then(|m| m.selection.as_ref()) {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.selection",
+                format!(
+                    "the report of a run that chose some cases ({}), not a whole run: run \
+                     without --case, --category and --limit for one",
+                    serde_json::to_string(selection).unwrap_or_default()
+                ),
+            ));
+        }
         match self.shard() {
             Some(shard) => Err(crate::error::Error::input(
                 &self.path,

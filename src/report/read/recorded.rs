@@ -66,6 +66,9 @@ pub struct RecordedManifest {
     /// The run was shard K of N (`--shard K/N`): that shard's cases only.
     #[serde(default)]
     pub shard: Option<crate::run::journal::Shard>,
+    /// The run chose some of the cases (`--case`, `--category`, `--limit`): those only.
+    #[serde(default)]
+    pub selection: Option<crate::suite::select::Selection>,
 }
 
 /// One input file of a run.

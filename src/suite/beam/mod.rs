@@ -140,6 +140,7 @@ pub fn load(data: &Path, wanted: &[String]) -> Result<Suite> {
         released: Some(released),
         default_measures: Some(MEASURES),
         corrections: None,
+        selection: None,
     })
 }
 

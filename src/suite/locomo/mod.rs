@@ -183,6 +183,7 @@ pub fn load(source: &LocomoSource) -> Result<Suite> {
         released: Some(released),
         default_measures: Some(MEASURES),
         corrections: corrected.then_some(overlay.applied),
+        selection: None,
     })
 }
 

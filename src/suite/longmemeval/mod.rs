@@ -170,6 +170,7 @@ pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
         released: None,
         default_measures: Some(MEASURES),
         corrections: None,
+        selection: None,
     })
 }
 

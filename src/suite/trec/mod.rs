@@ -219,5 +219,6 @@ fn load(name: &str, corpus: &Path, topics: &Path, qrels: &Path) -> Result<Suite>
         released: None,
         default_measures: Some(MEASURES),
         corrections: None,
+        selection: None,
     })
 }
