@@ -20,6 +20,10 @@ pub struct JournalArgs {
     /// the others are taken from its journal.
     #[arg(long, help_heading = "Journal", conflicts_with = "replay")]
     pub rerun_errored: bool,
+    /// Run again the cases (or turns) a finished run failed or errored on, against the same
+    /// system; the passed ones are taken from its journal (a flaky system's second look).
+    #[arg(long, help_heading = "Journal", conflicts_with_all = ["replay", "rerun_errored", "resume"])]
+    pub rerun_failed: bool,
     /// Keep the run's journals (every search and what came back) in DIR instead of
     /// REPORTS/.journal/SUITE/: a recording that --replay DIR re-scores.
     #[arg(
@@ -43,6 +47,8 @@ impl JournalArgs {
                 Continue::Resume
             } else if self.rerun_errored {
                 Continue::RerunErrored
+            } else if self.rerun_failed {
+                Continue::RerunFailed
             } else {
                 Continue::Fresh
             },

@@ -119,9 +119,21 @@ pub fn run_sessions_journaled(
             }
             let i = i - 1;
             let recorded = reuse.entry(i);
-            reused += usize::from(recorded.is_some());
-            let (built, mut entry) = match recorded {
-                Some(entry) => (replayed(entry, &store, backend.as_ref(), suite, turn), None),
+            // `--rerun-failed`: a turn the journal has as failed is searched again.
+            let taken = reuse.take(
+                i,
+                |e| replayed(e, &store, backend.as_ref(), suite, turn),
+                |built| {
+                    built.as_ref().is_ok_and(|ctx| {
+                        check_turn(turn.turn_index, &turn.expect, ctx, fidelity.harness())
+                            .0
+                            .is_empty()
+                    })
+                },
+            );
+            reused += usize::from(taken.is_some());
+            let (built, mut entry) = match taken {
+                Some(built) => (built, None),
                 None => {
                     let (built, entry) = search(
                         i,

@@ -179,8 +179,7 @@ pub fn run_static_journaled(
     // Finished cases waiting for an earlier one (at most about `concurrency` of them).
     let mut waiting: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     let mut handed = 0;
-    let mut retries = 0;
-    let mut reused = 0;
+    let (mut retries, mut reused) = (0, 0);
     let mut stopped: Option<Stopped> = super::seeding_stop(index.as_ref());
     if stopped.is_some() {
         stop.store(true, Ordering::Relaxed);
@@ -201,8 +200,9 @@ pub fn run_static_journaled(
                 };
                 let case = &suite.cases[i];
                 let mut recorder = Recorder::default();
-                let (result, entry) = match reuse.entry(i) {
-                    Some(entry) => (replay_case(suite, case, index, store, pinned, entry), None),
+                let replay = |e: &Entry| replay_case(suite, case, index, store, pinned, e);
+                let (result, entry) = match reuse.take(i, replay, CaseResult::passed) {
+                    Some(result) => (result, None),
                     None => {
                         let (result, entry) = run_case(
                             suite,

@@ -431,3 +431,37 @@ fn a_first_ci_run_without_its_baseline_file_passes_with_baseline_missing_ok() {
     let (o, _) = f.run(&f.good, "c", &["--baseline-missing", "ok"]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
 }
+
+/// `--rerun-failed` runs again the cases a finished run failed (here one assertion fails) and
+/// takes the passed ones from its journal: it says 76 taken and 1 sent, and the report is the
+/// same; before a finished run it is refused.
+#[test]
+fn rerun_failed_sends_only_the_failed_cases_again() {
+    let f = fixture();
+    let (o, report) = f.run(&f.broken, "a", &[]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let first = std::fs::read_to_string(&report).unwrap();
+    let (o, _) = f.run(&f.broken, "a", &["--rerun-failed"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(": 76 of 77 cases taken from "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(", 1 sent to the system"),
+        "{}",
+        stderr(&o)
+    );
+    let again: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(
+        again["retrieval"]["totalPassed"],
+        first["retrieval"]["totalPassed"]
+    );
+    assert_eq!(again["cases"].as_array().unwrap().len(), 77);
+    // With no finished run's journal there is nothing to take from.
+    let (o, _) = f.run(&f.broken, "b", &["--rerun-failed"]);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+}

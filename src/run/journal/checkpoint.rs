@@ -31,6 +31,18 @@ impl<'a> Reuse<'a> {
     pub fn entry(self, i: usize) -> Option<&'a Entry> {
         self.entries?.get(&i).filter(|e| self.mode.reuses(e))
     }
+
+    /// Case (or turn) `i` from the journal, rebuilt by `replay`, when it is not to be run; with
+    /// `--rerun-failed`, one that `passed` says failed is run again (`None`).
+    pub fn take<T>(
+        self,
+        i: usize,
+        replay: impl FnOnce(&Entry) -> T,
+        passed: impl FnOnce(&T) -> bool,
+    ) -> Option<T> {
+        let taken = replay(self.entry(i)?);
+        (self.mode != Continue::RerunFailed || passed(&taken)).then_some(taken)
+    }
 }
 
 impl Checkpoint {
@@ -137,10 +149,12 @@ impl Checkpoint {
                     path.display()
                 )));
             }
-            if self.mode == Continue::RerunErrored && recorded.end.is_none() {
+            if matches!(self.mode, Continue::RerunErrored | Continue::RerunFailed)
+                && recorded.end.is_none()
+            {
                 return Err(Error::Usage(format!(
-                    "--rerun-errored: the run in {} did not finish; --resume continues it \
-                     (its errored cases included)",
+                    "{flag}: the run in {} did not finish; --resume continues it (its errored \
+                     cases included)",
                     path.display()
                 )));
             }

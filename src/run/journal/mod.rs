@@ -331,6 +331,9 @@ pub enum Continue {
     Resume,
     /// Run again the cases a finished run errored on.
     RerunErrored,
+    /// Run again the cases a finished run failed (an assertion, not an error), and those it
+    /// errored on; the passed ones are taken from the journal.
+    RerunFailed,
     /// Send nothing: every case from the recording.
     Replay,
 }
@@ -342,6 +345,7 @@ impl Continue {
             Continue::Fresh => "(a fresh run)",
             Continue::Resume => "--resume",
             Continue::RerunErrored => "--rerun-errored",
+            Continue::RerunFailed => "--rerun-failed",
             Continue::Replay => "--replay",
         }
     }
@@ -350,7 +354,9 @@ impl Continue {
     pub fn reuses(self, entry: &Entry) -> bool {
         match self {
             Continue::Fresh => false,
-            Continue::Resume | Continue::RerunErrored => !entry.errored(),
+            // A failed case is taken from the journal too, to be judged again and rerun
+            // (`Reuse::reruns_failed`): only the runner knows whether it passed.
+            Continue::Resume | Continue::RerunErrored | Continue::RerunFailed => !entry.errored(),
             Continue::Replay => true,
         }
     }
