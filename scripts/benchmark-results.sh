@@ -41,17 +41,7 @@ step() {
 
 # Replace docs/results.md's text between `<!-- NAME:begin` and `<!-- NAME:end -->` by FILE.
 put() {
-  python3 - "$1" "$2" <<'EOF'
-import re, sys
-name, section = sys.argv[1], open(sys.argv[2]).read()
-path = "docs/results.md"
-text = open(path).read()
-pattern = r"<!-- " + re.escape(name) + r":begin.*?<!-- " + re.escape(name) + r":end -->\n"
-new, n = re.subn(pattern, lambda m: section, text, flags=re.S)
-if n != 1:
-    sys.exit(f"docs/results.md: expected one {name} section between its markers")
-open(path, "w").write(new)
-EOF
+  python3 scripts/put_section.py "$1" "$2"
 }
 
 # Every backend's run table of one suite, one backend at a time (the per-category table).

@@ -68,14 +68,5 @@ print("| %s | %s | %.3f | %.3f |" % (sys.argv[1], sys.argv[2], means["R@10"], me
   echo
   echo "<!-- embed-speed:end -->"
 } >"$file"
-python3 - "$file" <<'EOF'
-import re, sys
-section = open(sys.argv[1]).read()
-path = "docs/results.md"
-text = open(path).read()
-new, n = re.subn(r"<!-- embed-speed:begin.*?<!-- embed-speed:end -->\n", lambda m: section, text, flags=re.S)
-if n != 1:
-    sys.exit("docs/results.md: expected one embed-speed section between its markers")
-open(path, "w").write(new)
-EOF
+python3 scripts/put_section.py embed-speed "$file"
 echo "embed-speed: wrote docs/results.md's embedding speed section" >&2

@@ -64,14 +64,5 @@ section=$(mktemp)
   echo
   echo "<!-- locomo:end -->"
 } >"$section"
-python3 - "$section" <<'EOF'
-import re, sys
-section = open(sys.argv[1]).read()
-path = "docs/results.md"
-text = open(path).read()
-new, n = re.subn(r"<!-- locomo:begin.*?<!-- locomo:end -->\n", lambda m: section, text, flags=re.S)
-if n != 1:
-    sys.exit("docs/results.md: expected one LoCoMo section between its markers")
-open(path, "w").write(new)
-EOF
+python3 scripts/put_section.py locomo "$section"
 echo "locomo-results: wrote docs/results.md's LoCoMo section and docs/locomo.svg" >&2

@@ -91,14 +91,5 @@ PY
   done
   echo "<!-- second-model:end -->"
 } >"$file"
-python3 - "$file" <<'PY'
-import re, sys
-section = open(sys.argv[1]).read()
-path = "docs/results.md"
-text = open(path).read()
-new, n = re.subn(r"<!-- second-model:begin.*?<!-- second-model:end -->\n", lambda m: section, text, flags=re.S)
-if n != 1:
-    sys.exit("docs/results.md: expected one second-model section between its markers")
-open(path, "w").write(new)
-PY
+python3 scripts/put_section.py second-model "$file"
 echo "second-model: wrote docs/results.md's second-model section" >&2

@@ -24,8 +24,8 @@ pub struct Gates {
     pub min_active_passes: Option<usize>,
     /// Mean precision may fall at most this much below the baseline's.
     pub max_precision_drop: Option<f64>,
-    /// A first run: the baseline named does not exist yet, so the gates that compare with one
-    /// skip every report (`--baseline-missing ok`) instead of needing a baseline.
+    /// A first run may be one (`--baseline-missing ok`): when no baseline was found, the gates
+    /// that compare with one skip every report instead of needing a baseline.
     pub first_run: bool,
 }
 

@@ -100,8 +100,7 @@ impl GateArgs {
             }),
             min_active_passes: self.min_active_passes,
             max_precision_drop: self.max_precision_drop,
-            first_run: self.baseline_missing == Some(BaselineMissingArg::Ok)
-                && self.baseline.iter().all(|p| !p.exists()),
+            first_run: self.baseline_missing == Some(BaselineMissingArg::Ok),
         }
     }
 }

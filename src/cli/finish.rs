@@ -68,6 +68,12 @@ pub fn finish(
     for warning in &plan.warnings {
         say!("warning: {warning}");
     }
+    // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
+    // then runs anywhere, without a summary.
+    let summary = gates
+        .summary_md
+        .as_deref()
+        .filter(|p| !p.as_os_str().is_empty());
     let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = match execute(&mut plan, &mut progress) {
         Ok(outcome) => outcome,
@@ -75,10 +81,6 @@ pub fn finish(
         // JUnit, summary and page, saying what happened, and the exit code says the rest.
         Err(e) if e.exit_code() == tenure_eval::error::exit::RUNTIME => {
             progress.finish();
-            let summary = gates
-                .summary_md
-                .as_deref()
-                .filter(|p| !p.as_os_str().is_empty());
             tenure_eval::job::files::write_not_run_files(
                 &e,
                 gates.junit.as_deref(),
@@ -91,12 +93,6 @@ pub fn finish(
     };
     progress.finish();
     print_outcome(&plan.suite, &outcome, output)?;
-    // `--summary-md "$GITHUB_STEP_SUMMARY"` outside GitHub Actions passes "": the same command
-    // then runs anywhere, without a summary.
-    let summary = gates
-        .summary_md
-        .as_deref()
-        .filter(|p| !p.as_os_str().is_empty());
     if summary.is_none() && gates.summary_md.is_some() {
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     }

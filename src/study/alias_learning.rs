@@ -117,38 +117,53 @@ fn capture(belief: &mut Belief, alias: &str, tally: &mut Captures) {
     tally.added += 1;
 }
 
-fn count_items(before: &[Belief], after: &[Belief]) -> usize {
+/// The items of `before` whose aliases `after` (the same corpus, captured) changed.
+fn aliased<'a>(before: &'a [Belief], after: &[Belief]) -> Vec<&'a Belief> {
     before
         .iter()
         .zip(after)
         .filter(|(a, b)| a.aliases.len() != b.aliases.len())
-        .count()
+        .map(|(a, _)| a)
+        .collect()
 }
 
-/// The corpus after the capture over the learning half: each learning question appended as an
-/// alias to each of its gold items, in file order.
-pub fn learn(suite: &Suite, qrels: &Qrels, learning: &[usize]) -> (Vec<Belief>, Captures) {
+/// The corpus after capturing each learning question (with gold) as an alias of the items
+/// `targets` names for it (corpus indexes, given the question and its gold ids), in file order.
+fn captured(
+    suite: &Suite,
+    qrels: &Qrels,
+    learning: &[usize],
+    mut targets: impl FnMut(&StaticCase, &[String]) -> Vec<usize>,
+) -> (Vec<Belief>, Captures) {
     let mut corpus = suite.corpus.clone();
-    let at: HashMap<&str, usize> = suite
-        .corpus
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.id.as_str(), i))
-        .collect();
     let mut tally = Captures::default();
     for &i in learning {
         let case = &suite.cases[i];
         let Some(j) = qrels.get(&case.case_id, None) else {
             continue;
         };
-        for id in &j.relevant {
-            if let Some(&k) = at.get(id.as_str()) {
-                capture(&mut corpus[k], &case.query, &mut tally);
-            }
+        for k in targets(case, &j.relevant) {
+            capture(&mut corpus[k], &case.query, &mut tally);
         }
     }
-    tally.items = count_items(&suite.corpus, &corpus);
+    tally.items = aliased(&suite.corpus, &corpus).len();
     (corpus, tally)
+}
+
+/// The corpus after the capture over the learning half: each learning question appended as an
+/// alias to each of its gold items, in file order.
+pub fn learn(suite: &Suite, qrels: &Qrels, learning: &[usize]) -> (Vec<Belief>, Captures) {
+    let at: HashMap<&str, usize> = suite
+        .corpus
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.id.as_str(), i))
+        .collect();
+    captured(suite, qrels, learning, |_, gold| {
+        gold.iter()
+            .filter_map(|id| at.get(id.as_str()).copied())
+            .collect()
+    })
 }
 
 /// The control: the same captures (each learning question, once per gold item) given to items
@@ -159,28 +174,20 @@ pub fn control(
     learning: &[usize],
     seed: u64,
 ) -> (Vec<Belief>, Captures) {
-    let mut corpus = suite.corpus.clone();
     let mut by_user: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, b) in suite.corpus.iter().enumerate() {
         by_user.entry(b.user_id.as_str()).or_default().push(i);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_c0de);
-    let mut tally = Captures::default();
-    for &i in learning {
-        let case = &suite.cases[i];
-        let Some(j) = qrels.get(&case.case_id, None) else {
-            continue;
-        };
-        let Some(items) = by_user.get(user_of(case)) else {
-            continue;
-        };
-        for _ in &j.relevant {
-            let k = items[below(&mut rng, items.len())];
-            capture(&mut corpus[k], &case.query, &mut tally);
+    captured(suite, qrels, learning, |case, gold| {
+        match by_user.get(user_of(case)) {
+            Some(items) => gold
+                .iter()
+                .map(|_| items[below(&mut rng, items.len())])
+                .collect(),
+            None => Vec::new(),
         }
-    }
-    tally.items = count_items(&suite.corpus, &corpus);
-    (corpus, tally)
+    })
 }
 
 /// One condition over one group of held-out questions.
@@ -226,12 +233,9 @@ pub fn measure(suite: &Suite, seed: u64, observer: &mut dyn Observer) -> Result<
     let halves = split(suite, seed);
     let (learned_corpus, learned) = learn(suite, &qrels, &halves.learning);
     let (random_corpus, random) = control(suite, &qrels, &halves.learning, seed);
-    let aliased: HashSet<&str> = suite
-        .corpus
-        .iter()
-        .zip(&learned_corpus)
-        .filter(|(a, b)| a.aliases.len() != b.aliases.len())
-        .map(|(a, _)| a.id.as_str())
+    let aliased: HashSet<&str> = aliased(&suite.corpus, &learned_corpus)
+        .into_iter()
+        .map(|b| b.id.as_str())
         .collect();
 
     let mut held = suite.clone();

@@ -71,27 +71,36 @@ fn model() -> &'static Model {
 /// the marker.
 pub(super) fn predict(features: &[String]) -> (TemporalClass, Option<&str>) {
     let m = model();
-    let mut scores = m.intercept.clone();
-    for b in super::features::buckets(features) {
-        if let Some(w) = m.weights.get(&b) {
-            scores.iter_mut().zip(w).for_each(|(s, w)| *s += w);
-        }
-    }
-    let known: Vec<(&str, &Vec<f64>)> = features
+    // Each feature hashed once: its bucket's weights, for the marker; each bucket counted once
+    // in the scores (`features::buckets`).
+    let mut known: Vec<(&str, u32, &Vec<f64>)> = features
         .iter()
-        .filter_map(|f| Some((f.as_str(), m.weights.get(&super::features::bucket(f))?)))
+        .filter_map(|f| {
+            let b = super::features::bucket(f);
+            Some((f.as_str(), b, m.weights.get(&b)?))
+        })
         .collect();
+    let mut scores = m.intercept.clone();
+    let mut counted: Vec<u32> = known.iter().map(|k| k.1).collect();
+    counted.sort_unstable();
+    counted.dedup();
+    for b in counted {
+        scores
+            .iter_mut()
+            .zip(&m.weights[&b])
+            .for_each(|(s, w)| *s += w);
+    }
     let mut best = 0;
     for (i, s) in scores.iter().enumerate() {
         if *s > scores[best] {
             best = i;
         }
     }
+    known.retain(|(_, _, w)| w[best] > 0.0);
     let top = known
         .iter()
-        .max_by(|a, b| a.1[best].total_cmp(&b.1[best]).then(b.0.cmp(a.0)))
-        .filter(|(_, w)| w[best] > 0.0)
-        .map(|(name, _)| *name);
+        .max_by(|a, b| a.2[best].total_cmp(&b.2[best]).then(b.0.cmp(a.0)))
+        .map(|(name, _, _)| *name);
     (m.classes[best], top)
 }
 

@@ -63,38 +63,26 @@ fn every_command_that_reads_benchmark_files_says_when_they_are_not_the_release()
     let out = dir.path().join("out");
     let o = |name: &str| out.join(name).display().to_string();
     // A report and a shard folder of a run on the same files, for the commands that read them.
-    tenure_eval_ok(
-        &[
-            "run",
-            "--suite",
-            "beam",
-            "--data",
-            d,
-            "--backend",
-            "bm25-text",
-            "--quiet",
-            "--out",
-            &o("r"),
-        ],
-        &[],
-    );
-    tenure_eval_ok(
-        &[
-            "run",
-            "--suite",
-            "beam",
-            "--data",
-            d,
-            "--backend",
-            "bm25-text",
-            "--quiet",
-            "--shard",
-            "1/1",
-            "--out",
-            &o("shard"),
-        ],
-        &[],
-    );
+    // Every command reads the small folder as `--suite beam --data DIR`: ARGS around that.
+    let on_beam = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        let beam = ["--suite", "beam", "--data", d];
+        [head, &beam[..], tail]
+            .concat()
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    let run = |tail: &[&str]| {
+        let args = on_beam(
+            &["run"],
+            &[&["--backend", "bm25-text", "--quiet"][..], tail].concat(),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        tenure_eval_ok(&args, &[]);
+    };
+    // A report and a shard folder of a run on the same files, for the commands that read them.
+    run(&["--out", &o("r")]);
+    run(&["--shard", "1/1", "--out", &o("shard")]);
     let report = o("r/beam/retrieval-report-bm25-text.json");
     let locomo_copy = dir.path().join("locomo-copy.json");
 
@@ -102,94 +90,19 @@ fn every_command_that_reads_benchmark_files_says_when_they_are_not_the_release()
     assert!(commands.len() >= 10, "{commands:?}");
     for command in &commands {
         let args: Vec<String> = match command.as_str() {
-            "run" | "static" | "session" => vec![
-                command.clone(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--backend".into(),
-                "bm25-text".into(),
-                "--out".into(),
-                o(command),
-            ],
-            "validate" | "alias-learning" => vec![
-                command.clone(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-            ],
-            "embed" => vec![
-                "embed".into(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--export-texts".into(),
-                "--out".into(),
-                o("texts.jsonl"),
-            ],
-            "models" => vec![
-                "models".into(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--model".into(),
-                "hashed".into(),
-                "--out".into(),
-                o("models"),
-            ],
-            "scale" => vec![
-                "scale".into(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--sizes".into(),
-                "1k".into(),
-            ],
+            "run" | "static" | "session" => on_beam(
+                &[command],
+                &["--backend", "bm25-text", "--out", &o(command)],
+            ),
+            "validate" | "alias-learning" => on_beam(&[command], &[]),
+            "embed" => on_beam(&["embed"], &["--export-texts", "--out", &o("texts.jsonl")]),
+            "models" => on_beam(&["models"], &["--model", "hashed", "--out", &o("models")]),
+            "scale" => on_beam(&["scale"], &["--sizes", "1k"]),
             "beam" => vec!["beam".into(), report.clone(), "--data".into(), d.into()],
-            "trec" => vec![
-                "trec".into(),
-                report.clone(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--out".into(),
-                o("trec"),
-            ],
-            "compare" => vec![
-                "compare".into(),
-                report.clone(),
-                report.clone(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-            ],
-            "html" => vec![
-                "html".into(),
-                report.clone(),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--out".into(),
-                o("page.html"),
-            ],
-            "merge" => vec![
-                "merge".into(),
-                o("shard"),
-                "--suite".into(),
-                "beam".into(),
-                "--data".into(),
-                d.into(),
-                "--out".into(),
-                o("merged"),
-            ],
+            "trec" => on_beam(&["trec", &report], &["--out", &o("trec")]),
+            "compare" => on_beam(&["compare", &report, &report], &[]),
+            "html" => on_beam(&["html", &report], &["--out", &o("page.html")]),
+            "merge" => on_beam(&["merge", &o("shard")], &["--out", &o("merged")]),
             "serve" => {
                 let said = serve_says(&data);
                 assert!(said.contains(SAID), "serve said:\n{said}");

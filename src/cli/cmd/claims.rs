@@ -98,32 +98,21 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
         exempt.insert(at);
     }
     let mut failing = Vec::new();
-    for c in gate::failing(&claims, fail_on) {
-        let at = claims
-            .iter()
-            .position(|x| std::ptr::eq(x, c))
-            .unwrap_or(usize::MAX);
-        if exempt.contains(&at) {
-            say!(
+    for (at, c) in claims.iter().enumerate() {
+        match (gate::fails(c, fail_on), exempt.contains(&at)) {
+            (true, false) => failing.push(c),
+            (true, true) => say!(
                 "note: {} ({}): a known difference, exempt from --fail-on",
                 c.claim,
                 labels[at]
-            );
-        } else {
-            failing.push(c);
-        }
-    }
-    for &at in &exempt {
-        if !gate::failing(&claims, fail_on)
-            .iter()
-            .any(|c| std::ptr::eq(*c, &claims[at]))
-        {
-            say!(
+            ),
+            (false, true) => say!(
                 "note: {} ({}) is {}: its --known-difference is no longer needed",
-                claims[at].claim,
+                c.claim,
                 labels[at],
-                claims[at].status.label()
-            );
+                c.status.label()
+            ),
+            (false, false) => {}
         }
     }
     if failing.is_empty() {

@@ -10,7 +10,6 @@ use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
 use tenure_eval::eval::qrels::Qrels;
 use tenure_eval::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
 use tenure_eval::report::LoadedReport;
-use tenure_eval::suite::Suite;
 use tenure_eval::{Error, Result};
 
 /// `tenure-eval compare`.
@@ -80,9 +79,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let measures = measures(&args, &reports)?;
     // Reports of a suite judged by qrels (LoCoMo, BEAM, a test collection) are read by its rank
     // measures first: the pass/fail and set-precision comparison follows the runs table.
-    let rank_led = reports
-        .iter()
-        .all(|r| r.suite().is_some_and(Suite::label_judged_by_qrels));
+    let rank_led = reports.iter().all(LoadedReport::judged_by_qrels);
     // A suite named is the gold every measure is computed from (so its files are read, said
     // when they are not a benchmark's release, and checked against the reports' cases);
     // otherwise gold is read only when a report lacks a measure in its block.

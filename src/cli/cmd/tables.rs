@@ -52,11 +52,7 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     // tenure-eval's reports carry rank metrics; upstream's tables have no place for them. On a
     // suite judged by qrels (LoCoMo, BEAM, a test collection) they are its measures: first.
     let rank = tenure_eval::render::tables::rank_table(&reports);
-    let judged = reports.iter().all(|r| {
-        r.suite()
-            .is_some_and(tenure_eval::suite::Suite::label_judged_by_qrels)
-    });
-    if judged {
+    if reports.iter().all(LoadedReport::judged_by_qrels) {
         tables.splice(0..0, rank);
     } else {
         tables.extend(rank);

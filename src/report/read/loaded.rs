@@ -3,8 +3,7 @@
 //! uses ([`crate::report::schema`]). Third-party reports lack some fields (expandedQuery,
 //! searchScores, latency): only what the tables need is required.
 
-use crate::backend::BackendInfo;
-use crate::backend::Workload;
+use crate::backend::{BackendInfo, Workload};
 use crate::error::Result;
 use crate::eval::stats::mean;
 use crate::eval::summary::{summarise, Outcome, Summary};
@@ -15,6 +14,7 @@ use crate::report::read::recorded::RecordedManifest;
 pub use crate::report::read::row::Row;
 use crate::report::read::row::{case_row, turn_row};
 use crate::report::schema::PmbReport;
+use crate::suite::Suite;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -56,8 +56,12 @@ impl LoadedReport {
         self.manifest.as_ref()?.shard
     }
 
-    /// An input error for a shard's report where a whole run's belongs (issue 45): its means
-    /// are one shard's, and read as the run's they are wrong with nothing to say so.
+    /// Whether its suite is judged by qrels ([`Suite::label_judged_by_qrels`]).
+    pub fn judged_by_qrels(&self) -> bool {
+        self.suite().is_some_and(Suite::label_judged_by_qrels)
+    }
+
+    /// An input error for a shard's or a selection's report where a whole run's belongs.
     pub fn whole_run(&self) -> Result<&LoadedReport> {
         if let Some(selection) = self.manifest.as_ref().and_then(|m| m.selection.as_ref()) {
             return Err(crate::error::Error::input(

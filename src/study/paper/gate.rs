@@ -51,17 +51,17 @@ pub enum FailOn {
     Fails,
 }
 
+/// Whether `claim` fails under `fail_on`.
+pub fn fails(claim: &Claim, fail_on: FailOn) -> bool {
+    matches!(
+        (fail_on, claim.status),
+        (_, Status::Differs) | (FailOn::Fails, Status::NotMeasured)
+    )
+}
+
 /// The claims that fail under `fail_on`.
 pub fn failing(claims: &[Claim], fail_on: FailOn) -> Vec<&Claim> {
-    claims
-        .iter()
-        .filter(|c| {
-            matches!(
-                (fail_on, c.status),
-                (_, Status::Differs) | (FailOn::Fails, Status::NotMeasured)
-            )
-        })
-        .collect()
+    claims.iter().filter(|c| fails(c, fail_on)).collect()
 }
 
 #[cfg(test)]

@@ -114,15 +114,9 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     }
     let bm25 = args.backends.configs(&[reference], &args.remote, None)?;
     let mut backends = bm25.clone();
-    // The floor of each row's cosine (None: no floor, or not a cosine row): the chance row a
-    // row is tested against is the one at its floor.
-    let mut floors: Vec<Option<f32>> = vec![None];
     let index = args.backends.index_kind();
     let models = args.backends.cosine.configs(&args.remote, index);
     for model in args.backends.index.with_floors(models) {
-        let floor = model.floor;
-        floors.extend(std::iter::repeat_n(None, methods.len()));
-        floors.insert(floors.len() - methods.len(), floor);
         let cosine = BackendConfig::cosine(model);
         for m in &methods {
             let children = vec![bm25[0].clone(), cosine.clone()];
@@ -142,8 +136,13 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         )));
     }
     // Chance: a random vector per text, with no floor, and at each floor swept (a floor drops
-    // chance's hits as it drops a model's, so a floored row is tested against chance floored
-    // alike). Row i's chance row is `chance_of[i]`.
+    // chance's hits as it drops a model's, so a floored cosine row is tested against chance
+    // floored alike; other rows against chance without one). Row i's chance row is
+    // `chance_of[i]`.
+    let floor_of = |b: &BackendConfig| match b {
+        BackendConfig::Cosine(c) => c.floor,
+        _ => None,
+    };
     let mut chance_of: Vec<Option<usize>> = vec![None; backends.len()];
     if !args.no_chance {
         let mut chance = args.backends.cosine.configs(&args.remote, index).remove(0);
@@ -157,8 +156,11 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             c.floor = *floor;
             backends.push(BackendConfig::cosine(c));
         }
-        for (i, floor) in floors.iter().enumerate() {
-            chance_of[i] = swept.iter().position(|f| f == floor).map(|k| first + k);
+        for (i, b) in backends[..first].iter().enumerate() {
+            chance_of[i] = swept
+                .iter()
+                .position(|f| *f == floor_of(b))
+                .map(|k| first + k);
         }
         chance_of.extend(std::iter::repeat_n(None, swept.len()));
     }
