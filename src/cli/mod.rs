@@ -209,3 +209,29 @@ pub fn json_text(value: &impl serde::Serialize) -> String {
     let value = serde_json::to_value(value).unwrap_or_default();
     String::from_utf8_lossy(&tenure_eval::report::json::to_bytes(&value)).into_owned()
 }
+
+/// TREC runs made elsewhere (`--trec-run`), read against `suite` and scored on `measures`;
+/// each says how many of the suite's queries it holds no line for.
+pub fn load_trec_runs(
+    paths: &[PathBuf],
+    suite: &tenure_eval::suite::Suite,
+    measures: &[tenure_eval::eval::rank::Measure],
+) -> Result<Vec<tenure_eval::report::LoadedReport>> {
+    use tenure_eval::report::read::trec_run::TrecRun;
+    let mut runs = Vec::with_capacity(paths.len());
+    for path in paths {
+        let run = TrecRun::load(path, suite, measures)?;
+        if !run.absent.is_empty() {
+            say!(
+                "note: {}: {} of the suite's {} queries have no line (the first: {}); each \
+                 scores as an empty ranking, 0 on every measure, as with trec_eval -c",
+                path.display(),
+                run.absent.len(),
+                run.report.rows.len(),
+                run.absent[0]
+            );
+        }
+        runs.push(run.report);
+    }
+    Ok(runs)
+}

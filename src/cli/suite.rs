@@ -233,6 +233,11 @@ impl SuiteArgs {
         Ok(())
     }
 
+    /// A suite was named: `--suite`, or a custom suite's files.
+    pub fn named(&self) -> bool {
+        self.suite.is_some() || self.custom.corpus.is_some() || self.custom.cases.is_some()
+    }
+
     /// The suite source these flags name (default: the built-in `pmb`).
     pub fn source(&self) -> Result<SuiteSource> {
         self.refuse_unread(self.suite)?;

@@ -41,7 +41,8 @@ impl RunsTable {
             return "–".into();
         };
         let number = if column.measure == PASSED {
-            format!("{}/{}", self.passed[run], self.common_cases)
+            let passed = self.passed[run].unwrap_or_default();
+            format!("{passed}/{}", self.common_cases)
         } else {
             format!("{mean:.4}")
         };

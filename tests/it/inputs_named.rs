@@ -85,6 +85,9 @@ fn every_command_that_reads_benchmark_files_says_when_they_are_not_the_release()
     run(&["--shard", "1/1", "--out", &o("shard")]);
     let report = o("r/beam/retrieval-report-bm25-text.json");
     let locomo_copy = dir.path().join("locomo-copy.json");
+    let args = on_beam(&["trec", &report], &["--out", &o("exported")]);
+    tenure_eval_ok(&args.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    let trec_run = o("exported/retrieval-report-bm25-text.run");
 
     let commands = commands_reading_data();
     assert!(commands.len() >= 10, "{commands:?}");
@@ -101,6 +104,7 @@ fn every_command_that_reads_benchmark_files_says_when_they_are_not_the_release()
             "beam" => vec!["beam".into(), report.clone(), "--data".into(), d.into()],
             "trec" => on_beam(&["trec", &report], &["--out", &o("trec")]),
             "compare" => on_beam(&["compare", &report, &report], &[]),
+            "tables" => on_beam(&["tables", &report, "--trec-run", &trec_run], &[]),
             "html" => on_beam(&["html", &report], &["--out", &o("page.html")]),
             "merge" => on_beam(&["merge", &o("shard")], &["--out", &o("merged")]),
             "serve" => {

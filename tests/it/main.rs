@@ -150,6 +150,7 @@ mod tables;
 mod temporal;
 /// TREC export: precision recomputed from the files equals the report's.
 mod trec;
+mod trec_run;
 /// `verify` catches tampered aggregates, rows and inputs.
 /// Texts exported, vectors computed elsewhere (the venv's MiniLM), imported, run.
 mod vectors_elsewhere;

@@ -88,8 +88,9 @@ pub struct RunsTable {
     pub common_cases: usize,
     /// Cases missing from at least one run (left out).
     pub not_in_every_run: usize,
-    /// Passed cases of each run among the common ones.
-    pub passed: Vec<usize>,
+    /// Passed cases of each run among the common ones (null for a TREC run made elsewhere,
+    /// which has no pass/fail).
+    pub passed: Vec<Option<usize>>,
     /// One column per measure.
     pub columns: Vec<Column>,
     /// α.
@@ -139,15 +140,19 @@ pub fn runs_table(
         positions.iter().flat_map(|at| at.keys()).collect();
     let passed = (0..reports.len())
         .map(|run| {
-            rows.iter()
-                .filter(|idx| reports[run].rows[idx[run]].passed)
-                .count()
+            let report = &reports[run];
+            report.pass_fail.then(|| {
+                let passed = |idx: &&Vec<usize>| report.rows[idx[run]].passed;
+                rows.iter().filter(passed).count()
+            })
         })
         .collect();
     // The rank measures, then the suite's own precision and pass/fail (as 1/0: on it the
-    // randomisation test is the exact McNemar test).
+    // randomisation test is the exact McNemar test), when every run has them.
     let mut names: Vec<String> = measures.iter().map(ToString::to_string).collect();
-    names.extend([PRECISION.to_string(), PASSED.to_string()]);
+    if reports.iter().all(|r| r.pass_fail) {
+        names.extend([PRECISION.to_string(), PASSED.to_string()]);
+    }
     let mut columns = Vec::new();
     for (k, name) in names.iter().enumerate() {
         let value = |run: usize, case: &Vec<usize>| -> Option<f64> {

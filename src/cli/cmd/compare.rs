@@ -17,8 +17,13 @@ use tenure_eval::{Error, Result};
 pub struct CompareArgs {
     /// Reports of the same cases: BASE NEW for the two-run comparison (flips, McNemar,
     /// bootstrap, then the runs table), or any number for the runs table alone.
-    #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+    #[arg(value_name = "REPORT")]
     pub reports: Vec<PathBuf>,
+    /// A TREC run made elsewhere (`qid Q0 docno rank score run_name`; repeatable), scored on
+    /// --suite's gold and put in the runs table after the reports. It holds rankings only: the
+    /// table then has no pass/fail or set-precision column, and no flips are counted.
+    #[arg(long, value_name = "FILE")]
+    pub trec_run: Vec<PathBuf>,
     /// Output format: markdown, JSON, or the runs table as LaTeX (booktabs, best value bold).
     #[arg(long, default_value = "markdown", value_parser = only(&[OutputFormat::Markdown, OutputFormat::Json, OutputFormat::Latex]))]
     pub format: OutputFormat,
@@ -45,9 +50,10 @@ pub struct CompareArgs {
 
 /// The measures to show: `--metrics`, else the first report's block, else the default.
 fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>> {
-    let from_block: Option<String> = reports[0]
-        .rows
-        .iter()
+    let from_block: Option<String> = reports
+        .first()
+        .into_iter()
+        .flat_map(|r| &r.rows)
         .find(|r| !r.rank_metrics.is_empty())
         .map(|r| r.rank_metrics.keys().cloned().collect::<Vec<_>>().join(","));
     let list = args
@@ -60,9 +66,33 @@ fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>
 
 /// Compare reports.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
+    if args.reports.len() + args.trec_run.len() < 2 {
+        return Err(Error::Usage(
+            "compare needs two or more runs: reports, or TREC runs with --trec-run".into(),
+        ));
+    }
     let mut reports = load_reports(&args.reports, true)?;
-    if reports.len() < 2 {
-        return Err(Error::Usage("compare needs two or more reports".into()));
+    // A suite named is the gold every measure is computed from (so its files are read, said
+    // when they are not a benchmark's release, and checked against the reports' cases);
+    // otherwise gold is read only when a report lacks a measure in its block.
+    let s = &args.suite;
+    let named = s.named();
+    let suite = if named {
+        Some(crate::cli::args::load(&args.suite)?)
+    } else if !args.trec_run.is_empty() {
+        return Err(Error::Usage(
+            "--trec-run: name the suite whose gold scores it with --suite".into(),
+        ));
+    } else {
+        None
+    };
+    let measures = measures(&args, &reports)?;
+    if let Some(suite) = &suite {
+        reports.extend(crate::cli::load_trec_runs(
+            &args.trec_run,
+            suite,
+            &measures,
+        )?);
     }
     crate::cli::mixed::refuse(&reports)?;
     if reports.iter().any(|r| r.kind != reports[0].kind) {
@@ -76,15 +106,10 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             args.alpha
         )));
     }
-    let measures = measures(&args, &reports)?;
     // Reports of a suite judged by qrels (LoCoMo, BEAM, a test collection) are read by its rank
     // measures first: the pass/fail and set-precision comparison follows the runs table.
     let rank_led = reports.iter().all(LoadedReport::judged_by_qrels);
-    // A suite named is the gold every measure is computed from (so its files are read, said
-    // when they are not a benchmark's release, and checked against the reports' cases);
-    // otherwise gold is read only when a report lacks a measure in its block.
-    let s = &args.suite;
-    if s.suite.is_some() || s.custom.corpus.is_some() || s.custom.cases.is_some() {
+    if named {
         for report in &mut reports {
             for row in &mut report.rows {
                 row.rank_metrics.0.clear();
@@ -98,10 +123,10 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
                 .any(|m| !row.rank_metrics.contains_key(&m.to_string()))
         })
     });
-    let qrels = if needs_gold {
-        Some(Qrels::of(&crate::cli::args::load(&args.suite)?))
-    } else {
-        None
+    let qrels = match (needs_gold, &suite) {
+        (false, _) => None,
+        (true, Some(suite)) => Some(Qrels::of(suite)),
+        (true, None) => Some(Qrels::of(&crate::cli::args::load(&args.suite)?)),
     };
     let settings = TestSettings {
         alpha: args.alpha,
@@ -109,7 +134,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         seed: args.seed,
     };
     let table = runs_table(&reports, &measures, qrels.as_ref(), settings)?;
-    let pair = (reports.len() == 2)
+    let pair = (reports.len() == 2 && reports.iter().all(|r| r.pass_fail))
         .then(|| tenure_eval::analysis::compare::compare(&reports[0], &reports[1], args.seed));
     let text = match (args.format, &pair) {
         (OutputFormat::Latex, _) => table.latex(),

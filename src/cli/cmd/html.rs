@@ -55,7 +55,7 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
     }
     let files = html::report_files(&args.reports)?;
     let reports = load_reports(&files, args.quiet)?;
-    let named = args.suite.suite.is_some() || args.suite.custom.corpus.is_some();
+    let named = args.suite.named();
     let suite = if named {
         crate::cli::args::load(&args.suite)?
     } else {

@@ -1,20 +1,26 @@
 //! `tenure-eval tables`: PrecisionMemBench's and the paper's tables from report files.
 
-use crate::cli::args::TableStyleArg;
+use crate::cli::args::{SuiteArgs, TableStyleArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::report::LoadedReport;
-use tenure_eval::Result;
+use tenure_eval::{Error, Result};
 
 /// `tenure-eval tables`.
 #[derive(Debug, Args)]
 pub struct TablesArgs {
     /// Report files (static and session, any provider).
-    #[arg(required = true)]
     pub reports: Vec<PathBuf>,
+    /// A TREC run made elsewhere (`qid Q0 docno rank score run_name`; repeatable), scored on
+    /// --suite's gold: a row of the rank-measure table (it has no pass/fail for the others).
+    #[arg(long, value_name = "FILE")]
+    pub trec_run: Vec<PathBuf>,
+    /// The suite whose gold scores each --trec-run (only with --trec-run).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// Output format.
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
     pub format: OutputFormat,
@@ -34,10 +40,16 @@ pub struct TablesArgs {
 pub fn run(args: TablesArgs) -> Result<ExitCode> {
     use tenure_eval::render::render;
     use tenure_eval::render::tables::{paper_tables, pmb_tables};
+    if args.reports.is_empty() && args.trec_run.is_empty() {
+        return Err(Error::Usage(
+            "tables needs report files, or TREC runs with --trec-run".into(),
+        ));
+    }
     let reports = load_reports(&args.reports, args.quiet)?;
     for report in &reports {
         report.whole_run()?;
     }
+    let runs = trec_runs(&args, &reports)?;
     crate::cli::mixed::warn(&reports);
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {
@@ -51,8 +63,9 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     };
     // tenure-eval's reports carry rank metrics; upstream's tables have no place for them. On a
     // suite judged by qrels (LoCoMo, BEAM, a test collection) they are its measures: first.
-    let rank = tenure_eval::render::tables::rank_table(&reports);
-    if reports.iter().all(LoadedReport::judged_by_qrels) {
+    let all = [reports.clone(), runs].concat();
+    let rank = tenure_eval::render::tables::rank_table(&all);
+    if all.iter().all(LoadedReport::judged_by_qrels) {
         tables.splice(0..0, rank);
     } else {
         tables.extend(rank);
@@ -62,6 +75,45 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     }
     write_stdout(&render(&tables, args.format.table()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--trec-run` files, scored on the measures of the reports' rank blocks (else
+/// ir_measures' defaults of `compare`); `--suite` without one is refused, having nothing to do.
+fn trec_runs(args: &TablesArgs, reports: &[LoadedReport]) -> Result<Vec<LoadedReport>> {
+    let s = &args.suite;
+    let named = s.named();
+    match (named, args.trec_run.is_empty()) {
+        (false, true) => return Ok(Vec::new()),
+        (false, false) => {
+            return Err(Error::Usage(
+                "--trec-run: name the suite whose gold scores it with --suite".into(),
+            ))
+        }
+        (true, true) => {
+            return Err(Error::Usage(
+                "--suite applies with --trec-run: the reports' tables are read from their \
+                 rows"
+                    .into(),
+            ))
+        }
+        (true, false) => {}
+    }
+    let mut names: Vec<String> = Vec::new();
+    for row in reports.iter().flat_map(|r| &r.rows) {
+        for m in row.rank_metrics.keys() {
+            if !names.contains(m) {
+                names.push(m.clone());
+            }
+        }
+    }
+    let list = if names.is_empty() {
+        tenure_eval::eval::rank::DEFAULT_MEASURES.to_string()
+    } else {
+        names.join(",")
+    };
+    let measures = tenure_eval::eval::rank::parse_measures(&list)
+        .map_err(|e| Error::Usage(format!("the reports' rank measures: {e}")))?;
+    crate::cli::load_trec_runs(&args.trec_run, &crate::cli::args::load(s)?, &measures)
 }
 
 /// The table `name` names: its label, or its 1-based place. Unknown: a usage error listing them.

@@ -43,6 +43,9 @@ pub struct LoadedReport {
     pub case_count: usize,
     /// The manifest (inline, or the paper shape's sidecar), if there is one.
     pub manifest: Option<RecordedManifest>,
+    /// Its rows carry the suite's pass/fail and set precision: false for a TREC run made
+    /// elsewhere ([`super::trec_run`]), which holds rankings only.
+    pub pass_fail: bool,
 }
 
 impl LoadedReport {
@@ -235,6 +238,7 @@ impl LoadedReport {
             ingestion_ms: ingestion,
             case_count,
             manifest,
+            pass_fail: true,
         }
     }
 
@@ -326,75 +330,9 @@ impl LoadedReport {
                 .filter_map(|r| r.precision_drift.or(r.drift)),
         )
     }
-
-    /// Every field of the report's own summary block that its rows contradict.
-    pub fn disagreements(&self) -> Vec<String> {
-        let Some(published) = &self.published_summary else {
-            return Vec::new();
-        };
-        let recomputed = serde_json::to_value(self.summary()).unwrap_or(Value::Null);
-        let mut out = Vec::new();
-        let keys = [
-            "caseCount",
-            "totalPassed",
-            "totalCases",
-            "passRate",
-            "meanPrecision",
-            "meanRecall",
-            "activeRetrievalPasses",
-            "turnCount",
-        ];
-        for key in keys {
-            compare(
-                &mut out,
-                &format!("retrieval.{key}"),
-                published.get(key),
-                recomputed.get(key),
-            );
-        }
-        for key in ["activeRetrieval", "structural", "triviallyEmpty"] {
-            compare(
-                &mut out,
-                &format!("retrieval.passTypes.{key}"),
-                published.get("passTypes").and_then(|p| p.get(key)),
-                recomputed["passTypes"].get(key),
-            );
-        }
-        if let (Some(p), Some(r)) = (published.get("categories"), recomputed.get("categories")) {
-            if !same_json(p, r) {
-                out.push(format!(
-                    "retrieval.categories differ from the per-case rows, which give {r}"
-                ));
-            }
-        }
-        if self.has_latency() {
-            for key in ["meanLatencyMs", "p50LatencyMs", "p95LatencyMs"] {
-                compare(
-                    &mut out,
-                    &format!("retrieval.{key}"),
-                    published.get(key),
-                    recomputed.get(key),
-                );
-            }
-        }
-        out.into_iter()
-            .map(|m| format!("{}: {m}", self.path.display()))
-            .collect()
-    }
 }
 
-/// Is `value` a paper-layout report's sidecar manifest (`*.manifest.json`) rather than a
-/// report?
 /// The report at `path`, read in one pass.
 fn read_report(path: &Path) -> Result<Parsed> {
     crate::report::read::parse::parse(path, &crate::io::read_bytes(path)?)
-}
-
-fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {
-    let (Some(p), Some(r)) = (published, rows) else {
-        return;
-    };
-    if !same_json(p, r) {
-        out.push(format!("{what} is {p} but the per-case rows give {r}"));
-    }
 }

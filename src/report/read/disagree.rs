@@ -1,0 +1,72 @@
+//! A report's own summary block against its rows: every figure of the block the per-case rows
+//! contradict (`verify`, `tables` and the page warn on them; the rows win).
+
+use crate::io::same_json;
+use crate::report::LoadedReport;
+use serde_json::Value;
+
+impl LoadedReport {
+    /// Every field of the report's own summary block that its rows contradict.
+    pub fn disagreements(&self) -> Vec<String> {
+        let Some(published) = &self.published_summary else {
+            return Vec::new();
+        };
+        let recomputed = serde_json::to_value(self.summary()).unwrap_or(Value::Null);
+        let mut out = Vec::new();
+        let keys = [
+            "caseCount",
+            "totalPassed",
+            "totalCases",
+            "passRate",
+            "meanPrecision",
+            "meanRecall",
+            "activeRetrievalPasses",
+            "turnCount",
+        ];
+        for key in keys {
+            compare(
+                &mut out,
+                &format!("retrieval.{key}"),
+                published.get(key),
+                recomputed.get(key),
+            );
+        }
+        for key in ["activeRetrieval", "structural", "triviallyEmpty"] {
+            compare(
+                &mut out,
+                &format!("retrieval.passTypes.{key}"),
+                published.get("passTypes").and_then(|p| p.get(key)),
+                recomputed["passTypes"].get(key),
+            );
+        }
+        if let (Some(p), Some(r)) = (published.get("categories"), recomputed.get("categories")) {
+            if !same_json(p, r) {
+                out.push(format!(
+                    "retrieval.categories differ from the per-case rows, which give {r}"
+                ));
+            }
+        }
+        if self.has_latency() {
+            for key in ["meanLatencyMs", "p50LatencyMs", "p95LatencyMs"] {
+                compare(
+                    &mut out,
+                    &format!("retrieval.{key}"),
+                    published.get(key),
+                    recomputed.get(key),
+                );
+            }
+        }
+        out.into_iter()
+            .map(|m| format!("{}: {m}", self.path.display()))
+            .collect()
+    }
+}
+
+fn compare(out: &mut Vec<String>, what: &str, published: Option<&Value>, rows: Option<&Value>) {
+    let (Some(p), Some(r)) = (published, rows) else {
+        return;
+    };
+    if !same_json(p, r) {
+        out.push(format!("{what} is {p} but the per-case rows give {r}"));
+    }
+}
