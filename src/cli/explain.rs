@@ -36,7 +36,7 @@ pub fn run(
     } else {
         args.backend.to_vec()
     };
-    args.backends.check(&chosen, Some(args.http))?;
+    args.backends.check(&chosen, Some(args.http), true)?;
     let mut configs = args
         .backends
         .configs(&chosen, args.remote, Some(args.http))?;

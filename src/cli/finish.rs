@@ -24,6 +24,13 @@ use tenure_eval::Result;
 /// The `--baseline` reports, loaded before any work.
 pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
     let missing_ok = gates.baseline_missing == Some(crate::cli::args::BaselineMissingArg::Ok);
+    if !gates.baseline.is_empty() && !gates.gates().need_baseline() {
+        return Err(tenure_eval::Error::Usage(
+            "--baseline is what --fail-on new-failures and --max-precision-drop compare with; \
+             neither is given: add the gate, or drop --baseline"
+                .into(),
+        ));
+    }
     let mut out = Vec::new();
     for path in &gates.baseline {
         if missing_ok && !path.exists() {
@@ -139,7 +146,7 @@ pub fn finish(
             );
         }
     }
-    report_resumed(&outcome);
+    report_resumed(&outcome, plan.journal.mode);
     report_errored(&outcome);
     report_stopped(&outcome);
     Ok(ExitCode::from(outcome.exit_code()))

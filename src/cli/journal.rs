@@ -81,24 +81,31 @@ pub fn refuse_backends_in_replay() -> Result<()> {
 
 /// Say on stderr, for each pass that continued a journal, what it took from it and what it
 /// sent: a resumed run's report reads as a whole run's, so the split is said where it is made.
-pub fn report_resumed(outcome: &JobOutcome) {
+/// `--resume` with nothing to take (no journal yet: a first attempt of a retried CI step) says
+/// so too, for the flag was given and did nothing.
+pub fn report_resumed(outcome: &JobOutcome, mode: tenure_eval::run::journal::Continue) {
+    use tenure_eval::run::journal::Continue;
     for pass in &outcome.passes {
-        let Some(journal) = pass.journal.as_ref().filter(|_| pass.reused > 0) else {
-            continue;
-        };
         let total = pass.report.rows.len();
         let unit = match pass.row.kind {
             tenure_eval::backend::Workload::Static => "cases",
             tenure_eval::backend::Workload::Session => "turns",
         };
-        say!(
-            "resumed {} {}: {} of {total} {unit} taken from {}, {} sent to the system",
-            pass.row.backend,
-            pass.row.kind.label(),
-            pass.reused,
-            journal.display(),
-            total.saturating_sub(pass.reused)
-        );
+        let what = format!("{} {}", pass.row.backend, pass.row.kind.label());
+        match (pass.journal.as_ref(), pass.reused) {
+            (Some(journal), 1..) => say!(
+                "resumed {what}: {} of {total} {unit} taken from {}, {} sent to the system",
+                pass.reused,
+                journal.display(),
+                total.saturating_sub(pass.reused)
+            ),
+            (journal, 0) if mode == Continue::Resume => say!(
+                "--resume: {what} had no finished {unit} to take{}: all {total} sent to the \
+                 system",
+                journal.map_or(String::new(), |j| format!(" in {}", j.display()))
+            ),
+            _ => {}
+        }
     }
 }
 

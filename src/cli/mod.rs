@@ -40,11 +40,6 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-    /// Progress of long work on stderr: `auto` (a bar on a terminal, nothing in CI or a pipe),
-    /// `bar`, `lines` (a plain line every 10 s and at the end of each step, for CI logs) or
-    /// `none`. `--quiet` silences it.
-    #[arg(long, value_enum, global = true, default_value = "auto")]
-    pub progress: progress::ProgressMode,
     /// The config file whose `[COMMAND]` and `[defaults]` tables set flags (a flag on the
     /// command line wins) [default: the nearest tenure-eval.toml from the current folder up;
     /// `none`: no file].
@@ -127,7 +122,18 @@ pub enum Command {
 
 /// Run the command.
 pub fn dispatch(cli: Cli) -> Result<ExitCode> {
-    progress::set_mode(cli.progress);
+    let progress = match &cli.command {
+        Command::Run(a) | Command::Static(a) | Command::Session(a) => Some(a.progress),
+        Command::Merge(a) => Some(a.progress),
+        Command::Embed(a) => Some(a.progress),
+        Command::Models(a) => Some(a.progress),
+        Command::Serve(a) => Some(a.progress),
+        Command::Flywheel(a) => Some(a.progress),
+        _ => None,
+    };
+    if let Some(p) = progress {
+        progress::set_mode(p.progress);
+    }
     match cli.command {
         Command::Static(a) => cmd::run::run(a, &[Workload::Static]),
         Command::Session(a) => cmd::run::run(a, &[Workload::Session]),

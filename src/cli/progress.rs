@@ -26,6 +26,17 @@ pub enum ProgressMode {
     None,
 }
 
+/// `--progress`, on the commands that have long steps to show (run, static, session, merge,
+/// embed, models, serve, flywheel); a command without any does not offer it.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct ProgressArg {
+    /// Progress of long work on stderr: `auto` (a bar on a terminal, nothing in CI or a pipe),
+    /// `bar`, `lines` (a plain line every 10 s and at the end of each step, for CI logs) or
+    /// `none`. `--quiet` silences it.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub progress: ProgressMode,
+}
+
 /// The mode of this process, set once from the command line.
 static MODE: OnceLock<ProgressMode> = OnceLock::new();
 

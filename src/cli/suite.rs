@@ -233,6 +233,12 @@ impl SuiteArgs {
         Ok(())
     }
 
+    /// Refuse a benchmark's flag (`--unit`, `--tier`, ...) that the suite named (or the default)
+    /// does not read, before anything is loaded.
+    pub fn check_flags(&self) -> Result<()> {
+        self.refuse_unread(self.suite)
+    }
+
     /// A suite was named: `--suite`, or a custom suite's files.
     pub fn named(&self) -> bool {
         self.suite.is_some() || self.custom.corpus.is_some() || self.custom.cases.is_some()

@@ -4,6 +4,7 @@
 
 pub mod builtin;
 pub mod import;
+mod kind;
 pub mod needed;
 pub mod onnx;
 pub mod places;

@@ -5,6 +5,7 @@
 //! `--model hashed[:DIM]` / `random[:DIM]` (built in: a hashed bag of words, and chance).
 
 use super::builtin::BuiltinEmbedder;
+pub use super::kind::ModelKind;
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::places::{check_store_name, Places};
 use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};

@@ -131,7 +131,7 @@ pub(crate) fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Op
 }
 
 /// Nonzero differences up to which [`paired_randomisation`] enumerates every sign pattern.
-pub(crate) const EXACT_UP_TO: usize = 40;
+pub const EXACT_UP_TO: usize = 40;
 
 /// A paired randomisation test's answer.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]

@@ -63,10 +63,11 @@ impl RunsTable {
         format!(
             "Superscripts name the runs a run beats: Fisher's paired randomisation test on the \
              cases both runs have a value for, two-sided, Holm-adjusted over each measure's \
-             pairs, p < {}; exact up to {} differing cases, else sampled (seed {}). Bold: the \
-             best mean. {} cases in every run{}.",
+             pairs, p < {}; exact up to {} differing cases, else {} sampled sign patterns (seed \
+             {}). Bold: the best mean. {} cases in every run{}.",
             self.alpha,
             crate::eval::stats::EXACT_UP_TO,
+            self.resamples,
             self.seed,
             self.common_cases,
             if self.not_in_every_run > 0 {

@@ -226,7 +226,7 @@ fn each_new_benchmark_runs_through_every_command() {
         let texts = out.join("texts.jsonl");
         ok(
             &with(
-                &["embed", "--export-texts", "--model", "hashed", "--quiet"],
+                &["embed", "--export-texts", "--quiet"],
                 &["--out", &p(&texts)],
             ),
             &[],

@@ -50,6 +50,7 @@ mod explain;
 #[cfg(feature = "figures")]
 mod figures;
 /// Every flag acts or is refused; no command writes over another's reports.
+mod flag_sweep;
 mod flags_act;
 /// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
 mod flywheel;

@@ -95,6 +95,8 @@ pub struct RunsTable {
     pub columns: Vec<Column>,
     /// α.
     pub alpha: f64,
+    /// Sign patterns drawn by a test too large to enumerate.
+    pub resamples: usize,
     /// Seed of sampled tests.
     pub seed: u64,
 }
@@ -228,6 +230,7 @@ pub fn runs_table(
         passed,
         columns,
         alpha: settings.alpha,
+        resamples: settings.resamples,
         seed: settings.seed,
     })
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
 use tenure_eval::embed::onnx::EmbedOptions;
 use tenure_eval::embed::service::ServiceOptions;
-use tenure_eval::embed::source::DEFAULT_MODEL;
+use tenure_eval::embed::source::{ModelKind, DEFAULT_MODEL};
 use tenure_eval::embed::{BeliefText, QueryText};
 
 /// `--index` values.
@@ -169,6 +169,62 @@ pub enum OllamaApiArg {
 }
 
 impl CosineArgs {
+    /// The kinds of model `--model` names (the default model's when none is given).
+    pub fn kinds(&self) -> Vec<ModelKind> {
+        match self.model.is_empty() {
+            true => vec![ModelKind::of(DEFAULT_MODEL)],
+            false => self.model.iter().map(|m| ModelKind::of(m)).collect(),
+        }
+    }
+
+    /// Refuse a flag of a kind of model that none of `--model` is (`--ort-lib` with store
+    /// names only, `--api-key-env` without a served model): it would be taken and ignored.
+    pub fn check_kinds(&self) -> tenure_eval::Result<()> {
+        let kinds = self.kinds();
+        let folder = kinds.contains(&ModelKind::Folder);
+        let served = kinds.iter().any(|k| matches!(k, ModelKind::Served { .. }));
+        let ollama = kinds.contains(&ModelKind::Served { ollama: true });
+        let (dir, service, either) = (
+            "a model folder (--model DIR)",
+            "a served model (--model ollama:NAME or openai:NAME)",
+            "a model folder or a served model",
+        );
+        let rules = [
+            ("ort_lib", folder, dir),
+            ("threads", folder, dir),
+            ("batch_tokens", folder, dir),
+            ("batch_size", folder || served, either),
+            ("store_name", folder || served, either),
+            (
+                "ollama_api",
+                ollama,
+                "an Ollama model (--model ollama:NAME)",
+            ),
+            ("api_key_env", served, service),
+            ("query_prefix", served, service),
+            ("document_prefix", served, service),
+        ];
+        for (id, applies, what) in rules {
+            if !applies && crate::cli::given::given(id) {
+                return Err(tenure_eval::Error::Usage(format!(
+                    "--{} applies to {what}; the models chosen are {}: drop the flag or choose \
+                     such a model",
+                    id.replace('_', "-"),
+                    self.shown_models()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `--model`'s values, for messages.
+    fn shown_models(&self) -> String {
+        match self.model.is_empty() {
+            true => format!("{DEFAULT_MODEL} (the default)"),
+            false => self.model.join(", "),
+        }
+    }
+
     /// One cosine configuration per `--model` (the default model when none is given), searching
     /// with `index`.
     pub fn configs(&self, remote: &RemoteArgs, index: IndexKind) -> Vec<CosineConfig> {

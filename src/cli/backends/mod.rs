@@ -29,6 +29,7 @@ use tenure_eval::backend::fusion::Method;
 use tenure_eval::backend::spreading::SpreadingConfig;
 use tenure_eval::backend::text::TextBm25Config;
 use tenure_eval::backend::BackendConfig;
+use tenure_eval::embed::source::ModelKind;
 use tenure_eval::{Error, Result};
 
 /// `--backend` values.
@@ -142,8 +143,14 @@ impl BackendFlags {
     }
 
     /// Refuse a flag given for a backend that is not among `chosen` (nor fused by one of
-    /// them). `http` is the memory system's group, when the command has one.
-    pub fn check(&self, chosen: &[BackendArg], http: Option<&HttpArgs>) -> Result<()> {
+    /// them). `http` is the memory system's group, when the command has one; `static_pass`:
+    /// static cases run (what `--concurrency` runs at once besides remote calls).
+    pub fn check(
+        &self,
+        chosen: &[BackendArg],
+        http: Option<&HttpArgs>,
+        static_pass: bool,
+    ) -> Result<()> {
         let mut used: Vec<BackendArg> = chosen.to_vec();
         let fuses = chosen.iter().any(|b| b.is_fusion());
         if fuses {
@@ -228,11 +235,37 @@ impl BackendFlags {
                 what: "--backend http (or a fusion of it)",
             },
         ];
+        // Remote calls: a memory system's, or a served model's.
+        let models = cosine || has(BackendArg::Composite) || has(BackendArg::Spreading);
+        let served = models
+            && self
+                .cosine
+                .kinds()
+                .iter()
+                .any(|k| matches!(k, ModelKind::Served { .. }));
+        let remote_calls = has(BackendArg::Http) || served;
+        let remote = [
+            Group {
+                ids: vec!["timeout".into(), "retries".into(), "max_errors".into()],
+                applies: remote_calls,
+                what: "--backend http or a served model (--model ollama:NAME or openai:NAME)",
+            },
+            // Cases in flight: a static pass's (any backend), or a served model's calls.
+            Group {
+                ids: vec!["concurrency".into()],
+                applies: remote_calls || static_pass,
+                what: "static cases (sessions run one turn at a time) or a served model's calls",
+            },
+        ];
+        debug_assert!(ids::<RemoteArgs>()
+            .iter()
+            .all(|id| remote.iter().any(|g| g.ids.contains(id))));
+        let groups = groups.into_iter().chain(remote);
         let mut names: Vec<String> = chosen.iter().map(|b| b.name().to_string()).collect();
         if cosine && exact {
             names.push("with --index exact".into());
         }
-        for group in groups.iter().filter(|g| !g.applies) {
+        for group in groups.filter(|g| !g.applies) {
             if let Some(id) = group.ids.iter().find(|id| given(id)) {
                 return Err(Error::Usage(format!(
                     "--{} applies to {}; the backends chosen are {}: drop the flag or choose \
@@ -242,6 +275,9 @@ impl BackendFlags {
                     names.join(", ")
                 )));
             }
+        }
+        if models {
+            self.cosine.check_kinds()?;
         }
         Ok(())
     }

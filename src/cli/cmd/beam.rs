@@ -9,7 +9,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::render::{render, write_figure};
 use tenure_eval::study::beam::{figure::figure, measure, tables};
-use tenure_eval::suite::beam::updates;
 use tenure_eval::Result;
 
 /// `tenure-eval beam`.
@@ -61,7 +60,7 @@ pub fn run(args: BeamArgs) -> Result<ExitCode> {
         },
     })?;
     let reports = load_reports(&args.reports, args.quiet)?;
-    let results = measure(&reports, &updates(&suite))?;
+    let results = measure(&reports, &suite)?;
     if let Some((file, format)) = plot {
         write_figure(
             file,

@@ -66,6 +66,7 @@ fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>
 
 /// Compare reports.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
+    args.suite.check_flags()?;
     if args.reports.len() + args.trec_run.len() < 2 {
         return Err(Error::Usage(
             "compare needs two or more runs: reports, or TREC runs with --trec-run".into(),

@@ -36,6 +36,13 @@ pub struct DoctorArgs {
 
 /// Probe; exit 0 when nothing fails, 1 when a check fails, 3 when the system cannot be reached.
 pub fn run(args: DoctorArgs) -> Result<ExitCode> {
+    if args.url.is_some() && args.providers_config.is_some() {
+        return Err(Error::Usage(
+            "--url names the system to probe: --provider and --providers-config, which find a \
+             URL, would be ignored; give one or the other"
+                .into(),
+        ));
+    }
     let http = HttpArgs {
         url: args.url.clone(),
         provider: args.provider.clone(),
@@ -52,7 +59,12 @@ pub fn run(args: DoctorArgs) -> Result<ExitCode> {
     let probe = Probe {
         patience: Duration::from_millis(args.patience_ms),
     };
-    say!("doctor: probing {} (this resets the store)", config.url);
+    say!(
+        "doctor: probing {} (this resets the store; --timeout {}, --patience-ms {})",
+        config.url,
+        args.timeout,
+        args.patience_ms
+    );
     // Nothing listening is said as `run` says it (issue 45), and `--format json` prints JSON
     // even then: a script reading stdout gets an answer to parse.
     let checkup = tenure_eval::backend::http::watch::reachable(&config.url)

@@ -19,6 +19,9 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval flywheel`.
 #[derive(Debug, Args)]
 pub struct FlywheelArgs {
+    /// Progress on stderr.
+    #[command(flatten)]
+    pub progress: crate::cli::progress::ProgressArg,
     /// Sessions simulated.
     #[arg(long, default_value_t = Params::default().sessions)]
     pub sessions: usize,
@@ -103,25 +106,30 @@ pub struct FlywheelArgs {
     #[arg(long)]
     pub vector: bool,
     /// Embedding model of the vector side: an ONNX model folder, or ollama:NAME / openai:NAME.
-    #[arg(long, default_value = "models/all-minilm-l6-v2")]
+    #[arg(long, requires = "vector", default_value = "models/all-minilm-l6-v2")]
     pub model: String,
     /// ONNX Runtime library (else ORT_DYLIB_PATH).
-    #[arg(long)]
+    #[arg(long, requires = "vector")]
     pub ort_lib: Option<PathBuf>,
     /// Folder of embedding stores (vectors found there are reused, none are written).
-    #[arg(long, default_value = "embeddings")]
+    #[arg(long, requires = "vector", default_value = "embeddings")]
     pub store_dir: PathBuf,
     /// Store sizes of the vector side.
-    #[arg(long, value_delimiter = ',', default_value = "10,50,200,1000", value_parser = parse_size)]
+    #[arg(long, requires = "vector", value_delimiter = ',', default_value = "10,50,200,1000", value_parser = parse_size)]
     pub sizes: Vec<usize>,
     /// Similarity floors of the vector side, on Atlas's score (1 + cos) / 2.
-    #[arg(long, value_delimiter = ',', default_value = "0.8,0.85,0.9")]
+    #[arg(
+        long,
+        requires = "vector",
+        value_delimiter = ',',
+        default_value = "0.8,0.85,0.9"
+    )]
     pub floors: Vec<f32>,
     /// Queries per store size, at most.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, requires = "vector", default_value_t = 200)]
     pub vector_queries: usize,
     /// Belief text embedded by the vector side.
-    #[arg(long, value_enum, default_value = "names")]
+    #[arg(long, requires = "vector", value_enum, default_value = "names")]
     pub belief_text: BeliefTextArg,
     /// Also run the sensitivity sweep (collision, tool reuse, clarify and drift rates, the store's
     /// starting size).

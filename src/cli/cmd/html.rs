@@ -47,6 +47,7 @@ pub struct HtmlArgs {
 
 /// Write the page.
 pub fn run(args: HtmlArgs) -> Result<ExitCode> {
+    args.suite.check_flags()?;
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(tenure_eval::Error::Usage(format!(
             "--alpha {}: expected a level between 0 and 1",

@@ -19,6 +19,9 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
+    /// Progress on stderr.
+    #[command(flatten)]
+    pub progress: crate::cli::progress::ProgressArg,
     /// The --out folder of each shard (`run`, `models` or `scale --shard K/N`), every shard
     /// once.
     #[arg(required = true, value_name = "SHARD_DIR")]

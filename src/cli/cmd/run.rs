@@ -17,6 +17,9 @@ use tenure_eval::Result;
 /// `tenure-eval run|static|session`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// Progress on stderr.
+    #[command(flatten)]
+    pub progress: crate::cli::progress::ProgressArg,
     /// Suite selection.
     #[command(flatten)]
     pub suite: SuiteArgs,
@@ -165,7 +168,8 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         Vec::new()
     } else {
         let chosen = args.backend_args(&suite);
-        args.backends.check(&chosen, Some(&args.http))?;
+        args.backends
+            .check(&chosen, Some(&args.http), kinds.contains(&Workload::Static))?;
         args.backends
             .configs(&chosen, &args.remote, Some(&args.http))?
     };

@@ -12,6 +12,9 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
+    /// Progress on stderr.
+    #[command(flatten)]
+    pub progress: crate::cli::progress::ProgressArg,
     /// The backend to serve: any built-in one (bm25, bm25-text, cosine, a fusion, a context
     /// scorer, recent), over the suite's beliefs; not http.
     #[arg(long, value_enum, default_value = "bm25")]
@@ -53,7 +56,7 @@ pub struct ServeArgs {
 
 /// Serve until killed.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
-    args.backends.check(&[args.backend], None)?;
+    args.backends.check(&[args.backend], None, false)?;
     if args.backend == BackendArg::Http {
         return Err(Error::Usage(
             "serve exposes a built-in backend (bm25, bm25-text, cosine, rrf, composite, ...), not \
@@ -86,14 +89,16 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     crate::cli::write_stdout(&format!("{}\n", server.url()))?;
     if !args.quiet {
         say!(
-            "serving {} over suite {}{} at {} (DELETE /reset, POST /add, POST /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
+            "serving {} over suite {}{} at {} with {} workers (DELETE /reset, POST /add, POST \
+             /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
             args.backend.name(),
             suite.label(),
             suite
                 .copy
                 .map(|c| format!(" ({c}'s copy)"))
                 .unwrap_or_default(),
-            server.url()
+            server.url(),
+            args.workers
         );
     }
     server.run(args.workers);

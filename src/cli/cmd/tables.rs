@@ -38,6 +38,7 @@ pub struct TablesArgs {
 
 /// Tables from report files.
 pub fn run(args: TablesArgs) -> Result<ExitCode> {
+    args.suite.check_flags()?;
     use tenure_eval::render::render;
     use tenure_eval::render::tables::{paper_tables, pmb_tables};
     if args.reports.is_empty() && args.trec_run.is_empty() {

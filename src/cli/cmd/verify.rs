@@ -30,7 +30,12 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         }
         let problems = tenure_eval::analysis::verify::verify(path, !args.no_inputs)?;
         if problems.is_empty() {
-            crate::cli::write_stdout(&format!("{}: verified\n", path.display()))?;
+            let scope = if args.no_inputs {
+                " (aggregates only; inputs not checked: --no-inputs)"
+            } else {
+                ""
+            };
+            crate::cli::write_stdout(&format!("{}: verified{scope}\n", path.display()))?;
         }
         for problem in &problems {
             crate::cli::write_stdout(&format!("mismatch: {problem}\n"))?;

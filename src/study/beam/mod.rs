@@ -13,6 +13,7 @@ use crate::render::table::{number_cell, Table};
 use crate::report::rank_block::row_values;
 use crate::report::LoadedReport;
 use crate::suite::beam::{Update, KNOWLEDGE_UPDATE, MEASURES};
+use crate::suite::Suite;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,13 +63,32 @@ fn tier(case_id: &str) -> &str {
     case_id.split_once('-').map_or(case_id, |(t, _)| t)
 }
 
-/// The figures of each report; `updates` are the suite's knowledge updates
-/// (`suite::beam::updates`).
-pub fn measure(reports: &[LoadedReport], updates: &[Update]) -> Result<Vec<RunResult>> {
+/// The figures of each report of a run on `suite` (BEAM as `--data` gives it: its knowledge
+/// updates name each question's original and updated message). A report with a question the
+/// suite does not have is an input error: it was run on other files.
+pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>> {
     let measures: Vec<Measure> = parse_measures(MEASURES).map_err(Error::Usage)?;
+    let updates = crate::suite::beam::updates(suite);
     let by_case: HashMap<&str, &Update> = updates.iter().map(|u| (u.case_id.as_str(), u)).collect();
+    let questions: std::collections::HashSet<&str> =
+        suite.cases.iter().map(|c| c.case_id.as_str()).collect();
     let mut out = Vec::new();
     for report in reports {
+        if let Some(row) = report
+            .rows
+            .iter()
+            .find(|r| !questions.contains(r.case_id.as_str()))
+        {
+            return Err(Error::input(
+                &report.path,
+                format!("case {:?}", row.case_id),
+                format!(
+                    "not a question of the BEAM files given with --data ({} questions): the \
+                     report is of a run on other files",
+                    questions.len()
+                ),
+            ));
+        }
         if report.suite() != Some("beam") {
             return Err(Error::input(
                 &report.path,

@@ -16,6 +16,9 @@ use tenure_eval::{Error, Result};
 /// `tenure-eval embed`.
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
+    /// Progress on stderr.
+    #[command(flatten)]
+    pub progress: crate::cli::progress::ProgressArg,
     /// Suites to embed for: built-in suites (default: every one, each under its own policy), or
     /// one benchmark with --data.
     #[arg(long, value_enum, help_heading = "Suite")]
@@ -56,7 +59,7 @@ pub struct EmbedArgs {
     /// --import-vectors format without the vector), to --out or stdout; embeds nothing.
     #[arg(
         long,
-        conflicts_with_all = ["import_vectors", "import_upstream", "refresh"],
+        conflicts_with_all = ["import_vectors", "import_upstream", "refresh", "texts"],
         help_heading = "Vectors computed elsewhere"
     )]
     pub export_texts: bool,
@@ -87,11 +90,98 @@ pub struct EmbedArgs {
     pub quiet: bool,
 }
 
+/// Refuse what the chosen mode would ignore: a benchmark's flags without its `--data`; in an
+/// export or an import (nothing embedded), the flags of running a model; `--source` outside an
+/// import; `--model` in an export without `--missing`; when embedding, a flag of a kind of
+/// model none of `--model` is.
+fn refuse_unused(args: &EmbedArgs) -> Result<()> {
+    use crate::cli::given::given;
+    let one = match args.suite.as_slice() {
+        [s] => Some(*s),
+        _ => None,
+    };
+    SuiteArgs {
+        suite: one,
+        custom: args.custom.clone(),
+        data: args.data.clone(),
+    }
+    .check_flags()?;
+    let import = args.import_vectors.is_some() || args.import_upstream.is_some();
+    let mode = match (args.export_texts, import) {
+        (true, _) => "--export-texts",
+        (false, true) => "an import (--import-vectors, --import-upstream)",
+        (false, false) => {
+            if given("source") {
+                return Err(Error::Usage(
+                    "--source applies to an import (--import-vectors, --import-upstream): it \
+                     names where imported vectors came from"
+                        .into(),
+                ));
+            }
+            return args.cosine.check_kinds().and_then(|()| {
+                let served = args
+                    .cosine
+                    .kinds()
+                    .iter()
+                    .any(|k| matches!(k, tenure_eval::embed::source::ModelKind::Served { .. }));
+                match ["concurrency", "timeout", "retries"]
+                    .iter()
+                    .find(|id| given(id))
+                {
+                    Some(id) if !served => Err(Error::Usage(format!(
+                        "--{id} applies to a served model (--model ollama:NAME or openai:NAME)"
+                    ))),
+                    _ => Ok(()),
+                }
+            });
+        }
+    };
+    let running = [
+        "ort_lib",
+        "threads",
+        "batch_size",
+        "batch_tokens",
+        "ollama_api",
+        "api_key_env",
+        "query_prefix",
+        "document_prefix",
+        "store_name",
+        "concurrency",
+        "timeout",
+        "retries",
+        "progress",
+    ];
+    if let Some(id) = running.iter().find(|id| given(id)) {
+        return Err(Error::Usage(format!(
+            "--{} applies when embedding with a model; {mode} runs none",
+            id.replace('_', "-")
+        )));
+    }
+    if args.export_texts && !args.missing {
+        if let Some(flag) = ["model", "store_dir"].iter().find(|id| given(id)) {
+            return Err(Error::Usage(format!(
+                "--{} with --export-texts finds the store whose missing texts to list: it \
+                 applies with --missing",
+                flag.replace('_', "-")
+            )));
+        }
+    }
+    if args.export_texts && given("source") {
+        return Err(Error::Usage(
+            "--source applies to an import (--import-vectors, --import-upstream): it names \
+             where imported vectors came from"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Fill stores.
 pub fn run(args: EmbedArgs) -> Result<ExitCode> {
     use tenure_eval::embed::places::Places;
     use tenure_eval::embed::source::{fill, import_upstream};
     use tenure_eval::embed::{needed_texts, EmbeddingStore};
+    refuse_unused(&args)?;
     let suites: Vec<Suite> = if args.custom.corpus.is_some() {
         vec![load(&SuiteArgs {
             suite: None,

@@ -65,8 +65,14 @@ pub fn note(rows: &[ModelRow], table: &RunsTable) -> String {
     let how = format!(
         "{} of each row against the chance row (a random vector per text; at the row's cosine \
          floor when a floor is swept) over {} cases, paired randomisation test, Holm-adjusted \
-         over the table's pairs, α = {}",
-        first.measure, table.common_cases, table.alpha
+         over the table's pairs, α = {} (exact up to {} differing cases, else {} sampled sign \
+         patterns, seed {})",
+        first.measure,
+        table.common_cases,
+        table.alpha,
+        tenure_eval::eval::stats::EXACT_UP_TO,
+        table.resamples,
+        table.seed
     );
     let mut out = String::from("\n");
     if !chance.is_empty() {

@@ -25,6 +25,9 @@ mod chance;
 /// `tenure-eval models`.
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
+    /// Progress on stderr.
+    #[command(flatten)]
+    pub progress: crate::cli::progress::ProgressArg,
     /// Also each model fused with the reference by these methods (rrf, combsum, fallback), a
     /// row each.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -98,7 +101,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     }
     let mut chosen = vec![reference, BackendArg::Cosine];
     chosen.extend(args.fusion.iter().copied());
-    args.backends.check(&chosen, None)?;
+    args.backends.check(&chosen, None, false)?;
     let (name, profile) = (suite.label(), suite.profile);
     let mut methods = Vec::new();
     for b in &args.fusion {
@@ -128,6 +131,16 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         return Err(tenure_eval::Error::Usage(
             "--metrics none: models compares by rank measures; name at least one".into(),
         ));
+    }
+    if args.no_chance {
+        if let Some(flag) = ["alpha", "seed"]
+            .iter()
+            .find(|id| crate::cli::given::given(id))
+        {
+            return Err(tenure_eval::Error::Usage(format!(
+                "--{flag} is the test against chance's; --no-chance leaves the test out"
+            )));
+        }
     }
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(tenure_eval::Error::Usage(format!(
