@@ -13,9 +13,9 @@ use tenure_eval::study::temporal::draw::{self, Part};
 /// `--part` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PartArg {
-    /// The file's first five samples: for development and training.
+    /// LoCoMo's first five samples, BEAM's 100K chats 1-10: for development and training.
     Dev,
-    /// Its last five: the held-out test set.
+    /// LoCoMo's last five, BEAM's chats 11-20: the held-out test set.
     Test,
 }
 use tenure_eval::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
@@ -47,14 +47,26 @@ pub enum TemporalCommand {
     Features(ClassifyFileArgs),
 }
 
-/// A statements file, and LoCoMo's for lines without a text.
+/// Where lines without a text (ids drawn by `temporal draw`) find it: LoCoMo's file or BEAM's
+/// folder.
+#[derive(Debug, Args)]
+pub struct TextsArgs {
+    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
+    #[arg(long, value_name = "FILE", conflicts_with = "beam")]
+    pub locomo: Option<PathBuf>,
+    /// BEAM's `chats/` folder, for lines without a text (ids drawn by `temporal draw --beam`).
+    #[arg(long, value_name = "DIR")]
+    pub beam: Option<PathBuf>,
+}
+
+/// A statements file, and LoCoMo's or BEAM's files for lines without a text.
 #[derive(Debug, Args)]
 pub struct ClassifyFileArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
     pub file: PathBuf,
-    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
-    #[arg(long, value_name = "FILE")]
-    pub locomo: Option<PathBuf>,
+    /// Where texts are read.
+    #[command(flatten)]
+    pub texts: TextsArgs,
 }
 
 /// `temporal classify`.
@@ -62,9 +74,9 @@ pub struct ClassifyFileArgs {
 pub struct ClassifyArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
     pub file: PathBuf,
-    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
-    #[arg(long, value_name = "FILE")]
-    pub locomo: Option<PathBuf>,
+    /// Where texts are read.
+    #[command(flatten)]
+    pub texts: TextsArgs,
     /// `tsv`: id, class, marker (`-` for none); `json`: an array of {id, class, marker, source}.
     #[arg(long, default_value = "tsv", value_parser = only(&[OutputFormat::Tsv, OutputFormat::Json]))]
     pub format: OutputFormat,
@@ -75,9 +87,9 @@ pub struct ClassifyArgs {
 pub struct EvalArgs {
     /// JSON Lines `{"id", "text", "class"}`; `-` reads stdin.
     pub file: PathBuf,
-    /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
-    #[arg(long, value_name = "FILE")]
-    pub locomo: Option<PathBuf>,
+    /// Where texts are read.
+    #[command(flatten)]
+    pub texts: TextsArgs,
     /// Output format: the tables (per class with the macro averages, the confusion matrix, the
     /// misclassified statements) as markdown, CSV or LaTeX, or the evaluation as JSON.
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
@@ -86,11 +98,17 @@ pub struct EvalArgs {
 
 /// `temporal draw`.
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("from").required(true).args(["locomo", "beam"]))]
 pub struct DrawArgs {
-    /// LoCoMo's released `locomo10.json`.
+    /// LoCoMo's released `locomo10.json`: draw from its dialog turns.
     #[arg(long, value_name = "FILE")]
-    pub locomo: PathBuf,
-    /// `dev`: the file's first five samples; `test`: its last five.
+    pub locomo: Option<PathBuf>,
+    /// BEAM's `chats/` folder: draw from the 100K tier's user messages (docs/temporal.md,
+    /// "Real utterances from BEAM").
+    #[arg(long, value_name = "DIR")]
+    pub beam: Option<PathBuf>,
+    /// `dev`: LoCoMo's first five samples, BEAM's chats 1-10; `test`: LoCoMo's last five,
+    /// BEAM's chats 11-20.
     #[arg(long, value_enum)]
     pub part: PartArg,
     /// How many statements to draw.
@@ -111,9 +129,25 @@ pub fn run(args: TemporalArgs) -> Result<ExitCode> {
     }
 }
 
+/// BEAM's 100K tier through the one loader every command shares (files that are not BEAM's
+/// release are said).
+fn beam_suite(data: &Path) -> Result<tenure_eval::suite::Suite> {
+    use crate::cli::args::{load, DataSuiteArgs, SuiteArg, SuiteArgs};
+    load(&SuiteArgs {
+        suite: Some(SuiteArg::Beam),
+        custom: Default::default(),
+        data: DataSuiteArgs {
+            data: Some(data.to_path_buf()),
+            tier: vec![tenure_eval::study::temporal::beam::TIER.to_string()],
+            ..DataSuiteArgs::default()
+        },
+    })
+}
+
 /// The statements of `path` (`-` is stdin, named `<stdin>` in messages), lines without a text
-/// read from `locomo`; without it, a line with no text is an input error.
-fn read_statements(path: &Path, locomo: Option<&Path>) -> Result<(PathBuf, Vec<Statement>)> {
+/// read from LoCoMo's file or BEAM's folder; without either, a line with no text is an input
+/// error.
+fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<Statement>)> {
     let (path, bytes) = if path.as_os_str() != "-" {
         (path.to_path_buf(), tenure_eval::io::read_bytes(path)?)
     } else {
@@ -126,11 +160,15 @@ fn read_statements(path: &Path, locomo: Option<&Path>) -> Result<(PathBuf, Vec<S
         (stdin, bytes)
     };
     let mut statements = parse_statements(&path, &bytes)?;
-    match locomo {
-        Some(locomo) => {
-            let turns = tenure_eval::suite::locomo::turns(locomo)?;
-            draw::fill_texts(&path, &mut statements, &turns)?;
-        }
+    let turns = match (&texts.locomo, &texts.beam) {
+        (Some(locomo), _) => Some(tenure_eval::suite::locomo::turns(locomo)?),
+        (None, Some(beam)) => Some(tenure_eval::study::temporal::beam::turns(&beam_suite(
+            beam,
+        )?)),
+        (None, None) => None,
+    };
+    match turns {
+        Some(turns) => draw::fill_texts(&path, &mut statements, &turns)?,
         None => {
             if let Some(s) = statements
                 .iter()
@@ -139,7 +177,8 @@ fn read_statements(path: &Path, locomo: Option<&Path>) -> Result<(PathBuf, Vec<S
                 return Err(Error::input(
                     &path,
                     format!("id {:?}", s.id),
-                    "no \"text\"; expected a text, or --locomo FILE for ids drawn from LoCoMo",
+                    "no \"text\"; expected a text, or --locomo FILE (--beam DIR) for ids drawn \
+                     from LoCoMo (BEAM)",
                 ));
             }
         }
@@ -148,7 +187,7 @@ fn read_statements(path: &Path, locomo: Option<&Path>) -> Result<(PathBuf, Vec<S
 }
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
-    let (_, statements) = read_statements(&args.file, args.locomo.as_deref())?;
+    let (_, statements) = read_statements(&args.file, &args.texts)?;
     let classified = classify_all(&statements);
     let out = match args.format {
         OutputFormat::Tsv => {
@@ -179,7 +218,7 @@ fn classify(args: ClassifyArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: EvalArgs) -> Result<ExitCode> {
-    let (path, statements) = read_statements(&args.file, args.locomo.as_deref())?;
+    let (path, statements) = read_statements(&args.file, &args.texts)?;
     let evaluation = evaluate(&path, &statements)?;
     let out = match args.format {
         OutputFormat::Json => to_json(&evaluation)?,
@@ -190,17 +229,28 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
 }
 
 fn draw(args: DrawArgs) -> Result<ExitCode> {
-    let turns = tenure_eval::suite::locomo::turns(&args.locomo)?;
+    let part = match args.part {
+        PartArg::Dev => Part::Dev,
+        PartArg::Test => Part::Test,
+    };
+    let drawn = match (&args.locomo, &args.beam) {
+        (Some(locomo), _) => draw::draw(
+            &tenure_eval::suite::locomo::turns(locomo)?,
+            part,
+            args.n,
+            args.seed,
+        )?,
+        (None, Some(beam)) => {
+            tenure_eval::study::temporal::beam::draw(&beam_suite(beam)?, part, args.n, args.seed)?
+        }
+        (None, None) => {
+            return Err(Error::Usage(
+                "temporal draw: name the source, --locomo FILE or --beam DIR".into(),
+            ))
+        }
+    };
     let mut out = String::new();
-    for statement in draw::draw(
-        &turns,
-        match args.part {
-            PartArg::Dev => Part::Dev,
-            PartArg::Test => Part::Test,
-        },
-        args.n,
-        args.seed,
-    )? {
+    for statement in drawn {
         let line = serde_json::to_string(&statement)
             .map_err(|e| Error::Usage(format!("cannot serialise a statement: {e}")))?;
         out.push_str(&line);
@@ -211,7 +261,7 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
 }
 
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
-    let (_, statements) = read_statements(&args.file, args.locomo.as_deref())?;
+    let (_, statements) = read_statements(&args.file, &args.texts)?;
     let mut out = String::new();
     for s in &statements {
         let features = tenure_eval::temporal::features::features(&s.text);

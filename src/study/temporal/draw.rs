@@ -56,11 +56,17 @@ pub fn candidates(turns: &[Turn], part: Part) -> Result<Vec<Statement>> {
         Part::Dev => &samples[..PART_SAMPLES],
         Part::Test => &samples[samples.len() - PART_SAMPLES..],
     };
+    Ok(sentences(
+        turns
+            .iter()
+            .filter(|t| chosen.contains(&t.sample_id.as_str())),
+    ))
+}
+
+/// The candidate sentences of `turns` (rules 1 and 2), in order, id `SAMPLE/DIALOG/sK`.
+pub fn sentences<'t>(turns: impl Iterator<Item = &'t Turn>) -> Vec<Statement> {
     let mut out = Vec::new();
-    for t in turns
-        .iter()
-        .filter(|t| chosen.contains(&t.sample_id.as_str()))
-    {
+    for t in turns {
         for (k, sentence) in t.text.unicode_sentences().enumerate() {
             let sentence = sentence.trim();
             let words = sentence.unicode_words().count();
@@ -76,7 +82,20 @@ pub fn candidates(turns: &[Turn], part: Part) -> Result<Vec<Statement>> {
             }
         }
     }
-    Ok(out)
+    out
+}
+
+/// `all` in the seeded order of rule 4: each takes one `u64` from ChaCha8 seeded with `seed`,
+/// in order; ordered by it, order breaking a tie.
+pub fn seeded_order(all: Vec<Statement>, seed: u64) -> Vec<Statement> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut keyed: Vec<(u64, usize, Statement)> = all
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| (rng.next_u64(), i, s))
+        .collect();
+    keyed.sort_by_key(|(key, i, _)| (*key, *i));
+    keyed.into_iter().map(|(_, _, s)| s).collect()
 }
 
 /// The first `n` of `part`'s candidates in the seeded order (rule 4).
@@ -88,14 +107,7 @@ pub fn draw(turns: &[Turn], part: Part, n: usize, seed: u64) -> Result<Vec<State
             all.len()
         )));
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut keyed: Vec<(u64, usize, Statement)> = all
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| (rng.next_u64(), i, s))
-        .collect();
-    keyed.sort_by_key(|(key, i, _)| (*key, *i));
-    Ok(keyed.into_iter().take(n).map(|(_, _, s)| s).collect())
+    Ok(seeded_order(all, seed).into_iter().take(n).collect())
 }
 
 /// Give every statement without a text (and without a given prediction) the sentence its id (`conv-44/D3:7/s2`) names in

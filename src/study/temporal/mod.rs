@@ -3,6 +3,7 @@
 //! experiment 5 (spec context-scorer §5).
 
 use crate::error::{Error, Result};
+pub mod beam;
 pub mod draw;
 mod interval;
 mod table;
