@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Train the TemporalClassifier's learned part and write its weights (docs/temporal.md).
 
-    .venv/bin/python scripts/train-temporal.py --locomo locomo10.json \
+    .venv/bin/python scripts/train-temporal.py --locomo locomo10.json --beam chats/ \
         [--binary target/release/tenure-eval] [--out src/temporal/model.json]
 
 What it does, deterministically:
@@ -10,17 +10,19 @@ What it does, deterministically:
   feature hashed by FNV-1a 64 into 2^22 buckets, in Rust, so the hash has one definition): the
   weights file maps bucket numbers to weights and holds no words of the training text;
 - the training data: the LoCoMo dev labels (cases/temporal/locomo-dev.labels.jsonl, 640
-  statements) and the software statements (cases/temporal/statements.jsonl) without their
-  corrections (the rules decide corrections, so the model has three classes), the software
-  statements weighted by --se-weight;
+  statements), with --beam the BEAM dev labels (cases/temporal/beam-dev.labels.jsonl, 160
+  statements of BEAM's 100K chats 1-10), and the software statements
+  (cases/temporal/statements.jsonl) without their corrections (the rules decide corrections,
+  so the model has three classes), the software statements weighted by --se-weight;
 - chooses C and the software weight from a grid by cross-validation grouped by conversation
-  (five LoCoMo dev conversations and five folds of the software statements, by id mod 5), on
-  the macro F1 of the whole classifier (the rules' tiers 1-3 first, the model after) over the
-  LoCoMo folds; a tie goes to the smaller C, then the smaller weight;
+  (five LoCoMo dev conversations, ten BEAM dev chats, five folds of the software statements,
+  by id mod 5), on the macro F1 of the whole classifier (the rules' tiers 1-3 first, the
+  model after): the mean over the LoCoMo folds and the BEAM folds (LoCoMo's alone without
+  --beam); a tie goes to the smaller C, then the smaller weight;
 - fits scikit-learn's LogisticRegression (lbfgs, balanced class weights) on all of it and
   writes the weights, rounded to 6 decimals, as JSON.
 
-It never reads cases/temporal/locomo-test.labels.jsonl.
+It never reads cases/temporal/locomo-test.labels.jsonl or cases/temporal/beam-test.labels.jsonl.
 """
 import argparse, hashlib, json, subprocess, sys
 import numpy as np
@@ -30,6 +32,7 @@ from sklearn.metrics import f1_score
 
 DEV = "cases/temporal/locomo-dev.labels.jsonl"
 SE = "cases/temporal/statements.jsonl"
+BEAM_DEV = "cases/temporal/beam-dev.labels.jsonl"
 CLASSES = ["forward_open", "current_state", "closed"]
 GRID_C = [0.1, 0.3, 1.0, 3.0]
 GRID_SE = [0.3, 1.0]
@@ -40,8 +43,9 @@ RULE_TIERS = {1, 2, 3}
 BUCKETS = 1 << 22
 
 
-def features(binary, path, locomo):
-    cmd = [binary, "temporal", "features", path] + (["--locomo", locomo] if locomo else [])
+def features(binary, path, locomo=None, beam=None):
+    cmd = [binary, "temporal", "features", path]
+    cmd += (["--locomo", locomo] if locomo else []) + (["--beam", beam] if beam else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines()]
 
@@ -82,15 +86,34 @@ def cross_validate(rows, c, se_weight):
         test = [r for r in rows if r["group"] == g]
         pred.update(zip((r["id"] for r in test), predict(vec, model, test)))
     out = {}
-    for part in ("locomo", "se"):
-        sel = [r for r in rows if r["group"].startswith("se") == (part == "se")]
-        out[part] = macro([r["class"] for r in sel], [pred[r["id"]] for r in sel])
+    for part in PARTS:
+        sel = [r for r in rows if part_of(r) == part]
+        if sel:
+            out[part] = macro([r["class"] for r in sel], [pred[r["id"]] for r in sel])
     return out, pred
+
+
+# The three sources of training statements, by their group's prefix.
+PARTS = ("locomo", "beam", "se")
+
+
+def part_of(row):
+    g = row["group"]
+    return "se" if g.startswith("se") else "beam" if g.startswith("100K") else "locomo"
+
+
+def chosen_by(scores):
+    """What the grid maximises: the mean cross-validated macro F1 over the real-utterance
+    parts present (LoCoMo dev, and BEAM dev when trained on)."""
+    real = [scores[p] for p in ("locomo", "beam") if p in scores]
+    return sum(real) / len(real)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--locomo", required=True)
+    ap.add_argument("--beam", help="BEAM's chats/ folder: train on its dev statements too "
+                                   "(" + BEAM_DEV + ")")
     ap.add_argument("--binary", default="target/release/tenure-eval")
     ap.add_argument("--out", default="src/temporal/model.json")
     ap.add_argument("--predictions", metavar="PREFIX",
@@ -103,14 +126,18 @@ def main():
         r["group"] = r["id"].split("/")[0]
     for r in se:
         r["group"] = "se%d" % (int(r["id"][1:]) % 5)
-    rows = dev + se
+    beam = features(args.binary, BEAM_DEV, beam=args.beam) if args.beam else []
+    for r in beam:
+        r["group"] = r["id"].split("/")[0]
+    rows = dev + se + beam
     grid = []
     for c in GRID_C:
         for se_weight in GRID_SE:
             scores, _ = cross_validate(rows, c, se_weight)
-            grid.append((scores["locomo"], -c, -se_weight, c, se_weight, scores))
-            print(f"C={c} se-weight={se_weight}: cross-validated macro F1 LoCoMo dev "
-                  f"{scores['locomo']:.3f}, software {scores['se']:.3f}", file=sys.stderr)
+            grid.append((chosen_by(scores), -c, -se_weight, c, se_weight, scores))
+            said = ", ".join(f"{k} {v:.3f}" for k, v in scores.items())
+            print(f"C={c} se-weight={se_weight}: cross-validated macro F1 {said}",
+                  file=sys.stderr)
     best = max(grid, key=lambda g: (round(g[0], 6), g[1], g[2]))
     c, se_weight = best[3], best[4]
     print(f"chosen: C={c} se-weight={se_weight}", file=sys.stderr)
@@ -118,7 +145,9 @@ def main():
         # The chosen setting's cross-validated predictions, one file per part, for
         # `tenure-eval temporal eval` (which scores a line's "predicted" as given).
         _, pred = cross_validate(rows, c, se_weight)
-        for part, sel in (("locomo-dev", dev), ("software", se)):
+        for part, sel in (("locomo-dev", dev), ("software", se), ("beam-dev", beam)):
+            if not sel:
+                continue
             with open(f"{args.predictions}.{part}.jsonl", "w") as f:
                 for r in sel:
                     f.write(json.dumps({"id": r["id"], "class": r["class"],
@@ -137,7 +166,7 @@ def main():
                  "buckets of src/temporal/features.rs (FNV-1a 64 of each feature, modulo "
                  "2^22); weights by bucket number; built by scripts/train-temporal.py",
         "buckets": BUCKETS,
-        "trainedOn": {DEV: sha(DEV), SE: sha(SE)},
+        "trainedOn": {DEV: sha(DEV), SE: sha(SE), **({BEAM_DEV: sha(BEAM_DEV)} if beam else {})},
         "C": c, "seWeight": se_weight,
         "crossValidatedMacroF1": {k: round(v, 4) for k, v in best[5].items()},
         "classes": CLASSES,

@@ -149,6 +149,7 @@ mod streamed;
 mod tables;
 /// `tenure-eval temporal classify|eval` through the binary.
 mod temporal;
+mod temporal_beam;
 /// TREC export: precision recomputed from the files equals the report's.
 mod trec;
 mod trec_run;

@@ -160,6 +160,22 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
         (stdin, bytes)
     };
     let mut statements = parse_statements(&path, &bytes)?;
+    let untexted = |s: &&Statement| s.text.is_empty() && s.predicted.is_none();
+    if let Some(flag) = (statements.iter().find(untexted).is_none())
+        .then(|| {
+            texts
+                .locomo
+                .as_ref()
+                .map(|_| "--locomo")
+                .or(texts.beam.as_ref().map(|_| "--beam"))
+        })
+        .flatten()
+    {
+        return Err(Error::Usage(format!(
+            "{flag}: every line of {} has its text; no id is read from the benchmark's files",
+            path.display()
+        )));
+    }
     let turns = match (&texts.locomo, &texts.beam) {
         (Some(locomo), _) => Some(tenure_eval::suite::locomo::turns(locomo)?),
         (None, Some(beam)) => Some(tenure_eval::study::temporal::beam::turns(&beam_suite(

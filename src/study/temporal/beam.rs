@@ -124,3 +124,16 @@ pub fn draw(suite: &Suite, part: Part, n: usize, seed: u64) -> Result<Vec<Statem
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_leaves_out_fenced_code_and_keeps_the_rest() {
+        let text = "I use Flask.\n```python\nprint('hi')\n```\nIt works now!\n";
+        assert_eq!(prose(text), "I use Flask.\nIt works now!\n");
+        assert_eq!(chat_number("100K-12"), Some(12));
+        assert_eq!(chat_number("500K-1"), None);
+    }
+}
