@@ -177,22 +177,6 @@ const IMPERATIVE: &[&str] = &[
     "treat",
     "slowly",
     "definitely",
-    // The verbs a plan's items open with, written to an assistant ("- Implement a shared
-    // tool", "Setup Flask project, ...").
-    "implement",
-    "set",
-    "setup",
-    "add",
-    "create",
-    "build",
-    "write",
-    "update",
-    "review",
-    "schedule",
-    "prepare",
-    "include",
-    "confirm",
-    "prioritize",
 ];
 
 /// Words of the head clause that put it in the time to come.
@@ -251,30 +235,11 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// `text` without a list item's markup: a leading `-`, `*` or `+` and a bold label
-/// (`**Claim**:`, `**Nov 1 - Nov 15:**`), as a user writes a plan to an assistant; `None` when
-/// it is no list item.
-fn list_item(text: &str) -> Option<&str> {
-    let rest = text.trim_start().strip_prefix(['-', '*', '+'])?;
-    let rest = rest.trim_start();
-    let Some(label) = rest.strip_prefix("**") else {
-        return Some(rest);
-    };
-    let (_, after) = label.split_once("**")?;
-    Some(after.trim_start_matches(':').trim_start())
-}
-
-/// The words of the first clause that carries content: a list item's markup, leading
-/// discourse words, a short vocative or interjection before a comma ("Wow, Caroline, ...") and
-/// a leading purpose clause ("To keep it fast, I'd ...") are skipped; the clause ends at `,`,
-/// `;`, ` - `, `—` or " but ".
+/// The words of the first clause that carries content: leading discourse words and a short
+/// vocative or interjection before a comma ("Wow, Caroline, ...") are skipped; the clause
+/// ends at `,`, `;`, ` - `, `—` or " but ".
 fn head_clause(text: &str) -> Vec<String> {
-    let mut rest = list_item(text).unwrap_or(text).trim();
-    if let Some((purpose, main)) = rest.split_once(',') {
-        if words(purpose).first().is_some_and(|w| w == "to") && !main.trim().is_empty() {
-            rest = main.trim();
-        }
-    }
+    let mut rest = text.trim();
     for _ in 0..2 {
         match rest.split_once(',') {
             Some((before, after)) if words(before).len() <= 2 && !after.trim().is_empty() => {
@@ -368,9 +333,6 @@ pub fn features(text: &str) -> Vec<String> {
     }
     if text.trim_end().ends_with('!') {
         out.push("end=!".into());
-    }
-    if list_item(text).is_some() {
-        out.push("list=item".into());
     }
     out.sort();
     out.dedup();
