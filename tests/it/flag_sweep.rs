@@ -38,18 +38,7 @@ fn help(path: &[&str]) -> String {
 /// Every command path of the tree: `run`, ..., `cache list`, `temporal eval`.
 fn commands() -> Vec<Vec<String>> {
     fn children(path: &[String]) -> Vec<String> {
-        let path: Vec<&str> = path.iter().map(String::as_str).collect();
-        let text = help(&path);
-        let Some(list) = text.split("Commands:").nth(1) else {
-            return Vec::new();
-        };
-        list.lines()
-            .skip(1)
-            .take_while(|l| !l.trim().is_empty())
-            .filter_map(|l| l.split_whitespace().next())
-            .filter(|c| *c != "help")
-            .map(String::from)
-            .collect()
+        crate::common::subcommands(&path.iter().map(String::as_str).collect::<Vec<_>>())
     }
     let mut out = Vec::new();
     let mut todo: Vec<Vec<String>> = children(&[]).into_iter().map(|c| vec![c]).collect();

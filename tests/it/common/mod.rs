@@ -134,11 +134,17 @@ pub fn cli(args: &[&str]) -> std::process::Command {
 
 /// Every command `tenure-eval --help` lists (`help` aside), in its order.
 pub fn commands() -> Vec<String> {
-    let help = String::from_utf8(tenure_eval(&["--help"]).stdout).unwrap();
-    help.split("Commands:")
-        .nth(1)
-        .unwrap()
-        .lines()
+    subcommands(&[])
+}
+
+/// The subcommands `tenure-eval PATH --help` lists (`help` aside), in its order; none for a
+/// command without subcommands.
+pub fn subcommands(path: &[&str]) -> Vec<String> {
+    let help = String::from_utf8(tenure_eval(&[path, &["--help"]].concat()).stdout).unwrap();
+    let Some(list) = help.split("Commands:").nth(1) else {
+        return Vec::new();
+    };
+    list.lines()
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
         .filter_map(|l| l.split_whitespace().next())
