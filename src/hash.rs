@@ -1,6 +1,6 @@
 //! The project's stable string hash, FNV-1a 64: the same value on every platform, release and
 //! run (std's hasher is seeded per process). A run shard's cases are dealt by it
-//! (`run::journal::Shard`), and the temporal classifier's features are bucketed by it, so its
+//! (`shard::Shard`), and the temporal classifier's features are bucketed by it, so its
 //! weights file holds bucket numbers, not phrases (`temporal::features::buckets`).
 
 /// FNV-1a, 64 bits, of `text`'s UTF-8 bytes.

@@ -60,6 +60,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod serve;
+pub mod shard;
 pub mod store;
 pub mod study;
 pub mod suite;

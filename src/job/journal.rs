@@ -6,7 +6,8 @@
 use crate::backend::{BackendInfo, Workload};
 use crate::error::{Error, Result};
 use crate::report::file_name;
-use crate::run::journal::{Checkpoint, Continue, Header, Recorded, ReplayBackend, Shard, FORMAT};
+use crate::run::journal::{Checkpoint, Continue, Header, Recorded, ReplayBackend, FORMAT};
+use crate::shard::Shard;
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@
 
 use super::journal::suite_of;
 use crate::error::{Error, Result};
-use crate::run::journal::{End, Recorded, Shard};
+use crate::run::journal::{End, Recorded};
 use crate::suite::Suite;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -97,7 +97,7 @@ fn journals(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// One pass's shards made one recording.
-fn merge_pass(mut shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
+fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
     let name = |r: &Recorded| r.path.display().to_string();
     let shard_of = |r: &Recorded| {
         r.header.shard.ok_or_else(|| {
@@ -107,50 +107,20 @@ fn merge_pass(mut shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> 
             ))
         })
     };
-    shards.sort_by_key(|r| r.header.shard.map(|s| s.k));
-    let first = shard_of(&shards[0])?;
-    let mut seen: BTreeMap<u32, String> = BTreeMap::new();
-    for r in &shards {
-        let s = shard_of(r)?;
-        if s.n != first.n {
-            return Err(Error::Usage(format!(
-                "merge: {} is shard {s} and {} shard {first}: shards of one run share N",
-                name(r),
-                name(&shards[0])
-            )));
-        }
-        if let Some(other) = seen.insert(s.k, name(r)) {
-            return Err(Error::Usage(format!(
-                "merge: shard {s} given twice ({other} and {})",
-                name(r)
-            )));
-        }
+    let mut given = Vec::with_capacity(shards.len());
+    for r in shards {
+        let s = shard_of(&r)?;
         if r.end.is_none() {
             return Err(Error::Usage(format!(
                 "merge: shard {s} did not finish ({} has no end): run it again with --resume",
-                name(r)
+                name(&r)
             )));
         }
+        given.push((s, name(&r), r));
     }
-    let missing: Vec<String> = (1..=first.n)
-        .filter(|k| !seen.contains_key(k))
-        .map(|k| Shard { k, n: first.n }.to_string())
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::Usage(format!(
-            "merge: shard {} missing for {} (given: {})",
-            missing.join(", "),
-            shards[0]
-                .path
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy(),
-            seen.keys()
-                .map(|k| format!("{k}/{}", first.n))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
+    let file = given[0].2.path.file_name().unwrap_or_default();
+    let what = format!(" for {}", file.to_string_lossy());
+    let shards = crate::shard::complete(given, &what)?;
     let mut merged = shards[0].clone();
     merged.header.shard = None;
     for r in &shards[1..] {

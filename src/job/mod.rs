@@ -67,7 +67,7 @@ pub struct RunPlan {
     /// The config file the flags came from (`tenure-eval.toml`), for the manifests.
     pub config: Option<crate::report::ConfigFile>,
     /// The shard this run is (`--shard K/N`): its cases only, merged later (`merge`).
-    pub shard: Option<crate::run::journal::Shard>,
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl RunPlan {

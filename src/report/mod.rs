@@ -111,7 +111,7 @@ pub struct Manifest {
     /// The shard this run was (`--shard K/N`): its report holds that shard's cases only, and
     /// `merge` makes the whole run's.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::run::journal::Shard>,
+    pub shard: Option<crate::shard::Shard>,
     /// The cases the run chose (`--case`, `--category`, `--limit`): its report holds those only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection: Option<crate::suite::select::Selection>,
@@ -168,7 +168,7 @@ impl Manifest {
     }
 
     /// The same, recording the shard the run was.
-    pub fn sharded(mut self, shard: Option<crate::run::journal::Shard>) -> Manifest {
+    pub fn sharded(mut self, shard: Option<crate::shard::Shard>) -> Manifest {
         self.shard = shard;
         self
     }

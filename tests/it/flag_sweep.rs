@@ -515,6 +515,16 @@ static DURATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b\d+(\.\d+)?\s?(ms|µs|s|MiB|MB|GB)\b").unwrap());
 static PORT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(127\.0\.0\.\d+):\d+").unwrap());
 static DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").unwrap());
+static PADDING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r" +|-+").unwrap());
+
+/// A line with its numbers masked, and the padding a table gives them (a column is as wide as
+/// its widest measured value).
+fn shape(line: &str) -> String {
+    let digits = DIGITS.replace_all(line, "#");
+    PADDING
+        .replace_all(&digits, |c: &regex::Captures| c[0][..1].to_string())
+        .into_owned()
+}
 
 fn mask(text: &str, dir: &Path) -> Vec<String> {
     let text = text.replace(&dir.display().to_string(), "<dir>");
@@ -626,40 +636,91 @@ fn invoke_serve(args: &[String], work: &Path) -> Outcome {
     outcome
 }
 
-/// The lines that differ between two runs of the same base, digits masked: measured values
-/// this test has no mask for.
-fn unstable(a: &Outcome, b: &Outcome) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (name, lines) in &a.streams {
-        let other = b.streams.get(name).cloned().unwrap_or_default();
-        for line in lines.iter().filter(|l| !other.contains(l)) {
-            out.insert(DIGITS.replace_all(line, "#").into_owned());
-        }
-        for line in other.iter().filter(|l| !lines.contains(l)) {
-            out.insert(DIGITS.replace_all(line, "#").into_owned());
+/// What differs between two outcomes, for a message: the exit codes, the streams one has and
+/// the other not, and each stream's first differing line.
+fn differences(a: &Outcome, b: &Outcome) -> String {
+    let mut out = Vec::new();
+    if a.code != b.code {
+        out.push(format!("exit {:?} against {:?}", a.code, b.code));
+    }
+    let names: BTreeSet<&String> = a.streams.keys().chain(b.streams.keys()).collect();
+    for name in names {
+        match (a.streams.get(name), b.streams.get(name)) {
+            (Some(x), Some(y)) if x != y => {
+                let at = x
+                    .iter()
+                    .zip(y)
+                    .position(|(l, m)| l != m)
+                    .unwrap_or(x.len().min(y.len()));
+                out.push(format!(
+                    "{name} line {}: {:?} against {:?}",
+                    at + 1,
+                    x.get(at),
+                    y.get(at)
+                ));
+            }
+            (Some(_), None) => out.push(format!("{name} only in the first")),
+            (None, Some(_)) => out.push(format!("{name} only in the second")),
+            _ => {}
         }
     }
-    out
+    out.join("; ")
 }
 
-fn settle(o: &Outcome, unstable: &BTreeSet<String>) -> Outcome {
+/// What varies between two runs of the same base, which this test has no mask for: the words
+/// (by place) of a line that the two runs wrote in one shape (a table row's measured cells),
+/// and the shapes of lines only one run wrote.
+#[derive(Debug, Clone, Default)]
+struct Noise {
+    words: BTreeMap<String, BTreeSet<usize>>,
+    lines: BTreeSet<String>,
+}
+
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+fn unstable(a: &Outcome, b: &Outcome) -> Noise {
+    let mut noise = Noise::default();
+    for (name, lines) in &a.streams {
+        let other = b.streams.get(name).cloned().unwrap_or_default();
+        let only_a: Vec<&String> = lines.iter().filter(|l| !other.contains(l)).collect();
+        let mut only_b: Vec<&String> = other.iter().filter(|l| !lines.contains(l)).collect();
+        for line in only_a {
+            let at = only_b.iter().position(|m| shape(m) == shape(line));
+            match at.map(|i| only_b.remove(i)) {
+                Some(m) if words(m).len() == words(line).len() => {
+                    let places = noise.words.entry(shape(line)).or_default();
+                    let differ = words(line).into_iter().zip(words(m)).map(|(x, y)| x != y);
+                    places.extend(differ.enumerate().filter(|(_, d)| *d).map(|(i, _)| i));
+                }
+                _ => {
+                    noise.lines.insert(shape(line));
+                }
+            }
+        }
+        noise.lines.extend(only_b.into_iter().map(|l| shape(l)));
+    }
+    noise
+}
+
+fn settle(o: &Outcome, noise: &Noise) -> Outcome {
+    let settle_line = |l: &String| -> String {
+        let key = shape(l);
+        if let Some(places) = noise.words.get(&key) {
+            let kept = words(l).into_iter().enumerate();
+            let kept = kept.map(|(i, w)| if places.contains(&i) { "#" } else { w });
+            kept.collect::<Vec<_>>().join(" ")
+        } else if noise.lines.contains(&key) {
+            key
+        } else {
+            l.clone()
+        }
+    };
     let streams = o
         .streams
         .iter()
-        .map(|(name, lines)| {
-            let lines = lines
-                .iter()
-                .map(|l| {
-                    let masked = DIGITS.replace_all(l, "#").into_owned();
-                    if unstable.contains(&masked) {
-                        masked
-                    } else {
-                        l.clone()
-                    }
-                })
-                .collect();
-            (name.clone(), lines)
-        })
+        .map(|(name, lines)| (name.clone(), lines.iter().map(settle_line).collect()))
         .collect();
     Outcome {
         code: o.code,
@@ -705,7 +766,7 @@ fn silent_flags(command: &[String]) -> Vec<String> {
         _ => invoke(args, work.path()),
     };
     // The reference of each context: the base run twice, what differs between the two masked.
-    let mut references: BTreeMap<Vec<String>, (Outcome, BTreeSet<String>)> = BTreeMap::new();
+    let mut references: BTreeMap<Vec<String>, (Outcome, Noise)> = BTreeMap::new();
     let mut reference = |args: Vec<String>| {
         references
             .entry(args.clone())
@@ -719,7 +780,12 @@ fn silent_flags(command: &[String]) -> Vec<String> {
                 );
                 let noise = unstable(&first, &second);
                 let reference = settle(&first, &noise);
-                assert_eq!(reference, settle(&second, &noise), "{args:?} twice");
+                let again = settle(&second, &noise);
+                assert!(
+                    reference == again,
+                    "{args:?} twice: {}",
+                    differences(&reference, &again)
+                );
                 (reference, noise)
             })
             .clone()

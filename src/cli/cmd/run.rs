@@ -10,7 +10,7 @@ use clap::Args;
 use std::process::ExitCode;
 use tenure_eval::backend::Workload;
 use tenure_eval::job::RunPlan;
-use tenure_eval::run::journal::Shard;
+use tenure_eval::shard::Shard;
 use tenure_eval::suite::Suite;
 use tenure_eval::Result;
 

@@ -10,7 +10,7 @@ use std::process::{Command, ExitCode, Stdio};
 use tenure_eval::backend::cosine::HnswParams;
 use tenure_eval::embed::places::user_cache;
 use tenure_eval::render::write_figure;
-use tenure_eval::run::journal::Shard;
+use tenure_eval::shard::Shard;
 use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
 use tenure_eval::study::scale::shard::{self, Rows, Settings};
 use tenure_eval::study::scale::vectors::{self, VectorRow};

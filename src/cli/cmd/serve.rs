@@ -89,7 +89,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     crate::cli::write_stdout(&format!("{}\n", server.url()))?;
     if !args.quiet {
         say!(
-            "serving {} over suite {}{} at {} with {} workers (DELETE /reset, POST /add, POST \
+            "serving {} over suite {}{} at {} with {} workers{} (DELETE /reset, POST /add, POST \
              /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
             args.backend.name(),
             suite.label(),
@@ -98,7 +98,11 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
                 .map(|c| format!(" ({c}'s copy)"))
                 .unwrap_or_default(),
             server.url(),
-            args.workers
+            args.workers,
+            match args.latency_ms {
+                0 => String::new(),
+                ms => format!(", each answer delayed by --latency-ms {ms}"),
+            }
         );
     }
     server.run(args.workers);

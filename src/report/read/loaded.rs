@@ -55,7 +55,7 @@ impl LoadedReport {
     }
 
     /// The shard of a run this report is (`--shard K/N`), if it is one.
-    pub fn shard(&self) -> Option<crate::run::journal::Shard> {
+    pub fn shard(&self) -> Option<crate::shard::Shard> {
         self.manifest.as_ref()?.shard
     }
 

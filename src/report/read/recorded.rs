@@ -65,7 +65,7 @@ pub struct RecordedManifest {
     pub repeats: Option<crate::report::repeats::Repeats>,
     /// The run was shard K of N (`--shard K/N`): that shard's cases only.
     #[serde(default)]
-    pub shard: Option<crate::run::journal::Shard>,
+    pub shard: Option<crate::shard::Shard>,
     /// The run chose some of the cases (`--case`, `--category`, `--limit`): those only.
     #[serde(default)]
     pub selection: Option<crate::suite::select::Selection>,

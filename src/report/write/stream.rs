@@ -42,7 +42,7 @@ pub struct StaticStream<'a> {
     /// The config file the flags came from, for the manifest.
     config: Option<crate::report::ConfigFile>,
     /// The shard the run is, for the manifest.
-    shard: Option<crate::run::journal::Shard>,
+    shard: Option<crate::shard::Shard>,
 }
 
 fn spill_error(dir: &Path, source: std::io::Error) -> Error {
@@ -116,7 +116,7 @@ impl<'a> StaticStream<'a> {
     }
 
     /// The same, its manifest recording the shard the run is.
-    pub fn sharded(mut self, shard: Option<crate::run::journal::Shard>) -> Self {
+    pub fn sharded(mut self, shard: Option<crate::shard::Shard>) -> Self {
         self.shard = shard;
         self
     }

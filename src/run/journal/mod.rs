@@ -18,12 +18,11 @@
 
 mod checkpoint;
 mod file;
-mod shard;
 mod tape;
 
+use crate::shard::Shard;
 pub use checkpoint::{Checkpoint, JournalPath, Reuse};
 pub use file::{interrupted, JournalWriter};
-pub use shard::Shard;
 pub use tape::{Playback, ReplayBackend, Taping};
 
 use super::{CaseError, Ingestion};

@@ -10,14 +10,15 @@
 //! Each shard writes [`FILE`] into its `--out` folder once all its sizes are measured (so a
 //! shard that failed has none): the study's settings, which shard it is, and its rows.
 //! `tenure-eval merge` reads them back and refuses (exit 2) shards of different settings (the
-//! setting is named), a shard given twice and a missing shard; the merged rows are the
-//! unsharded study's, in `--sizes` order.
+//! setting is named), and through the one check of a shard set ([`crate::shard::complete`]) a
+//! shard given twice and a missing shard; the merged rows are the unsharded study's, in
+//! `--sizes` order.
 
 use super::vectors::VectorRow;
 use super::ScaleRow;
 use crate::error::{Error, Result};
 use crate::io::{parse_json, parse_value, write_atomic};
-use crate::run::journal::Shard;
+use crate::shard::Shard;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -115,11 +116,11 @@ struct ShardFile {
     rows: Vec<Value>,
 }
 
-/// The sizes of `all` that `shard` measures, in order.
+/// The sizes of `all` that `shard` measures, in order (dealt by position: [`Shard::takes`]).
 pub fn sizes(all: &[usize], shard: Shard) -> Vec<usize> {
     all.iter()
         .enumerate()
-        .filter(|(i, _)| *i as u64 % u64::from(shard.n) == u64::from(shard.k - 1))
+        .filter(|(i, _)| shard.takes(*i))
         .map(|(_, &size)| size)
         .collect()
 }
@@ -175,45 +176,17 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
                 path.display()
             )));
         }
-        if file.shard.n != first.shard.n {
-            return Err(Error::Usage(format!(
-                "merge: {} is shard {} but {} is shard {}: shards of different splits",
-                first_path.display(),
-                first.shard,
-                path.display(),
-                file.shard
-            )));
-        }
     }
     let n = first.shard.n;
-    let mut by_k: Vec<Option<&(PathBuf, ShardFile)>> = vec![None; n as usize];
-    for entry in &files {
-        let slot = &mut by_k[(entry.1.shard.k - 1) as usize];
-        if let Some(other) = slot {
-            return Err(Error::Usage(format!(
-                "merge: shard {} given twice: {} and {}",
-                entry.1.shard,
-                other.0.display(),
-                entry.0.display()
-            )));
-        }
-        *slot = Some(entry);
-    }
-    let missing: Vec<String> = (1..=n)
-        .filter(|k| by_k[(*k - 1) as usize].is_none())
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::Usage(format!(
-            "merge: shard {} missing (every shard's --out folder once)",
-            missing.join(", ")
-        )));
-    }
     let settings = first.settings.clone();
+    let given = files
+        .iter()
+        .map(|entry| (entry.1.shard, entry.0.display().to_string(), entry))
+        .collect();
+    let by_k = crate::shard::complete(given, "")?;
     // Each shard's rows in the order of its sizes; deal them back by position.
     let mut queues = Vec::new();
-    for (k, entry) in by_k.into_iter().enumerate() {
-        let (path, file) = entry.expect("every shard is present");
+    for (k, (path, file)) in by_k.into_iter().enumerate() {
         let expected = sizes(&settings.sizes, Shard { k: k as u32 + 1, n }).len();
         if file.rows.len() != expected {
             return Err(Error::input(

@@ -183,7 +183,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     plan.shard = args
         .shard
         .as_deref()
-        .map(tenure_eval::run::journal::Shard::parse)
+        .map(tenure_eval::shard::Shard::parse)
         .transpose()?;
     let mut progress = Progress::new(args.quiet, &name);
     let outcome = execute(&mut plan, &mut progress)?;
