@@ -69,6 +69,9 @@ cargo test --locked --all-features --benches
 cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend
+# A run through the library's plan writes the command line's files (reports, journals, JUnit,
+# the step summary), measured fields aside.
+scripts/library-matches-cli.sh
 
 # The build without the `figures` feature (docs/install.md, "Build time and features") compiles
 # and passes the lints; its refusal of PNG and PDF (exit 2, the rebuild hint, before anything is

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A library user gets the files the command line writes: `tenure-eval run --suite pmb --backend
+# bm25 --junit --summary-md` and `examples/library_run.rs` (the same run through the library's
+# plan) into two folders, compared byte for byte with the measured fields masked (the reports'
+# and journals' latencies and timings, JUnit's `time`, the summary's p50/p95 columns).
+#
+#   scripts/library-matches-cli.sh [BIN]      (BIN: the binary, default target/debug/tenure-eval)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-target/debug/tenure-eval}
+[ -x "$bin" ] || { echo "not an executable: $bin (cargo build first)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$bin" run --suite pmb --backend bm25 --quiet --out "$work/cli" \
+  --junit "$work/cli/junit.xml" --summary-md "$work/cli/summary.md" >/dev/null
+cargo run --locked --quiet --example library_run -- "$work/lib" >/dev/null
+measured='startedAt|latencyMs|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs|ms|buildMs|elapsedMs'
+for side in cli lib; do
+  find "$work/$side" \( -name '*.json' -o -name '*.jsonl' \) -print0 | xargs -0 sed -E -i \
+    "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
+  sed -E -i 's/ time="[0-9.]+"/ time="<measured>"/g' "$work/$side/junit.xml"
+  # The summary table's last two columns are the p50 and p95 latencies.
+  sed -E -i 's/\| *[0-9.]+ *\| *[0-9.]+ *\|$/| <measured> | <measured> |/' "$work/$side/summary.md"
+done
+diff -r "$work/cli" "$work/lib"
+files=$(find "$work/cli" -type f | wc -l)
+echo "library-matches-cli: the library's run wrote the command line's $files files, measured fields masked"
