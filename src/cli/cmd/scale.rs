@@ -108,7 +108,12 @@ pub fn run(args: ScaleArgs) -> Result<ExitCode> {
     if args.vectors {
         return run_vectors(&args);
     }
-    let suite = load(&args.suite)?;
+    // A size's child process reads the suite its parent read and named (a benchmark's files that
+    // are not its release are said once, by the parent).
+    let suite = match args.one {
+        Some(_) => tenure_eval::suite::Suite::load(&args.suite.source()?)?,
+        None => load(&args.suite)?,
+    };
     if let Some(size) = args.one {
         let report = args
             .out

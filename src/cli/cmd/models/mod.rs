@@ -31,12 +31,12 @@ pub struct ModelsArgs {
     /// Also each model fused with the reference by these methods (rrf, combsum, fallback), a
     /// row each.
     #[arg(long, value_enum, value_delimiter = ',')]
-    pub fusion: Vec<BackendArg>,
+    pub fusion: Vec<FusionArg>,
     /// The lexical reference row above the models, and what `--fusion` fuses each model with:
     /// bm25 (alias-BM25) or bm25-text (BM25) [default: the one the suite's items can be
     /// matched by: alias-BM25 where they carry names and aliases, BM25 on text].
     #[arg(long, value_enum, value_name = "BACKEND")]
-    pub reference: Option<BackendArg>,
+    pub reference: Option<ReferenceArg>,
     /// Report folder: the models' reports go to DIR/SUITE/, a folder of their own, so a
     /// `run` of the same model in `reports/` is never written over.
     #[arg(long, default_value = "reports/models")]
@@ -77,19 +77,44 @@ pub struct ModelsArgs {
     pub remote: RemoteArgs,
 }
 
+/// `--reference` values: the lexical backends (the models are the cosine rows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReferenceArg {
+    /// Alias-BM25: Tenure's query over names and aliases.
+    Bm25,
+    /// BM25 over the items' words.
+    Bm25Text,
+}
+
+/// `--fusion` values: the ways a model's list is fused with the reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FusionArg {
+    /// Reciprocal rank fusion.
+    Rrf,
+    /// CombSUM over min-max normalised scores.
+    Combsum,
+    /// The reference's list, or the model's when the reference finds nothing.
+    Fallback,
+}
+
+impl FusionArg {
+    fn backend(self) -> BackendArg {
+        match self {
+            FusionArg::Rrf => BackendArg::Rrf,
+            FusionArg::Combsum => BackendArg::Combsum,
+            FusionArg::Fallback => BackendArg::Fallback,
+        }
+    }
+}
+
 /// The invariance table.
 pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let reference = match args.reference {
         None if suite.has_aliases() => BackendArg::Bm25,
         None => BackendArg::Bm25Text,
-        Some(b @ (BackendArg::Bm25 | BackendArg::Bm25Text)) => b,
-        Some(other) => {
-            return Err(tenure_eval::Error::Usage(format!(
-                "--reference {}: expected bm25 or bm25-text (the models are the cosine rows)",
-                flag_name(other)
-            )))
-        }
+        Some(ReferenceArg::Bm25) => BackendArg::Bm25,
+        Some(ReferenceArg::Bm25Text) => BackendArg::Bm25Text,
     };
     // What a fusion fuses is the reference and each model: a --fuse list would be ignored.
     if crate::cli::given::given("fuse") {
@@ -99,12 +124,13 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
                 .into(),
         ));
     }
+    let fusions: Vec<BackendArg> = args.fusion.iter().map(|f| f.backend()).collect();
     let mut chosen = vec![reference, BackendArg::Cosine];
-    chosen.extend(args.fusion.iter().copied());
+    chosen.extend(fusions.iter().copied());
     args.backends.check(&chosen, None, false)?;
     let (name, profile) = (suite.label(), suite.profile);
     let mut methods = Vec::new();
-    for b in &args.fusion {
+    for b in &fusions {
         match args.backends.method(*b) {
             Some(m) => methods.push(m),
             None => {
