@@ -87,44 +87,76 @@ pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
     (2.0 * tail).min(1.0)
 }
 
-/// A bootstrap confidence interval.
+/// A 95% percentile interval's bounds: the 2.5th and 97.5th percentiles of a statistic's
+/// bootstrap values ([`percentile_bounds`]).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Bounds {
+    /// Lower bound (2.5th percentile).
+    pub low: f64,
+    /// Upper bound (97.5th percentile).
+    pub high: f64,
+}
+
+/// A bootstrap confidence interval of a mean, with what drew it.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Interval {
     /// Mean of the observed differences.
     pub mean: f64,
-    /// Lower bound (2.5th percentile of the resampled means).
-    pub low: f64,
-    /// Upper bound (97.5th percentile).
-    pub high: f64,
+    /// Its bounds, over the resampled means.
+    #[serde(flatten)]
+    pub bounds: Bounds,
     /// Resamples drawn.
     pub resamples: usize,
     /// RNG seed (ChaCha8), so the interval is reproducible.
     pub seed: u64,
 }
 
+/// The one bootstrap: `resamples` samples of `n` items drawn with replacement (each index one
+/// ChaCha8 `u64` modulo `n`, the generator seeded with `seed`), each handed to `each` as the
+/// drawn indices, in order. The paired comparison and the classifier's F1 intervals both resample
+/// through it.
+pub(crate) fn resample(n: usize, resamples: usize, seed: u64, mut each: impl FnMut(&[usize])) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut drawn = Vec::with_capacity(n);
+    for _ in 0..resamples {
+        drawn.clear();
+        drawn.extend((0..n).map(|_| (rng.next_u64() % n as u64) as usize));
+        each(&drawn);
+    }
+}
+
+/// The percentile bounds of bootstrap `values`: ranks round(0.025·(B−1)) and round(0.975·(B−1))
+/// of the sorted values; both 0 without any.
+pub(crate) fn percentile_bounds(mut values: Vec<f64>) -> Bounds {
+    if values.is_empty() {
+        return Bounds {
+            low: 0.0,
+            high: 0.0,
+        };
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values[(q * (values.len() - 1) as f64).round() as usize];
+    Bounds {
+        low: at(0.025),
+        high: at(0.975),
+    }
+}
+
 /// Paired bootstrap 95 % percentile interval for the mean of `diffs` (new − base per pair):
-/// `resamples` draws of n pairs with replacement, percentiles at ranks round(0.025·(B−1)) and
-/// round(0.975·(B−1)) of the sorted means. `None` without pairs.
+/// `resamples` draws of n pairs with replacement ([`resample`]), bounds by
+/// [`percentile_bounds`]. `None` without pairs.
 pub(crate) fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Option<Interval> {
     if diffs.is_empty() || resamples == 0 {
         return None;
     }
     let n = diffs.len();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut means: Vec<f64> = (0..resamples)
-        .map(|_| {
-            let sum: f64 = (0..n)
-                .map(|_| diffs[(rng.next_u64() % n as u64) as usize])
-                .sum();
-            sum / n as f64
-        })
-        .collect();
-    means.sort_by(f64::total_cmp);
-    let at = |q: f64| means[(q * (resamples - 1) as f64).round() as usize];
+    let mut means = Vec::with_capacity(resamples);
+    resample(n, resamples, seed, |drawn| {
+        means.push(drawn.iter().map(|&i| diffs[i]).sum::<f64>() / n as f64);
+    });
     Some(Interval {
         mean: diffs.iter().sum::<f64>() / n as f64,
-        low: at(0.025),
-        high: at(0.975),
+        bounds: percentile_bounds(means),
         resamples,
         seed,
     })
@@ -293,16 +325,17 @@ mod tests {
     fn bootstrap_known_values() {
         // Constant differences: every resample has the same mean.
         let i = paired_bootstrap(&[0.25; 40], 2000, 7).unwrap();
-        assert_eq!((i.mean, i.low, i.high), (0.25, 0.25, 0.25));
+        assert_eq!((i.mean, i.bounds.low, i.bounds.high), (0.25, 0.25, 0.25));
         // Two pairs, diffs 0 and 1: resampled means are 0, ½, 1 with probabilities ¼, ½, ¼, so
         // the 2.5th and 97.5th percentiles are 0 and 1.
         let i = paired_bootstrap(&[0.0, 1.0], 10_000, 42).unwrap();
-        assert_eq!((i.mean, i.low, i.high), (0.5, 0.0, 1.0));
+        assert_eq!((i.mean, i.bounds.low, i.bounds.high), (0.5, 0.0, 1.0));
         // Seeded: same seed, same interval; the interval brackets the mean.
         let diffs: Vec<f64> = (0..50).map(|k| f64::from(k % 7) / 10.0 - 0.2).collect();
         let a = paired_bootstrap(&diffs, 5000, 1).unwrap();
         assert_eq!(a, paired_bootstrap(&diffs, 5000, 1).unwrap());
-        assert!(a.low <= a.mean && a.mean <= a.high && a.low < a.high);
+        let b = a.bounds;
+        assert!(b.low <= a.mean && a.mean <= b.high && b.low < b.high);
         assert!(paired_bootstrap(&[], 100, 1).is_none());
     }
 

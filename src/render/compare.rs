@@ -31,7 +31,7 @@ impl Comparison {
         match &self.precision_difference {
             Some(i) => out.push_str(&format!(
                 "- mean set precision difference (NEW − BASE): {:+.4}, 95 % paired bootstrap interval [{:+.4}, {:+.4}] ({} resamples, seed {})\n\n",
-                i.mean, i.low, i.high, i.resamples, i.seed
+                i.mean, i.bounds.low, i.bounds.high, i.resamples, i.seed
             )),
             None => out.push_str("- mean set precision difference: no case has a precision in both runs\n\n"),
         }

@@ -4,9 +4,8 @@
 //! values, as `eval::stats` does for its paired intervals). Seeded, so reproducible.
 
 use super::ClassScores;
+use crate::eval::stats::Bounds;
 use crate::temporal::TemporalClass;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -94,24 +93,15 @@ pub(super) fn seen(
     })
 }
 
-/// A 95% interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Interval {
-    /// 2.5th percentile of the resampled values.
-    pub low: f64,
-    /// 97.5th percentile.
-    pub high: f64,
-}
-
 /// Bootstrap intervals of an evaluation's F1s.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Intervals {
     /// Of the macro F1.
     #[serde(rename = "macroF1")]
-    pub macro_f1: Interval,
+    pub macro_f1: Bounds,
     /// Of each labelled class's F1 (a class with no gold statement has none).
-    pub f1: BTreeMap<TemporalClass, Interval>,
+    pub f1: BTreeMap<TemporalClass, Bounds>,
     /// Resamples drawn.
     pub resamples: usize,
     /// ChaCha8 seed.
@@ -128,15 +118,12 @@ pub(super) fn bootstrap(
         .into_iter()
         .filter(|c| pairs.iter().any(|(g, _)| g == c))
         .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut macros = Vec::with_capacity(resamples);
     let mut per_class: BTreeMap<TemporalClass, Vec<f64>> = BTreeMap::new();
     let mut sample = Vec::with_capacity(pairs.len());
-    for _ in 0..resamples {
+    crate::eval::stats::resample(pairs.len(), resamples, seed, |drawn| {
         sample.clear();
-        sample.extend(
-            (0..pairs.len()).map(|_| pairs[(rng.next_u64() % pairs.len() as u64) as usize]),
-        );
+        sample.extend(drawn.iter().map(|&i| pairs[i]));
         let scored = Scored::of(&sample);
         macros.push(scored.macro_f1);
         for c in &labelled {
@@ -145,21 +132,8 @@ pub(super) fn bootstrap(
                 .or_default()
                 .push(scored.per_class[c].f1);
         }
-    }
-    let interval = |mut values: Vec<f64>| {
-        if values.is_empty() {
-            return Interval {
-                low: 0.0,
-                high: 0.0,
-            };
-        }
-        values.sort_by(f64::total_cmp);
-        let at = |q: f64| values[(q * (values.len() - 1) as f64).round() as usize];
-        Interval {
-            low: at(0.025),
-            high: at(0.975),
-        }
-    };
+    });
+    let interval = crate::eval::stats::percentile_bounds;
     Intervals {
         macro_f1: interval(macros),
         f1: per_class
@@ -184,7 +158,7 @@ mod tests {
         let got = bootstrap(&perfect, 200, 1);
         assert_eq!(
             got.macro_f1,
-            Interval {
+            Bounds {
                 low: 1.0,
                 high: 1.0
             }
