@@ -26,7 +26,8 @@ new=${2:-target/debug/tenure-eval}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measured='startedAt|latencyMs|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs|ms|buildMs|elapsedMs'
+# shellcheck source=scripts/measured.sh
+source "$(dirname "$0")/measured.sh"
 # One command of one side; 1 would be a failed gate, none is set here, so any non-zero exit is a
 # failure.
 each() {
@@ -46,8 +47,7 @@ for side in base new; do
   each "$side" flywheel "$bin" flywheel --sessions 6 --seed 7 --out "$work/$side/flywheel" \
     --plot "$work/$side/flywheel/flywheel.svg"
   # Reports (.json) and the journals beside them (.jsonl: a finished case's latency).
-  find "$work/$side" \( -name '*.json' -o -name '*.jsonl' \) -print0 | xargs -0 sed -E -i \
-    "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
+  mask_measured "$work/$side"
 done
 for key in ${added//,/ }; do
   hits=$(grep -rl "^ *\"$key\": " "$work/new" | wc -l)

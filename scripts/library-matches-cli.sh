@@ -14,10 +14,10 @@ trap 'rm -rf "$work"' EXIT
 "$bin" run --suite pmb --backend bm25 --quiet --out "$work/cli" \
   --junit "$work/cli/junit.xml" --summary-md "$work/cli/summary.md" >/dev/null
 cargo run --locked --quiet --example library_run -- "$work/lib" >/dev/null
-measured='startedAt|latencyMs|retrievalLatencyMs|meanLatencyMs|p50LatencyMs|p95LatencyMs|totalMs|meanPerBeliefMs|ms|buildMs|elapsedMs'
+# shellcheck source=scripts/measured.sh
+source "$(dirname "$0")/measured.sh"
 for side in cli lib; do
-  find "$work/$side" \( -name '*.json' -o -name '*.jsonl' \) -print0 | xargs -0 sed -E -i \
-    "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g"
+  mask_measured "$work/$side"
   sed -E -i 's/ time="[0-9.]+"/ time="<measured>"/g' "$work/$side/junit.xml"
   # The summary table's last two columns are the p50 and p95 latencies.
   sed -E -i 's/\| *[0-9.]+ *\| *[0-9.]+ *\|$/| <measured> | <measured> |/' "$work/$side/summary.md"

@@ -166,6 +166,20 @@ pub fn load(args: &SuiteArgs) -> Result<Suite> {
     Ok(suite)
 }
 
+/// BEAM's `tiers` (every tier found when empty) from its `chats/` folder `data`, through
+/// [`load`]: for the commands that take BEAM's folder alone (`beam`, `temporal --beam`).
+pub fn load_beam(data: &std::path::Path, tiers: Vec<String>) -> Result<Suite> {
+    load(&SuiteArgs {
+        suite: Some(SuiteArg::Beam),
+        custom: Default::default(),
+        data: DataSuiteArgs {
+            data: Some(data.to_path_buf()),
+            tier: tiers,
+            ..DataSuiteArgs::default()
+        },
+    })
+}
+
 /// Said by every command reading a benchmark from files that are not its release.
 pub fn say_not_released(label: &str) {
     say!(

@@ -63,7 +63,7 @@ impl ModelSource {
     /// Can this spec embed (a model folder, a served model or a built-in embedder), rather than
     /// only look up?
     pub fn is_embedder(&self) -> bool {
-        self.is_model_dir() || self.service_spec().is_some() || self.builtin().is_some()
+        ModelKind::of(&self.spec) != ModelKind::Store
     }
 
     /// Where stores are looked for and written.

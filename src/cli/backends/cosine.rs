@@ -177,12 +177,17 @@ impl CosineArgs {
         }
     }
 
+    /// Whether one of `--model` is a served model (its calls are remote).
+    pub fn serves(&self) -> bool {
+        any_served(&self.kinds())
+    }
+
     /// Refuse a flag of a kind of model that none of `--model` is (`--ort-lib` with store
     /// names only, `--api-key-env` without a served model): it would be taken and ignored.
     pub fn check_kinds(&self) -> tenure_eval::Result<()> {
         let kinds = self.kinds();
         let folder = kinds.contains(&ModelKind::Folder);
-        let served = kinds.iter().any(|k| matches!(k, ModelKind::Served { .. }));
+        let served = any_served(&kinds);
         let ollama = kinds.contains(&ModelKind::Served { ollama: true });
         let (dir, service, either) = (
             "a model folder (--model DIR)",
@@ -268,4 +273,9 @@ impl CosineArgs {
             })
             .collect()
     }
+}
+
+/// Whether one of `kinds` is a served model.
+fn any_served(kinds: &[ModelKind]) -> bool {
+    kinds.iter().any(|k| matches!(k, ModelKind::Served { .. }))
 }

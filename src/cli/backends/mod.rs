@@ -29,7 +29,6 @@ use tenure_eval::backend::fusion::Method;
 use tenure_eval::backend::spreading::SpreadingConfig;
 use tenure_eval::backend::text::TextBm25Config;
 use tenure_eval::backend::BackendConfig;
-use tenure_eval::embed::source::ModelKind;
 use tenure_eval::{Error, Result};
 
 /// `--backend` values.
@@ -237,12 +236,7 @@ impl BackendFlags {
         ];
         // Remote calls: a memory system's, or a served model's.
         let models = cosine || has(BackendArg::Composite) || has(BackendArg::Spreading);
-        let served = models
-            && self
-                .cosine
-                .kinds()
-                .iter()
-                .any(|k| matches!(k, ModelKind::Served { .. }));
+        let served = models && self.cosine.serves();
         let remote_calls = has(BackendArg::Http) || served;
         let remote = [
             Group {

@@ -1,7 +1,7 @@
 //! `tenure-eval beam`: BEAM's results from the reports of runs on it, per tier and ability,
 //! with the knowledge-update order beside the rank measures (docs/beam.md).
 
-use crate::cli::args::{figure_format, load, DataSuiteArgs, FigureFormatArg, SuiteArg, SuiteArgs};
+use crate::cli::args::{figure_format, load_beam, FigureFormatArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
@@ -50,15 +50,7 @@ pub fn run(args: BeamArgs) -> Result<ExitCode> {
         None => None,
     };
     // Through the one loader every command shares: files that are not BEAM's release are said.
-    let suite = load(&SuiteArgs {
-        suite: Some(SuiteArg::Beam),
-        custom: Default::default(),
-        data: DataSuiteArgs {
-            data: Some(args.data.clone()),
-            tier: args.tier.clone(),
-            ..DataSuiteArgs::default()
-        },
-    })?;
+    let suite = load_beam(&args.data, args.tier.clone())?;
     let reports = load_reports(&args.reports, args.quiet)?;
     let results = measure(&reports, &suite)?;
     if let Some((file, format)) = plot {

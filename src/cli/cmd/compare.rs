@@ -76,8 +76,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     // A suite named is the gold every measure is computed from (so its files are read, said
     // when they are not a benchmark's release, and checked against the reports' cases);
     // otherwise gold is read only when a report lacks a measure in its block.
-    let s = &args.suite;
-    let named = s.named();
+    let named = args.suite.named();
     let suite = if named {
         Some(crate::cli::args::load(&args.suite)?)
     } else if !args.trec_run.is_empty() {

@@ -64,7 +64,8 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     };
     // tenure-eval's reports carry rank metrics; upstream's tables have no place for them. On a
     // suite judged by qrels (LoCoMo, BEAM, a test collection) they are its measures: first.
-    let all = [reports.clone(), runs].concat();
+    let mut all = reports;
+    all.extend(runs);
     let rank = tenure_eval::render::tables::rank_table(&all);
     if all.iter().all(LoadedReport::judged_by_qrels) {
         tables.splice(0..0, rank);
@@ -82,31 +83,18 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
 /// ir_measures' defaults of `compare`); `--suite` without one is refused, having nothing to do.
 fn trec_runs(args: &TablesArgs, reports: &[LoadedReport]) -> Result<Vec<LoadedReport>> {
     let s = &args.suite;
-    let named = s.named();
-    match (named, args.trec_run.is_empty()) {
+    let refused = match (s.named(), args.trec_run.is_empty()) {
         (false, true) => return Ok(Vec::new()),
-        (false, false) => {
-            return Err(Error::Usage(
-                "--trec-run: name the suite whose gold scores it with --suite".into(),
-            ))
-        }
+        (true, false) => None,
+        (false, false) => Some("--trec-run: name the suite whose gold scores it with --suite"),
         (true, true) => {
-            return Err(Error::Usage(
-                "--suite applies with --trec-run: the reports' tables are read from their \
-                 rows"
-                    .into(),
-            ))
+            Some("--suite applies with --trec-run: the reports' tables are read from their rows")
         }
-        (true, false) => {}
+    };
+    if let Some(message) = refused {
+        return Err(Error::Usage(message.into()));
     }
-    let mut names: Vec<String> = Vec::new();
-    for row in reports.iter().flat_map(|r| &r.rows) {
-        for m in row.rank_metrics.keys() {
-            if !names.contains(m) {
-                names.push(m.clone());
-            }
-        }
-    }
+    let names = tenure_eval::render::tables::block_measures(reports);
     let list = if names.is_empty() {
         tenure_eval::eval::rank::DEFAULT_MEASURES.to_string()
     } else {

@@ -129,19 +129,10 @@ pub fn run(args: TemporalArgs) -> Result<ExitCode> {
     }
 }
 
-/// BEAM's 100K tier through the one loader every command shares (files that are not BEAM's
-/// release are said).
+/// BEAM's tier the statements are drawn from (files that are not BEAM's release are said).
 fn beam_suite(data: &Path) -> Result<tenure_eval::suite::Suite> {
-    use crate::cli::args::{load, DataSuiteArgs, SuiteArg, SuiteArgs};
-    load(&SuiteArgs {
-        suite: Some(SuiteArg::Beam),
-        custom: Default::default(),
-        data: DataSuiteArgs {
-            data: Some(data.to_path_buf()),
-            tier: vec![tenure_eval::study::temporal::beam::TIER.to_string()],
-            ..DataSuiteArgs::default()
-        },
-    })
+    let tier = tenure_eval::study::temporal::beam::TIER.to_string();
+    crate::cli::args::load_beam(data, vec![tier])
 }
 
 /// The statements of `path` (`-` is stdin, named `<stdin>` in messages), lines without a text
@@ -160,21 +151,30 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
         (stdin, bytes)
     };
     let mut statements = parse_statements(&path, &bytes)?;
-    let untexted = |s: &&Statement| s.text.is_empty() && s.predicted.is_none();
-    if let Some(flag) = (statements.iter().find(untexted).is_none())
-        .then(|| {
-            texts
-                .locomo
-                .as_ref()
-                .map(|_| "--locomo")
-                .or(texts.beam.as_ref().map(|_| "--beam"))
-        })
-        .flatten()
-    {
-        return Err(Error::Usage(format!(
-            "{flag}: every line of {} has its text; no id is read from the benchmark's files",
-            path.display()
-        )));
+    let untexted = statements
+        .iter()
+        .find(|s| s.text.is_empty() && s.predicted.is_none());
+    let given = match (&texts.locomo, &texts.beam) {
+        (Some(_), _) => Some("--locomo"),
+        (None, Some(_)) => Some("--beam"),
+        (None, None) => None,
+    };
+    match (untexted, given) {
+        (None, Some(flag)) => {
+            return Err(Error::Usage(format!(
+                "{flag}: every line of {} has its text; no id is read from the benchmark's files",
+                path.display()
+            )))
+        }
+        (Some(s), None) => {
+            return Err(Error::input(
+                &path,
+                format!("id {:?}", s.id),
+                "no \"text\"; expected a text, or --locomo FILE (--beam DIR) for ids drawn \
+                 from LoCoMo (BEAM)",
+            ))
+        }
+        _ => {}
     }
     let turns = match (&texts.locomo, &texts.beam) {
         (Some(locomo), _) => Some(tenure_eval::suite::locomo::turns(locomo)?),
@@ -183,21 +183,8 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
         )?)),
         (None, None) => None,
     };
-    match turns {
-        Some(turns) => draw::fill_texts(&path, &mut statements, &turns)?,
-        None => {
-            if let Some(s) = statements
-                .iter()
-                .find(|s| s.text.is_empty() && s.predicted.is_none())
-            {
-                return Err(Error::input(
-                    &path,
-                    format!("id {:?}", s.id),
-                    "no \"text\"; expected a text, or --locomo FILE (--beam DIR) for ids drawn \
-                     from LoCoMo (BEAM)",
-                ));
-            }
-        }
+    if let Some(turns) = turns {
+        draw::fill_texts(&path, &mut statements, &turns)?;
     }
     Ok((path, statements))
 }

@@ -9,16 +9,7 @@ use crate::report::LoadedReport;
 /// kind, queries with gold, each measure's mean), measures in the order first met; `None` when
 /// no report has a block.
 pub fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
-    let mut names: Vec<String> = Vec::new();
-    for r in reports {
-        for row in &r.rows {
-            for m in row.rank_metrics.keys() {
-                if !names.contains(m) {
-                    names.push(m.clone());
-                }
-            }
-        }
-    }
+    let names = block_measures(reports);
     if names.is_empty() {
         return None;
     }
@@ -54,4 +45,17 @@ pub fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
         header,
         rows,
     })
+}
+
+/// The measures of `reports`' `rankMetrics` blocks, in the order first met.
+pub fn block_measures(reports: &[LoadedReport]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for row in reports.iter().flat_map(|r| &r.rows) {
+        for m in row.rank_metrics.keys() {
+            if !names.contains(m) {
+                names.push(m.clone());
+            }
+        }
+    }
+    names
 }

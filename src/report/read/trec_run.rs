@@ -22,7 +22,7 @@ use crate::report::read::row::Row;
 use crate::report::schema::RankBlock;
 use crate::report::LoadedReport;
 use crate::suite::Suite;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 /// A TREC run read against a suite.
@@ -144,8 +144,8 @@ impl TrecRun {
             Workload::Session
         };
         let queries = queries(suite, kind);
-        let known: HashMap<&str, ()> = queries.iter().map(|(q, _)| (q.as_str(), ())).collect();
-        if let Some(stray) = by_query.keys().find(|q| !known.contains_key(q.as_str())) {
+        let known: HashSet<&str> = queries.iter().map(|(q, _)| q.as_str()).collect();
+        if let Some(stray) = by_query.keys().find(|q| !known.contains(q.as_str())) {
             return Err(Error::input(
                 path,
                 format!("query {stray:?}"),

@@ -74,6 +74,11 @@ pub fn turns(suite: &Suite) -> Vec<Turn> {
         .collect()
 }
 
+/// The message a statement id `100K-3/m58/s2` is of: `100K-3/m58`, an item id of the suite.
+fn message(id: &str) -> &str {
+    id.rsplit_once("/s").map_or(id, |(m, _)| m)
+}
+
 /// The first `n` statements of `part` by the rule.
 pub fn draw(suite: &Suite, part: Part, n: usize, seed: u64) -> Result<Vec<Statement>> {
     let turns = turns(suite);
@@ -100,14 +105,10 @@ pub fn draw(suite: &Suite, part: Part, n: usize, seed: u64) -> Result<Vec<Statem
         .flat_map(|rb| rb.must_include.iter().map(String::as_str))
         .collect();
     let ordered = seeded_order(sentences(turns.iter().filter(in_part)), seed);
-    let message = |s: &Statement| {
-        s.id.rsplit_once("/s")
-            .map_or(String::new(), |(m, _)| m.into())
-    };
-    let (mut first, mut rest): (Vec<Statement>, Vec<Statement>) = ordered
+    let (first, rest): (Vec<Statement>, Vec<Statement>) = ordered
         .into_iter()
-        .partition(|s| evidence.contains(message(s).as_str()));
-    let (mut first, mut rest) = (first.drain(..), rest.drain(..));
+        .partition(|s| evidence.contains(message(&s.id)));
+    let (mut first, mut rest) = (first.into_iter(), rest.into_iter());
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let next = if i % STRATUM_EVERY == 0 {

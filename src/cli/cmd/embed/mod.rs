@@ -107,33 +107,25 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
     }
     .check_flags()?;
     let import = args.import_vectors.is_some() || args.import_upstream.is_some();
+    if !import && given("source") {
+        return Err(Error::Usage(
+            "--source applies to an import (--import-vectors, --import-upstream): it names \
+             where imported vectors came from"
+                .into(),
+        ));
+    }
     let mode = match (args.export_texts, import) {
         (true, _) => "--export-texts",
         (false, true) => "an import (--import-vectors, --import-upstream)",
         (false, false) => {
-            if given("source") {
-                return Err(Error::Usage(
-                    "--source applies to an import (--import-vectors, --import-upstream): it \
-                     names where imported vectors came from"
-                        .into(),
-                ));
-            }
-            return args.cosine.check_kinds().and_then(|()| {
-                let served = args
-                    .cosine
-                    .kinds()
-                    .iter()
-                    .any(|k| matches!(k, tenure_eval::embed::source::ModelKind::Served { .. }));
-                match ["concurrency", "timeout", "retries"]
-                    .iter()
-                    .find(|id| given(id))
-                {
-                    Some(id) if !served => Err(Error::Usage(format!(
-                        "--{id} applies to a served model (--model ollama:NAME or openai:NAME)"
-                    ))),
-                    _ => Ok(()),
-                }
-            });
+            args.cosine.check_kinds()?;
+            let remote = ["concurrency", "timeout", "retries"];
+            return match remote.iter().find(|id| given(id)) {
+                Some(id) if !args.cosine.serves() => Err(Error::Usage(format!(
+                    "--{id} applies to a served model (--model ollama:NAME or openai:NAME)"
+                ))),
+                _ => Ok(()),
+            };
         }
     };
     let running = [
@@ -165,13 +157,6 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
                 flag.replace('_', "-")
             )));
         }
-    }
-    if args.export_texts && given("source") {
-        return Err(Error::Usage(
-            "--source applies to an import (--import-vectors, --import-upstream): it names \
-             where imported vectors came from"
-                .into(),
-        ));
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
@@ -129,18 +129,11 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     chosen.extend(fusions.iter().copied());
     args.backends.check(&chosen, None, false)?;
     let (name, profile) = (suite.label(), suite.profile);
-    let mut methods = Vec::new();
-    for b in &fusions {
-        match args.backends.method(*b) {
-            Some(m) => methods.push(m),
-            None => {
-                return Err(tenure_eval::Error::Usage(format!(
-                    "--fusion {}: expected rrf, combsum or fallback",
-                    flag_name(*b)
-                )))
-            }
-        }
-    }
+    // Each --fusion value names a fusion (FusionArg), so each has its method.
+    let methods: Vec<_> = fusions
+        .iter()
+        .filter_map(|b| args.backends.method(*b))
+        .collect();
     let bm25 = args.backends.configs(&[reference], &args.remote, None)?;
     let mut backends = bm25.clone();
     let index = args.backends.index_kind();
@@ -278,10 +271,4 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(tenure_eval::error::exit::RUNTIME));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A backend's name as `--backend` spells it.
-fn flag_name(b: BackendArg) -> String {
-    b.to_possible_value()
-        .map_or("?".into(), |v| v.get_name().to_string())
 }
