@@ -46,6 +46,9 @@
 
 pub mod analysis;
 pub mod backend;
+/// The command line (`src/main.rs` calls [`cli::main`]); everything else in it is crate-private.
+#[doc(hidden)]
+pub mod cli;
 pub mod context;
 pub mod embed;
 pub mod error;

@@ -1,9 +1,8 @@
-//! `tenure-eval`: the command line over the `tenure_eval` library. This file is the only
-//! place that maps errors to exit codes: 0 ok, 1 a CI gate failed (or `verify` found a
-//! mismatch), 2 usage or input error, 3 runtime failure (or a case the backend failed on),
-//! 130 interrupted (SIGINT, SIGTERM or SIGHUP; temporary files removed, no report half-written).
-
-mod cli;
+//! `tenure-eval`: the command line over the `tenure_eval` library. The command line itself
+//! (`tenure_eval::cli::main`) maps errors to exit codes: 0 ok, 1 a CI gate failed (or `verify`
+//! found a mismatch), 2 usage or input error, 3 runtime failure (or a case the backend failed
+//! on); this file adds the allocator and 130 on an interrupt (SIGINT, SIGTERM or SIGHUP;
+//! temporary files removed, no report half-written).
 
 use std::process::ExitCode;
 use tenure_eval::error::exit;
@@ -43,34 +42,5 @@ fn main() -> ExitCode {
         let _ = writeln!(std::io::stderr(), "interrupted");
         std::process::exit(exit::INTERRUPTED);
     });
-    let parsed = match cli::given::parse() {
-        Ok(parsed) => parsed,
-        Err(cli::given::Refused::Clap(e)) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                exit::USAGE
-            } else {
-                exit::OK
-            });
-        }
-        Err(cli::given::Refused::Config(e)) => {
-            use std::io::Write as _;
-            let _ = writeln!(std::io::stderr(), "error: {e}");
-            return ExitCode::from(e.exit_code());
-        }
-    };
-    match cli::dispatch(parsed) {
-        Ok(code) => code,
-        // The reader went away (`| head`): nothing is wrong, and nothing more to say.
-        Err(tenure_eval::Error::Output { source, .. })
-            if source.kind() == std::io::ErrorKind::BrokenPipe =>
-        {
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            use std::io::Write as _;
-            let _ = writeln!(std::io::stderr(), "error: {e}");
-            ExitCode::from(e.exit_code())
-        }
-    }
+    tenure_eval::cli::main()
 }

@@ -4,18 +4,18 @@
 use crate::cli::format::{only, OutputFormat};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::analysis::gates::{FailOn, Gates};
-use tenure_eval::suite::Suite;
-use tenure_eval::Result;
+use crate::analysis::gates::{FailOn, Gates};
+use crate::suite::Suite;
+use crate::Result;
 
-pub use crate::cli::suite::{
+pub(crate) use crate::cli::suite::{
     input_notes, CustomSuiteArgs, DataSuiteArgs, SuiteArg, SuiteArgs, UnitArg,
 };
 
 /// Where and how results go.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Output")]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// Report folder (a sub-folder per suite is created).
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -27,25 +27,25 @@ pub struct OutputArgs {
     pub quiet: bool,
     /// Rank-aware measures for each report's `rankMetrics` block, ir_measures names
     /// (P@k, R@k, nDCG, nDCG@k, RR, RR@k, AP, AP@k); `none` writes no block.
-    #[arg(long, default_value = tenure_eval::eval::rank::DEFAULT_MEASURES, value_parser = measures)]
+    #[arg(long, default_value = crate::eval::rank::DEFAULT_MEASURES, value_parser = measures)]
     pub metrics: Measures,
 }
 
 /// A parsed `--metrics` list.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Measures(pub Vec<tenure_eval::eval::rank::Measure>);
+pub(crate) struct Measures(pub Vec<crate::eval::rank::Measure>);
 
 /// `--metrics` value: a list of ir_measures names, or `none`.
-pub fn measures(s: &str) -> std::result::Result<Measures, String> {
+pub(crate) fn measures(s: &str) -> std::result::Result<Measures, String> {
     if s.trim() == "none" {
         return Ok(Measures(Vec::new()));
     }
-    tenure_eval::eval::rank::parse_measures(s).map(Measures)
+    crate::eval::rank::parse_measures(s).map(Measures)
 }
 
 /// `--fail-on` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOnArg {
+pub(crate) enum FailOnArg {
     /// A case or turn that passes in the baseline fails now.
     NewFailures,
     /// Any failing case or turn.
@@ -54,7 +54,7 @@ pub enum FailOnArg {
 
 /// `--baseline-missing` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BaselineMissingArg {
+pub(crate) enum BaselineMissingArg {
     /// A missing baseline file is an input error, exit 2.
     Error,
     /// A missing baseline file is skipped with a note (a first CI run).
@@ -64,7 +64,7 @@ pub enum BaselineMissingArg {
 /// CI gates: exit 1 when one fails (reports are still written).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "CI gates")]
-pub struct GateArgs {
+pub(crate) struct GateArgs {
     /// Baseline report(s) to compare with (matched by kind: static or session).
     #[arg(long)]
     pub baseline: Vec<PathBuf>,
@@ -92,7 +92,7 @@ pub struct GateArgs {
 
 impl GateArgs {
     /// The library's gate settings.
-    pub fn gates(&self) -> Gates {
+    pub(crate) fn gates(&self) -> Gates {
         Gates {
             fail_on: self.fail_on.map(|f| match f {
                 FailOnArg::NewFailures => FailOn::NewFailures,
@@ -107,7 +107,7 @@ impl GateArgs {
 
 /// `--style` of `tables`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TableStyleArg {
+pub(crate) enum TableStyleArg {
     /// PrecisionMemBench's README tables.
     Pmb,
     /// The paper's tables (case distribution, headline comparison, noise isolation).
@@ -118,7 +118,7 @@ pub enum TableStyleArg {
 
 /// `--format` of `plot`, `--plot-format` of `scale` and `flywheel`: a figure's file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FigureFormatArg {
+pub(crate) enum FigureFormatArg {
     /// SVG, as drawn.
     Svg,
     /// PNG, at twice the SVG's size.
@@ -129,12 +129,12 @@ pub enum FigureFormatArg {
 
 /// The format a figure file is written in: the flag's value, else the file's extension, else
 /// SVG; a disagreement is a usage error (`FigureFormat::resolve`).
-pub fn figure_format(
+pub(crate) fn figure_format(
     given: Option<FigureFormatArg>,
     file: &std::path::Path,
     flag: &str,
-) -> Result<tenure_eval::render::FigureFormat> {
-    use tenure_eval::render::FigureFormat;
+) -> Result<crate::render::FigureFormat> {
+    use crate::render::FigureFormat;
     let given = given.map(|g| match g {
         FigureFormatArg::Svg => FigureFormat::Svg,
         FigureFormatArg::Png => FigureFormat::Png,
@@ -158,7 +158,7 @@ fn any_path(s: &str) -> std::result::Result<PathBuf, String> {
 
 /// Load the suite these flags name; a benchmark not read from its released files is said
 /// (and recorded in every manifest, `releasedInput`).
-pub fn load(args: &SuiteArgs) -> Result<Suite> {
+pub(crate) fn load(args: &SuiteArgs) -> Result<Suite> {
     let suite = Suite::load(&args.source()?)?;
     if suite.released == Some(false) {
         say_not_released(&suite.label());
@@ -168,7 +168,7 @@ pub fn load(args: &SuiteArgs) -> Result<Suite> {
 
 /// BEAM's `tiers` (every tier found when empty) from its `chats/` folder `data`, through
 /// [`load`]: for the commands that take BEAM's folder alone (`beam`, `temporal --beam`).
-pub fn load_beam(data: &std::path::Path, tiers: Vec<String>) -> Result<Suite> {
+pub(crate) fn load_beam(data: &std::path::Path, tiers: Vec<String>) -> Result<Suite> {
     load(&SuiteArgs {
         suite: Some(SuiteArg::Beam),
         custom: Default::default(),
@@ -181,7 +181,7 @@ pub fn load_beam(data: &std::path::Path, tiers: Vec<String>) -> Result<Suite> {
 }
 
 /// Said by every command reading a benchmark from files that are not its release.
-pub fn say_not_released(label: &str) {
+pub(crate) fn say_not_released(label: &str) {
     say!(
         "warning: {label}: the input is not the benchmark's released files (sha256 differ; \
          `validate` says which): figures from it are not comparable with published ones"

@@ -12,17 +12,17 @@
 use clap::Command;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use tenure_eval::{Error, Result};
+use crate::{Error, Result};
 
 /// The file's name, looked for from the current folder up.
-pub const FILE_NAME: &str = "tenure-eval.toml";
+pub(crate) const FILE_NAME: &str = "tenure-eval.toml";
 
 /// The table that applies to every command.
 const DEFAULTS: &str = "defaults";
 
 /// A value from the file, with where it was.
 #[derive(Debug, Clone)]
-pub struct Setting {
+pub(crate) struct Setting {
     /// The flag's long name.
     pub key: String,
     /// `[run]` or `[defaults]`.
@@ -37,7 +37,7 @@ pub struct Setting {
 
 /// The file in force and its settings for one command.
 #[derive(Debug, Clone, Default)]
-pub struct Config {
+pub(crate) struct Config {
     /// Where it was read from.
     pub path: Option<PathBuf>,
     /// Hex sha256 of its bytes (recorded in every report's manifest).
@@ -50,7 +50,7 @@ type Tables = BTreeMap<String, BTreeMap<String, toml::Spanned<toml::Value>>>;
 
 /// The config file for `argv`: `--config FILE` (`none` for none), else the nearest
 /// `tenure-eval.toml` from the current folder up.
-pub fn locate(argv: &[String]) -> Result<Option<PathBuf>> {
+pub(crate) fn locate(argv: &[String]) -> Result<Option<PathBuf>> {
     let given = argv.iter().enumerate().find_map(|(i, a)| {
         a.strip_prefix("--config=")
             .map(str::to_string)
@@ -80,7 +80,7 @@ pub fn locate(argv: &[String]) -> Result<Option<PathBuf>> {
 }
 
 /// Read `path` for `command` (its clap definition, whose long flags are the valid keys).
-pub fn load(path: &Path, command: &Command) -> Result<Config> {
+pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
     let bytes =
         std::fs::read(path).map_err(|e| Error::input(path, "file", format!("cannot read: {e}")))?;
     let text = String::from_utf8(bytes.clone())
@@ -149,7 +149,7 @@ pub fn load(path: &Path, command: &Command) -> Result<Config> {
     }
     Ok(Config {
         path: Some(path.to_path_buf()),
-        sha256: Some(tenure_eval::io::sha256_hex(&bytes)),
+        sha256: Some(crate::io::sha256_hex(&bytes)),
         settings,
     })
 }

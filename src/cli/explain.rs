@@ -6,11 +6,11 @@ use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
 use clap::ValueEnum;
 use std::process::ExitCode;
-use tenure_eval::Result;
+use crate::Result;
 
 /// `--explain CASE`: one backend's account of one static case.
 /// The flags of `run` that `--explain` reads.
-pub struct ExplainArgs<'a> {
+pub(crate) struct ExplainArgs<'a> {
     /// `--backend` (empty: bm25).
     pub backend: &'a [BackendArg],
     /// The built-in backends' settings.
@@ -24,9 +24,9 @@ pub struct ExplainArgs<'a> {
 }
 
 /// Explain `case` of `suite` through the one backend `args` choose.
-pub fn run(
+pub(crate) fn run(
     args: ExplainArgs<'_>,
-    suite: &tenure_eval::suite::Suite,
+    suite: &crate::suite::Suite,
     case: &str,
 ) -> Result<ExitCode> {
     let chosen = if args.backend.is_empty() && suite.has_aliases() {
@@ -41,7 +41,7 @@ pub fn run(
         .backends
         .configs(&chosen, args.remote, Some(args.http))?;
     if configs.len() != 1 {
-        return Err(tenure_eval::Error::Usage(format!(
+        return Err(crate::Error::Usage(format!(
             "--explain explains one backend; {} were given (--backend {})",
             configs.len(),
             chosen
@@ -54,11 +54,11 @@ pub fn run(
         )));
     }
     let text = match &configs[0] {
-        tenure_eval::backend::BackendConfig::Bm25(c) => {
-            tenure_eval::backend::bm25::explain::explain_case(suite, case, c.min_score, args.top)?
+        crate::backend::BackendConfig::Bm25(c) => {
+            crate::backend::bm25::explain::explain_case(suite, case, c.min_score, args.top)?
                 .markdown()
         }
-        _ => tenure_eval::job::explain::explain_case(suite, case, &mut configs[0], args.top)?,
+        _ => crate::job::explain::explain_case(suite, case, &mut configs[0], args.top)?,
     };
     crate::cli::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)

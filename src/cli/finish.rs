@@ -12,20 +12,20 @@ use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tenure_eval::analysis::compare::significance::TestSettings;
-use tenure_eval::analysis::gates::FailOn;
-use tenure_eval::job::{execute, JobOutcome, RunPlan};
-use tenure_eval::render::html::Options;
-use tenure_eval::render::run_table as table;
-use tenure_eval::report::LoadedReport;
-use tenure_eval::suite::Suite;
-use tenure_eval::Result;
+use crate::analysis::compare::significance::TestSettings;
+use crate::analysis::gates::FailOn;
+use crate::job::{execute, JobOutcome, RunPlan};
+use crate::render::html::Options;
+use crate::render::run_table as table;
+use crate::report::LoadedReport;
+use crate::suite::Suite;
+use crate::Result;
 
 /// The `--baseline` reports, loaded before any work.
-pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
+pub(crate) fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
     let missing_ok = gates.baseline_missing == Some(crate::cli::args::BaselineMissingArg::Ok);
     if !gates.baseline.is_empty() && !gates.gates().need_baseline() {
-        return Err(tenure_eval::Error::Usage(
+        return Err(crate::Error::Usage(
             "--baseline is what --fail-on new-failures and --max-precision-drop compare with; \
              neither is given: add the gate, or drop --baseline"
                 .into(),
@@ -48,7 +48,7 @@ pub fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
 
 /// Carry out `plan`, the same for `run` and `merge`: the reports, the table, the gate files,
 /// the history, the page (`html`), and the exit code.
-pub fn finish(
+pub(crate) fn finish(
     mut plan: RunPlan,
     output: &OutputArgs,
     gates: &GateArgs,
@@ -56,7 +56,7 @@ pub fn finish(
     history: &RunHistoryArgs,
 ) -> Result<ExitCode> {
     plan.config = crate::cli::given::config().and_then(|c| {
-        Some(tenure_eval::report::ConfigFile {
+        Some(crate::report::ConfigFile {
             path: c.path.as_ref()?.display().to_string(),
             sha256: c.sha256.clone()?,
         })
@@ -86,9 +86,9 @@ pub fn finish(
         Ok(outcome) => outcome,
         // Nothing ran to the end of a pass (a system that never answered): CI still gets its
         // JUnit, summary and page, saying what happened, and the exit code says the rest.
-        Err(e) if e.exit_code() == tenure_eval::error::exit::RUNTIME => {
+        Err(e) if e.exit_code() == crate::error::exit::RUNTIME => {
             progress.finish();
-            tenure_eval::job::files::write_not_run_files(
+            crate::job::files::write_not_run_files(
                 &e,
                 gates.junit.as_deref(),
                 summary,
@@ -104,7 +104,7 @@ pub fn finish(
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     }
     let against_baseline = gates.gates().fail_on == Some(FailOn::NewFailures);
-    tenure_eval::job::files::write_gate_files(
+    crate::job::files::write_gate_files(
         &outcome,
         gates.junit.as_deref(),
         summary,
@@ -217,7 +217,7 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
             .filter_map(|p| {
                 let repeats = p.report.manifest.as_ref()?.repeats.as_ref()?;
                 let name = format!("{} {}", p.row.backend, p.row.kind.label());
-                Some(tenure_eval::render::repeats::repeats_text(
+                Some(crate::render::repeats::repeats_text(
                     &name,
                     repeats,
                     FAILING_SHOWN,
@@ -245,7 +245,7 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
 
 /// Say on stderr (always: it decides the exit code) how many entries the backend failed on,
 /// each cause once: count, first case, message.
-pub fn report_errored(outcome: &JobOutcome) {
+pub(crate) fn report_errored(outcome: &JobOutcome) {
     let errored = outcome.errored();
     // A stopped run says its cause once, in `report_stopped`.
     if errored > 0 && outcome.stopped().is_none() {
@@ -270,7 +270,7 @@ pub fn report_errored(outcome: &JobOutcome) {
 
 /// `run`'s history flags.
 #[derive(Debug, Args)]
-pub struct RunHistoryArgs {
+pub(crate) struct RunHistoryArgs {
     /// Append each pass's summary (label, suite, date, every measure, each case's pass/fail)
     /// to DIR/history.jsonl; `tenure-eval history DIR` shows the runs over time.
     #[arg(long, value_name = "DIR", help_heading = "History")]
@@ -288,12 +288,12 @@ pub struct RunHistoryArgs {
 impl RunHistoryArgs {
     /// Append the passes of `outcome` that ran to their end; the history afterwards (for the
     /// page), empty without `--history`.
-    pub fn record(
+    pub(crate) fn record(
         &self,
-        outcome: &tenure_eval::job::JobOutcome,
+        outcome: &crate::job::JobOutcome,
         quiet: bool,
-    ) -> Result<Vec<tenure_eval::analysis::history::Entry>> {
-        use tenure_eval::analysis::history::{append, Entry};
+    ) -> Result<Vec<crate::analysis::history::Entry>> {
+        use crate::analysis::history::{append, Entry};
         let Some(dir) = &self.history else {
             return Ok(Vec::new());
         };
@@ -311,19 +311,19 @@ impl RunHistoryArgs {
                 path.display()
             );
         }
-        tenure_eval::analysis::history::read(dir)
+        crate::analysis::history::read(dir)
     }
 }
 
 /// Write the page of `reports` to `out`, saying so unless `quiet`.
-pub fn write_page(
+pub(crate) fn write_page(
     out: &Path,
     reports: &[LoadedReport],
     suite: &Suite,
     options: &Options,
     quiet: bool,
 ) -> Result<()> {
-    let bytes = tenure_eval::render::html::write(out, reports, suite, options)?;
+    let bytes = crate::render::html::write(out, reports, suite, options)?;
     if !quiet {
         say!(
             "wrote {} ({} report(s), {:.1} kB)",
@@ -336,7 +336,7 @@ pub fn write_page(
 }
 
 /// The options `run --html` uses: `compare`'s defaults.
-pub fn page_options() -> Options {
+pub(crate) fn page_options() -> Options {
     Options {
         title: None,
         settings: TestSettings {

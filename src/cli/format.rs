@@ -4,11 +4,11 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
-use tenure_eval::render::TableFormat;
+use crate::render::TableFormat;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// The run's summary table (markdown), as a terminal shows it.
     Table,
     /// GitHub markdown.
@@ -28,12 +28,12 @@ pub enum OutputFormat {
 use OutputFormat::*;
 
 /// The formats of a command that writes markdown or JSON.
-pub const MARKDOWN_JSON: &[OutputFormat] = &[Markdown, Json];
+pub(crate) const MARKDOWN_JSON: &[OutputFormat] = &[Markdown, Json];
 /// The formats of a command that writes tables (`render::Table`).
-pub const TABLES: &[OutputFormat] = &[Markdown, Csv, Latex, Json];
+pub(crate) const TABLES: &[OutputFormat] = &[Markdown, Csv, Latex, Json];
 
 /// A `--format` parser taking only `allowed`.
-pub fn only(allowed: &'static [OutputFormat]) -> impl TypedValueParser<Value = OutputFormat> {
+pub(crate) fn only(allowed: &'static [OutputFormat]) -> impl TypedValueParser<Value = OutputFormat> {
     let values = allowed
         .iter()
         .map(|f| f.to_possible_value().expect("no variant is skipped"));
@@ -44,7 +44,7 @@ pub fn only(allowed: &'static [OutputFormat]) -> impl TypedValueParser<Value = O
 impl OutputFormat {
     /// The table rendering of this format. Only the formats of [`TABLES`] are offered where
     /// tables are written; the others read as their nearest (markdown, or CSV for TSV).
-    pub fn table(self) -> TableFormat {
+    pub(crate) fn table(self) -> TableFormat {
         match self {
             Markdown | Table | Text => TableFormat::Markdown,
             Csv | Tsv => TableFormat::Csv,

@@ -17,17 +17,17 @@ static CONFIGURED: OnceLock<BTreeSet<String>> = OnceLock::new();
 static CONFIG: OnceLock<super::config::Config> = OnceLock::new();
 
 /// Why the command line was not taken.
-pub enum Refused {
+pub(crate) enum Refused {
     /// clap's own error (printed by clap, help and version included).
     Clap(clap::Error),
     /// The config file: exit 2 naming its file, line and key.
-    Config(tenure_eval::Error),
+    Config(crate::Error),
 }
 
 /// Parse the command line, with the config file's flags for the subcommand inserted before the
 /// user's own (which win: a flag on the command line keeps the file's out), remembering which
 /// flags were given where.
-pub fn parse() -> std::result::Result<super::Cli, Refused> {
+pub(crate) fn parse() -> std::result::Result<super::Cli, Refused> {
     use clap::{CommandFactory, FromArgMatches};
     let mut argv: Vec<String> = std::env::args().collect();
     let root = super::Cli::command();
@@ -130,7 +130,7 @@ fn blame(
                 .unwrap_or_default()
                 .trim_start_matches("error: ")
                 .to_string();
-            Refused::Config(tenure_eval::Error::input(
+            Refused::Config(crate::Error::input(
                 path,
                 format!("line {}, [{}] {}", setting.line, setting.table, setting.key),
                 format!("{message}: {detail}"),
@@ -141,16 +141,16 @@ fn blame(
 }
 
 /// The config file in force (empty when there is none).
-pub fn config() -> Option<&'static super::config::Config> {
+pub(crate) fn config() -> Option<&'static super::config::Config> {
     CONFIG.get()
 }
 
 /// Was the flag whose field is `id` set, on the command line or by the config file?
-pub fn set(id: &str) -> bool {
+pub(crate) fn set(id: &str) -> bool {
     given(id) || CONFIGURED.get().is_some_and(|c| c.contains(id))
 }
 
 /// Was the flag whose field is `id` given on the command line?
-pub fn given(id: &str) -> bool {
+pub(crate) fn given(id: &str) -> bool {
     GIVEN.get().is_some_and(|g| g.contains(id))
 }

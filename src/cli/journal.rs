@@ -3,14 +3,14 @@
 //! when a pass stopped.
 
 use clap::Args;
-use tenure_eval::job::{JobOutcome, JournalPlan};
-use tenure_eval::render::junit;
-use tenure_eval::run::journal::Continue;
-use tenure_eval::Result;
+use crate::job::{JobOutcome, JournalPlan};
+use crate::render::junit;
+use crate::run::journal::Continue;
+use crate::Result;
 
 /// What a run does with its journal (docs/journal.md).
 #[derive(Debug, Args)]
-pub struct JournalArgs {
+pub(crate) struct JournalArgs {
     /// Continue the last run of the same settings that did not finish (stopped, killed,
     /// Ctrl-C) from its journal: the cases it finished are not sent again, the rest run (its
     /// errored ones included); a remote store is seeded afresh first.
@@ -41,7 +41,7 @@ pub struct JournalArgs {
 
 impl JournalArgs {
     /// The journal plan these flags ask for.
-    pub fn plan(&self) -> JournalPlan {
+    pub(crate) fn plan(&self) -> JournalPlan {
         JournalPlan {
             mode: if self.resume {
                 Continue::Resume
@@ -60,7 +60,7 @@ impl JournalArgs {
 /// A replay's backends are the recording's: every flag that would choose, configure or drive a
 /// backend (the backend flags' groups, remote calls, the memory system, a label, a repeat, an
 /// explanation) would be silently ignored, so each is refused, named (issue 45).
-pub fn refuse_backends_in_replay() -> Result<()> {
+pub(crate) fn refuse_backends_in_replay() -> Result<()> {
     use crate::cli::backends::{ids, BackendFlags};
     use crate::cli::remote::{HttpArgs, RemoteArgs};
     let mut refused: Vec<String> = ["backend", "label", "explain", "top", "repeat", "shard"]
@@ -70,7 +70,7 @@ pub fn refuse_backends_in_replay() -> Result<()> {
     refused.extend(ids::<RemoteArgs>());
     refused.extend(ids::<HttpArgs>());
     match refused.iter().find(|id| crate::cli::given::given(id)) {
-        Some(id) => Err(tenure_eval::Error::Usage(format!(
+        Some(id) => Err(crate::Error::Usage(format!(
             "--replay re-scores the recording's own backends with their recorded settings; \
              --{} does not apply",
             id.replace('_', "-")
@@ -83,13 +83,13 @@ pub fn refuse_backends_in_replay() -> Result<()> {
 /// sent: a resumed run's report reads as a whole run's, so the split is said where it is made.
 /// `--resume` with nothing to take (no journal yet: a first attempt of a retried CI step) says
 /// so too, for the flag was given and did nothing.
-pub fn report_resumed(outcome: &JobOutcome, mode: tenure_eval::run::journal::Continue) {
-    use tenure_eval::run::journal::Continue;
+pub(crate) fn report_resumed(outcome: &JobOutcome, mode: crate::run::journal::Continue) {
+    use crate::run::journal::Continue;
     for pass in &outcome.passes {
         let total = pass.report.rows.len();
         let unit = match pass.row.kind {
-            tenure_eval::backend::Workload::Static => "cases",
-            tenure_eval::backend::Workload::Session => "turns",
+            crate::backend::Workload::Static => "cases",
+            crate::backend::Workload::Session => "turns",
         };
         let what = format!("{} {}", pass.row.backend, pass.row.kind.label());
         match (pass.journal.as_ref(), pass.reused) {
@@ -110,7 +110,7 @@ pub fn report_resumed(outcome: &JobOutcome, mode: tenure_eval::run::journal::Con
 }
 
 /// Say on stderr where a stopped pass stopped, what its report holds, and how to go on.
-pub fn report_stopped(outcome: &JobOutcome) {
+pub(crate) fn report_stopped(outcome: &JobOutcome) {
     if let Some((pass, stop)) = outcome.stopped() {
         say!(
             "error: {} {} {}; its report, of the cases before, went to failed/",

@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use tenure_eval::report::LoadedReport;
-use tenure_eval::{Error, Result};
+use crate::report::LoadedReport;
+use crate::{Error, Result};
 
 /// The files of each suite the reports' manifests name, when they name more than one.
 fn suites(reports: &[LoadedReport]) -> Option<String> {
@@ -30,7 +30,7 @@ fn suites(reports: &[LoadedReport]) -> Option<String> {
 }
 
 /// Warn (on stderr) when the reports are of several suites.
-pub fn warn(reports: &[LoadedReport]) {
+pub(crate) fn warn(reports: &[LoadedReport]) {
     if let Some(which) = suites(reports) {
         say!(
             "warning: these reports are of different suites, so rows or lines of the same \
@@ -40,7 +40,7 @@ pub fn warn(reports: &[LoadedReport]) {
 }
 
 /// Refuse reports of several suites.
-pub fn refuse(reports: &[LoadedReport]) -> Result<()> {
+pub(crate) fn refuse(reports: &[LoadedReport]) -> Result<()> {
     match suites(reports) {
         Some(which) => Err(Error::Usage(format!(
             "compare pairs cases by id, and these reports are of different suites: {which}"

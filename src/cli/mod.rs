@@ -1,6 +1,8 @@
 //! The command line: arguments (clap), one file per command, progress and output helpers.
-//! Each command turns its flags into library calls and returns an exit code; `main` maps
-//! errors to exit codes.
+//! Each command turns its flags into library calls and returns an exit code; [`main`] maps
+//! errors to exit codes. It lives in the library crate (as cargo-nextest's does) so that what
+//! only the command line uses stays crate-private; `src/main.rs` installs the allocator and the
+//! signal handler and calls [`main`]. Nothing else here is public.
 
 /// A line on stderr that can never panic: a closed or full stderr loses the message, which is
 /// all that can happen to it (`eprintln!` would abort the run instead).
@@ -11,32 +13,32 @@ macro_rules! say {
     }};
 }
 
-pub mod args;
-pub mod backends;
+pub(crate) mod args;
+pub(crate) mod backends;
 mod cmd;
-pub mod config;
+pub(crate) mod config;
 mod explain;
 mod finish;
-pub mod format;
-pub mod given;
-pub mod journal;
+pub(crate) mod format;
+pub(crate) mod given;
+pub(crate) mod journal;
 mod mixed;
-pub mod progress;
-pub mod remote;
+pub(crate) mod progress;
+pub(crate) mod remote;
 mod study_rows;
-pub mod suite;
+pub(crate) mod suite;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::backend::Workload;
-use tenure_eval::{Error, Result};
+use crate::backend::Workload;
+use crate::{Error, Result};
 
 /// Measure how precisely LLM memory systems retrieve what a user told them.
 #[derive(Debug, Parser)]
 #[command(name = "tenure-eval", version, about, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -49,7 +51,7 @@ pub struct Cli {
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Static and session cases for each backend: the whole job, one combined table.
     Run(cmd::run::RunArgs),
     /// Run the static retrieval cases and write reports.
@@ -120,8 +122,40 @@ pub enum Command {
     Merge(cmd::merge::MergeArgs),
 }
 
+/// The command line's one exit path: parse (flags, then the config file), dispatch, and map
+/// errors to exit codes: 0 ok, 1 a CI gate failed (or `verify` found a mismatch), 2 usage or
+/// input error, 3 runtime failure (or a case the backend failed on).
+pub fn main() -> ExitCode {
+    let parsed = match given::parse() {
+        Ok(parsed) => parsed,
+        Err(given::Refused::Clap(e)) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                crate::error::exit::USAGE
+            } else {
+                crate::error::exit::OK
+            });
+        }
+        Err(given::Refused::Config(e)) => {
+            say!("error: {e}");
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    match dispatch(parsed) {
+        Ok(code) => code,
+        // The reader went away (`| head`): nothing is wrong, and nothing more to say.
+        Err(Error::Output { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
 /// Run the command.
-pub fn dispatch(cli: Cli) -> Result<ExitCode> {
+pub(crate) fn dispatch(cli: Cli) -> Result<ExitCode> {
     let progress = match &cli.command {
         Command::Run(a) | Command::Static(a) | Command::Session(a) => Some(a.progress),
         Command::Merge(a) => Some(a.progress),
@@ -166,12 +200,12 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
 
 /// Print to stdout. A closed pipe (`| head`) ends the command quietly with exit 0, as ripgrep
 /// does; any other failure (a full disk) is an output error, exit 3 (see `main`).
-pub fn write_stdout(text: &str) -> Result<()> {
+pub(crate) fn write_stdout(text: &str) -> Result<()> {
     write_stdout_bytes(text.as_bytes())
 }
 
 /// Bytes to stdout (a figure with `--out -`).
-pub fn write_stdout_bytes(bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_stdout_bytes(bytes: &[u8]) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)
         .and_then(|()| out.flush())
@@ -183,7 +217,7 @@ pub fn write_stdout_bytes(bytes: &[u8]) -> Result<()> {
 
 /// Print to stdout where more work follows (`run` writes gate files and decides its exit code
 /// after its table): a closed pipe only drops the table; other failures are errors.
-pub fn write_stdout_then_go_on(text: &str) -> Result<()> {
+pub(crate) fn write_stdout_then_go_on(text: &str) -> Result<()> {
     match write_stdout(text) {
         Err(Error::Output { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
             Ok(())
@@ -194,11 +228,11 @@ pub fn write_stdout_then_go_on(text: &str) -> Result<()> {
 
 /// Read report files for a command that takes many (`tables`, `claims`, `plot`), skipping the
 /// sidecar manifests a glob picks up, with a note unless `quiet`.
-pub fn load_reports(
+pub(crate) fn load_reports(
     paths: &[PathBuf],
     quiet: bool,
-) -> Result<Vec<tenure_eval::report::LoadedReport>> {
-    let (reports, skipped) = tenure_eval::report::LoadedReport::load_all(paths)?;
+) -> Result<Vec<crate::report::LoadedReport>> {
+    let (reports, skipped) = crate::report::LoadedReport::load_all(paths)?;
     if !quiet {
         for path in skipped {
             say!(
@@ -211,19 +245,19 @@ pub fn load_reports(
 }
 
 /// Pretty JSON of `value` as text (what `--format json` prints).
-pub fn json_text(value: &impl serde::Serialize) -> String {
+pub(crate) fn json_text(value: &impl serde::Serialize) -> String {
     let value = serde_json::to_value(value).unwrap_or_default();
-    String::from_utf8_lossy(&tenure_eval::report::json::to_bytes(&value)).into_owned()
+    String::from_utf8_lossy(&crate::report::json::to_bytes(&value)).into_owned()
 }
 
 /// TREC runs made elsewhere (`--trec-run`), read against `suite` and scored on `measures`;
 /// each says how many of the suite's queries it holds no line for.
-pub fn load_trec_runs(
+pub(crate) fn load_trec_runs(
     paths: &[PathBuf],
-    suite: &tenure_eval::suite::Suite,
-    measures: &[tenure_eval::eval::rank::Measure],
-) -> Result<Vec<tenure_eval::report::LoadedReport>> {
-    use tenure_eval::report::read::trec_run::TrecRun;
+    suite: &crate::suite::Suite,
+    measures: &[crate::eval::rank::Measure],
+) -> Result<Vec<crate::report::LoadedReport>> {
+    use crate::report::read::trec_run::TrecRun;
     let mut runs = Vec::with_capacity(paths.len());
     for path in paths {
         let run = TrecRun::load(path, suite, measures)?;

@@ -9,12 +9,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-use tenure_eval::backend::BackendError;
-use tenure_eval::run::{CaseError, Observer};
+use crate::backend::BackendError;
+use crate::run::{CaseError, Observer};
 
 /// `--progress` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProgressMode {
+pub(crate) enum ProgressMode {
     /// A bar on a terminal; on a pipe or in CI (`CI` set), a line every 10 s once a step has
     /// run for 5 s.
     Auto,
@@ -29,7 +29,7 @@ pub enum ProgressMode {
 /// `--progress`, on the commands that have long steps to show (run, static, session, merge,
 /// embed, models, serve, flywheel); a command without any does not offer it.
 #[derive(Debug, Clone, Copy, clap::Args)]
-pub struct ProgressArg {
+pub(crate) struct ProgressArg {
     /// Progress of long work on stderr: `auto` (a bar on a terminal, nothing in CI or a pipe),
     /// `bar`, `lines` (a plain line every 10 s and at the end of each step, for CI logs) or
     /// `none`. `--quiet` silences it.
@@ -41,7 +41,7 @@ pub struct ProgressArg {
 static MODE: OnceLock<ProgressMode> = OnceLock::new();
 
 /// Set the mode (`--progress`) before any work.
-pub fn set_mode(mode: ProgressMode) {
+pub(crate) fn set_mode(mode: ProgressMode) {
     let _ = MODE.set(mode);
 }
 
@@ -52,7 +52,7 @@ const LINE_EVERY: Duration = Duration::from_secs(10);
 const QUIET_FOR: Duration = Duration::from_secs(5);
 
 /// A progress bar observer.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: ProgressBar,
     visible: bool,
     quiet: bool,
@@ -78,7 +78,7 @@ struct Lines {
 impl Progress {
     /// A bar only when stderr is a terminal, CI is unset and not quiet (`--progress auto`); lines
     /// or nothing when `--progress` says so.
-    pub fn new(quiet: bool, what: &str) -> Progress {
+    pub(crate) fn new(quiet: bool, what: &str) -> Progress {
         let mode = MODE.get().copied().unwrap_or(ProgressMode::Auto);
         let terminal = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
         let visible = !quiet
@@ -138,7 +138,7 @@ impl Progress {
     }
 
     /// Show `done` of `total` `unit`.
-    pub fn update(&mut self, done: usize, total: usize, unit: &str) {
+    pub(crate) fn update(&mut self, done: usize, total: usize, unit: &str) {
         self.bar.set_length(total as u64);
         self.bar.set_position(done as u64);
         self.bar.set_message(unit.to_string());
@@ -160,7 +160,7 @@ impl Progress {
     }
 
     /// Remove the bar (and write the step's last line).
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.bar.finish_and_clear();
         self.end_lines();
     }
@@ -243,7 +243,7 @@ impl Observer for Progress {
 
     fn errored(&mut self, label: &str, error: &CaseError) {
         // A lost store stops the run; its error says where.
-        if error.kind == tenure_eval::backend::ErrorKind::Lost
+        if error.kind == crate::backend::ErrorKind::Lost
             || !self.seen.insert(format!("error {}", error.message))
         {
             return;

@@ -3,13 +3,13 @@
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::backend::http::{providers, HttpConfig, Mode};
-use tenure_eval::{Error, Result};
+use crate::backend::http::{providers, HttpConfig, Mode};
+use crate::{Error, Result};
 
 /// Remote services: served embedding models and memory systems.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Remote calls (served models, memory systems)")]
-pub struct RemoteArgs {
+pub(crate) struct RemoteArgs {
     /// Remote calls in flight at once: embedding calls of a served model; static cases of a
     /// memory system after seeding (sessions stay serial). Reports do not depend on it.
     #[arg(long, default_value_t = 1, value_parser = at_least_one)]
@@ -34,7 +34,7 @@ fn at_least_one(text: &str) -> std::result::Result<usize, String> {
 
 /// `--compat` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CompatArg {
+pub(crate) enum CompatArg {
     /// PrecisionMemBench's client at 18c7955, byte for byte, quirks included.
     Pmb,
 }
@@ -42,7 +42,7 @@ pub enum CompatArg {
 /// A memory system behind PrecisionMemBench's HTTP contract (`--backend http`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Memory system over HTTP (--backend http)")]
-pub struct HttpArgs {
+pub(crate) struct HttpArgs {
     /// Base URL of the memory system (`http://127.0.0.1:8080`).
     #[arg(long)]
     pub url: Option<String>,
@@ -79,7 +79,7 @@ pub struct HttpArgs {
 
 impl HttpArgs {
     /// No memory system named.
-    pub fn none() -> HttpArgs {
+    pub(crate) fn none() -> HttpArgs {
         HttpArgs {
             url: None,
             name: None,
@@ -95,7 +95,7 @@ impl HttpArgs {
     }
 
     /// The client these flags describe.
-    pub fn config(&self, remote: &RemoteArgs) -> Result<HttpConfig> {
+    pub(crate) fn config(&self, remote: &RemoteArgs) -> Result<HttpConfig> {
         let mut name = self.name.clone();
         let mut config = HttpConfig::new("", "http");
         let mut url = self.url.clone();
@@ -130,7 +130,7 @@ impl HttpArgs {
             )));
         }
         config.name = name.unwrap_or_else(|| "http".into());
-        tenure_eval::io::check_system_name("--name", &config.name)?;
+        crate::io::check_system_name("--name", &config.name)?;
         config.mode = match self.compat {
             Some(CompatArg::Pmb) => Mode::Compat,
             None => Mode::Careful,

@@ -4,13 +4,13 @@
 use crate::cli::format::OutputFormat;
 use crate::cli::{json_text, write_stdout};
 use std::process::ExitCode;
-use tenure_eval::render::{render, Table};
-use tenure_eval::study::scale::shard::{self, Rows};
-use tenure_eval::study::scale::{table, vectors};
-use tenure_eval::{Error, Result};
+use crate::render::{render, Table};
+use crate::study::scale::shard::{self, Rows};
+use crate::study::scale::{table, vectors};
+use crate::{Error, Result};
 
 /// A study's rows on stdout, as a table in `format` (made by `table`) or as JSON.
-pub fn print_rows<R: serde::Serialize>(
+pub(crate) fn print_rows<R: serde::Serialize>(
     rows: &[R],
     table: fn(&[R]) -> Table,
     format: OutputFormat,
@@ -24,7 +24,7 @@ pub fn print_rows<R: serde::Serialize>(
 }
 
 /// The scale study's table from every shard's rows, in the format the shards ran with.
-pub fn merge_scale(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
+pub(crate) fn merge_scale(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
     use clap::ValueEnum;
     let (settings, rows) = shard::merge(dirs)?;
     let format = OutputFormat::from_str(&settings.format, true)

@@ -4,19 +4,19 @@
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::suite::beam::BeamSource;
-use tenure_eval::suite::locomo::LocomoSource;
-use tenure_eval::suite::locomo_plus::LocomoPlusSource;
-use tenure_eval::suite::longmemeval::LongMemEvalSource;
-use tenure_eval::suite::temporal_memory::TemporalMemorySource;
-use tenure_eval::suite::trec::CollectionSource;
-use tenure_eval::suite::{CustomFiles, Suite, SuiteSource, Unit};
-use tenure_eval::{Error, Profile, Result};
+use crate::suite::beam::BeamSource;
+use crate::suite::locomo::LocomoSource;
+use crate::suite::locomo_plus::LocomoPlusSource;
+use crate::suite::longmemeval::LongMemEvalSource;
+use crate::suite::temporal_memory::TemporalMemorySource;
+use crate::suite::trec::CollectionSource;
+use crate::suite::{CustomFiles, Suite, SuiteSource, Unit};
+use crate::{Error, Profile, Result};
 
 /// Which suite to load.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Suite")]
-pub struct SuiteArgs {
+pub(crate) struct SuiteArgs {
     /// A built-in suite, or a benchmark's files named with --data (docs/reference.md, "Suites").
     #[arg(long, value_enum, conflicts_with_all = ["cases", "sessions", "profile"])]
     pub suite: Option<SuiteArg>,
@@ -30,7 +30,7 @@ pub struct SuiteArgs {
 
 /// `--suite` values: what each reads is checked by [`SuiteArgs::source`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SuiteArg {
+pub(crate) enum SuiteArg {
     /// Built in: the paper tag's suite (60 static cases, 2 sessions).
     Paper,
     /// Built in: PrecisionMemBench's suite (77 static cases, 2 sessions) [default].
@@ -55,7 +55,7 @@ pub enum SuiteArg {
 
 impl SuiteArg {
     /// The name the command line and reports use (`locomo-plus`).
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         self.to_possible_value()
             .expect("no value is skipped")
             .get_name()
@@ -66,7 +66,7 @@ impl SuiteArg {
 /// A benchmark's released file as a suite (`--suite locomo --data locomo10.json`).
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Suite")]
-pub struct DataSuiteArgs {
+pub(crate) struct DataSuiteArgs {
     /// The benchmark's file or folder, downloaded by you: LoCoMo's `data/locomo10.json` (CC
     /// BY-NC 4.0; the snap-research/LoCoMo repository), one of LongMemEval's
     /// (longmemeval_s.json, _m, _oracle), BEAM's `chats/` folder, LoCoMo-Plus's
@@ -107,7 +107,7 @@ pub struct DataSuiteArgs {
 
 /// `--unit` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum UnitArg {
+pub(crate) enum UnitArg {
     /// One dialog turn per item (`conv-26/D1:3`).
     Turns,
     /// One session per item (`conv-26/S1`).
@@ -131,7 +131,7 @@ impl From<UnitArg> for Unit {
 
 /// `--profile` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ProfileArg {
+pub(crate) enum ProfileArg {
     /// Paper-tag behaviour.
     Paper,
     /// HEAD behaviour (PrecisionMemBench).
@@ -235,17 +235,17 @@ impl SuiteArgs {
 
     /// Refuse a benchmark's flag (`--unit`, `--tier`, ...) that the suite named (or the default)
     /// does not read, before anything is loaded.
-    pub fn check_flags(&self) -> Result<()> {
+    pub(crate) fn check_flags(&self) -> Result<()> {
         self.refuse_unread(self.suite)
     }
 
     /// A suite was named: `--suite`, or a custom suite's files.
-    pub fn named(&self) -> bool {
+    pub(crate) fn named(&self) -> bool {
         self.suite.is_some() || self.custom.corpus.is_some() || self.custom.cases.is_some()
     }
 
     /// The suite source these flags name (default: the built-in `pmb`).
-    pub fn source(&self) -> Result<SuiteSource> {
+    pub(crate) fn source(&self) -> Result<SuiteSource> {
         self.refuse_unread(self.suite)?;
         let custom = &self.custom;
         let d = &self.data;
@@ -323,7 +323,7 @@ impl SuiteArgs {
                     locomo,
                     seed: d
                         .splice_seed
-                        .unwrap_or(tenure_eval::suite::locomo_plus::SEED),
+                        .unwrap_or(crate::suite::locomo_plus::SEED),
                 })
             }
             Some(SuiteArg::TemporalMemory) => {
@@ -336,7 +336,7 @@ impl SuiteArgs {
 /// What a run says once about its input before it starts (unless quiet): each input anomaly
 /// and what became of it, and the questions excluded with their reasons; `validate` lists the
 /// same, and the manifest records them.
-pub fn input_notes(suite: &Suite) -> Vec<String> {
+pub(crate) fn input_notes(suite: &Suite) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(applied) = &suite.corrections {
         let counted: Vec<String> = (applied.counted.iter())
@@ -377,7 +377,7 @@ pub fn input_notes(suite: &Suite) -> Vec<String> {
 
 /// A custom suite.
 #[derive(Debug, Clone, Default, Args)]
-pub struct CustomSuiteArgs {
+pub(crate) struct CustomSuiteArgs {
     /// Custom suite: belief corpus (beliefs.seed.json format); or `--suite trec`'s documents
     /// (JSON lines, `{"_id", "title", "text"}`).
     #[arg(long)]

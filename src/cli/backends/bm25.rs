@@ -6,7 +6,7 @@ use clap::Args;
 /// The alias-BM25 backend's settings.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "BM25 (--backend bm25)")]
-pub struct Bm25Args {
+pub(crate) struct Bm25Args {
     /// BM25: hits scoring below this are dropped (Tenure's eval uses 3; recorded in the
     /// manifest when changed). A tiny corpus may need less: its terms' IDF is low.
     #[arg(long, value_parser = non_negative)]
@@ -16,7 +16,7 @@ pub struct Bm25Args {
 /// Plain BM25's settings.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "BM25 over words (--backend bm25-text)")]
-pub struct Bm25TextArgs {
+pub(crate) struct Bm25TextArgs {
     /// bm25-text: a recency prior, each score × exp(-W × (1 − t)), t the belief's normalised
     /// position among its user's beliefs (0 the first said, 1 the last); 0 is plain BM25
     /// [default: 0].

@@ -4,15 +4,15 @@
 use crate::cli::remote::RemoteArgs;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tenure_eval::backend::cosine::{CosineConfig, HnswParams, IndexKind};
-use tenure_eval::embed::onnx::EmbedOptions;
-use tenure_eval::embed::service::ServiceOptions;
-use tenure_eval::embed::source::{ModelKind, DEFAULT_MODEL};
-use tenure_eval::embed::{BeliefText, QueryText};
+use crate::backend::cosine::{CosineConfig, HnswParams, IndexKind};
+use crate::embed::onnx::EmbedOptions;
+use crate::embed::service::ServiceOptions;
+use crate::embed::source::{ModelKind, DEFAULT_MODEL};
+use crate::embed::{BeliefText, QueryText};
 
 /// `--index` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum IndexArg {
+pub(crate) enum IndexArg {
     /// Score every vector (ndarray).
     Exact,
     /// HNSW graph (usearch); see --hnsw-*.
@@ -21,7 +21,7 @@ pub enum IndexArg {
 
 /// `--belief-text` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BeliefTextArg {
+pub(crate) enum BeliefTextArg {
     /// canonical_name + aliases (paper).
     Names,
     /// canonical_name + aliases + content + why_it_matters (PrecisionMemBench).
@@ -30,7 +30,7 @@ pub enum BeliefTextArg {
 
 /// `--query-text` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum QueryTextArg {
+pub(crate) enum QueryTextArg {
     /// The prepared query (expandedQuery), as the paper's harness.
     Expanded,
     /// The raw user message, as PrecisionMemBench's adapter.
@@ -41,7 +41,7 @@ pub enum QueryTextArg {
 /// score with vectors (composite, spreading).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
-pub struct CosineArgs {
+pub(crate) struct CosineArgs {
     /// Embedding model: a store name (all-minilm-l6-v2, all-minilm-l6-v2-int8, nomic-embed-text),
     /// an ONNX model folder (model.onnx + tokenizer.json), or a served model,
     /// `ollama:NAME[@URL]` (default http://localhost:11434) or `openai:NAME[@URL]`. Repeat for
@@ -93,7 +93,7 @@ pub struct CosineArgs {
 /// The cosine backend's search structure.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
-pub struct IndexArgs {
+pub(crate) struct IndexArgs {
     /// Nearest-neighbour search.
     #[arg(long, value_enum, default_value = "exact")]
     pub index: IndexArg,
@@ -106,7 +106,7 @@ pub struct IndexArgs {
 /// The HNSW index's parameters (`--index hnsw`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Cosine (--backend cosine): models, stores, search")]
-pub struct HnswArgs {
+pub(crate) struct HnswArgs {
     /// HNSW: neighbours per node and layer (M).
     #[arg(long, default_value_t = 16)]
     pub hnsw_m: usize,
@@ -128,7 +128,7 @@ pub struct HnswArgs {
 
 impl IndexArgs {
     /// `configs`, once per `--cosine-floor` (as they are without one).
-    pub fn with_floors(&self, configs: Vec<CosineConfig>) -> Vec<CosineConfig> {
+    pub(crate) fn with_floors(&self, configs: Vec<CosineConfig>) -> Vec<CosineConfig> {
         if self.cosine_floor.is_empty() {
             return configs;
         }
@@ -145,7 +145,7 @@ impl IndexArgs {
     }
 
     /// The search structure, with `hnsw`'s parameters when it is HNSW.
-    pub fn kind(&self, hnsw: &HnswArgs) -> IndexKind {
+    pub(crate) fn kind(&self, hnsw: &HnswArgs) -> IndexKind {
         match self.index {
             IndexArg::Exact => IndexKind::Exact,
             IndexArg::Hnsw => IndexKind::Hnsw(HnswParams {
@@ -161,7 +161,7 @@ impl IndexArgs {
 
 /// `--ollama-api` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OllamaApiArg {
+pub(crate) enum OllamaApiArg {
     /// `POST /api/embed`: batched, L2-normalised.
     Embed,
     /// `POST /api/embeddings`: one text per call, not normalised.
@@ -170,7 +170,7 @@ pub enum OllamaApiArg {
 
 impl CosineArgs {
     /// The kinds of model `--model` names (the default model's when none is given).
-    pub fn kinds(&self) -> Vec<ModelKind> {
+    pub(crate) fn kinds(&self) -> Vec<ModelKind> {
         match self.model.is_empty() {
             true => vec![ModelKind::of(DEFAULT_MODEL)],
             false => self.model.iter().map(|m| ModelKind::of(m)).collect(),
@@ -178,13 +178,13 @@ impl CosineArgs {
     }
 
     /// Whether one of `--model` is a served model (its calls are remote).
-    pub fn serves(&self) -> bool {
+    pub(crate) fn serves(&self) -> bool {
         any_served(&self.kinds())
     }
 
     /// Refuse a flag of a kind of model that none of `--model` is (`--ort-lib` with store
     /// names only, `--api-key-env` without a served model): it would be taken and ignored.
-    pub fn check_kinds(&self) -> tenure_eval::Result<()> {
+    pub(crate) fn check_kinds(&self) -> crate::Result<()> {
         let kinds = self.kinds();
         let folder = kinds.contains(&ModelKind::Folder);
         let served = any_served(&kinds);
@@ -211,7 +211,7 @@ impl CosineArgs {
         ];
         for (id, applies, what) in rules {
             if !applies && crate::cli::given::given(id) {
-                return Err(tenure_eval::Error::Usage(format!(
+                return Err(crate::Error::Usage(format!(
                     "--{} applies to {what}; the models chosen are {}: drop the flag or choose \
                      such a model",
                     id.replace('_', "-"),
@@ -232,7 +232,7 @@ impl CosineArgs {
 
     /// One cosine configuration per `--model` (the default model when none is given), searching
     /// with `index`.
-    pub fn configs(&self, remote: &RemoteArgs, index: IndexKind) -> Vec<CosineConfig> {
+    pub(crate) fn configs(&self, remote: &RemoteArgs, index: IndexKind) -> Vec<CosineConfig> {
         let specs = if self.model.is_empty() {
             vec![DEFAULT_MODEL.to_string()]
         } else {

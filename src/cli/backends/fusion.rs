@@ -4,13 +4,13 @@
 use super::BackendArg;
 use crate::cli::args::non_negative;
 use clap::Args;
-use tenure_eval::backend::fusion::{FusionConfig, Method};
-use tenure_eval::backend::BackendConfig;
+use crate::backend::fusion::{FusionConfig, Method};
+use crate::backend::BackendConfig;
 
 /// Settings every fusion backend shares.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
-pub struct FusionArgs {
+pub(crate) struct FusionArgs {
     /// The backends a fusion fuses, in order.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25,cosine")]
     pub fuse: Vec<BackendArg>,
@@ -27,7 +27,7 @@ pub struct FusionArgs {
 /// RRF's own setting (`--backend rrf`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
-pub struct RrfArgs {
+pub(crate) struct RrfArgs {
     /// RRF's constant k.
     #[arg(long, default_value_t = 60.0, value_parser = non_negative)]
     pub rrf_k: f64,
@@ -36,14 +36,14 @@ pub struct RrfArgs {
 /// CombSUM's own setting (`--backend combsum`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Fusion (--backend rrf|combsum|fallback)")]
-pub struct CombsumArgs {
+pub(crate) struct CombsumArgs {
     /// CombSUM's weight per fused backend (1 each by default).
     #[arg(long, value_delimiter = ',', value_parser = non_negative)]
     pub combsum_weights: Vec<f64>,
 }
 
 /// The fusion method `b` names, with these settings (`None`: not a fusion).
-pub fn method(b: BackendArg, rrf: &RrfArgs, combsum: &CombsumArgs) -> Option<Method> {
+pub(crate) fn method(b: BackendArg, rrf: &RrfArgs, combsum: &CombsumArgs) -> Option<Method> {
     match b {
         BackendArg::Rrf => Some(Method::Rrf { k: rrf.rrf_k }),
         BackendArg::Combsum => Some(Method::CombSum {
@@ -56,7 +56,7 @@ pub fn method(b: BackendArg, rrf: &RrfArgs, combsum: &CombsumArgs) -> Option<Met
 
 impl FusionArgs {
     /// `children` fused by `method` with these depths and floors.
-    pub fn config(&self, method: Method, children: Vec<BackendConfig>) -> BackendConfig {
+    pub(crate) fn config(&self, method: Method, children: Vec<BackendConfig>) -> BackendConfig {
         let depths: Vec<usize> = self.fusion_depth.iter().map(|d| (*d).max(1)).collect();
         BackendConfig::Fusion(Box::new(FusionConfig {
             method,

@@ -9,31 +9,31 @@
 //! that looks configured but is not (`--hnsw-m 64` under an exact index measures nothing of
 //! HNSW), and a rule that is sometimes an error and sometimes silence is no rule.
 
-pub mod bm25;
-pub mod cosine;
-pub mod fusion;
-pub mod scorers;
+pub(crate) mod bm25;
+pub(crate) mod cosine;
+pub(crate) mod fusion;
+pub(crate) mod scorers;
 
-pub use bm25::Bm25Args;
-pub use cosine::{BeliefTextArg, CosineArgs, HnswArgs, IndexArg, IndexArgs};
-pub use fusion::{CombsumArgs, FusionArgs, RrfArgs};
-pub use scorers::ScorerArgs;
+pub(crate) use bm25::Bm25Args;
+pub(crate) use cosine::{BeliefTextArg, CosineArgs, HnswArgs, IndexArg, IndexArgs};
+pub(crate) use fusion::{CombsumArgs, FusionArgs, RrfArgs};
+pub(crate) use scorers::ScorerArgs;
 
 use super::given::given;
 use super::remote::{HttpArgs, RemoteArgs};
 use clap::{Args, ValueEnum};
-use tenure_eval::backend::bm25::Bm25Config;
-use tenure_eval::backend::composite::CompositeConfig;
-use tenure_eval::backend::cosine::IndexKind;
-use tenure_eval::backend::fusion::Method;
-use tenure_eval::backend::spreading::SpreadingConfig;
-use tenure_eval::backend::text::TextBm25Config;
-use tenure_eval::backend::BackendConfig;
-use tenure_eval::{Error, Result};
+use crate::backend::bm25::Bm25Config;
+use crate::backend::composite::CompositeConfig;
+use crate::backend::cosine::IndexKind;
+use crate::backend::fusion::Method;
+use crate::backend::spreading::SpreadingConfig;
+use crate::backend::text::TextBm25Config;
+use crate::backend::BackendConfig;
+use crate::{Error, Result};
 
 /// `--backend` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BackendArg {
+pub(crate) enum BackendArg {
     /// Alias-weighted BM25 (tantivy, Lucene scoring).
     Bm25,
     /// Cosine similarity over dense embeddings (see --model).
@@ -59,7 +59,7 @@ pub enum BackendArg {
 
 impl BackendArg {
     /// The backend's id.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BackendArg::Bm25 => "bm25",
             BackendArg::Cosine => "cosine",
@@ -85,7 +85,7 @@ impl BackendArg {
 
 /// Every built-in backend's settings, one flag group per set of backends it applies to.
 #[derive(Debug, Args)]
-pub struct BackendFlags {
+pub(crate) struct BackendFlags {
     /// BM25's.
     #[command(flatten)]
     pub bm25: Bm25Args,
@@ -116,7 +116,7 @@ pub struct BackendFlags {
 }
 
 /// The ids (field names) of a flag group's flags, as clap defines them.
-pub fn ids<G: Args>() -> Vec<String> {
+pub(crate) fn ids<G: Args>() -> Vec<String> {
     G::augment_args(clap::Command::new("group"))
         .get_arguments()
         .map(|a| a.get_id().to_string())
@@ -132,19 +132,19 @@ struct Group {
 
 impl BackendFlags {
     /// The fusion method `b` names with these settings (`None`: not a fusion).
-    pub fn method(&self, b: BackendArg) -> Option<Method> {
+    pub(crate) fn method(&self, b: BackendArg) -> Option<Method> {
         fusion::method(b, &self.rrf, &self.combsum)
     }
 
     /// The cosine backend's search structure.
-    pub fn index_kind(&self) -> IndexKind {
+    pub(crate) fn index_kind(&self) -> IndexKind {
         self.index.kind(&self.hnsw)
     }
 
     /// Refuse a flag given for a backend that is not among `chosen` (nor fused by one of
     /// them). `http` is the memory system's group, when the command has one; `static_pass`:
     /// static cases run (what `--concurrency` runs at once besides remote calls).
-    pub fn check(
+    pub(crate) fn check(
         &self,
         chosen: &[BackendArg],
         http: Option<&HttpArgs>,
@@ -278,7 +278,7 @@ impl BackendFlags {
 
     /// The backends `chosen`, in order: BM25, cosine once per model, the memory system
     /// (`http`, when the command has one).
-    pub fn configs(
+    pub(crate) fn configs(
         &self,
         chosen: &[BackendArg],
         remote: &RemoteArgs,

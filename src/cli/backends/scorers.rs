@@ -3,16 +3,16 @@
 
 use crate::cli::args::non_negative;
 use clap::{Args, ValueEnum};
-use tenure_eval::backend::composite::{
+use crate::backend::composite::{
     ConfidenceSource, RelevanceMap, ScorerParams, VolatilityRates, PRIMACY_KEYWORDS,
 };
-use tenure_eval::backend::recent::RecentConfig;
-use tenure_eval::backend::{BackendConfig, Thresholds};
-use tenure_eval::{Error, Result};
+use crate::backend::recent::RecentConfig;
+use crate::backend::{BackendConfig, Thresholds};
+use crate::{Error, Result};
 
 /// `--relevance` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RelevanceArg {
+pub(crate) enum RelevanceArg {
     /// max(0, cosine).
     Clip,
     /// (1 + cosine) / 2.
@@ -21,7 +21,7 @@ pub enum RelevanceArg {
 
 /// `--confidence` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ConfidenceArg {
+pub(crate) enum ConfidenceArg {
     /// The belief's numeric confidence, else its epistemic_status.
     Field,
     /// epistemic_status: active 1.0, inferred 0.8, exploratory 0.6.
@@ -31,7 +31,7 @@ pub enum ConfidenceArg {
 /// The composite scorer's own settings (`--backend composite`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
-pub struct CompositeArgs {
+pub(crate) struct CompositeArgs {
     /// the temporal-validity boost, forward-open never Forgotten).
     #[arg(long)]
     pub bitemporal: bool,
@@ -63,7 +63,7 @@ pub struct CompositeArgs {
 /// The bitemporal extension's settings (`--backend composite --bitemporal`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
-pub struct BitemporalArgs {
+pub(crate) struct BitemporalArgs {
     /// composite --bitemporal: a forward-open belief stated this many turns ago or more is
     /// established (+0.30), a younger one recent (+0.15).
     #[arg(long, default_value_t = 5)]
@@ -73,7 +73,7 @@ pub struct BitemporalArgs {
 /// Recency, shared by the composite scorer and the recency baseline.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
-pub struct RecencyArgs {
+pub(crate) struct RecencyArgs {
     /// composite, recent: recency decay rate λ in exp(−λ (1 − t/T)).
     #[arg(long, default_value_t = 0.5, value_parser = non_negative)]
     pub lambda: f64,
@@ -82,7 +82,7 @@ pub struct RecencyArgs {
 /// Relevance and tiers, shared by the composite and spreading scorers.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
-pub struct TierArgs {
+pub(crate) struct TierArgs {
     /// composite, spreading: how a cosine becomes relevance.
     #[arg(long, value_enum, default_value = "clip")]
     pub relevance: RelevanceArg,
@@ -94,7 +94,7 @@ pub struct TierArgs {
 /// Spreading activation's own settings (`--backend spreading`).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
-pub struct SpreadingArgs {
+pub(crate) struct SpreadingArgs {
     /// spreading: beliefs whose cosine reaches this are neighbours.
     #[arg(long, default_value_t = 0.6)]
     pub edge_threshold: f64,
@@ -105,7 +105,7 @@ pub struct SpreadingArgs {
 
 /// The context scorers' settings, each group applying to the scorers it names.
 #[derive(Debug, Args)]
-pub struct ScorerArgs {
+pub(crate) struct ScorerArgs {
     /// The composite scorer's.
     #[command(flatten)]
     pub composite: CompositeArgs,
@@ -125,7 +125,7 @@ pub struct ScorerArgs {
 
 impl ScorerArgs {
     /// How a cosine becomes relevance.
-    pub fn relevance(&self) -> RelevanceMap {
+    pub(crate) fn relevance(&self) -> RelevanceMap {
         match self.tiers.relevance {
             RelevanceArg::Clip => RelevanceMap::Clip,
             RelevanceArg::Rescale => RelevanceMap::Rescale,
@@ -133,7 +133,7 @@ impl ScorerArgs {
     }
 
     /// The tiers' lowest scores, checked.
-    pub fn thresholds(&self) -> Result<Thresholds> {
+    pub(crate) fn thresholds(&self) -> Result<Thresholds> {
         match self.tiers.tier_thresholds[..] {
             [verbatim, compressed, archived]
                 if verbatim >= compressed && compressed >= archived =>
@@ -153,7 +153,7 @@ impl ScorerArgs {
     }
 
     /// The composite scorer's parameters.
-    pub fn params(&self) -> Result<ScorerParams> {
+    pub(crate) fn params(&self) -> Result<ScorerParams> {
         let [stable, slow, volatile] = self.composite.volatility_rates[..] else {
             return Err(Error::Usage(format!(
                 "--volatility-rates takes three rates (stable,slow,volatile), got {:?}",
@@ -194,7 +194,7 @@ impl ScorerArgs {
     }
 
     /// The recency baseline.
-    pub fn recent(&self) -> BackendConfig {
+    pub(crate) fn recent(&self) -> BackendConfig {
         BackendConfig::Recent(RecentConfig {
             lambda: self.recency.lambda,
         })

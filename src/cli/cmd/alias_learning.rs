@@ -6,14 +6,14 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::ExitCode;
-use tenure_eval::render::render;
-use tenure_eval::run::Silent;
-use tenure_eval::study::alias_learning::{measure, table};
-use tenure_eval::{Error, Result};
+use crate::render::render;
+use crate::run::Silent;
+use crate::study::alias_learning::{measure, table};
+use crate::{Error, Result};
 
 /// `tenure-eval alias-learning`.
 #[derive(Debug, Args)]
-pub struct AliasLearningArgs {
+pub(crate) struct AliasLearningArgs {
     /// The benchmark: a suite whose questions carry gold items per user (LoCoMo, BEAM, ...).
     #[command(flatten)]
     pub suite: SuiteArgs,
@@ -29,7 +29,7 @@ pub struct AliasLearningArgs {
 }
 
 /// Split, learn, measure, print.
-pub fn run(args: AliasLearningArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: AliasLearningArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     if !args.quiet {
         for note in input_notes(&suite) {

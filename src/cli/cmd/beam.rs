@@ -7,13 +7,13 @@ use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::{render, write_figure};
-use tenure_eval::study::beam::{figure::figure, measure, tables};
-use tenure_eval::Result;
+use crate::render::{render, write_figure};
+use crate::study::beam::{figure::figure, measure, tables};
+use crate::Result;
 
 /// `tenure-eval beam`.
 #[derive(Debug, Args)]
-pub struct BeamArgs {
+pub(crate) struct BeamArgs {
     /// Reports of runs on `--suite beam`, any backend or system.
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
@@ -41,7 +41,7 @@ pub struct BeamArgs {
 }
 
 /// The table (and the figure).
-pub fn run(args: BeamArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: BeamArgs) -> Result<ExitCode> {
     let plot = match &args.plot {
         Some(file) => Some((
             file,

@@ -3,12 +3,12 @@
 
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
-use tenure_eval::embed::places::{cached, user_cache};
-use tenure_eval::{Error, Result};
+use crate::embed::places::{cached, user_cache};
+use crate::{Error, Result};
 
 /// `tenure-eval cache`.
 #[derive(Debug, Args)]
-pub struct CacheArgs {
+pub(crate) struct CacheArgs {
     /// What to do.
     #[command(subcommand)]
     pub action: Option<CacheAction>,
@@ -16,7 +16,7 @@ pub struct CacheArgs {
 
 /// `cache` actions.
 #[derive(Debug, Subcommand)]
-pub enum CacheAction {
+pub(crate) enum CacheAction {
     /// Each cached store: name, size, last change, folder (the default).
     List,
     /// Remove the named stores, or every one with --all.
@@ -30,7 +30,7 @@ pub enum CacheAction {
 }
 
 /// Run `cache`.
-pub fn run(args: CacheArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: CacheArgs) -> Result<ExitCode> {
     let Some(cache) = user_cache() else {
         return Err(Error::Usage(
             "no user cache on this platform (set TENURE_EVAL_CACHE to a folder)".into(),

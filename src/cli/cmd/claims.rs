@@ -5,14 +5,14 @@ use crate::cli::write_stdout;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::render;
-use tenure_eval::study::paper::table::claims_table;
-use tenure_eval::study::paper::{check_paper_reports, claims, gate, measure_paper, ClaimSources};
-use tenure_eval::Result;
+use crate::render::render;
+use crate::study::paper::table::claims_table;
+use crate::study::paper::{check_paper_reports, claims, gate, measure_paper, ClaimSources};
+use crate::Result;
 
 /// `tenure-eval claims`.
 #[derive(Debug, Args)]
-pub struct ClaimsArgs {
+pub(crate) struct ClaimsArgs {
     /// Reports of the `paper` suite (BM25 and cosine, static and session). None: run the
     /// paper suite now, BM25 and cosine with the committed all-MiniLM-L6-v2 vectors.
     pub reports: Vec<PathBuf>,
@@ -36,7 +36,7 @@ pub struct ClaimsArgs {
 
 /// `--fail-on` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FailOnArg {
+pub(crate) enum FailOnArg {
     /// A measured claim differs beyond the tolerance.
     Differs,
     /// A claim differs, or the reports given cannot measure it.
@@ -44,9 +44,9 @@ pub enum FailOnArg {
 }
 
 /// The claims table.
-pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ClaimsArgs) -> Result<ExitCode> {
     if !(args.tolerance >= 0.0 && args.tolerance.is_finite()) {
-        return Err(tenure_eval::Error::Usage(format!(
+        return Err(crate::Error::Usage(format!(
             "--tolerance {}: expected a number of at least 0",
             args.tolerance
         )));
@@ -76,7 +76,7 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
     // Each exemption names one claim, by label or row; one that names none is refused.
     let labels: Vec<String> = claims
         .iter()
-        .map(|c| tenure_eval::render::tex::label(&c.claim))
+        .map(|c| crate::render::tex::label(&c.claim))
         .collect();
     let mut exempt = std::collections::BTreeSet::new();
     for given in &args.known_difference {
@@ -88,7 +88,7 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
             .map(|n| n - 1)
             .or_else(|| labels.iter().position(|l| l == given));
         let Some(at) = at else {
-            return Err(tenure_eval::Error::Usage(format!(
+            return Err(crate::Error::Usage(format!(
                 "--known-difference {given}: no such claim; expected a row number (1 to {}) or \
                  a label: {}",
                 claims.len(),
@@ -137,5 +137,5 @@ pub fn run(args: ClaimsArgs) -> Result<ExitCode> {
             c.status.label()
         );
     }
-    Ok(ExitCode::from(tenure_eval::error::exit::FAILED_CHECK))
+    Ok(ExitCode::from(crate::error::exit::FAILED_CHECK))
 }

@@ -6,15 +6,15 @@ use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
-use tenure_eval::eval::qrels::Qrels;
-use tenure_eval::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
-use tenure_eval::report::LoadedReport;
-use tenure_eval::{Error, Result};
+use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::eval::qrels::Qrels;
+use crate::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
+use crate::report::LoadedReport;
+use crate::{Error, Result};
 
 /// `tenure-eval compare`.
 #[derive(Debug, Args)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// Reports of the same cases: BASE NEW for the two-run comparison (flips, McNemar,
     /// bootstrap, then the runs table), or any number for the runs table alone.
     #[arg(value_name = "REPORT")]
@@ -65,7 +65,7 @@ fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>
 }
 
 /// Compare reports.
-pub fn run(args: CompareArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
     if args.reports.len() + args.trec_run.len() < 2 {
         return Err(Error::Usage(
@@ -135,7 +135,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     };
     let table = runs_table(&reports, &measures, qrels.as_ref(), settings)?;
     let pair = (reports.len() == 2 && reports.iter().all(|r| r.pass_fail))
-        .then(|| tenure_eval::analysis::compare::compare(&reports[0], &reports[1], args.seed));
+        .then(|| crate::analysis::compare::compare(&reports[0], &reports[1], args.seed));
     let text = match (args.format, &pair) {
         (OutputFormat::Latex, _) => table.latex(),
         (OutputFormat::Json, Some(c)) => {

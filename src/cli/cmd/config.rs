@@ -3,18 +3,18 @@
 
 use clap::{Args, CommandFactory};
 use std::process::ExitCode;
-use tenure_eval::{Error, Result};
+use crate::{Error, Result};
 
 /// `tenure-eval config`.
 #[derive(Debug, Args)]
-pub struct ConfigArgs {
+pub(crate) struct ConfigArgs {
     /// The command whose settings to show.
     #[arg(default_value = "run")]
     pub command: String,
 }
 
 /// Print the settings of `args.command`.
-pub fn run(args: ConfigArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ConfigArgs) -> Result<ExitCode> {
     let root = crate::cli::Cli::command();
     let Some(command) = root.find_subcommand(&args.command) else {
         let names: Vec<&str> = root.get_subcommands().map(|c| c.get_name()).collect();

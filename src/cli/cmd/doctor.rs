@@ -6,13 +6,13 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use tenure_eval::backend::http::doctor::{self, Checkup, Probe, Verdict};
-use tenure_eval::backend::http::Client;
-use tenure_eval::{Error, Result};
+use crate::backend::http::doctor::{self, Checkup, Probe, Verdict};
+use crate::backend::http::Client;
+use crate::{Error, Result};
 
 /// `tenure-eval doctor`.
 #[derive(Debug, Args)]
-pub struct DoctorArgs {
+pub(crate) struct DoctorArgs {
     /// Base URL of the memory system (`http://127.0.0.1:8080`).
     #[arg(long)]
     pub url: Option<String>,
@@ -35,7 +35,7 @@ pub struct DoctorArgs {
 }
 
 /// Probe; exit 0 when nothing fails, 1 when a check fails, 3 when the system cannot be reached.
-pub fn run(args: DoctorArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: DoctorArgs) -> Result<ExitCode> {
     if args.url.is_some() && args.providers_config.is_some() {
         return Err(Error::Usage(
             "--url names the system to probe: --provider and --providers-config, which find a \
@@ -67,7 +67,7 @@ pub fn run(args: DoctorArgs) -> Result<ExitCode> {
     );
     // Nothing listening is said as `run` says it (issue 45), and `--format json` prints JSON
     // even then: a script reading stdout gets an answer to parse.
-    let checkup = tenure_eval::backend::http::watch::reachable(&config.url)
+    let checkup = crate::backend::http::watch::reachable(&config.url)
         .and_then(|()| doctor::examine(&client, &probe).map_err(|e| e.message));
     let checkup = match checkup {
         Ok(checkup) => checkup,
@@ -91,7 +91,7 @@ pub fn run(args: DoctorArgs) -> Result<ExitCode> {
     };
     crate::cli::write_stdout(&text)?;
     Ok(if checkup.failed() {
-        ExitCode::from(tenure_eval::error::exit::FAILED_CHECK)
+        ExitCode::from(crate::error::exit::FAILED_CHECK)
     } else {
         ExitCode::SUCCESS
     })

@@ -9,16 +9,16 @@ use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::embed::BeliefText;
-use tenure_eval::study::flywheel::job::{execute, markdown, FlywheelPlan, SWEEP};
-use tenure_eval::study::flywheel::vector::VectorOptions;
-use tenure_eval::study::flywheel::{Mechanisms, Params, Variant, DEFAULT_VARIANTS};
-use tenure_eval::study::scale::parse_size;
-use tenure_eval::{Error, Result};
+use crate::embed::BeliefText;
+use crate::study::flywheel::job::{execute, markdown, FlywheelPlan, SWEEP};
+use crate::study::flywheel::vector::VectorOptions;
+use crate::study::flywheel::{Mechanisms, Params, Variant, DEFAULT_VARIANTS};
+use crate::study::scale::parse_size;
+use crate::{Error, Result};
 
 /// `tenure-eval flywheel`.
 #[derive(Debug, Args)]
-pub struct FlywheelArgs {
+pub(crate) struct FlywheelArgs {
     /// Progress on stderr.
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
@@ -250,7 +250,7 @@ fn parse_sweep(s: &str) -> Result<(String, Vec<f64>)> {
 }
 
 /// Run the study.
-pub fn run(args: FlywheelArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: FlywheelArgs) -> Result<ExitCode> {
     let plan = args.plan()?;
     let mut progress = Progress::new(args.quiet, "flywheel");
     let result = execute(&plan, &mut progress)?;

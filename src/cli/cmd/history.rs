@@ -6,15 +6,15 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::analysis::history::{last_change, read, series};
-use tenure_eval::error::exit;
-use tenure_eval::render::history::{figure, tables};
-use tenure_eval::render::table::render;
-use tenure_eval::{Error, Result};
+use crate::analysis::history::{last_change, read, series};
+use crate::error::exit;
+use crate::render::history::{figure, tables};
+use crate::render::table::render;
+use crate::{Error, Result};
 
 /// `tenure-eval history`.
 #[derive(Debug, Args)]
-pub struct HistoryArgs {
+pub(crate) struct HistoryArgs {
     /// The history folder (`run --history DIR`).
     pub dir: PathBuf,
     /// Measures shown, comma-separated [default: every measure of the first run].
@@ -38,7 +38,7 @@ pub struct HistoryArgs {
 }
 
 /// Print the history.
-pub fn run(args: HistoryArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(Error::Usage(format!(
             "--alpha {}: expected a level between 0 and 1",
@@ -48,7 +48,7 @@ pub fn run(args: HistoryArgs) -> Result<ExitCode> {
     // The figure's format is settled before any work: a name it cannot write is exit 2.
     let plot_format = match &args.plot {
         Some(file) => crate::cli::args::figure_format(args.plot_format, file, "--plot-format")?,
-        None => tenure_eval::render::FigureFormat::Svg,
+        None => crate::render::FigureFormat::Svg,
     };
     let entries = read(&args.dir)?;
     let series = series(&entries);
@@ -90,7 +90,7 @@ pub fn run(args: HistoryArgs) -> Result<ExitCode> {
     crate::cli::write_stdout(&text)?;
     if let Some(path) = &args.plot {
         let metric = metrics.first().map_or("passRate", String::as_str);
-        tenure_eval::render::write_figure(path, &figure(&series, metric)?, plot_format)?;
+        crate::render::write_figure(path, &figure(&series, metric)?, plot_format)?;
         say!("wrote {}", path.display());
     }
     let regressed = series

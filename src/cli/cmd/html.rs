@@ -1,19 +1,19 @@
 //! `tenure-eval html`: one self-contained HTML page to explore reports (see
-//! `tenure_eval::render::html`), and the `--html FILE` of `run`, `static` and `session`.
+//! `crate::render::html`), and the `--html FILE` of `run`, `static` and `session`.
 
 use crate::cli::args::SuiteArgs;
 use crate::cli::load_reports;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::analysis::compare::significance::TestSettings;
-use tenure_eval::render::html::{self, Options};
-use tenure_eval::suite::{Suite, SuiteSource};
-use tenure_eval::Result;
+use crate::analysis::compare::significance::TestSettings;
+use crate::render::html::{self, Options};
+use crate::suite::{Suite, SuiteSource};
+use crate::Result;
 
 /// `tenure-eval html`.
 #[derive(Debug, Args)]
-pub struct HtmlArgs {
+pub(crate) struct HtmlArgs {
     /// Report files, or folders of them (every .json file under a folder).
     #[arg(required = true, value_name = "REPORT_OR_FOLDER")]
     pub reports: Vec<PathBuf>,
@@ -46,10 +46,10 @@ pub struct HtmlArgs {
 }
 
 /// Write the page.
-pub fn run(args: HtmlArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(tenure_eval::Error::Usage(format!(
+        return Err(crate::Error::Usage(format!(
             "--alpha {}: expected a level between 0 and 1",
             args.alpha
         )));
@@ -72,7 +72,7 @@ pub fn run(args: HtmlArgs) -> Result<ExitCode> {
         },
         measures: None,
         history: match &args.history {
-            Some(dir) => tenure_eval::analysis::history::read(dir)?,
+            Some(dir) => crate::analysis::history::read(dir)?,
             None => Vec::new(),
         },
     };

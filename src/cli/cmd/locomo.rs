@@ -7,15 +7,15 @@ use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::{render, write_figure};
-use tenure_eval::study::locomo::{figure::figure, measure, tables};
-use tenure_eval::suite::locomo::{observation_covers, questions, CORRECTED};
-use tenure_eval::suite::{Label, Unit};
-use tenure_eval::{Error, Result};
+use crate::render::{render, write_figure};
+use crate::study::locomo::{figure::figure, measure, tables};
+use crate::suite::locomo::{observation_covers, questions, CORRECTED};
+use crate::suite::{Label, Unit};
+use crate::{Error, Result};
 
 /// `tenure-eval locomo`.
 #[derive(Debug, Args)]
-pub struct LocomoArgs {
+pub(crate) struct LocomoArgs {
     /// Reports of runs on `--suite locomo` (turns or sessions), any backend or system.
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
@@ -43,7 +43,7 @@ pub struct LocomoArgs {
 }
 
 /// The tables (and the figure).
-pub fn run(args: LocomoArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: LocomoArgs) -> Result<ExitCode> {
     let plot = match &args.plot {
         Some(file) => Some((
             file,
@@ -75,7 +75,7 @@ pub fn run(args: LocomoArgs) -> Result<ExitCode> {
         }));
     }
     let questions = questions(&args.data, &args.corrections)?;
-    if !tenure_eval::suite::locomo::is_released(&args.data)? {
+    if !crate::suite::locomo::is_released(&args.data)? {
         crate::cli::args::say_not_released("locomo");
     }
     let covers = if views.iter().any(|l| l.unit == Unit::Observations) {

@@ -7,13 +7,13 @@ use crate::cli::{json_text, load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::render;
-use tenure_eval::study::longmemeval::{measure, table};
-use tenure_eval::{Error, Result};
+use crate::render::render;
+use crate::study::longmemeval::{measure, table};
+use crate::{Error, Result};
 
 /// `tenure-eval longmemeval`.
 #[derive(Debug, Args)]
-pub struct LongMemEvalArgs {
+pub(crate) struct LongMemEvalArgs {
     /// Reports of runs on `--suite longmemeval` (turns or sessions, one unit per call).
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
@@ -29,7 +29,7 @@ pub struct LongMemEvalArgs {
 }
 
 /// The table.
-pub fn run(args: LongMemEvalArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: LongMemEvalArgs) -> Result<ExitCode> {
     let reports = load_reports(&args.reports, args.quiet)?;
     // The unit the runs used, from their manifests: one per call.
     let suites: std::collections::BTreeSet<&str> =

@@ -10,15 +10,15 @@ use crate::cli::finish::{baselines, finish, RunHistoryArgs};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::backend::Workload;
-use tenure_eval::job::RunPlan;
-use tenure_eval::study::scale::shard as scale_shard;
-use tenure_eval::suite::Suite;
-use tenure_eval::{Error, Result};
+use crate::backend::Workload;
+use crate::job::RunPlan;
+use crate::study::scale::shard as scale_shard;
+use crate::suite::Suite;
+use crate::{Error, Result};
 
 /// `tenure-eval merge`.
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// Progress on stderr.
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
@@ -44,7 +44,7 @@ pub struct MergeArgs {
 }
 
 /// Merge the shards.
-pub fn run(args: MergeArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: MergeArgs) -> Result<ExitCode> {
     // Scale shards hold the study's rows and its settings, merged as `scale` wrote them.
     if args.shards.iter().any(|dir| scale_shard::is_shard(dir)) {
         let given = ids::<MergeArgs>()
@@ -71,7 +71,7 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
         .with_gates(args.gates.gates(), baselines)?;
     plan.harness = plan.suite.harness_copy()?;
     let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
-    plan.replay = tenure_eval::job::merge::merge(&args.shards, &suites)?;
+    plan.replay = crate::job::merge::merge(&args.shards, &suites)?;
     finish(
         plan,
         &args.output,

@@ -4,15 +4,15 @@ use crate::cli::args::{figure_format, FigureFormatArg};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::figure_file::encode;
-use tenure_eval::render::{write_figure, FigureFormat};
-use tenure_eval::report::read::entries::static_case;
-use tenure_eval::report::LoadedReport;
-use tenure_eval::{Error, Result};
+use crate::render::figure_file::encode;
+use crate::render::{write_figure, FigureFormat};
+use crate::report::read::entries::static_case;
+use crate::report::LoadedReport;
+use crate::{Error, Result};
 
 /// `tenure-eval plot`.
 #[derive(Debug, Args)]
-pub struct PlotArgs {
+pub(crate) struct PlotArgs {
     /// Figure 2: session reports, one line each. Figure 1 (--case): a BM25 static report, then a
     /// cosine static report.
     #[arg(required = true)]
@@ -30,11 +30,11 @@ pub struct PlotArgs {
 }
 
 /// Draw a figure.
-pub fn run(args: PlotArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
     // Before any work: a file whose name says another format than --format is refused.
     let format = figure_format(args.format, &args.out, "--format")?;
     if let Some(case) = &args.case {
-        use tenure_eval::render::plot::{score_figure, ScoreSource};
+        use crate::render::plot::{score_figure, ScoreSource};
         let [top, bottom] = args.reports.as_slice() else {
             return Err(Error::Usage(
                 "plot --case needs two static reports: BM25 first, then cosine".into(),
@@ -64,7 +64,7 @@ pub fn run(args: PlotArgs) -> Result<ExitCode> {
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
     crate::cli::mixed::warn(&reports);
-    let svg = tenure_eval::render::plot::drift_figure(&reports)?;
+    let svg = crate::render::plot::drift_figure(&reports)?;
     out_figure(&args.out, &svg, format)?;
     Ok(ExitCode::SUCCESS)
 }

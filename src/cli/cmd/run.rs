@@ -8,15 +8,15 @@ use crate::cli::journal::{refuse_backends_in_replay, JournalArgs};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
 use clap::Args;
 use std::process::ExitCode;
-use tenure_eval::backend::Workload;
-use tenure_eval::job::RunPlan;
-use tenure_eval::shard::Shard;
-use tenure_eval::suite::Suite;
-use tenure_eval::Result;
+use crate::backend::Workload;
+use crate::job::RunPlan;
+use crate::shard::Shard;
+use crate::suite::Suite;
+use crate::Result;
 
 /// `tenure-eval run|static|session`.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Progress on stderr.
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
@@ -63,7 +63,7 @@ pub struct RunArgs {
     pub http: HttpArgs,
     /// Stop a pass after this many errored cases or turns; a pass with errors, or stopped,
     /// writes its report beside the good one, in failed/.
-    #[arg(long, value_name = "N", default_value_t = tenure_eval::job::errors::DEFAULT_MAX_ERRORS)]
+    #[arg(long, value_name = "N", default_value_t = crate::job::errors::DEFAULT_MAX_ERRORS)]
     pub max_errors: usize,
     /// Output.
     #[command(flatten)]
@@ -105,7 +105,7 @@ impl RunArgs {
     /// cosine when a model is named, else the lexical backend the suite's items can be matched
     /// by: alias-BM25 where they carry names and aliases, plain BM25 (`bm25-text`) where they
     /// are text (LoCoMo, BEAM, a test collection).
-    pub fn backend_args(&self, suite: &Suite) -> Vec<BackendArg> {
+    pub(crate) fn backend_args(&self, suite: &Suite) -> Vec<BackendArg> {
         let mut chosen: Vec<BackendArg> = Vec::new();
         if self.backend.is_empty() {
             chosen.push(if self.http.url.is_some() || self.http.provider.is_some() {
@@ -128,14 +128,14 @@ impl RunArgs {
 }
 
 /// Run `kinds` of the suite through each backend (or, with `--replay`, re-score a recording).
-pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
+pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     let mut suite = load(&args.suite)?;
     if !args.output.quiet {
         for note in crate::cli::args::input_notes(&suite) {
             say!("{note}");
         }
     }
-    let selection = tenure_eval::suite::select::Selection {
+    let selection = crate::suite::select::Selection {
         cases: args.case.clone(),
         categories: args.category.clone(),
         limit: args.limit,
@@ -184,7 +184,7 @@ pub fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     if let Some(dir) = &replay {
         plan.harness = plan.suite.harness_copy()?;
         let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
-        plan.replay = tenure_eval::job::journal::recording(dir, &suites, &plan.kinds)?;
+        plan.replay = crate::job::journal::recording(dir, &suites, &plan.kinds)?;
     }
     finish(
         plan,

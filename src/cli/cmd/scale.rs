@@ -7,20 +7,20 @@ use crate::cli::study_rows::print_rows;
 use crate::cli::{json_text, write_stdout};
 use clap::Args;
 use std::process::{Command, ExitCode, Stdio};
-use tenure_eval::backend::cosine::HnswParams;
-use tenure_eval::embed::places::user_cache;
-use tenure_eval::render::write_figure;
-use tenure_eval::shard::Shard;
-use tenure_eval::study::scale::figure::{scale_figure, ScalePoint};
-use tenure_eval::study::scale::shard::{self, Rows, Settings};
-use tenure_eval::study::scale::vectors::{self, VectorRow};
-use tenure_eval::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
-use tenure_eval::suite::Suite;
-use tenure_eval::{Error, Result};
+use crate::backend::cosine::HnswParams;
+use crate::embed::places::user_cache;
+use crate::render::write_figure;
+use crate::shard::Shard;
+use crate::study::scale::figure::{scale_figure, ScalePoint};
+use crate::study::scale::shard::{self, Rows, Settings};
+use crate::study::scale::vectors::{self, VectorRow};
+use crate::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
+use crate::suite::Suite;
+use crate::{Error, Result};
 
 /// `tenure-eval scale`.
 #[derive(Debug, Args)]
-pub struct ScaleArgs {
+pub(crate) struct ScaleArgs {
     /// Store sizes, in beliefs (`1k`, `10k`, `1m`).
     #[arg(long, value_delimiter = ',', default_value = "1k,10k,100k", value_parser = parse_size)]
     pub sizes: Vec<usize>,
@@ -104,14 +104,14 @@ fn in_child<T: serde::de::DeserializeOwned>(size: usize) -> Result<T> {
 }
 
 /// Run the study.
-pub fn run(args: ScaleArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
     if args.vectors {
         return run_vectors(&args);
     }
     // A size's child process reads the suite its parent read and named (a benchmark's files that
     // are not its release are said once, by the parent).
     let suite = match args.one {
-        Some(_) => tenure_eval::suite::Suite::load(&args.suite.source()?)?,
+        Some(_) => crate::suite::Suite::load(&args.suite.source()?)?,
         None => load(&args.suite)?,
     };
     if let Some(size) = args.one {

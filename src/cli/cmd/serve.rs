@@ -6,12 +6,12 @@ use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use clap::Args;
 use std::process::ExitCode;
-use tenure_eval::serve::Server;
-use tenure_eval::{Error, Result};
+use crate::serve::Server;
+use crate::{Error, Result};
 
 /// `tenure-eval serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Progress on stderr.
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
@@ -55,7 +55,7 @@ pub struct ServeArgs {
 }
 
 /// Serve until killed.
-pub fn run(args: ServeArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     args.backends.check(&[args.backend], None, false)?;
     if args.backend == BackendArg::Http {
         return Err(Error::Usage(
@@ -72,7 +72,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     let mut config = configs.remove(0);
     let mut progress = Progress::new(args.quiet, &suite.label());
     config.prepare(&suite, &mut |done, total| {
-        tenure_eval::run::Observer::embedding(&mut progress, done, total)
+        crate::run::Observer::embedding(&mut progress, done, total)
     })?;
     progress.finish();
     let server = Server::bind(

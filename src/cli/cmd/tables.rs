@@ -6,12 +6,12 @@ use crate::cli::{load_reports, write_stdout};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::report::LoadedReport;
-use tenure_eval::{Error, Result};
+use crate::report::LoadedReport;
+use crate::{Error, Result};
 
 /// `tenure-eval tables`.
 #[derive(Debug, Args)]
-pub struct TablesArgs {
+pub(crate) struct TablesArgs {
     /// Report files (static and session, any provider).
     pub reports: Vec<PathBuf>,
     /// A TREC run made elsewhere (`qid Q0 docno rank score run_name`; repeatable), scored on
@@ -37,10 +37,10 @@ pub struct TablesArgs {
 }
 
 /// Tables from report files.
-pub fn run(args: TablesArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: TablesArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
-    use tenure_eval::render::render;
-    use tenure_eval::render::tables::{paper_tables, pmb_tables};
+    use crate::render::render;
+    use crate::render::tables::{paper_tables, pmb_tables};
     if args.reports.is_empty() && args.trec_run.is_empty() {
         return Err(Error::Usage(
             "tables needs report files, or TREC runs with --trec-run".into(),
@@ -66,7 +66,7 @@ pub fn run(args: TablesArgs) -> Result<ExitCode> {
     // suite judged by qrels (LoCoMo, BEAM, a test collection) they are its measures: first.
     let mut all = reports;
     all.extend(runs);
-    let rank = tenure_eval::render::tables::rank_table(&all);
+    let rank = crate::render::tables::rank_table(&all);
     if all.iter().all(LoadedReport::judged_by_qrels) {
         tables.splice(0..0, rank);
     } else {
@@ -94,20 +94,20 @@ fn trec_runs(args: &TablesArgs, reports: &[LoadedReport]) -> Result<Vec<LoadedRe
     if let Some(message) = refused {
         return Err(Error::Usage(message.into()));
     }
-    let names = tenure_eval::render::tables::block_measures(reports);
+    let names = crate::render::tables::block_measures(reports);
     let list = if names.is_empty() {
-        tenure_eval::eval::rank::DEFAULT_MEASURES.to_string()
+        crate::eval::rank::DEFAULT_MEASURES.to_string()
     } else {
         names.join(",")
     };
-    let measures = tenure_eval::eval::rank::parse_measures(&list)
+    let measures = crate::eval::rank::parse_measures(&list)
         .map_err(|e| Error::Usage(format!("the reports' rank measures: {e}")))?;
     crate::cli::load_trec_runs(&args.trec_run, &crate::cli::args::load(s)?, &measures)
 }
 
 /// The table `name` names: its label, or its 1-based place. Unknown: a usage error listing them.
-fn pick(tables: Vec<tenure_eval::render::Table>, name: &str) -> Result<tenure_eval::render::Table> {
-    use tenure_eval::render::tex::label;
+fn pick(tables: Vec<crate::render::Table>, name: &str) -> Result<crate::render::Table> {
+    use crate::render::tex::label;
     let labels: Vec<String> = tables.iter().map(|t| label(&t.title)).collect();
     let at = name
         .parse::<usize>()
@@ -121,7 +121,7 @@ fn pick(tables: Vec<tenure_eval::render::Table>, name: &str) -> Result<tenure_ev
         });
     match at {
         Some(i) => Ok(tables.into_iter().nth(i).expect("an index in range")),
-        None => Err(tenure_eval::Error::Usage(format!(
+        None => Err(crate::Error::Usage(format!(
             "--table {name}: no such table; these reports give {}",
             labels
                 .iter()

@@ -7,23 +7,23 @@ use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tenure_eval::render::render;
-use tenure_eval::study::temporal::draw::{self, Part};
+use crate::render::render;
+use crate::study::temporal::draw::{self, Part};
 
 /// `--part` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PartArg {
+pub(crate) enum PartArg {
     /// LoCoMo's first five samples, BEAM's 100K chats 1-10: for development and training.
     Dev,
     /// LoCoMo's last five, BEAM's chats 11-20: the held-out test set.
     Test,
 }
-use tenure_eval::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
-use tenure_eval::{Error, Result};
+use crate::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
+use crate::{Error, Result};
 
 /// `tenure-eval temporal`.
 #[derive(Debug, Args)]
-pub struct TemporalArgs {
+pub(crate) struct TemporalArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: TemporalCommand,
@@ -31,7 +31,7 @@ pub struct TemporalArgs {
 
 /// `temporal` subcommands.
 #[derive(Debug, Subcommand)]
-pub enum TemporalCommand {
+pub(crate) enum TemporalCommand {
     /// Print each statement's id, valid-time class (forward_open, current_state, closed,
     /// correction) and the marker that decided it.
     Classify(ClassifyArgs),
@@ -50,7 +50,7 @@ pub enum TemporalCommand {
 /// Where lines without a text (ids drawn by `temporal draw`) find it: LoCoMo's file or BEAM's
 /// folder.
 #[derive(Debug, Args)]
-pub struct TextsArgs {
+pub(crate) struct TextsArgs {
     /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
     #[arg(long, value_name = "FILE", conflicts_with = "beam")]
     pub locomo: Option<PathBuf>,
@@ -61,7 +61,7 @@ pub struct TextsArgs {
 
 /// A statements file, and LoCoMo's or BEAM's files for lines without a text.
 #[derive(Debug, Args)]
-pub struct ClassifyFileArgs {
+pub(crate) struct ClassifyFileArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
     pub file: PathBuf,
     /// Where texts are read.
@@ -71,7 +71,7 @@ pub struct ClassifyFileArgs {
 
 /// `temporal classify`.
 #[derive(Debug, Args)]
-pub struct ClassifyArgs {
+pub(crate) struct ClassifyArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.
     pub file: PathBuf,
     /// Where texts are read.
@@ -84,7 +84,7 @@ pub struct ClassifyArgs {
 
 /// `temporal eval`.
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// JSON Lines `{"id", "text", "class"}`; `-` reads stdin.
     pub file: PathBuf,
     /// Where texts are read.
@@ -99,7 +99,7 @@ pub struct EvalArgs {
 /// `temporal draw`.
 #[derive(Debug, Args)]
 #[command(group = clap::ArgGroup::new("from").required(true).args(["locomo", "beam"]))]
-pub struct DrawArgs {
+pub(crate) struct DrawArgs {
     /// LoCoMo's released `locomo10.json`: draw from its dialog turns.
     #[arg(long, value_name = "FILE")]
     pub locomo: Option<PathBuf>,
@@ -120,7 +120,7 @@ pub struct DrawArgs {
 }
 
 /// Run a `temporal` subcommand.
-pub fn run(args: TemporalArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: TemporalArgs) -> Result<ExitCode> {
     match args.command {
         TemporalCommand::Classify(a) => classify(a),
         TemporalCommand::Eval(a) => eval(a),
@@ -130,8 +130,8 @@ pub fn run(args: TemporalArgs) -> Result<ExitCode> {
 }
 
 /// BEAM's tier the statements are drawn from (files that are not BEAM's release are said).
-fn beam_suite(data: &Path) -> Result<tenure_eval::suite::Suite> {
-    let tier = tenure_eval::study::temporal::beam::TIER.to_string();
+fn beam_suite(data: &Path) -> Result<crate::suite::Suite> {
+    let tier = crate::study::temporal::beam::TIER.to_string();
     crate::cli::args::load_beam(data, vec![tier])
 }
 
@@ -140,7 +140,7 @@ fn beam_suite(data: &Path) -> Result<tenure_eval::suite::Suite> {
 /// error.
 fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<Statement>)> {
     let (path, bytes) = if path.as_os_str() != "-" {
-        (path.to_path_buf(), tenure_eval::io::read_bytes(path)?)
+        (path.to_path_buf(), crate::io::read_bytes(path)?)
     } else {
         let stdin = PathBuf::from("<stdin>");
         let mut bytes = Vec::new();
@@ -177,8 +177,8 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
         _ => {}
     }
     let turns = match (&texts.locomo, &texts.beam) {
-        (Some(locomo), _) => Some(tenure_eval::suite::locomo::turns(locomo)?),
-        (None, Some(beam)) => Some(tenure_eval::study::temporal::beam::turns(&beam_suite(
+        (Some(locomo), _) => Some(crate::suite::locomo::turns(locomo)?),
+        (None, Some(beam)) => Some(crate::study::temporal::beam::turns(&beam_suite(
             beam,
         )?)),
         (None, None) => None,
@@ -238,13 +238,13 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
     };
     let drawn = match (&args.locomo, &args.beam) {
         (Some(locomo), _) => draw::draw(
-            &tenure_eval::suite::locomo::turns(locomo)?,
+            &crate::suite::locomo::turns(locomo)?,
             part,
             args.n,
             args.seed,
         )?,
         (None, Some(beam)) => {
-            tenure_eval::study::temporal::beam::draw(&beam_suite(beam)?, part, args.n, args.seed)?
+            crate::study::temporal::beam::draw(&beam_suite(beam)?, part, args.n, args.seed)?
         }
         (None, None) => {
             return Err(Error::Usage(
@@ -267,10 +267,10 @@ fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
     let mut out = String::new();
     for s in &statements {
-        let features = tenure_eval::temporal::features::features(&s.text);
+        let features = crate::temporal::features::features(&s.text);
         let line = serde_json::json!({
             "id": s.id, "class": s.class,
-            "buckets": tenure_eval::temporal::features::buckets(&features),
+            "buckets": crate::temporal::features::buckets(&features),
             "features": features,
         });
         out.push_str(&line.to_string());

@@ -4,14 +4,14 @@ use crate::cli::args::{load, SuiteArgs};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::render::trec::{qrels_file, run_file};
-use tenure_eval::report::write_atomic;
-use tenure_eval::report::LoadedReport;
-use tenure_eval::Result;
+use crate::render::trec::{qrels_file, run_file};
+use crate::report::write_atomic;
+use crate::report::LoadedReport;
+use crate::Result;
 
 /// `tenure-eval trec`.
 #[derive(Debug, Args)]
-pub struct TrecArgs {
+pub(crate) struct TrecArgs {
     /// The report to export.
     pub report: PathBuf,
     /// The suite whose cases hold the gold sets.
@@ -23,7 +23,7 @@ pub struct TrecArgs {
 }
 
 /// Export a report.
-pub fn run(args: TrecArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: TrecArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let report = LoadedReport::load(&args.report)?;
     let dir = args

@@ -2,10 +2,10 @@
 
 use crate::cli::args::{load, SuiteArgs};
 use std::process::ExitCode;
-use tenure_eval::Result;
+use crate::Result;
 
 /// Load and check a suite.
-pub fn run(args: SuiteArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: SuiteArgs) -> Result<ExitCode> {
     let suite = load(&args)?;
     for warning in &suite.warnings {
         say!("warning: {warning}");

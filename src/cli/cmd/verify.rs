@@ -3,11 +3,11 @@
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::Result;
+use crate::Result;
 
 /// `tenure-eval verify`.
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// Report files.
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
@@ -18,7 +18,7 @@ pub struct VerifyArgs {
 }
 
 /// Verify each report.
-pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut failed = false;
     for path in &args.reports {
         if is_sidecar(path)? {
@@ -28,7 +28,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             );
             continue;
         }
-        let problems = tenure_eval::analysis::verify::verify(path, !args.no_inputs)?;
+        let problems = crate::analysis::verify::verify(path, !args.no_inputs)?;
         if problems.is_empty() {
             let scope = if args.no_inputs {
                 " (aggregates only; inputs not checked: --no-inputs)"
@@ -43,7 +43,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         failed |= !problems.is_empty();
     }
     Ok(if failed {
-        ExitCode::from(tenure_eval::error::exit::FAILED_CHECK)
+        ExitCode::from(crate::error::exit::FAILED_CHECK)
     } else {
         ExitCode::SUCCESS
     })
@@ -56,6 +56,6 @@ fn is_sidecar(path: &std::path::Path) -> Result<bool> {
         return Ok(false);
     }
     let (_, skipped) =
-        tenure_eval::report::LoadedReport::load_all(std::slice::from_ref(&path.to_path_buf()))?;
+        crate::report::LoadedReport::load_all(std::slice::from_ref(&path.to_path_buf()))?;
     Ok(!skipped.is_empty())
 }

@@ -9,13 +9,13 @@ use crate::cli::remote::RemoteArgs;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::backend::cosine::IndexKind;
-use tenure_eval::suite::Suite;
-use tenure_eval::{Error, Result};
+use crate::backend::cosine::IndexKind;
+use crate::suite::Suite;
+use crate::{Error, Result};
 
 /// `tenure-eval embed`.
 #[derive(Debug, Args)]
-pub struct EmbedArgs {
+pub(crate) struct EmbedArgs {
     /// Progress on stderr.
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
@@ -162,10 +162,10 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
 }
 
 /// Fill stores.
-pub fn run(args: EmbedArgs) -> Result<ExitCode> {
-    use tenure_eval::embed::places::Places;
-    use tenure_eval::embed::source::{fill, import_upstream};
-    use tenure_eval::embed::{needed_texts, EmbeddingStore};
+pub(crate) fn run(args: EmbedArgs) -> Result<ExitCode> {
+    use crate::embed::places::Places;
+    use crate::embed::source::{fill, import_upstream};
+    use crate::embed::{needed_texts, EmbeddingStore};
     refuse_unused(&args)?;
     let suites: Vec<Suite> = if args.custom.corpus.is_some() {
         vec![load(&SuiteArgs {
@@ -185,7 +185,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
             data: args.data.clone(),
         })?]
     } else if args.suite.is_empty() {
-        (tenure_eval::suite::BUILTIN_SUITES.iter())
+        (crate::suite::BUILTIN_SUITES.iter())
             .map(|s| builtin(s.name))
             .collect::<Result<Vec<_>>>()?
             .concat()
@@ -300,7 +300,7 @@ pub fn run(args: EmbedArgs) -> Result<ExitCode> {
 /// Every copy of a built-in suite: `pmb` is embedded for both Tenure's copy (in-process runs)
 /// and PrecisionMemBench's (what `serve` indexes when its harness seeds it).
 fn builtin(name: &str) -> Result<Vec<Suite>> {
-    let suite = Suite::load(&tenure_eval::suite::SuiteSource::Builtin(name.to_string()))?;
+    let suite = Suite::load(&crate::suite::SuiteSource::Builtin(name.to_string()))?;
     let harness = suite.harness_copy()?;
     Ok(std::iter::once(suite).chain(harness).collect())
 }
@@ -314,7 +314,7 @@ pub(super) fn note(quiet: bool, message: String) {
 
 /// Write an import's store and say what it added.
 pub(super) fn save_imported(
-    store: &tenure_eval::embed::EmbeddingStore,
+    store: &crate::embed::EmbeddingStore,
     file: &std::path::Path,
     folder: &std::path::Path,
     before: usize,

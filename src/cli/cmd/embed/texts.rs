@@ -6,12 +6,12 @@
 use super::{note, EmbedArgs};
 use std::path::Path;
 use std::process::ExitCode;
-use tenure_eval::backend::cosine::IndexKind;
-use tenure_eval::embed::needed::suite_flags;
-use tenure_eval::embed::places::Places;
-use tenure_eval::embed::{needed_texts, EmbeddingStore, TextPolicy};
-use tenure_eval::suite::Suite;
-use tenure_eval::{Error, Result};
+use crate::backend::cosine::IndexKind;
+use crate::embed::needed::suite_flags;
+use crate::embed::places::Places;
+use crate::embed::{needed_texts, EmbeddingStore, TextPolicy};
+use crate::suite::Suite;
+use crate::{Error, Result};
 
 /// The texts `suites` need, each under its suite's policy, without duplicates, in first-use
 /// order; with `lacking`, only those that store has no vector for.
@@ -40,7 +40,7 @@ fn texts(
 }
 
 /// `embed --export-texts`: JSON Lines to `--out` (or stdout).
-pub fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
+pub(crate) fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
     let config = &args.cosine.configs(&args.remote, IndexKind::Exact)[0];
     let places = Places::new(args.cosine.store_dir.as_deref());
     let store = match (args.missing, args.cosine.model.as_slice()) {
@@ -65,7 +65,7 @@ pub fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
     }
     match &args.out {
         Some(out) if out != Path::new("-") => {
-            tenure_eval::io::write_atomic(out, body.as_bytes())?;
+            crate::io::write_atomic(out, body.as_bytes())?;
             let names: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
             note(
                 args.quiet,
@@ -93,8 +93,8 @@ pub fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
 
 /// `embed --import-vectors FILE --model NAME`: add the vectors, write the store, say what was
 /// added and, per suite, how many needed texts still have no vector.
-pub fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<ExitCode> {
-    use tenure_eval::embed::import::{import, read};
+pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<ExitCode> {
+    use crate::embed::import::{import, read};
     let [name] = args.cosine.model.as_slice() else {
         return Err(Error::Usage(
             "--import-vectors needs one --model NAME (the store to fill)".into(),

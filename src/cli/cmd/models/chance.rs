@@ -2,13 +2,13 @@
 //! its chance row's (`--model random`, at the row's cosine floor when a floor is swept), by the
 //! paired randomisation test of `compare`'s runs table, Holm-adjusted over the table's pairs.
 
-use tenure_eval::analysis::compare::significance::RunsTable;
-use tenure_eval::render::run_table::{ChanceTest, ModelRow};
+use crate::analysis::compare::significance::RunsTable;
+use crate::render::run_table::{ChanceTest, ModelRow};
 
 /// Fill each row's measures from `table` (runs in row order; its first `measures` columns are
 /// the rank measures, precision and pass/fail follow) and each row's test against its chance
 /// row, `chance_of[i]` (none for the chance rows themselves).
-pub fn annotate(
+pub(crate) fn annotate(
     rows: &mut [ModelRow],
     table: &RunsTable,
     measures: usize,
@@ -47,7 +47,7 @@ pub fn annotate(
 }
 
 /// The lines under the table: which rows are not distinguishable from chance, and how tested.
-pub fn note(rows: &[ModelRow], table: &RunsTable) -> String {
+pub(crate) fn note(rows: &[ModelRow], table: &RunsTable) -> String {
     let tested: Vec<&ModelRow> = rows.iter().filter(|r| r.vs_chance.is_some()).collect();
     let Some(first) = tested.first().and_then(|r| r.vs_chance.as_ref()) else {
         return String::new();
@@ -70,7 +70,7 @@ pub fn note(rows: &[ModelRow], table: &RunsTable) -> String {
         first.measure,
         table.common_cases,
         table.alpha,
-        tenure_eval::eval::stats::EXACT_UP_TO,
+        crate::eval::stats::EXACT_UP_TO,
         table.resamples,
         table.seed
     );

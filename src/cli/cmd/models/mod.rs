@@ -13,18 +13,18 @@ use crate::cli::{json_text, write_stdout_then_go_on};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tenure_eval::analysis::compare::significance::{runs_table, TestSettings};
-use tenure_eval::backend::BackendConfig;
-use tenure_eval::backend::Workload;
-use tenure_eval::job::{execute, RunPlan};
-use tenure_eval::render::run_table::{models_grid, models_table, ModelRow};
-use tenure_eval::Result;
+use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::backend::BackendConfig;
+use crate::backend::Workload;
+use crate::job::{execute, RunPlan};
+use crate::render::run_table::{models_grid, models_table, ModelRow};
+use crate::Result;
 
 mod chance;
 
 /// `tenure-eval models`.
 #[derive(Debug, Args)]
-pub struct ModelsArgs {
+pub(crate) struct ModelsArgs {
     /// Progress on stderr.
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
@@ -79,7 +79,7 @@ pub struct ModelsArgs {
 
 /// `--reference` values: the lexical backends (the models are the cosine rows).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReferenceArg {
+pub(crate) enum ReferenceArg {
     /// Alias-BM25: Tenure's query over names and aliases.
     Bm25,
     /// BM25 over the items' words.
@@ -88,7 +88,7 @@ pub enum ReferenceArg {
 
 /// `--fusion` values: the ways a model's list is fused with the reference's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FusionArg {
+pub(crate) enum FusionArg {
     /// Reciprocal rank fusion.
     Rrf,
     /// CombSUM over min-max normalised scores.
@@ -108,7 +108,7 @@ impl FusionArg {
 }
 
 /// The invariance table.
-pub fn run(args: ModelsArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let reference = match args.reference {
         None if suite.has_aliases() => BackendArg::Bm25,
@@ -118,7 +118,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     };
     // What a fusion fuses is the reference and each model: a --fuse list would be ignored.
     if crate::cli::given::given("fuse") {
-        return Err(tenure_eval::Error::Usage(
+        return Err(crate::Error::Usage(
             "--fuse does not apply to models: each --fusion row fuses the --reference backend \
              with one model"
                 .into(),
@@ -147,7 +147,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
         backends.insert(backends.len() - methods.len(), cosine);
     }
     if args.metrics.0.is_empty() {
-        return Err(tenure_eval::Error::Usage(
+        return Err(crate::Error::Usage(
             "--metrics none: models compares by rank measures; name at least one".into(),
         ));
     }
@@ -156,13 +156,13 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             .iter()
             .find(|id| crate::cli::given::given(id))
         {
-            return Err(tenure_eval::Error::Usage(format!(
+            return Err(crate::Error::Usage(format!(
                 "--{flag} is the test against chance's; --no-chance leaves the test out"
             )));
         }
     }
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(tenure_eval::Error::Usage(format!(
+        return Err(crate::Error::Usage(format!(
             "--alpha {}: expected a level between 0 and 1",
             args.alpha
         )));
@@ -202,7 +202,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
     plan.shard = args
         .shard
         .as_deref()
-        .map(tenure_eval::shard::Shard::parse)
+        .map(crate::shard::Shard::parse)
         .transpose()?;
     let mut progress = Progress::new(args.quiet, &name);
     let outcome = execute(&mut plan, &mut progress)?;
@@ -260,7 +260,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             chance::note(&rows, &table)
         ),
         // CSV and LaTeX carry the table; each row's verdict against chance is its own column.
-        other => tenure_eval::render::render(&[models_grid(&rows, &title)], other.table()),
+        other => crate::render::render(&[models_grid(&rows, &title)], other.table()),
     };
     write_stdout_then_go_on(&text)?;
     if outcome.errored() > 0 {
@@ -268,7 +268,7 @@ pub fn run(args: ModelsArgs) -> Result<ExitCode> {
             "error: the backend failed on {} cases or turns",
             outcome.errored()
         );
-        return Ok(ExitCode::from(tenure_eval::error::exit::RUNTIME));
+        return Ok(ExitCode::from(crate::error::exit::RUNTIME));
     }
     Ok(ExitCode::SUCCESS)
 }
