@@ -41,7 +41,11 @@ pub enum Error {
 
 impl Error {
     /// Input error at a location inside `file`.
-    pub fn input(file: &Path, location: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn input(
+        file: &Path,
+        location: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Error::Input {
             file: file.to_path_buf(),
             location: location.into(),
@@ -50,7 +54,7 @@ impl Error {
     }
 
     /// Backend failure.
-    pub fn backend(backend: &str, message: impl std::fmt::Display) -> Self {
+    pub(crate) fn backend(backend: &str, message: impl std::fmt::Display) -> Self {
         Error::Backend {
             backend: backend.to_string(),
             message: message.to_string(),
@@ -70,11 +74,11 @@ impl Error {
 /// job's outcome return.
 pub mod exit {
     /// Everything ran and held.
-    pub const OK: u8 = 0;
+    pub(crate) const OK: u8 = 0;
     /// A CI gate failed, or `verify` / `doctor` found a problem.
-    pub const FAILED_CHECK: u8 = 1;
+    pub(crate) const FAILED_CHECK: u8 = 1;
     /// Usage or input error: the user must fix a flag or a file.
-    pub const USAGE: u8 = 2;
+    pub(crate) const USAGE: u8 = 2;
     /// Runtime failure: a backend, the output, or a case the backend failed on.
     pub const RUNTIME: u8 = 3;
     /// Interrupted by SIGINT, SIGTERM or SIGHUP (128 + SIGINT).

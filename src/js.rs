@@ -20,12 +20,12 @@ pub(crate) fn is_js_whitespace(c: char) -> bool {
 }
 
 /// `String.prototype.trim`.
-pub fn trim(s: &str) -> &str {
+pub(crate) fn trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)
 }
 
 /// `String.prototype.length`: UTF-16 code units.
-pub fn len(s: &str) -> usize {
+pub(crate) fn len(s: &str) -> usize {
     s.encode_utf16().count()
 }
 

@@ -9,8 +9,9 @@
 //!
 //! # The public API
 //!
-//! What a library user needs, and the binary, tests, benches and examples use; every other item
-//! is `pub(crate)`:
+//! What a library user needs, and the tests, benches and examples use; every other item is
+//! `pub(crate)`, the command line ([`cli`], hidden: [`cli::main`] is all it offers) among them,
+//! so that the compiler, not a convention, keeps the surface this small:
 //! - load a suite: [`suite::Suite::load`] from a [`suite::SuiteSource`] (built-in, custom files,
 //!   LoCoMo, LongMemEval), its beliefs, cases and sessions;
 //! - pick and build a backend: [`backend::BackendConfig`] (every built-in backend's settings)
@@ -43,6 +44,9 @@
 //! # Ok::<(), tenure_eval::Error>(())
 //! ```
 #![deny(missing_docs)]
+// The modules' docs are written for contributors too and link the crate-private items they
+// explain; `cargo doc --document-private-items` resolves those links.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod analysis;
 pub mod backend;

@@ -15,7 +15,7 @@ pub enum Profile {
 
 impl Profile {
     /// Name used on the command line and in manifests.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Profile::Paper => "paper",
             Profile::Head => "head",
@@ -50,7 +50,7 @@ pub enum Reader {
 /// external harness (the same static checks in another order, other session wording;
 /// provider-http spec §5.3, §6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Harness {
+pub(crate) enum Harness {
     /// `retrieval.eval.test.ts` and the vector harnesses.
     Tenure,
     /// `retrieval.external.eval.test.ts` and its session twin.
@@ -82,18 +82,18 @@ pub(crate) struct Fidelity {
 
 impl Fidelity {
     /// `profile`'s pipeline with `reader`.
-    pub fn new(profile: Profile, reader: Reader) -> Fidelity {
+    pub(crate) fn new(profile: Profile, reader: Reader) -> Fidelity {
         Fidelity { profile, reader }
     }
 
     /// Whether a system outside the process answers the searches (the external client's run).
-    pub fn is_external(self) -> bool {
+    pub(crate) fn is_external(self) -> bool {
         self.reader == Reader::External
     }
 
     /// Whose checks judge the context: an external system's are judged as PrecisionMemBench's
     /// external harness judges them.
-    pub fn harness(self) -> Harness {
+    pub(crate) fn harness(self) -> Harness {
         if self.is_external() {
             Harness::External
         } else {
@@ -102,7 +102,7 @@ impl Fidelity {
     }
 
     /// Whose rules build the context.
-    pub fn context_rules(self) -> ContextRules {
+    pub(crate) fn context_rules(self) -> ContextRules {
         match (self.profile, self.reader) {
             (_, Reader::External) => ContextRules::External(self.profile),
             (Profile::Head, Reader::Vector) => ContextRules::VectorAdapter,
@@ -113,13 +113,13 @@ impl Fidelity {
 
     /// Whether the paper tag's check of a scope prelude runs: its Tenure harness still checked
     /// one the context no longer had (it reads as undefined); the external harness never did.
-    pub fn checks_scope_prelude(self) -> bool {
+    pub(crate) fn checks_scope_prelude(self) -> bool {
         self.profile == Profile::Paper && self.harness() == Harness::Tenure
     }
 
     /// Precision of a case whose context surfaced nothing although it has gold: HEAD's
     /// harnesses count it 0, the paper tag's leave it undefined (spec §G).
-    pub fn precision_of_empty_context(self) -> Option<f64> {
+    pub(crate) fn precision_of_empty_context(self) -> Option<f64> {
         match self.profile {
             Profile::Paper => None,
             Profile::Head => Some(0.0),

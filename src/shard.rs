@@ -27,7 +27,7 @@ pub struct Shard {
 
 impl Shard {
     /// Parse `K/N` (1 ≤ K ≤ N).
-    pub fn parse(text: &str) -> Result<Shard> {
+    pub(crate) fn parse(text: &str) -> Result<Shard> {
         let bad = || {
             Error::Usage(format!(
                 "--shard {text:?}: expected K/N with 1 ≤ K ≤ N (shard 2 of 3: 2/3)"
@@ -47,12 +47,12 @@ impl Shard {
     /// Does this shard run the case (or session case) `id`? Its FNV-1a 64-bit hash modulo `n`
     /// is `k − 1`: a function of the id alone, written by hand because it must never change
     /// with a crate's version (a shard's cases are part of what a merge checks).
-    pub fn runs(&self, id: &str) -> bool {
+    pub(crate) fn runs(&self, id: &str) -> bool {
         fnv1a(id) % u64::from(self.n) == u64::from(self.k - 1)
     }
 
     /// Does this shard take the unit at `position` (from 0) of a list every shard is given?
-    pub fn takes(&self, position: usize) -> bool {
+    pub(crate) fn takes(&self, position: usize) -> bool {
         position as u64 % u64::from(self.n) == u64::from(self.k - 1)
     }
 }
@@ -60,7 +60,7 @@ impl Shard {
 /// `given`, each a shard with its name (a file or folder, for messages) and what it holds,
 /// checked to be one whole split, and put in shard order: every shard of one N, each once.
 /// `what` names the set in the message of a missing shard (`" for retrieval-report.jsonl"`).
-pub fn complete<T>(given: Vec<(Shard, String, T)>, what: &str) -> Result<Vec<T>> {
+pub(crate) fn complete<T>(given: Vec<(Shard, String, T)>, what: &str) -> Result<Vec<T>> {
     let Some(n) = given.first().map(|(s, _, _)| s.n) else {
         return Err(Error::Usage("merge: no shard given".into()));
     };

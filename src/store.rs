@@ -20,7 +20,7 @@ use std::collections::HashMap;
 /// belief's id: at 1M beliefs, 0.5 GB less than a `Cow<Belief>` (the size of a belief) and an
 /// owned id per entry.
 #[derive(Debug, Clone)]
-pub struct BeliefStore<'a> {
+pub(crate) struct BeliefStore<'a> {
     beliefs: Vec<Held<'a>>,
     /// Positions in `beliefs` of each id, in natural order (the first is what a scan finds).
     by_id: HashMap<Cow<'a, str>, Positions>,
@@ -90,7 +90,7 @@ impl Positions {
 
 /// Which relation participants an expansion may add.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Participants {
+pub(crate) enum Participants {
     /// Active beliefs that are not open questions (Tenure's reader).
     ActiveBeliefs,
     /// Any of the user's in-scope beliefs (PrecisionMemBench's vector adapter).
@@ -110,7 +110,7 @@ const UNIVERSAL_SCOPES: [&str; 2] = ["universal", "user:universal"];
 
 impl<'a> BeliefStore<'a> {
     /// A store over `corpus`, borrowed.
-    pub fn new(corpus: &'a [Belief]) -> BeliefStore<'a> {
+    pub(crate) fn new(corpus: &'a [Belief]) -> BeliefStore<'a> {
         let mut store = BeliefStore {
             beliefs: Vec::with_capacity(corpus.len()),
             by_id: HashMap::with_capacity(corpus.len()),
@@ -123,12 +123,12 @@ impl<'a> BeliefStore<'a> {
     }
 
     /// All beliefs, natural order.
-    pub fn beliefs(&self) -> impl Iterator<Item = &Belief> {
+    pub(crate) fn beliefs(&self) -> impl Iterator<Item = &Belief> {
         self.beliefs.iter().map(|b| &**b)
     }
 
     /// Look a belief up by id.
-    pub fn get(&self, id: &str) -> Option<&Belief> {
+    pub(crate) fn get(&self, id: &str) -> Option<&Belief> {
         self.by_id.get(id).map(|at| &*self.beliefs[at.first()])
     }
 
@@ -143,7 +143,7 @@ impl<'a> BeliefStore<'a> {
 
     /// Pinned facts (spec §D.3): user, active, pinned, not a question, scope rule of the
     /// profile; sorted by user_edited then last_reinforced_at (both descending, stable).
-    pub fn pinned_facts(
+    pub(crate) fn pinned_facts(
         &self,
         profile: Profile,
         user_id: &str,
@@ -178,7 +178,12 @@ impl<'a> BeliefStore<'a> {
 
     /// Pinned open questions (spec §D.4): user, active, in scope when a scope is given,
     /// natural order.
-    pub fn open_questions(&self, user_id: &str, scope: &[String], limit: i64) -> Vec<&Belief> {
+    pub(crate) fn open_questions(
+        &self,
+        user_id: &str,
+        scope: &[String],
+        limit: i64,
+    ) -> Vec<&Belief> {
         self.pinned_of(user_id)
             .filter(|b| b.is_active() && b.kind == BeliefType::OpenQuestion)
             .filter(|b| scope.is_empty() || b.in_scope(scope))
@@ -190,7 +195,7 @@ impl<'a> BeliefStore<'a> {
     /// `excluded`, that are the user's and in scope; natural order. Tenure's reader also asks
     /// them to be active and not questions (`Participants::ActiveBeliefs`); PrecisionMemBench's
     /// vector adapter does not (`Participants::Any`, spec §E).
-    pub fn relation_participants(
+    pub(crate) fn relation_participants(
         &self,
         hit_ids: &[String],
         excluded: &[String],
@@ -226,7 +231,7 @@ impl<'a> BeliefStore<'a> {
 
     /// PrecisionMemBench's vector adapter's pinned facts (spec §E): user, pinned, not a
     /// question, active, in scope; no universal exclusion, no sort, no limit.
-    pub fn vector_adapter_pinned(&self, user_id: &str, scope: &[String]) -> Vec<&Belief> {
+    pub(crate) fn vector_adapter_pinned(&self, user_id: &str, scope: &[String]) -> Vec<&Belief> {
         self.pinned_of(user_id)
             .filter(|b| {
                 b.kind != BeliefType::OpenQuestion
@@ -238,7 +243,7 @@ impl<'a> BeliefStore<'a> {
 
     /// PrecisionMemBench's vector adapter's questions (spec §E): user, pinned open questions
     /// not resolved (superseded is not checked), in scope; natural order, `limit` at most.
-    pub fn vector_adapter_questions(
+    pub(crate) fn vector_adapter_questions(
         &self,
         user_id: &str,
         scope: &[String],
@@ -255,7 +260,7 @@ impl<'a> BeliefStore<'a> {
     }
 
     /// Append a new belief (session create).
-    pub fn insert(&mut self, belief: Belief) {
+    pub(crate) fn insert(&mut self, belief: Belief) {
         self.push(Held::Changed(Box::new(belief)));
     }
 
@@ -289,7 +294,7 @@ impl<'a> BeliefStore<'a> {
     /// always sets a fresh `updated_at` alongside, so the document is rewritten even when the
     /// values are equal: returns the new version, or `None` when there is nothing to set (empty
     /// strings count as absent, as JavaScript's truthiness test has it) or the id is unknown.
-    pub fn set_fields(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
+    pub(crate) fn set_fields(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
         let content = update.set_content.as_deref().filter(|s| !s.is_empty());
         let name = update
             .set_canonical_name
@@ -311,7 +316,7 @@ impl<'a> BeliefStore<'a> {
     /// Mark `id` superseded by `by` (its replacement, or the survivor of a merge): the belief
     /// stays in the collection but is no longer active, so search filters it out (spec §C.2).
     /// Returns the new version, or `None` when the id is unknown.
-    pub fn supersede(&mut self, id: &str, by: &str) -> Option<&Belief> {
+    pub(crate) fn supersede(&mut self, id: &str, by: &str) -> Option<&Belief> {
         let belief = self.get_mut(id)?;
         belief.superseded_by = Some(by.to_string());
         Some(belief)
@@ -320,7 +325,7 @@ impl<'a> BeliefStore<'a> {
     /// The `$addToSet` of a session update: trimmed, lowercased aliases appended in order,
     /// skipping values already present. Returns the new version, or `None` when nothing was
     /// added (MongoDB then writes nothing) or the id is unknown.
-    pub fn add_aliases(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
+    pub(crate) fn add_aliases(&mut self, update: &BeliefUpdate) -> Option<&Belief> {
         let belief = self.get_mut(&update.belief_id)?;
         let before = belief.aliases.len();
         for alias in &update.add_aliases {

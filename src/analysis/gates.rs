@@ -31,15 +31,8 @@ pub struct Gates {
 
 impl Gates {
     /// Whether any gate needs a baseline report.
-    pub fn need_baseline(&self) -> bool {
+    pub(crate) fn need_baseline(&self) -> bool {
         self.fail_on == Some(FailOn::NewFailures) || self.max_precision_drop.is_some()
-    }
-
-    /// Whether any gate was asked for.
-    pub fn any(&self) -> bool {
-        self.fail_on.is_some()
-            || self.min_active_passes.is_some()
-            || self.max_precision_drop.is_some()
     }
 }
 
@@ -81,7 +74,7 @@ pub(crate) fn pick_baseline<'a>(
 /// with no baseline of its kind and label is not compared: the gates that need one are
 /// skipped for it, with a note (a check that passes, saying so), so that a baseline of one
 /// backend never judges another's report.
-pub fn evaluate(
+pub(crate) fn evaluate(
     reports: &[&LoadedReport],
     baselines: &[LoadedReport],
     gates: &Gates,
@@ -109,7 +102,7 @@ pub fn evaluate(
 }
 
 /// Check `gates` on `report`.
-pub fn check(
+pub(crate) fn check(
     report: &LoadedReport,
     baseline: Option<&LoadedReport>,
     gates: &Gates,

@@ -15,12 +15,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The file in a history folder.
-pub const FILE: &str = "history.jsonl";
+pub(crate) const FILE: &str = "history.jsonl";
 
 /// One pass as history keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// When it ran (RFC 3339; the report's `startedAt`).
     pub date: String,
     /// Its run label.
@@ -42,7 +42,7 @@ pub struct Entry {
 
 impl Entry {
     /// The entry of `report`, run at the system's `commit`.
-    pub fn of(report: &LoadedReport, commit: Option<&str>) -> Entry {
+    pub(crate) fn of(report: &LoadedReport, commit: Option<&str>) -> Entry {
         let s = report.summary();
         let mut metrics = vec![
             ("passRate".to_string(), s.pass_rate),
@@ -82,7 +82,7 @@ impl Entry {
     }
 
     /// The value of `metric`.
-    pub fn metric(&self, metric: &str) -> Option<f64> {
+    pub(crate) fn metric(&self, metric: &str) -> Option<f64> {
         self.metrics
             .iter()
             .find(|(m, _)| m == metric)
@@ -91,7 +91,7 @@ impl Entry {
 }
 
 /// Append `entries` to the history in `dir` (created when missing), one line each.
-pub fn append(dir: &Path, entries: &[Entry]) -> Result<PathBuf> {
+pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<PathBuf> {
     let path = dir.join(FILE);
     let output = |source| Error::Output {
         path: path.clone(),
@@ -113,7 +113,7 @@ pub fn append(dir: &Path, entries: &[Entry]) -> Result<PathBuf> {
 }
 
 /// The history in `dir`, in the order it was written.
-pub fn read(dir: &Path) -> Result<Vec<Entry>> {
+pub(crate) fn read(dir: &Path) -> Result<Vec<Entry>> {
     let path = dir.join(FILE);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::input(&path, "file", format!("no history to read ({e})")))?;
@@ -122,7 +122,7 @@ pub fn read(dir: &Path) -> Result<Vec<Entry>> {
 
 /// One label's runs of one suite and kind, oldest first.
 #[derive(Debug, Clone)]
-pub struct Series<'a> {
+pub(crate) struct Series<'a> {
     /// The run label.
     pub label: &'a str,
     /// The suite.
@@ -134,7 +134,7 @@ pub struct Series<'a> {
 }
 
 /// The series of `entries`, in the order each first appears.
-pub fn series(entries: &[Entry]) -> Vec<Series<'_>> {
+pub(crate) fn series(entries: &[Entry]) -> Vec<Series<'_>> {
     let mut out: Vec<Series<'_>> = Vec::new();
     for e in entries {
         match out
@@ -156,7 +156,7 @@ pub fn series(entries: &[Entry]) -> Vec<Series<'_>> {
 /// The last two runs of a series, compared case by case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Change {
+pub(crate) struct Change {
     /// The earlier run's date.
     pub from: String,
     /// The later run's date.
@@ -173,7 +173,7 @@ pub struct Change {
 
 /// The change between the last two runs of `series` (none with fewer than two), flagged as a
 /// regression at level `alpha`.
-pub fn last_change(series: &Series<'_>, alpha: f64) -> Option<Change> {
+pub(crate) fn last_change(series: &Series<'_>, alpha: f64) -> Option<Change> {
     let [.., before, after] = series.runs.as_slice() else {
         return None;
     };

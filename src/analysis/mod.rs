@@ -5,7 +5,7 @@
 //! Analyses read `report` (and `claims` runs the paper suite through `run`); they return
 //! values, which `render` formats.
 
-pub mod compare;
+pub(crate) mod compare;
 pub mod gates;
 pub mod history;
 pub mod repeats;

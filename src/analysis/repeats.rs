@@ -7,7 +7,7 @@ use crate::report::repeats::{Flaky, Measured, Repeats};
 use crate::report::LoadedReport;
 
 /// The repeats block of `runs` (the same pass's reports, in run order).
-pub fn summarise(runs: &[LoadedReport]) -> Repeats {
+pub(crate) fn summarise(runs: &[LoadedReport]) -> Repeats {
     let summaries: Vec<_> = runs.iter().map(LoadedReport::summary).collect();
     let mut measures = Vec::new();
     let mut add = |measure: &str, values: Vec<Option<f64>>| {

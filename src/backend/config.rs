@@ -64,7 +64,7 @@ pub enum BackendConfig {
 impl BackendConfig {
     /// Whether it is alias-BM25, or fuses it: a backend that matches a query word only
     /// against a whole name or alias (spec §C.1).
-    pub fn matches_names_only(&self) -> bool {
+    pub(crate) fn matches_names_only(&self) -> bool {
         match self {
             BackendConfig::Bm25(_) => true,
             BackendConfig::Fusion(f) => f.children.iter().any(BackendConfig::matches_names_only),
@@ -86,13 +86,13 @@ impl BackendConfig {
     /// that harness sends)? Such a run reads PrecisionMemBench's own copy of a built-in suite
     /// ([`Suite::harness_copy`]); every in-process backend reads Tenure's, which the goldens
     /// were made from.
-    pub fn runs_harness_copy(&self) -> bool {
+    pub(crate) fn runs_harness_copy(&self) -> bool {
         matches!(self, BackendConfig::Http(_))
     }
 
     /// Resolve what the backend needs from `suite` before any work (a cosine model's vectors,
     /// embedded now or checked present); `progress` hears embedding progress.
-    pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
+    pub(crate) fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
         match self {
             BackendConfig::Bm25(_)
             | BackendConfig::Http(_)

@@ -43,7 +43,7 @@ pub struct BackendError {
 
 impl BackendError {
     /// A failure of `kind` described by `message`.
-    pub fn new(kind: ErrorKind, message: impl fmt::Display) -> BackendError {
+    pub(crate) fn new(kind: ErrorKind, message: impl fmt::Display) -> BackendError {
         BackendError {
             kind,
             message: message.to_string(),
@@ -62,7 +62,7 @@ impl BackendError {
     }
 
     /// `operation` is not something this backend does.
-    pub fn unsupported(operation: &str) -> BackendError {
+    pub(crate) fn unsupported(operation: &str) -> BackendError {
         BackendError::new(
             ErrorKind::Unsupported,
             format!("{operation} is not supported by this backend"),
@@ -70,7 +70,7 @@ impl BackendError {
     }
 
     /// A permanent failure caused by `source`.
-    pub fn caused_by(
+    pub(crate) fn caused_by(
         message: impl fmt::Display,
         source: impl std::error::Error + Send + Sync + 'static,
     ) -> BackendError {

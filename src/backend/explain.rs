@@ -72,7 +72,7 @@ impl Explanation {
     }
 
     /// A context scorer's explanation: its score, what it is, and its signals.
-    pub fn signals(signals: super::Signals, description: impl Into<String>) -> Self {
+    pub(crate) fn signals(signals: super::Signals, description: impl Into<String>) -> Self {
         Explanation {
             value: signals.score as f32,
             description: description.into(),
@@ -83,7 +83,7 @@ impl Explanation {
     }
 
     /// Every term-match leaf with its value, depth first, in order.
-    pub fn contributions(&self) -> Vec<Contribution> {
+    pub(crate) fn contributions(&self) -> Vec<Contribution> {
         let mut out = Vec::new();
         self.collect(&mut out);
         out

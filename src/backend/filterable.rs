@@ -26,14 +26,14 @@ pub struct Filterable {
 
 /// Hands out one shared copy of each user id and scope list it has seen.
 #[derive(Debug, Default)]
-pub struct Interner {
+pub(crate) struct Interner {
     strings: HashSet<Arc<str>>,
     lists: HashSet<Arc<[Arc<str>]>>,
 }
 
 impl Interner {
     /// What the filter needs of `belief`, its repeated strings shared.
-    pub fn keep(&mut self, belief: &Belief) -> Filterable {
+    pub(crate) fn keep(&mut self, belief: &Belief) -> Filterable {
         let scope: Vec<Arc<str>> = belief.scope.iter().map(|s| self.string(s)).collect();
         let scope = match self.lists.get(scope.as_slice()) {
             Some(list) => list.clone(),

@@ -28,7 +28,7 @@
 /// One result-changing setting: its key in the tag, its value and its default, both as the
 /// tag writes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Setting {
+pub(crate) struct Setting {
     key: &'static str,
     value: String,
     default: String,
@@ -36,7 +36,7 @@ pub struct Setting {
 
 impl Setting {
     /// A keyed setting (`k`, 30, 60 → `k30`); `key` is a lower-case word.
-    pub fn new(key: &'static str, value: impl ToString, default: impl ToString) -> Setting {
+    pub(crate) fn new(key: &'static str, value: impl ToString, default: impl ToString) -> Setting {
         Setting {
             key,
             value: value.to_string(),
@@ -45,18 +45,18 @@ impl Setting {
     }
 
     /// A list of numbers (`floor`, [0, 0.7] → `floor0,0.7`).
-    pub fn list<T: ToString>(key: &'static str, values: &[T], default: &[T]) -> Setting {
+    pub(crate) fn list<T: ToString>(key: &'static str, values: &[T], default: &[T]) -> Setting {
         let join = |v: &[T]| v.iter().map(T::to_string).collect::<Vec<_>>().join(",");
         Setting::new(key, join(values), join(default))
     }
 
     /// A named choice, written as its word alone when it is not the default (`hnsw`).
-    pub fn choice(value: &'static str, default: &'static str) -> Setting {
+    pub(crate) fn choice(value: &'static str, default: &'static str) -> Setting {
         Setting::new("", value, default)
     }
 
     /// A switch, written as its word when on (`compat`, `clamp`).
-    pub fn switch(word: &'static str, on: bool) -> Setting {
+    pub(crate) fn switch(word: &'static str, on: bool) -> Setting {
         Setting {
             key: word,
             value: String::new(),
@@ -66,7 +66,7 @@ impl Setting {
 
     /// Free text (a prefix, a word list), written as the first 8 hex digits of its sha256;
     /// the default text adds nothing.
-    pub fn text(key: &'static str, text: &str, default: &str) -> Setting {
+    pub(crate) fn text(key: &'static str, text: &str, default: &str) -> Setting {
         let short = |t: &str| crate::io::sha256_hex(t.as_bytes())[..8].to_string();
         Setting {
             key,
@@ -76,14 +76,14 @@ impl Setting {
     }
 
     /// The token, when the setting is not at its default.
-    pub fn token(&self) -> Option<String> {
+    pub(crate) fn token(&self) -> Option<String> {
         (self.value != self.default).then(|| format!("{}{}", self.key, self.value))
     }
 }
 
 /// The tag of `settings`: the tokens of those not at their default, in order, joined by `-`,
 /// then the `children`'s tags (a fusion's); `None` when everything is at its default.
-pub fn tag<'a>(
+pub(crate) fn tag<'a>(
     settings: &[Setting],
     children: impl IntoIterator<Item = Option<&'a str>>,
 ) -> Option<String> {
@@ -93,13 +93,15 @@ pub fn tag<'a>(
 }
 
 /// Every key a built-in backend uses, for the collision check.
-pub const KEYS: &[&str] = &[
+#[cfg(test)]
+pub(crate) const KEYS: &[&str] = &[
     "min", "m", "efc", "efs", "qp", "dp", "k", "w", "depth", "floor", "fuse", "settle", "l",
     "rates", "tiers", "kw", "rr", "rc", "rt", "est", "edge", "frac", "dims", "rerank", "rec",
 ];
 
 /// Every word a built-in backend writes alone (switches and named choices).
-pub const WORDS: &[&str] = &[
+#[cfg(test)]
+pub(crate) const WORDS: &[&str] = &[
     "hnsw", "legacy", "compat", "noreseed", "clamp", "rescale", "status",
 ];
 

@@ -24,8 +24,8 @@ pub mod text;
 pub use config::{BackendConfig, BackendFactory, SeedProgress};
 pub use error::{BackendError, ErrorKind};
 pub use explain::{Contribution, Explanation, TermMatch};
-pub use filterable::{Filterable, Interner};
-pub use signals::{Signals, Thresholds, Tier};
+pub(crate) use filterable::{Filterable, Interner};
+pub(crate) use signals::{Signals, Thresholds, Tier};
 
 use crate::suite::{Belief, BeliefType};
 use serde::{Deserialize, Serialize};
@@ -56,7 +56,7 @@ impl SearchFilter<'_> {
     }
 
     /// The same test on what an index keeps of a belief.
-    pub fn admits_kept(&self, belief: &Filterable) -> bool {
+    pub(crate) fn admits_kept(&self, belief: &Filterable) -> bool {
         self.admits_parts(
             &belief.id,
             &belief.user_id,
@@ -148,7 +148,7 @@ pub enum Workload {
 
 impl Workload {
     /// `static` or `session`.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Workload::Static => "static",
             Workload::Session => "session",
@@ -177,7 +177,7 @@ impl Default for RetryPolicy {
 
 impl RetryPolicy {
     /// The wait after failed attempt `attempt` (1-based).
-    pub fn delay(&self, attempt: u32) -> std::time::Duration {
+    pub(crate) fn delay(&self, attempt: u32) -> std::time::Duration {
         let ms = self
             .backoff_ms
             .saturating_mul(1 << (attempt.saturating_sub(1)).min(16));
@@ -218,7 +218,7 @@ pub enum ScoreScale {
 
 impl ScoreScale {
     /// How figure legends describe the scale.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             ScoreScale::LuceneBm25 => "Lucene BM25 score",
             ScoreScale::VectorSimilarity => "Atlas vector score, (1 + cos) / 2",

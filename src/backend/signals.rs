@@ -23,7 +23,7 @@ pub enum Tier {
 
 impl Tier {
     /// Does the context receive beliefs of this tier? Verbatim and Compressed only.
-    pub fn in_context(self) -> bool {
+    pub(crate) fn in_context(self) -> bool {
         self >= Tier::Compressed
     }
 }
@@ -52,7 +52,7 @@ impl Default for Thresholds {
 
 impl Thresholds {
     /// The tier of `score`; a boundary belongs to the higher tier.
-    pub fn tier(&self, score: f64) -> Tier {
+    pub(crate) fn tier(&self, score: f64) -> Tier {
         if score >= self.verbatim {
             Tier::Verbatim
         } else if score >= self.compressed {
@@ -99,7 +99,7 @@ pub struct Signals {
 
 impl Signals {
     /// `product` of the multiplicative signals that are on.
-    pub fn multiply(&mut self) {
+    pub(crate) fn multiply(&mut self) {
         self.product = [self.recency, self.relevance, self.confidence, self.currency]
             .into_iter()
             .flatten()
@@ -107,7 +107,7 @@ impl Signals {
     }
 
     /// `score` = product + the boosts that are on, clamped to [0, 1] if `clamp`.
-    pub fn add_boosts(&mut self, clamp: bool) {
+    pub(crate) fn add_boosts(&mut self, clamp: bool) {
         let boosts: f64 = [
             self.primacy,
             self.revisitation,

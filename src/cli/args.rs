@@ -1,12 +1,12 @@
 //! Arguments shared by several commands, and the one place clap's values become library
 //! types. Nothing of clap crosses into the library.
 
-use crate::cli::format::{only, OutputFormat};
-use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 use crate::analysis::gates::{FailOn, Gates};
+use crate::cli::format::{only, OutputFormat};
 use crate::suite::Suite;
 use crate::Result;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
 
 pub(crate) use crate::cli::suite::{
     input_notes, CustomSuiteArgs, DataSuiteArgs, SuiteArg, SuiteArgs, UnitArg,

@@ -9,10 +9,10 @@
 //! a flag would refuse is refused the same way; an unknown key, a wrong type or a refused value
 //! is exit 2 naming the file, the line and the key (docs/config.md).
 
+use crate::{Error, Result};
 use clap::Command;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use crate::{Error, Result};
 
 /// The file's name, looked for from the current folder up.
 pub(crate) const FILE_NAME: &str = "tenure-eval.toml";

@@ -4,9 +4,9 @@
 
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
+use crate::Result;
 use clap::ValueEnum;
 use std::process::ExitCode;
-use crate::Result;
 
 /// `--explain CASE`: one backend's account of one static case.
 /// The flags of `run` that `--explain` reads.

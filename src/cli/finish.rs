@@ -3,23 +3,23 @@
 //! the two commands, so neither calls the other; the `--history` flags and the page's writing
 //! live here for the same reason (`html` writes its page through [`write_page`]).
 
+use crate::analysis::compare::significance::TestSettings;
+use crate::analysis::gates::FailOn;
 use crate::cli::args::{GateArgs, OutputArgs};
 use crate::cli::format::OutputFormat;
 use crate::cli::journal::{report_resumed, report_stopped};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
-use clap::Args;
-use serde_json::json;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use crate::analysis::compare::significance::TestSettings;
-use crate::analysis::gates::FailOn;
 use crate::job::{execute, JobOutcome, RunPlan};
 use crate::render::html::Options;
 use crate::render::run_table as table;
 use crate::report::LoadedReport;
 use crate::suite::Suite;
 use crate::Result;
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 /// The `--baseline` reports, loaded before any work.
 pub(crate) fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
@@ -88,12 +88,7 @@ pub(crate) fn finish(
         // JUnit, summary and page, saying what happened, and the exit code says the rest.
         Err(e) if e.exit_code() == crate::error::exit::RUNTIME => {
             progress.finish();
-            crate::job::files::write_not_run_files(
-                &e,
-                gates.junit.as_deref(),
-                summary,
-                html,
-            )?;
+            crate::job::files::write_not_run_files(&e, gates.junit.as_deref(), summary, html)?;
             return Err(e);
         }
         Err(e) => return Err(e),

@@ -2,9 +2,9 @@
 //! ones it can ([`only`]: clap lists those in `--help` and refuses the rest with its usage
 //! error, exit 2). Figures have their own formats (`FigureFormatArg`: SVG, PNG, PDF).
 
+use crate::render::TableFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
-use crate::render::TableFormat;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -33,7 +33,9 @@ pub(crate) const MARKDOWN_JSON: &[OutputFormat] = &[Markdown, Json];
 pub(crate) const TABLES: &[OutputFormat] = &[Markdown, Csv, Latex, Json];
 
 /// A `--format` parser taking only `allowed`.
-pub(crate) fn only(allowed: &'static [OutputFormat]) -> impl TypedValueParser<Value = OutputFormat> {
+pub(crate) fn only(
+    allowed: &'static [OutputFormat],
+) -> impl TypedValueParser<Value = OutputFormat> {
     let values = allowed
         .iter()
         .map(|f| f.to_possible_value().expect("no variant is skipped"));

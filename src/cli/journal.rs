@@ -2,11 +2,11 @@
 //! stopped, rerun its errored cases, record it, replay a recording; and what the terminal says
 //! when a pass stopped.
 
-use clap::Args;
 use crate::job::{JobOutcome, JournalPlan};
 use crate::render::junit;
 use crate::run::journal::Continue;
 use crate::Result;
+use clap::Args;
 
 /// What a run does with its journal (docs/journal.md).
 #[derive(Debug, Args)]

@@ -4,10 +4,10 @@
 //! (the paper's 60 ids exist in PMB under other rules), so it refuses. A report without a
 //! manifest (a published one) names no suite and is left out of the check.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
 use crate::report::LoadedReport;
 use crate::{Error, Result};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 /// The files of each suite the reports' manifests name, when they name more than one.
 fn suites(reports: &[LoadedReport]) -> Option<String> {

@@ -28,12 +28,12 @@ pub(crate) mod remote;
 mod study_rows;
 pub(crate) mod suite;
 
+use crate::backend::Workload;
+use crate::{Error, Result};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use crate::backend::Workload;
-use crate::{Error, Result};
 
 /// Measure how precisely LLM memory systems retrieve what a user told them.
 #[derive(Debug, Parser)]

@@ -4,13 +4,13 @@
 //! writes the lines from a step's start. Backend errors and retries are printed as they happen unless `--quiet`, each cause
 //! once (the first case it hit): the end of the run counts them (`run::report_errored`).
 
+use crate::backend::BackendError;
+use crate::run::{CaseError, Observer};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-use crate::backend::BackendError;
-use crate::run::{CaseError, Observer};
 
 /// `--progress` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

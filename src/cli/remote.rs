@@ -1,10 +1,10 @@
 //! Flags of remote services: the ones every remote call shares (`--concurrency`, `--timeout`,
 //! `--retries`), and a memory system's (`--url`, `--provider`, `--compat`, ...).
 
-use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 use crate::backend::http::{providers, HttpConfig, Mode};
 use crate::{Error, Result};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
 
 /// Remote services: served embedding models and memory systems.
 #[derive(Debug, Args)]

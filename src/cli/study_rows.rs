@@ -3,11 +3,11 @@
 
 use crate::cli::format::OutputFormat;
 use crate::cli::{json_text, write_stdout};
-use std::process::ExitCode;
 use crate::render::{render, Table};
 use crate::study::scale::shard::{self, Rows};
 use crate::study::scale::{table, vectors};
 use crate::{Error, Result};
+use std::process::ExitCode;
 
 /// A study's rows on stdout, as a table in `format` (made by `table`) or as JSON.
 pub(crate) fn print_rows<R: serde::Serialize>(

@@ -2,8 +2,6 @@
 //! the one place they become a library `SuiteSource`: each suite says which flags it reads,
 //! and a flag the chosen suite does not read is refused, naming it (exit 2).
 
-use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 use crate::suite::beam::BeamSource;
 use crate::suite::locomo::LocomoSource;
 use crate::suite::locomo_plus::LocomoPlusSource;
@@ -12,6 +10,8 @@ use crate::suite::temporal_memory::TemporalMemorySource;
 use crate::suite::trec::CollectionSource;
 use crate::suite::{CustomFiles, Suite, SuiteSource, Unit};
 use crate::{Error, Profile, Result};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
 
 /// Which suite to load.
 #[derive(Debug, Args)]
@@ -321,9 +321,7 @@ impl SuiteArgs {
                 SuiteSource::LocomoPlus(LocomoPlusSource {
                     data: data(),
                     locomo,
-                    seed: d
-                        .splice_seed
-                        .unwrap_or(crate::suite::locomo_plus::SEED),
+                    seed: d.splice_seed.unwrap_or(crate::suite::locomo_plus::SEED),
                 })
             }
             Some(SuiteArg::TemporalMemory) => {

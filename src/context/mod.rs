@@ -3,7 +3,7 @@
 
 mod external;
 
-pub use external::Diagnostics;
+pub(crate) use external::Diagnostics;
 
 use crate::backend::{
     Backend, BackendError, Contribution, Explanation, SearchFilter, SearchRequest,
@@ -19,7 +19,7 @@ pub(crate) const EVAL_PERSONA: &str = "You prefer direct answers without preambl
 
 /// Context budget; defaults as upstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
+pub(crate) struct Budget {
     /// Pinned + relevant beliefs.
     pub max_beliefs: i64,
     /// Pinned facts fetched.
@@ -43,7 +43,7 @@ impl Default for Budget {
 
 impl Budget {
     /// Defaults with a case's overrides applied key by key.
-    pub fn with(overrides: Option<&BudgetOverride>) -> Budget {
+    pub(crate) fn with(overrides: Option<&BudgetOverride>) -> Budget {
         let mut budget = Budget::default();
         if let Some(o) = overrides {
             budget.max_beliefs = o.max_beliefs.unwrap_or(budget.max_beliefs);
@@ -57,7 +57,7 @@ impl Budget {
 
 /// One request for context.
 #[derive(Debug, Clone, Copy)]
-pub struct ContextRequest<'a> {
+pub(crate) struct ContextRequest<'a> {
     /// Requesting user.
     pub user_id: &'a str,
     /// Scope list.
@@ -129,7 +129,7 @@ pub(crate) fn persona_prelude(user_id: &str, max: i64) -> String {
 
 /// Build the context for `request` by the rules of `profile` with `backend`'s reader (their
 /// `Fidelity`).
-pub fn build(
+pub(crate) fn build(
     store: &BeliefStore,
     backend: &dyn Backend,
     profile: Profile,

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// Which built-in embedder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Hashed bag of words.
     Hashed,
     /// A random vector per text.
@@ -29,7 +29,7 @@ const DEFAULT_DIM: usize = 384;
 
 /// A built-in embedder.
 #[derive(Debug, Clone)]
-pub struct BuiltinEmbedder {
+pub(crate) struct BuiltinEmbedder {
     kind: Kind,
     info: ModelInfo,
 }
@@ -44,7 +44,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 impl BuiltinEmbedder {
     /// The embedder `spec` names (`hashed`, `hashed:256`, `random`, `random:384`), if it names
     /// one; a bad width is a usage error.
-    pub fn parse(spec: &str) -> Option<Result<BuiltinEmbedder>> {
+    pub(crate) fn parse(spec: &str) -> Option<Result<BuiltinEmbedder>> {
         let (name, dim) = spec.split_once(':').unwrap_or((spec, ""));
         let kind = match name {
             "hashed" => Kind::Hashed,

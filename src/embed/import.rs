@@ -17,7 +17,7 @@ use std::path::Path;
 /// One imported text's description.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ImportedText {
+pub(crate) struct ImportedText {
     /// The exact text that was embedded (without any model prefix).
     pub text: String,
     /// `belief` or `query`.
@@ -32,7 +32,7 @@ pub struct ImportedText {
 
 /// What [`read`] found: each record with its vector and where it was read (for messages), and
 /// what was done to the file on the way (a float64 matrix converted).
-pub struct Read {
+pub(crate) struct Read {
     /// The records, in file order.
     pub records: Vec<(ImportedText, Vec<f32>, String)>,
     /// Conversions made, to tell the user.
@@ -40,7 +40,7 @@ pub struct Read {
 }
 
 /// Read `path`: JSON Lines with vectors, or (with `texts`) a `.npy` matrix and its row texts.
-pub fn read(path: &Path, texts: Option<&Path>) -> Result<Read> {
+pub(crate) fn read(path: &Path, texts: Option<&Path>) -> Result<Read> {
     let bytes = read_bytes(path)?;
     let Some(texts_path) = texts else {
         if bytes.starts_with(b"\x93NUMPY") {
@@ -137,7 +137,7 @@ fn matrix(path: &Path, bytes: Vec<u8>) -> Result<(Array2<f32>, Vec<String>)> {
 
 /// Add `records` to the store of model `name` (made if `into` is `None`), keyed under each
 /// record's policy or `policy`'s for its role. Nothing is kept unless every record is valid.
-pub fn import(
+pub(crate) fn import(
     records: Vec<(ImportedText, Vec<f32>, String)>,
     name: &str,
     source: &str,

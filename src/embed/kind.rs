@@ -10,7 +10,7 @@ use std::path::Path;
 /// What a `--model` spec names; each kind takes its own flags (an ONNX runtime library for a
 /// folder, an API key for a served model).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ModelKind {
+pub(crate) enum ModelKind {
     /// A store name: vectors looked up, nothing embedded.
     Store,
     /// An ONNX model folder (model.onnx + tokenizer.json).
@@ -27,7 +27,7 @@ pub enum ModelKind {
 impl ModelKind {
     /// The kind `spec` names (a malformed served spec is still a served one: its error comes
     /// when it is parsed).
-    pub fn of(spec: &str) -> ModelKind {
+    pub(crate) fn of(spec: &str) -> ModelKind {
         if let Some(served) = ServiceSpec::parse(spec, false) {
             let ollama = served.is_ok_and(|s| s.api != Api::OpenAi);
             ModelKind::Served { ollama }

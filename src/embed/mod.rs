@@ -2,14 +2,14 @@
 //! (text policies, spec §E), the content-addressed vector store, the ONNX embedder, and the
 //! list of texts a suite run needs.
 
-pub mod builtin;
+pub(crate) mod builtin;
 pub mod import;
 mod kind;
 pub mod needed;
 pub mod onnx;
 pub mod places;
 pub mod service;
-pub mod source;
+pub(crate) mod source;
 pub mod store;
 pub mod vectors;
 
@@ -21,7 +21,7 @@ pub use crate::suite::text::{BeliefText, QueryText, Role, TextPolicy};
 
 /// The store key of one text: sha256 over the model name, the role and policy, and the exact
 /// text, so a vector is found again only for the same model, policy and text.
-pub fn key(model: &str, role: Role, policy: &str, text: &str) -> String {
+pub(crate) fn key(model: &str, role: Role, policy: &str, text: &str) -> String {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     for part in [model, role.name(), policy, text] {

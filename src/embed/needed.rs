@@ -66,7 +66,7 @@ pub fn needed_texts(suite: &Suite, policy: TextPolicy) -> Vec<NeededText> {
 
 /// The command-line flags that load `suite` again: `--suite NAME` for a built-in suite, the
 /// files it was read from for a custom one (`--suite custom` is no suite).
-pub fn suite_flags(suite: &Suite) -> String {
+pub(crate) fn suite_flags(suite: &Suite) -> String {
     if BUILTIN_SUITES.iter().any(|b| b.name == suite.name) {
         return format!("--suite {}", suite.name);
     }

@@ -18,20 +18,20 @@ pub(crate) const DEFAULT_DIR: &str = "embeddings";
 
 /// Where stores are read from and written to.
 #[derive(Debug, Clone, Copy)]
-pub struct Places<'a> {
+pub(crate) struct Places<'a> {
     /// `--store-dir`, when given.
     pub given: Option<&'a Path>,
 }
 
 impl<'a> Places<'a> {
     /// Places for `--store-dir` (`None`: the default folder, then the built-in stores).
-    pub fn new(given: Option<&'a Path>) -> Places<'a> {
+    pub(crate) fn new(given: Option<&'a Path>) -> Places<'a> {
         Places { given }
     }
 
     /// The folder new stores are written to: `--store-dir`, else the project's `embeddings/`
     /// when the current folder has one, else the user cache.
-    pub fn dir(&self) -> PathBuf {
+    pub(crate) fn dir(&self) -> PathBuf {
         match self.given {
             Some(given) => given.to_path_buf(),
             None if Path::new(DEFAULT_DIR).is_dir() => PathBuf::from(DEFAULT_DIR),
@@ -40,7 +40,7 @@ impl<'a> Places<'a> {
     }
 
     /// The folder of store `name`: where it is, else where it would be written.
-    pub fn folder(&self, name: &str) -> PathBuf {
+    pub(crate) fn folder(&self, name: &str) -> PathBuf {
         self.searched()
             .into_iter()
             .map(|dir| dir.join(name))
@@ -59,7 +59,7 @@ impl<'a> Places<'a> {
     }
 
     /// The store `name`, from the first place that has it.
-    pub fn find(&self, name: &str) -> Result<Option<EmbeddingStore>> {
+    pub(crate) fn find(&self, name: &str) -> Result<Option<EmbeddingStore>> {
         let folder = self.folder(name);
         if folder.join("manifest.json").is_file() {
             return EmbeddingStore::load(&folder).map(Some);
@@ -71,7 +71,7 @@ impl<'a> Places<'a> {
     }
 
     /// Every place [`Places::find`] looks for `name`, for messages.
-    pub fn looked_at(&self, name: &str) -> String {
+    pub(crate) fn looked_at(&self, name: &str) -> String {
         let folder = absolute(&self.folder(name));
         match self.given {
             Some(_) => format!("{} (only there: --store-dir was given)", folder.display()),
@@ -89,7 +89,7 @@ impl<'a> Places<'a> {
     }
 
     /// The names of the stores these places hold, sorted.
-    pub fn known(&self) -> Vec<String> {
+    pub(crate) fn known(&self) -> Vec<String> {
         let mut known: Vec<String> = match self.given {
             Some(_) => Vec::new(),
             None => builtin_names().iter().map(|s| s.to_string()).collect(),
@@ -130,7 +130,7 @@ pub(crate) fn check_store_name(name: &str) -> Result<()> {
 /// The user cache of stores: `TENURE_EVAL_CACHE/embeddings` when that is set (tests, CI caches),
 /// else `tenure-eval/embeddings` in the platform's cache folder (`$XDG_CACHE_HOME`, else
 /// `~/.cache`, on Linux; `~/Library/Caches` on macOS); `None` where there is none.
-pub fn user_cache() -> Option<PathBuf> {
+pub(crate) fn user_cache() -> Option<PathBuf> {
     let root = match std::env::var_os("TENURE_EVAL_CACHE") {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
         _ => dirs::cache_dir()?.join("tenure-eval"),
@@ -139,7 +139,7 @@ pub fn user_cache() -> Option<PathBuf> {
 }
 
 /// Each store in the user cache: its name, folder, bytes on disk and last change, by name.
-pub fn cached() -> Vec<(String, PathBuf, u64, Option<std::time::SystemTime>)> {
+pub(crate) fn cached() -> Vec<(String, PathBuf, u64, Option<std::time::SystemTime>)> {
     let Some(cache) = user_cache() else {
         return Vec::new();
     };

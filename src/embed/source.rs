@@ -5,7 +5,7 @@
 //! `--model hashed[:DIM]` / `random[:DIM]` (built in: a hashed bag of words, and chance).
 
 use super::builtin::BuiltinEmbedder;
-pub use super::kind::ModelKind;
+pub(crate) use super::kind::ModelKind;
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::places::{check_store_name, Places};
 use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
@@ -18,7 +18,7 @@ use crate::suite::{Belief, Suite};
 use std::path::{Path, PathBuf};
 
 /// The model used when `--backend cosine` is given without `--model`.
-pub const DEFAULT_MODEL: &str = "all-minilm-l6-v2";
+pub(crate) const DEFAULT_MODEL: &str = "all-minilm-l6-v2";
 
 /// A `--model` argument with its context.
 #[derive(Debug, Clone)]
@@ -46,28 +46,28 @@ pub(crate) type EmbedProgress<'a> = &'a mut dyn FnMut(usize, usize);
 
 impl ModelSource {
     /// Is the spec a model folder (rather than a store name)?
-    pub fn is_model_dir(&self) -> bool {
+    pub(crate) fn is_model_dir(&self) -> bool {
         is_model_dir(Path::new(&self.spec))
     }
 
     /// The served model the spec names, if it names one.
-    pub fn service_spec(&self) -> Option<Result<ServiceSpec>> {
+    pub(crate) fn service_spec(&self) -> Option<Result<ServiceSpec>> {
         ServiceSpec::parse(&self.spec, self.ollama_legacy)
     }
 
     /// The built-in embedder the spec names (`hashed[:DIM]`, `random[:DIM]`), if it names one.
-    pub fn builtin(&self) -> Option<Result<BuiltinEmbedder>> {
+    pub(crate) fn builtin(&self) -> Option<Result<BuiltinEmbedder>> {
         BuiltinEmbedder::parse(&self.spec)
     }
 
     /// Can this spec embed (a model folder, a served model or a built-in embedder), rather than
     /// only look up?
-    pub fn is_embedder(&self) -> bool {
+    pub(crate) fn is_embedder(&self) -> bool {
         ModelKind::of(&self.spec) != ModelKind::Store
     }
 
     /// Where stores are looked for and written.
-    pub fn places(&self) -> Places<'_> {
+    pub(crate) fn places(&self) -> Places<'_> {
         Places::new(self.store_dir.as_deref())
     }
 
@@ -81,7 +81,7 @@ impl ModelSource {
 
     /// Open the model and its store (empty if none), refusing a store made by another model
     /// or of another width.
-    pub fn open_model(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
+    pub(crate) fn open_model(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
         let embedder = self.open_embedder()?;
         let mut info = embedder.info().clone();
         info.name = self.store_name_for(&info.name)?;
@@ -100,7 +100,7 @@ impl ModelSource {
 
     /// The model folder's embedder, with an empty store of its own (what `--refresh` starts
     /// from, whatever model made the stored vectors).
-    pub fn open_fresh(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
+    pub(crate) fn open_fresh(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {
         let embedder = self.open_embedder()?;
         let mut info = embedder.info().clone();
         info.name = self.store_name_for(&info.name)?;
@@ -126,7 +126,7 @@ impl ModelSource {
     }
 
     /// The vectors of every text `suite` needs under `policy`.
-    pub fn vectors_for(
+    pub(crate) fn vectors_for(
         &self,
         suite: &Suite,
         policy: TextPolicy,
@@ -180,7 +180,7 @@ impl ModelSource {
     }
 
     /// The store named by the spec.
-    pub fn open_store(&self) -> Result<EmbeddingStore> {
+    pub(crate) fn open_store(&self) -> Result<EmbeddingStore> {
         if self.store_name.is_some() {
             return Err(Error::Usage(format!(
                 "--store-name names the store a model folder or served model fills; --model {} \
@@ -208,7 +208,7 @@ impl ModelSource {
 }
 
 /// Embed the `needed` texts the store lacks; returns how many were embedded.
-pub fn fill(
+pub(crate) fn fill(
     embedder: &mut dyn Embedder,
     store: &mut EmbeddingStore,
     policy: TextPolicy,
@@ -341,7 +341,7 @@ fn check_service(
 
 /// Import the belief vectors of an upstream `beliefs.seed.embedded.json` (each belief with an
 /// `embedding` array) as the store of model `name`, keyed under `policy`'s belief text.
-pub fn import_upstream(
+pub(crate) fn import_upstream(
     path: &Path,
     name: &str,
     source: &str,

@@ -191,7 +191,7 @@ impl EmbeddingStore {
     }
 
     /// The built-in store `name`, if there is one.
-    pub fn builtin(name: &str) -> Result<Option<EmbeddingStore>> {
+    pub(crate) fn builtin(name: &str) -> Result<Option<EmbeddingStore>> {
         match BUILTIN_STORES.iter().find(|s| s.name == name) {
             Some(b) => {
                 let path = PathBuf::from(format!("embeddings/{}", b.name));
@@ -345,7 +345,7 @@ impl EmbeddingStore {
 
     /// sha256 over every (key, vector) in key order: the same vectors give the same
     /// fingerprint, wherever the store was read from. Recorded in report manifests.
-    pub fn fingerprint(&self) -> String {
+    pub(crate) fn fingerprint(&self) -> String {
         use sha2::{Digest, Sha256};
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by(|&a, &b| self.entries[a].key.cmp(&self.entries[b].key));
@@ -360,7 +360,7 @@ impl EmbeddingStore {
     }
 
     /// Write the store to `folder` (manifest and vectors, each atomically), entries sorted.
-    pub fn save(&self, folder: &Path) -> Result<()> {
+    pub(crate) fn save(&self, folder: &Path) -> Result<()> {
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by(|&a, &b| {
             let (x, y) = (&self.entries[a], &self.entries[b]);

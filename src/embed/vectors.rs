@@ -88,7 +88,7 @@ pub struct CachedSource {
 
 impl CachedSource {
     /// Serve from `store`, embedding misses with `embedder` (which must be the store's model).
-    pub fn new(store: EmbeddingStore, embedder: Box<dyn Embedder>) -> CachedSource {
+    pub(crate) fn new(store: EmbeddingStore, embedder: Box<dyn Embedder>) -> CachedSource {
         CachedSource {
             store: RwLock::new(store),
             embedder: Mutex::new(embedder),

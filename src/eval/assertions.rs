@@ -9,7 +9,7 @@ use crate::suite::{Expect, IdsExpect, PreludeExpect, RelevantExpect};
 static NO_RELEVANT: RelevantExpect = RelevantExpect::NONE;
 static NO_IDS: IdsExpect = IdsExpect::NONE;
 
-pub use crate::profile::Harness;
+pub(crate) use crate::profile::Harness;
 
 /// The static checks, one group at a time.
 struct StaticChecks<'a> {
@@ -208,7 +208,7 @@ fn check_prelude(
 }
 
 /// Ids in first-occurrence order without repeats (a JS `Set` built from an array).
-pub fn dedup(ids: &[String]) -> Vec<&String> {
+pub(crate) fn dedup(ids: &[String]) -> Vec<&String> {
     let mut seen: Vec<&String> = Vec::with_capacity(ids.len());
     for id in ids {
         if !seen.contains(&id) {

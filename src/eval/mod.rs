@@ -4,5 +4,5 @@ pub mod assertions;
 pub mod metrics;
 pub mod qrels;
 pub mod rank;
-pub mod stats;
-pub mod summary;
+pub(crate) mod stats;
+pub(crate) mod summary;

@@ -100,7 +100,12 @@ impl Qrels {
 
     /// As [`Qrels::get`], or an input error naming `file` and the case when the suite has no
     /// such case (a report of another suite).
-    pub fn require(&self, file: &Path, case_id: &str, turn: Option<i64>) -> Result<&Judgments> {
+    pub(crate) fn require(
+        &self,
+        file: &Path,
+        case_id: &str,
+        turn: Option<i64>,
+    ) -> Result<&Judgments> {
         self.get(case_id, turn).ok_or_else(|| {
             let what = match turn {
                 Some(t) => format!("case {case_id:?} turn {t}"),

@@ -143,7 +143,8 @@ pub fn parse_measures(list: &str) -> Result<Vec<Measure>, String> {
 }
 
 /// `measure` of `ranking` against the relevant set `gold`; `None` when `gold` is empty.
-pub fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
+#[cfg(test)]
+pub(crate) fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
     let graded: Vec<(&str, f64)> = gold.iter().map(|id| (*id, 1.0)).collect();
     score_graded(measure, ranking, &graded)
 }
@@ -151,7 +152,11 @@ pub fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option<f64> {
 /// [`score`] with graded gold (`(id, grade)`, every grade > 0): nDCG's gain is the grade and its
 /// ideal ranking the grades best first (trec_eval's and ir_measures' `nDCG`); the other
 /// measures count any grade as relevant. With every grade 1 it is [`score`].
-pub fn score_graded(measure: Measure, ranking: &[&str], gold: &[(&str, f64)]) -> Option<f64> {
+pub(crate) fn score_graded(
+    measure: Measure,
+    ranking: &[&str],
+    gold: &[(&str, f64)],
+) -> Option<f64> {
     if gold.is_empty() {
         return None;
     }
@@ -200,11 +205,6 @@ pub fn score_graded(measure: Measure, ranking: &[&str], gold: &[(&str, f64)]) ->
             sum / r
         }
     })
-}
-
-/// Every measure of one ranking, in `measures` order.
-pub fn scores(measures: &[Measure], ranking: &[&str], gold: &[&str]) -> Vec<Option<f64>> {
-    measures.iter().map(|m| score(*m, ranking, gold)).collect()
 }
 
 #[cfg(test)]

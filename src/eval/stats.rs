@@ -6,7 +6,7 @@ use rand_core::{RngCore, SeedableRng};
 
 /// Mean of `values` (summed in order from −0.0, as `Iterator::sum` does), `None` when there
 /// are none.
-pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+pub(crate) fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     let (sum, n) = values
         .into_iter()
         .fold((-0.0, 0usize), |(sum, n), x| (sum + x, n + 1));
@@ -34,7 +34,7 @@ pub struct Spread {
 }
 
 /// [`Spread`] of `values`; `None` when there are none.
-pub fn spread(values: &[f64]) -> Option<Spread> {
+pub(crate) fn spread(values: &[f64]) -> Option<Spread> {
     use statrs::distribution::{ContinuousCDF, StudentsT};
     let (min, max) = (
         values.iter().copied().fold(f64::INFINITY, f64::min),
@@ -90,7 +90,7 @@ pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
 /// A 95% percentile interval's bounds: the 2.5th and 97.5th percentiles of a statistic's
 /// bootstrap values ([`percentile_bounds`]).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     /// Lower bound (2.5th percentile).
     pub low: f64,
     /// Upper bound (97.5th percentile).
@@ -99,7 +99,7 @@ pub struct Bounds {
 
 /// A bootstrap confidence interval of a mean, with what drew it.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Interval {
+pub(crate) struct Interval {
     /// Mean of the observed differences.
     pub mean: f64,
     /// Its bounds, over the resampled means.
@@ -163,11 +163,11 @@ pub(crate) fn paired_bootstrap(diffs: &[f64], resamples: usize, seed: u64) -> Op
 }
 
 /// Nonzero differences up to which [`paired_randomisation`] enumerates every sign pattern.
-pub const EXACT_UP_TO: usize = 40;
+pub(crate) const EXACT_UP_TO: usize = 40;
 
 /// A paired randomisation test's answer.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Randomisation {
+pub(crate) struct Randomisation {
     /// Two-sided p-value.
     pub p: f64,
     /// Every sign pattern counted (else sampled).

@@ -21,7 +21,7 @@ pub(crate) const UNCATEGORISED: &str = "Uncategorised";
 /// What the summary needs of one case or turn (small and owned, so that a streamed run can keep
 /// one per case instead of the case's result).
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Category.
     pub category: String,
     /// Passed?

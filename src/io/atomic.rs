@@ -185,7 +185,7 @@ pub struct FolderLock {
 
 impl FolderLock {
     /// Wait for and take the lock of the folder `path` is written into.
-    pub fn take(path: &Path) -> Result<FolderLock> {
+    pub(crate) fn take(path: &Path) -> Result<FolderLock> {
         let dir = folder_of(path);
         let fail = |source| Error::Output {
             path: dir.to_path_buf(),

@@ -21,7 +21,7 @@ pub(crate) struct Hashing<'w> {
 
 impl<'w> Hashing<'w> {
     /// Hash what goes to `inner`.
-    pub fn new(inner: &'w mut dyn std::io::Write) -> Hashing<'w> {
+    pub(crate) fn new(inner: &'w mut dyn std::io::Write) -> Hashing<'w> {
         Hashing {
             inner,
             hasher: Sha256::new(),
@@ -29,7 +29,7 @@ impl<'w> Hashing<'w> {
     }
 
     /// Hex sha256 of everything written so far.
-    pub fn hex(&self) -> String {
+    pub(crate) fn hex(&self) -> String {
         format!("{:x}", self.hasher.clone().finalize())
     }
 }
@@ -54,7 +54,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Read a whole input file: a regular file, a pipe (`<(jq ...)`, read to its end as every Unix
 /// tool does), or standard input (`-`, `/dev/stdin`), which can be read once per process. Only
 /// what cannot be read is refused: a folder, a missing or unreadable file (input errors).
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     if is_stdin(path) {
         return read_stdin(path);
     }
@@ -348,7 +348,7 @@ pub(crate) fn is_trec_field(name: &str) -> bool {
 
 /// A system's name (`--name`), checked where it is given: it names report files and is the
 /// TREC run tag, so it is one plain path component and one TREC field.
-pub fn check_system_name(flag: &str, name: &str) -> Result<()> {
+pub(crate) fn check_system_name(flag: &str, name: &str) -> Result<()> {
     check_file_name(Path::new(flag), "$", name)?;
     if !is_trec_field(name) {
         return Err(Error::Usage(format!(

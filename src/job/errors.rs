@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// The default of `--max-errors`: enough to see a few flaky calls through, few enough that a
 /// system that fails on everything is stopped long before the end.
-pub const DEFAULT_MAX_ERRORS: usize = 10;
+pub(crate) const DEFAULT_MAX_ERRORS: usize = 10;
 
 /// One cause: the same message on several cases.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,7 +39,7 @@ pub(crate) struct ErrorTally {
 
 impl ErrorTally {
     /// A tally that stops the run after `max` errors (`usize::MAX`: never).
-    pub fn new(max: usize) -> ErrorTally {
+    pub(crate) fn new(max: usize) -> ErrorTally {
         ErrorTally {
             max,
             causes: Vec::new(),
@@ -47,12 +47,12 @@ impl ErrorTally {
     }
 
     /// Cases or turns that errored.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.causes.iter().map(|c| c.count).sum()
     }
 
     /// Count `error` of case `label`; an error when the run must stop here.
-    pub fn see(&mut self, backend: &str, label: &str, error: &CaseError) -> Result<()> {
+    pub(crate) fn see(&mut self, backend: &str, label: &str, error: &CaseError) -> Result<()> {
         match self.causes.iter_mut().find(|c| c.message == error.message) {
             Some(cause) => cause.count += 1,
             None => self.causes.push(Cause {
@@ -86,7 +86,7 @@ impl ErrorTally {
     }
 
     /// One line per cause: `N× (first: CASE): MESSAGE`.
-    pub fn summary(&self) -> Vec<String> {
+    pub(crate) fn summary(&self) -> Vec<String> {
         self.causes
             .iter()
             .map(|c| format!("{}× (first: {}): {}", c.count, c.first, c.message))
@@ -105,7 +105,7 @@ pub(crate) fn failed_path(path: &Path) -> PathBuf {
 }
 
 /// The folder of failed reports, in a suite's report folder.
-pub const FAILED_FOLDER: &str = "failed";
+pub(crate) const FAILED_FOLDER: &str = "failed";
 
 /// A pass's report file: its usual name (the run's label in it, `report::label`), or beside it
 /// when cases errored (a failed run never replaces a good report); a good run removes the

@@ -15,7 +15,7 @@ use crate::suite::Suite;
 use std::fmt::Write as _;
 
 /// The markdown explanation of `case_id` through `config`: its `top` hits.
-pub fn explain_case(
+pub(crate) fn explain_case(
     suite: &Suite,
     case_id: &str,
     config: &mut BackendConfig,

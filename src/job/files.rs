@@ -42,7 +42,7 @@ pub fn write_gate_files(
 /// What a job that failed before any report (a system that never answered) writes for CI: JUnit
 /// with the run in error, the step summary and the page saying what happened, each when given.
 /// The files a finished job would have written are then never missing from CI's artifacts.
-pub fn write_not_run_files(
+pub(crate) fn write_not_run_files(
     error: &Error,
     junit: Option<&Path>,
     summary: Option<&Path>,

@@ -13,7 +13,7 @@ use crate::context::Context;
 use std::collections::BTreeMap;
 
 /// The share of an endpoint's calls that may fail before a compat pass is a failed run.
-pub const UNHEALTHY_SHARE: f64 = 0.05;
+pub(crate) const UNHEALTHY_SHARE: f64 = 0.05;
 
 /// Ids shown per warning.
 const EXAMPLES: usize = 5;
@@ -30,7 +30,7 @@ pub(crate) struct Answers {
 
 impl Answers {
     /// Count one case's or turn's context.
-    pub fn see(&mut self, context: &Context) {
+    pub(crate) fn see(&mut self, context: &Context) {
         self.entries += 1;
         let Some(d) = &context.diagnostics else {
             return;
@@ -46,7 +46,7 @@ impl Answers {
     }
 
     /// One warning per kind of wrong answer, with counts and examples.
-    pub fn warnings(&self) -> Vec<String> {
+    pub(crate) fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
         if self.with_never_added > 0 {
             out.push(format!(
@@ -86,7 +86,7 @@ pub(crate) struct Health {
 
 impl Health {
     /// What `answers` and `stats` (the client's counters) say of the system behind `backend`.
-    pub fn of(
+    pub(crate) fn of(
         backend: &crate::backend::BackendInfo,
         stats: &Option<serde_json::Value>,
         answers: &Answers,

@@ -32,7 +32,7 @@ impl Default for JournalPlan {
 impl JournalPlan {
     /// The folder of a plan whose reports go to `out_dir` (`REPORTS/SUITE`):
     /// `REPORTS/.journal/SUITE`, out of the report folder that tools and globs list.
-    pub fn folder(&self, out_dir: &Path) -> PathBuf {
+    pub(crate) fn folder(&self, out_dir: &Path) -> PathBuf {
         self.dir.clone().unwrap_or_else(|| {
             let suite = out_dir.file_name().unwrap_or_default();
             out_dir
@@ -98,7 +98,11 @@ pub(crate) fn checkpoint(
 /// A recording to replay: its journals, each checked to be of one of `suites` (the suite
 /// given, and PrecisionMemBench's copy of it that a memory system runs), those of `kinds`
 /// kept, in file-name order. A journal of another suite (or of other input files) is refused.
-pub fn recording(dir: &Path, suites: &[&Suite], kinds: &[Workload]) -> Result<Vec<Recorded>> {
+pub(crate) fn recording(
+    dir: &Path,
+    suites: &[&Suite],
+    kinds: &[Workload],
+) -> Result<Vec<Recorded>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         Error::Usage(format!(
             "--replay {}: not a folder to read ({e})",

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// The shards' journals under `dirs` merged: one recording per pass (kind and report name), each
 /// of one of `suites`.
-pub fn merge(dirs: &[PathBuf], suites: &[&Suite]) -> Result<Vec<Recorded>> {
+pub(crate) fn merge(dirs: &[PathBuf], suites: &[&Suite]) -> Result<Vec<Recorded>> {
     // Each pass's journal (by suite folder and file name) in every shard folder.
     let mut passes: BTreeMap<(String, String), Vec<Recorded>> = BTreeMap::new();
     for dir in dirs {

@@ -8,15 +8,15 @@ mod execute;
 pub mod explain;
 pub mod files;
 mod health;
-pub mod journal;
-pub mod merge;
+pub(crate) mod journal;
+pub(crate) mod merge;
 mod outcome;
 mod repeats;
 
 pub use execute::{
     execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED,
 };
-pub use journal::JournalPlan;
+pub(crate) use journal::JournalPlan;
 
 use crate::analysis::gates::Gates;
 use crate::backend::BackendConfig;
@@ -159,7 +159,7 @@ impl RunPlan {
     }
 
     /// The suite `backend` runs: PrecisionMemBench's copy for a stand-in for its harness.
-    pub fn suite_for(&self, backend: &BackendConfig) -> &Suite {
+    pub(crate) fn suite_for(&self, backend: &BackendConfig) -> &Suite {
         match &self.harness {
             Some(h) if backend.runs_harness_copy() => h,
             _ => &self.suite,
@@ -167,7 +167,7 @@ impl RunPlan {
     }
 
     /// Named `label` (`--label`): one backend only, since the label names its files.
-    pub fn with_label(mut self, label: Option<String>) -> Result<RunPlan> {
+    pub(crate) fn with_label(mut self, label: Option<String>) -> Result<RunPlan> {
         if let Some(label) = &label {
             crate::report::label::check(label)?;
             if self.backends.len() > 1 {
@@ -183,7 +183,11 @@ impl RunPlan {
     }
 
     /// With CI gates, judged against `baselines`.
-    pub fn with_gates(mut self, gates: Gates, baselines: Vec<LoadedReport>) -> Result<RunPlan> {
+    pub(crate) fn with_gates(
+        mut self,
+        gates: Gates,
+        baselines: Vec<LoadedReport>,
+    ) -> Result<RunPlan> {
         if gates.need_baseline() && baselines.is_empty() && !gates.first_run {
             return Err(Error::Usage(
                 "--fail-on new-failures and --max-precision-drop need --baseline FILE".into(),

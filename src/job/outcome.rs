@@ -52,7 +52,7 @@ pub struct JobOutcome {
 
 impl JobOutcome {
     /// Every pass's warnings, each prefixed by its run's label and kind.
-    pub fn warnings(&self) -> Vec<String> {
+    pub(crate) fn warnings(&self) -> Vec<String> {
         self.passes
             .iter()
             .flat_map(|p| {
@@ -65,7 +65,7 @@ impl JobOutcome {
 
     /// What a step summary says went wrong: each pass that is not a good run, then every
     /// warning.
-    pub fn summary_notes(&self) -> Vec<String> {
+    pub(crate) fn summary_notes(&self) -> Vec<String> {
         let unhealthy = self.passes.iter().filter_map(|p| {
             let why = p.unhealthy.as_ref()?;
             Some(format!(
@@ -78,17 +78,17 @@ impl JobOutcome {
     }
 
     /// Cases and turns the backends failed on, over every pass.
-    pub fn errored(&self) -> usize {
+    pub(crate) fn errored(&self) -> usize {
         self.passes.iter().map(|p| p.errored).sum()
     }
 
     /// Did every gate hold?
-    pub fn gates_passed(&self) -> bool {
+    pub(crate) fn gates_passed(&self) -> bool {
         self.checks.iter().all(|c| c.passed)
     }
 
     /// The pass that stopped the job (the last one run), with why.
-    pub fn stopped(&self) -> Option<(&PassOutcome, &Stopped)> {
+    pub(crate) fn stopped(&self) -> Option<(&PassOutcome, &Stopped)> {
         self.passes
             .iter()
             .find_map(|p| p.stopped.as_ref().map(|s| (p, s)))

@@ -6,7 +6,7 @@ use crate::analysis::compare::{Comparison, FLIPS_SHOWN};
 
 impl Comparison {
     /// The comparison as markdown.
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut out = format!(
             "## Comparison\n\nBASE `{}` → NEW `{}`: {} paired cases",
             self.base, self.new, self.paired

@@ -21,10 +21,11 @@ pub enum FigureFormat {
 
 impl FigureFormat {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [FigureFormat; 3] = [FigureFormat::Svg, FigureFormat::Png, FigureFormat::Pdf];
+    pub(crate) const ALL: [FigureFormat; 3] =
+        [FigureFormat::Svg, FigureFormat::Png, FigureFormat::Pdf];
 
     /// Its file name extension (`svg`, `png`, `pdf`).
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             FigureFormat::Svg => "svg",
             FigureFormat::Png => "png",
@@ -33,7 +34,7 @@ impl FigureFormat {
     }
 
     /// The format `path`'s extension names (any case), or `None`.
-    pub fn of_path(path: &Path) -> Option<FigureFormat> {
+    pub(crate) fn of_path(path: &Path) -> Option<FigureFormat> {
         let ext = path.extension()?.to_str()?;
         Self::ALL
             .into_iter()
@@ -44,7 +45,11 @@ impl FigureFormat {
     /// names, else SVG for a name with no extension (or a device such as `/dev/stdout`). An
     /// extension that differs from `flag`, or that names no format this writes (`.jpg`), is a
     /// usage error: the file would hold bytes its name lies about.
-    pub fn resolve(given: Option<FigureFormat>, path: &Path, flag: &str) -> Result<FigureFormat> {
+    pub(crate) fn resolve(
+        given: Option<FigureFormat>,
+        path: &Path,
+        flag: &str,
+    ) -> Result<FigureFormat> {
         Self::resolve_name(given, path, flag).and_then(FigureFormat::available)
     }
 
@@ -102,7 +107,7 @@ fn is_special_file(path: &Path) -> bool {
 
 /// `svg` in `format`: the SVG's bytes, or the PNG or PDF rendered from it. `path` is the file
 /// they are for, named in the error when rendering fails.
-pub fn encode(path: &Path, svg: &str, format: FigureFormat) -> Result<Vec<u8>> {
+pub(crate) fn encode(path: &Path, svg: &str, format: FigureFormat) -> Result<Vec<u8>> {
     let rendered = match format.available()? {
         FigureFormat::Svg => Ok(svg.as_bytes().to_vec()),
         #[cfg(feature = "figures")]

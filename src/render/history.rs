@@ -13,7 +13,11 @@ const SHOWN: usize = 10;
 
 /// One table per series: each run's date, commit and `metrics`; and the verdict on its last
 /// change at level `alpha` (the tables' order).
-pub fn tables(series: &[Series<'_>], metrics: &[String], alpha: f64) -> (Vec<Table>, Vec<String>) {
+pub(crate) fn tables(
+    series: &[Series<'_>],
+    metrics: &[String],
+    alpha: f64,
+) -> (Vec<Table>, Vec<String>) {
     let mut tables = Vec::new();
     let mut verdicts = Vec::new();
     for s in series {
@@ -93,7 +97,7 @@ pub fn tables(series: &[Series<'_>], metrics: &[String], alpha: f64) -> (Vec<Tab
 }
 
 /// `metric` over the runs, one line per series (x: the run's place in its series).
-pub fn figure(series: &[Series<'_>], metric: &str) -> Result<String> {
+pub(crate) fn figure(series: &[Series<'_>], metric: &str) -> Result<String> {
     let runs = series
         .iter()
         .map(|s| s.runs.len())

@@ -8,7 +8,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 /// JUnit XML: one test suite per report with one test case per case or turn, and a `gates`
 /// suite with one test case per gate.
-pub fn junit(
+pub(crate) fn junit(
     reports: &[&LoadedReport],
     checks: &[GateCheck],
     new_failures_against: Option<&[LoadedReport]>,
@@ -75,7 +75,7 @@ pub fn junit(
 }
 
 /// JUnit XML of a run that never started: one test case, `run`, in error with `error`.
-pub fn junit_not_run(error: &str) -> Result<String> {
+pub(crate) fn junit_not_run(error: &str) -> Result<String> {
     let mut junit = Report::new("tenure-eval");
     let mut suite = TestSuite::new("tenure-eval");
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
@@ -89,7 +89,7 @@ pub fn junit_not_run(error: &str) -> Result<String> {
 }
 
 /// The markdown step summary of a run that never started.
-pub fn summary_not_run(error: &str) -> String {
+pub(crate) fn summary_not_run(error: &str) -> String {
     format!(
         "### tenure-eval: the run did not start\n\n**error:** {}\n\nNo case was scored and no \
          report was written.\n",
@@ -98,7 +98,7 @@ pub fn summary_not_run(error: &str) -> String {
 }
 
 /// A markdown step summary: the run table, the gates, and the failing cases.
-pub fn summary_markdown(
+pub(crate) fn summary_markdown(
     run_table: &str,
     reports: &[&LoadedReport],
     checks: &[GateCheck],
@@ -185,7 +185,7 @@ pub fn summary_markdown(
 const SHOWN: usize = 100;
 
 /// `stopped after CASE: REASON` (or before the first case).
-pub fn stopped_text(stop: &crate::run::journal::Stopped) -> String {
+pub(crate) fn stopped_text(stop: &crate::run::journal::Stopped) -> String {
     if stop.at.is_empty() {
         format!("stopped before the first case: {}", stop.reason)
     } else {

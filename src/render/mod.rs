@@ -8,16 +8,16 @@
 //! Render reads `report` (loaded reports) and `analysis` (their results); nothing below it
 //! imports it.
 
-pub mod compare;
-pub mod figure_file;
+pub(crate) mod compare;
+pub(crate) mod figure_file;
 #[cfg(feature = "figures")]
-pub mod figure_render;
-pub mod history;
-pub mod html;
-pub mod junit;
-pub mod plot;
-pub mod rank_table;
-pub mod repeats;
+pub(crate) mod figure_render;
+pub(crate) mod history;
+pub(crate) mod html;
+pub(crate) mod junit;
+pub(crate) mod plot;
+pub(crate) mod rank_table;
+pub(crate) mod repeats;
 pub mod run_table;
 pub mod significance;
 pub mod table;

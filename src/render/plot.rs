@@ -60,7 +60,7 @@ pub(crate) fn legend<DB: DrawingBackend>(
 
 /// Figure 2: drift score per session turn (x: turns in run order, across session cases), one
 /// line per session report, labelled by provider.
-pub fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
+pub(crate) fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
     let sessions: Vec<&LoadedReport> = reports
         .iter()
         .filter(|r| r.kind == Workload::Session)
@@ -166,7 +166,7 @@ fn case_scores(path: &std::path::Path, at: usize, case: &CaseEntry) -> Result<Ve
 }
 
 /// One labelled report for Figure 1.
-pub struct ScoreSource<'a> {
+pub(crate) struct ScoreSource<'a> {
     /// The report file (for messages).
     pub path: &'a std::path::Path,
     /// The case's entry in it, and the entry's place in the report.
@@ -178,7 +178,7 @@ pub struct ScoreSource<'a> {
 /// Figure 1: for one query (`case_id`), each belief's score under the first report (BM25) above
 /// its score under the second (cosine). Beliefs are those either backend returned, ordered by
 /// the first score, then the second; a belief a backend did not return scores 0 there.
-pub fn score_figure(
+pub(crate) fn score_figure(
     case_id: &str,
     query: &str,
     top: &ScoreSource<'_>,

@@ -25,7 +25,7 @@ pub struct RankMeans {
 
 impl RankMeans {
     /// The means of `report`'s rows; empty when no row has a block.
-    pub fn of(report: &LoadedReport) -> RankMeans {
+    pub(crate) fn of(report: &LoadedReport) -> RankMeans {
         let Some(first) = report.rows.iter().find(|r| !r.rank_metrics.is_empty()) else {
             return RankMeans::default();
         };
@@ -63,7 +63,7 @@ impl RankMeans {
 
 /// The per-category table of a run on a suite judged by qrels: cases, passes, the rank
 /// measures, then the context's set precision and recall.
-pub fn rank_summary_table(
+pub(crate) fn rank_summary_table(
     title: &str,
     summary: &Summary,
     rank: &RankMeans,

@@ -6,7 +6,7 @@
 use crate::report::repeats::Repeats;
 
 /// `repeats` of the report named `name`.
-pub fn repeats_text(name: &str, repeats: &Repeats, limit: usize) -> String {
+pub(crate) fn repeats_text(name: &str, repeats: &Repeats, limit: usize) -> String {
     let mut text = format!(
         "{name}: {} repeats, each on a fresh store (mean ± sd, 95% CI, range)\n",
         repeats.n

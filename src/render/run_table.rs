@@ -3,7 +3,7 @@
 //! A suite judged by qrels (LoCoMo, LongMemEval, BEAM, BEIR, TREC, ...) leads with its own rank
 //! measures (`rank_table`); PrecisionMemBench's suites keep its layout.
 
-pub use super::rank_table::{rank_summary_table, RankMeans};
+pub(crate) use super::rank_table::{rank_summary_table, RankMeans};
 use super::table::Table;
 use crate::backend::Workload;
 use crate::eval::summary::Summary;
@@ -14,7 +14,11 @@ fn fmt_opt(x: Option<f64>) -> String {
 }
 
 /// Category table plus a totals row and one line of measurements.
-pub fn summary_table(title: &str, summary: &Summary, ingestion: Option<&Ingestion>) -> String {
+pub(crate) fn summary_table(
+    title: &str,
+    summary: &Summary,
+    ingestion: Option<&Ingestion>,
+) -> String {
     let mut rows: Vec<Vec<String>> = Vec::new();
     for c in &summary.categories {
         rows.push(vec![
@@ -84,7 +88,7 @@ pub struct RunRow {
 
 /// The combined table of a `run`: one row per suite, backend and kind; led by the rank
 /// measures when the suite is judged by qrels.
-pub fn run_table(rows: &[RunRow]) -> String {
+pub(crate) fn run_table(rows: &[RunRow]) -> String {
     if let Some(ranked) = rows.iter().find(|r| !r.rank.measures.is_empty()) {
         let measures = &ranked.rank.measures;
         let mut header: Vec<&str> = vec!["Suite", "Backend", "Cases", "Passed"];
@@ -159,7 +163,7 @@ pub fn run_table(rows: &[RunRow]) -> String {
 /// One row of the embedding model invariance table (`tenure-eval models`).
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ModelRow {
+pub(crate) struct ModelRow {
     /// `bm25` or `cosine`.
     pub backend: String,
     /// Model name (none for BM25: `–` in the table, `null` in JSON).
@@ -181,7 +185,7 @@ pub struct ModelRow {
 /// A row's static rank measure against the chance row's.
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ChanceTest {
+pub(crate) struct ChanceTest {
     /// The measure tested (the first of `--metrics`).
     pub measure: String,
     /// Mean of this row − chance over the cases with a value in both.
@@ -196,12 +200,12 @@ pub struct ChanceTest {
 }
 
 /// PrecisionMemBench's "embedding model invariance" table, BM25 as the reference row.
-pub fn models_table(rows: &[ModelRow]) -> String {
+pub(crate) fn models_table(rows: &[ModelRow]) -> String {
     models_grid(rows, "").markdown_grid() + "\n"
 }
 
 /// [`models_table`] as a [`Table`] titled `title`, for CSV and LaTeX.
-pub fn models_grid(rows: &[ModelRow], title: &str) -> Table {
+pub(crate) fn models_grid(rows: &[ModelRow], title: &str) -> Table {
     let mut header: Vec<String> = vec!["Backend".into(), "Model".into(), "Text policy".into()];
     let measures: Vec<String> = rows
         .first()
@@ -270,7 +274,7 @@ pub fn models_grid(rows: &[ModelRow], title: &str) -> Table {
 /// The cases (or turns) a report failed, first `limit` of them with their first failure (or
 /// error), and how many more: what a terminal shows under the run table, so that failing ids
 /// are seen without opening the report.
-pub fn failing_cases(report: &crate::report::LoadedReport, limit: usize) -> String {
+pub(crate) fn failing_cases(report: &crate::report::LoadedReport, limit: usize) -> String {
     let failed: Vec<&crate::report::Row> = report.rows.iter().filter(|r| !r.passed).collect();
     if failed.is_empty() {
         return String::new();

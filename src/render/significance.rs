@@ -79,7 +79,7 @@ impl RunsTable {
     }
 
     /// The table as GitHub markdown.
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut header = vec!["".to_string(), "Run".to_string()];
         header.extend(self.columns.iter().map(|c| column_title(&c.measure)));
         let rows: Vec<Vec<String>> = self
@@ -114,7 +114,7 @@ impl RunsTable {
     /// The table as a captioned, labelled LaTeX float (`table*`, label `tab:compare`) with
     /// booktabs rules, the best value bold and the runs beaten as superscripts, fitted to the
     /// text width.
-    pub fn latex(&self) -> String {
+    pub(crate) fn latex(&self) -> String {
         let mut out = format!(
             "% needs \\usepackage{{{}}}\n\\begin{{table*}}\n\\centering\n{}\n\\caption{{{}}}\\label{{tab:compare}}\n",
             crate::render::tex::PACKAGES,

@@ -44,7 +44,7 @@ pub fn render(tables: &[Table], format: TableFormat) -> String {
 
 impl Table {
     /// A table of `header` and `rows` (formatted cells) under `title`.
-    pub fn new(title: &str, header: &[&str], rows: Vec<Vec<String>>) -> Table {
+    pub(crate) fn new(title: &str, header: &[&str], rows: Vec<Vec<String>>) -> Table {
         Table {
             title: title.to_string(),
             header: header.iter().map(|h| h.to_string()).collect(),
@@ -53,7 +53,7 @@ impl Table {
     }
 
     /// The header and rows as a GitHub markdown grid, without the title.
-    pub fn markdown_grid(&self) -> String {
+    pub(crate) fn markdown_grid(&self) -> String {
         let mut builder = Builder::default();
         builder.push_record(self.header.clone());
         for row in &self.rows {

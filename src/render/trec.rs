@@ -78,7 +78,7 @@ pub(crate) fn strictly_decreasing(scores: &[Option<f64>]) -> Vec<f32> {
 }
 
 /// The run file of `report` (its raw JSON `value`), named `run_name`.
-pub fn run_file(report: &LoadedReport, run_name: &str) -> Result<String> {
+pub(crate) fn run_file(report: &LoadedReport, run_name: &str) -> Result<String> {
     let run_name = field(report, "the run name", "$.provider", run_name)?;
     let mut out = String::new();
     for row in &report.rows {
@@ -98,7 +98,7 @@ pub fn run_file(report: &LoadedReport, run_name: &str) -> Result<String> {
 }
 
 /// The qrels of `report`'s cases, with judgments taken from `suite`.
-pub fn qrels_file(report: &LoadedReport, suite: &Suite) -> Result<String> {
+pub(crate) fn qrels_file(report: &LoadedReport, suite: &Suite) -> Result<String> {
     let qrels = Qrels::of(suite);
     let mut out = String::new();
     for row in &report.rows {

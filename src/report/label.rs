@@ -78,7 +78,7 @@ pub(crate) fn shown_names(reports: &[super::LoadedReport]) -> Vec<String> {
 }
 
 /// Check a `--label` where it is given: it names report files and is the TREC run tag.
-pub fn check(label: &str) -> crate::Result<()> {
+pub(crate) fn check(label: &str) -> crate::Result<()> {
     crate::io::check_system_name("--label", label)
 }
 

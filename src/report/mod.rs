@@ -132,7 +132,7 @@ fn is_zero(n: &u32) -> bool {
 
 impl Manifest {
     /// Manifest of a run of `suite` with `backend`.
-    pub fn new(
+    pub(crate) fn new(
         suite: &Suite,
         backend: &BackendInfo,
         backend_settings: &serde_json::Value,
@@ -168,19 +168,19 @@ impl Manifest {
     }
 
     /// The same, recording the shard the run was.
-    pub fn sharded(mut self, shard: Option<crate::shard::Shard>) -> Manifest {
+    pub(crate) fn sharded(mut self, shard: Option<crate::shard::Shard>) -> Manifest {
         self.shard = shard;
         self
     }
 
     /// The same, recording the config file the run took its flags from.
-    pub fn configured(mut self, config: Option<&ConfigFile>) -> Manifest {
+    pub(crate) fn configured(mut self, config: Option<&ConfigFile>) -> Manifest {
         self.config = config.cloned();
         self
     }
 
     /// The same, named by `given` (`--label`) when there is one.
-    pub fn labelled(mut self, given: Option<&str>) -> Manifest {
+    pub(crate) fn labelled(mut self, given: Option<&str>) -> Manifest {
         if let Some(given) = given {
             self.run_label = given.to_string();
             self.run_label_given = true;
@@ -241,7 +241,7 @@ impl Manifest {
 /// it is the paper's own system, whose paper-layout files carry no provider. A run's label
 /// ([`label`]) adds its tag before `.json`; a given label (`--label`) replaces the prefix and
 /// provider: `retrieval-report-NAME.json`.
-pub fn file_name(
+pub(crate) fn file_name(
     kind: Workload,
     profile: Profile,
     backend: &BackendInfo,

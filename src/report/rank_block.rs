@@ -59,7 +59,7 @@ pub(crate) struct RankTally<'m> {
 
 impl<'m> RankTally<'m> {
     /// A tally of `measures`, nothing judged yet.
-    pub fn new(measures: &'m [Measure]) -> RankTally<'m> {
+    pub(crate) fn new(measures: &'m [Measure]) -> RankTally<'m> {
         RankTally {
             measures,
             columns: vec![Vec::new(); measures.len()],
@@ -69,7 +69,7 @@ impl<'m> RankTally<'m> {
 
     /// The entry's value of each measure, judged by `qrels`, and counted; `None` for an entry
     /// whose case the suite does not hold, or when there are no measures.
-    pub fn judge(
+    pub(crate) fn judge(
         &mut self,
         qrels: &Qrels,
         case_id: &str,
@@ -97,7 +97,7 @@ impl<'m> RankTally<'m> {
     }
 
     /// The summary's block: `{queries, means}`; `None` without measures.
-    pub fn summary(&self) -> Option<Value> {
+    pub(crate) fn summary(&self) -> Option<Value> {
         if self.measures.is_empty() {
             return None;
         }

@@ -45,7 +45,7 @@ pub struct Flaky {
 
 /// Add `repeats` to the manifest of the report written at `path` (its sidecar in the paper
 /// layout), rewritten atomically.
-pub fn annotate(path: &Path, repeats: &Repeats) -> Result<()> {
+pub(crate) fn annotate(path: &Path, repeats: &Repeats) -> Result<()> {
     let sidecar = path.with_extension("manifest.json");
     let (file, inline) = if sidecar.is_file() {
         (sidecar, false)

@@ -50,7 +50,7 @@ pub(crate) struct IngestionBlock {
 /// One `searchScores` entry: `{id, score}` for vector scales; BM25 adds Atlas's `clauses`
 /// and tenure-eval's `attribution`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScoreEntry {
+pub(crate) struct ScoreEntry {
     /// Belief id.
     pub id: String,
     /// Score, rounded as the backend's scale is written.
@@ -76,7 +76,7 @@ pub struct ScoreEntry {
 
 /// One term of a score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TermEntry {
+pub(crate) struct TermEntry {
     /// Field path (`aliases.shingle`).
     pub path: String,
     /// Indexed term.
@@ -88,7 +88,7 @@ pub struct TermEntry {
 /// One static case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CaseEntry {
+pub(crate) struct CaseEntry {
     /// Case id.
     pub case_id: String,
     /// Category (PrecisionMemBench layout).
@@ -196,7 +196,7 @@ pub(crate) struct ExternalTurnEntry {
 /// One session turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TurnEntry {
+pub(crate) struct TurnEntry {
     /// Session case id.
     pub case_id: String,
     /// Category (PrecisionMemBench layout).
@@ -269,22 +269,22 @@ pub struct RankBlock(pub Vec<(String, Option<f64>)>);
 
 impl RankBlock {
     /// The value of `measure`, if the block has it.
-    pub fn get(&self, measure: &str) -> Option<Option<f64>> {
+    pub(crate) fn get(&self, measure: &str) -> Option<Option<f64>> {
         self.0.iter().find(|(m, _)| m == measure).map(|(_, v)| *v)
     }
 
     /// Does the block have `measure`?
-    pub fn contains_key(&self, measure: &str) -> bool {
+    pub(crate) fn contains_key(&self, measure: &str) -> bool {
         self.get(measure).is_some()
     }
 
     /// The measures, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &String> {
         self.0.iter().map(|(m, _)| m)
     }
 
     /// No measure at all?
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }

@@ -35,7 +35,7 @@ impl CaseResult {
     }
 
     /// What the summary needs of it.
-    pub fn outcome(&self) -> Outcome {
+    pub(crate) fn outcome(&self) -> Outcome {
         Outcome {
             category: self
                 .category
@@ -52,7 +52,7 @@ impl CaseResult {
 }
 
 /// The context of an entry the backend failed on: the prepared query, nothing retrieved.
-pub(crate) fn empty_context(message: &str, profile: Profile) -> Context {
+pub fn empty_context(message: &str, profile: Profile) -> Context {
     Context {
         expanded_query: query::prepare(message, profile).query,
         persona_prelude: String::new(),

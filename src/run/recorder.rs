@@ -32,7 +32,7 @@ impl Observer for Recorder {
 
 impl Recorder {
     /// Hand the events to `observer`; returns the extra attempts made.
-    pub fn replay(self, observer: &mut dyn Observer) -> u32 {
+    pub(crate) fn replay(self, observer: &mut dyn Observer) -> u32 {
         for event in self.events {
             match event {
                 Event::Retrying(label, attempt, error) => {

@@ -70,7 +70,7 @@ pub struct SessionRun {
 impl SessionRun {
     /// The turns a report lists: all of them, except for a backend reproducing an upstream
     /// client exactly, whose failed turns upstream lost.
-    pub fn reported(&self) -> Vec<&TurnResult> {
+    pub(crate) fn reported(&self) -> Vec<&TurnResult> {
         self.turns
             .iter()
             .filter(|t| !(self.backend.upstream_exact && t.error.is_some()))

@@ -1,6 +1,6 @@
 //! The static cases of a suite, each against the seed corpus.
 
-pub(crate) use super::case_result::empty_context;
+pub use super::case_result::empty_context;
 pub use super::case_result::CaseResult;
 
 use super::journal::{Built, Checkpoint, Entry, Line, Playback, Stopped, Taping};
@@ -66,7 +66,7 @@ impl StaticRun {
     }
 
     /// Cases the backend failed on.
-    pub fn errored(&self) -> usize {
+    pub(crate) fn errored(&self) -> usize {
         self.results.iter().filter(|r| r.error.is_some()).count()
     }
 }

@@ -83,7 +83,7 @@ impl Server {
     /// Append every request to `path` as it arrives, one JSON line each: `{"method", "path",
     /// "body"}` with the body as the exact text received (what `scripts/crosscheck-pmb.sh`
     /// compares between PrecisionMemBench's harness and `--compat pmb`).
-    pub fn with_request_log(mut self, path: &std::path::Path) -> Result<Server> {
+    pub(crate) fn with_request_log(mut self, path: &std::path::Path) -> Result<Server> {
         let file = std::fs::File::create(path).map_err(|source| Error::Output {
             path: path.to_path_buf(),
             source,
@@ -94,7 +94,7 @@ impl Server {
 
     /// A fault for tests: the process exits, unanswered, when search `n + 1` arrives (a crash;
     /// whoever restarts it gets an empty store, as a real restart would).
-    pub fn exit_after_searches(mut self, n: Option<usize>) -> Server {
+    pub(crate) fn exit_after_searches(mut self, n: Option<usize>) -> Server {
         self.exit_after_searches = n;
         self
     }
@@ -158,7 +158,7 @@ impl Server {
     }
 
     /// One request, answered.
-    pub fn route(&self, method: &str, url: &str, body: &str) -> Answer {
+    pub(crate) fn route(&self, method: &str, url: &str, body: &str) -> Answer {
         let path = url.split('?').next().unwrap_or(url);
         let parsed = || -> std::result::Result<Value, Answer> {
             serde_json::from_str(body).map_err(|e| detail(400, format!("body is not JSON: {e}")))

@@ -333,7 +333,7 @@ fn p_cell(p: f64) -> String {
 }
 
 /// The outcome as one table, its parameters in the title.
-pub fn table(outcome: &Outcome) -> Table {
+pub(crate) fn table(outcome: &Outcome) -> Table {
     let names: Vec<&str> = MEASURES.split(',').collect();
     let mut header = vec!["held-out questions", "aliases", "questions"];
     header.extend(names.iter().copied());

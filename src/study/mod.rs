@@ -16,8 +16,8 @@
 pub mod alias_learning;
 pub mod beam;
 pub mod flywheel;
-pub mod locomo;
-pub mod longmemeval;
-pub mod paper;
-pub mod scale;
-pub mod temporal;
+pub(crate) mod locomo;
+pub(crate) mod longmemeval;
+pub(crate) mod paper;
+pub(crate) mod scale;
+pub(crate) mod temporal;

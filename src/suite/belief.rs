@@ -105,7 +105,12 @@ impl Belief {
     /// A belief of `user_id` named `canonical_name`, with nothing else set (no aliases, scopes,
     /// content, dates or flags): what a belief made in code starts from, the rest given by
     /// struct update (`Belief { aliases, ..Belief::new(...) }`).
-    pub fn new(id: String, user_id: String, kind: BeliefType, canonical_name: String) -> Belief {
+    pub(crate) fn new(
+        id: String,
+        user_id: String,
+        kind: BeliefType,
+        canonical_name: String,
+    ) -> Belief {
         Belief {
             id,
             user_id,
@@ -133,12 +138,12 @@ impl Belief {
     }
 
     /// Neither resolved nor superseded.
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.resolved_at.is_none() && self.superseded_by.is_none()
     }
 
     /// MongoDB `scope: {$in: scopes}` on an array field.
-    pub fn in_scope(&self, scopes: &[String]) -> bool {
+    pub(crate) fn in_scope(&self, scopes: &[String]) -> bool {
         self.scope.iter().any(|s| scopes.contains(s))
     }
 }
@@ -162,11 +167,11 @@ fn date<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
 mod iso_date {
     use serde::{Deserializer, Serializer};
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
         super::date(d)
     }
 
-    pub fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
         super::ser_date(v, s)
     }
 }

@@ -126,7 +126,7 @@ pub struct RelevantExpect {
 
 impl RelevantExpect {
     /// No assertion: what an absent `relevantBeliefs` means.
-    pub const NONE: RelevantExpect = RelevantExpect {
+    pub(crate) const NONE: RelevantExpect = RelevantExpect {
         must_include: Vec::new(),
         must_exclude: Vec::new(),
         should_include: Vec::new(),
@@ -152,7 +152,7 @@ pub struct IdsExpect {
 
 impl IdsExpect {
     /// No assertion: what an absent tier means.
-    pub const NONE: IdsExpect = IdsExpect {
+    pub(crate) const NONE: IdsExpect = IdsExpect {
         must_include: Vec::new(),
         must_exclude: Vec::new(),
     };

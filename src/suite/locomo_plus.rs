@@ -37,13 +37,13 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// The splice's seed unless `--splice-seed` says.
-pub const SEED: u64 = 20_260_511;
+pub(crate) const SEED: u64 = 20_260_511;
 
 /// The released `locomo_plus.json` (xjtuleeyf/Locomo-Plus 059f4e3, `data/`).
 const RELEASED_SHA256: &str = "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23";
 
 /// The rank measures a LoCoMo-Plus run reports unless `--metrics` says otherwise.
-pub const MEASURES: &str = "R@1,R@5,R@10,R@50,nDCG@10,RR";
+pub(crate) const MEASURES: &str = "R@1,R@5,R@10,R@50,nDCG@10,RR";
 
 /// Days between the last session and the trigger (build_conv.py's `compute_insertion`).
 const TRIGGER_AFTER_DAYS: i64 = 7;
@@ -77,7 +77,7 @@ impl super::Source for LocomoPlusSource {
 /// build_conv.py's `parse_time_gap`, with its regular expression (ECMAScript's, which reads
 /// it as Python's does on these ASCII strings): the days a gap names, `None` where it names
 /// none (0 days upstream).
-pub fn gap_days(gap: &str) -> Option<i64> {
+pub(crate) fn gap_days(gap: &str) -> Option<i64> {
     const WORDS: [&str; 12] = [
         "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
         "twelve",
@@ -119,7 +119,7 @@ fn lines(text: &str) -> Vec<(bool, String)> {
 }
 
 /// Load `source` as a suite.
-pub fn load(source: &LocomoPlusSource) -> Result<Suite> {
+pub(crate) fn load(source: &LocomoPlusSource) -> Result<Suite> {
     let data = source.data.as_path();
     let bytes = read_bytes(data)?;
     let sha256 = sha256_hex(&bytes);

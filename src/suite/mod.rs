@@ -15,7 +15,7 @@ mod session;
 pub mod synthetic;
 pub mod temporal_memory;
 pub mod text;
-pub mod trec;
+pub(crate) mod trec;
 mod vacuous;
 mod validate;
 
@@ -25,8 +25,8 @@ pub use case::{
     BudgetOverride, Expect, IdsExpect, PreludeExpect, RelevantExpect, StaticCase, DEFAULT_USER,
 };
 pub use custom::CustomFiles;
-pub use session::{
-    BeliefUpdate, NoiseCheck, SessionCase, Turn, TurnExpect, TurnLabel, TurnRelevantExpect,
+pub(crate) use session::{
+    BeliefUpdate, SessionCase, Turn, TurnExpect, TurnLabel, TurnRelevantExpect,
 };
 
 use crate::error::Result;
@@ -70,7 +70,7 @@ pub struct Excluded {
 
 /// A place suites come from, one file each (built-in, custom files, LoCoMo, LongMemEval): a new
 /// benchmark is one type implementing this plus one [`SuiteSource`] variant.
-pub trait Source {
+pub(crate) trait Source {
     /// Load and validate the suite.
     fn load(&self) -> Result<Suite>;
 }
@@ -134,7 +134,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order `--unit` lists them.
-    pub const ALL: [Unit; 4] = [
+    pub(crate) const ALL: [Unit; 4] = [
         Unit::Turns,
         Unit::Sessions,
         Unit::Observations,
@@ -142,7 +142,7 @@ impl Unit {
     ];
 
     /// The unit's name (`sessions`), as `--unit` spells it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Unit::Turns => "turns",
             Unit::Sessions => "sessions",
@@ -155,7 +155,7 @@ impl Unit {
 /// A suite's label as reports, report folders and tables carry it, typed: the one place a
 /// label is made ([`Label::text`]) and read back ([`Label::parse`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Label<'a> {
+pub(crate) struct Label<'a> {
     /// The suite's name (`locomo`).
     pub name: &'a str,
     /// Its unit; turns, the first, is not written.
@@ -169,7 +169,7 @@ const VIEWS: [&str; 1] = [locomo::CORRECTED];
 
 impl<'a> Label<'a> {
     /// `locomo`, `locomo-sessions`, `locomo-observations-corrected`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut text = self.name.to_string();
         if self.unit != Unit::Turns {
             text.push('-');
@@ -183,7 +183,7 @@ impl<'a> Label<'a> {
     }
 
     /// The parts of a label a report carries.
-    pub fn parse(label: &'a str) -> Label<'a> {
+    pub(crate) fn parse(label: &'a str) -> Label<'a> {
         let (rest, view) = VIEWS
             .iter()
             .find_map(|v| Some((label.strip_suffix(&format!("-{v}"))?, Some(*v))))
@@ -219,7 +219,7 @@ pub enum SuiteSource {
 
 /// The suites judged by their cases' assertions (pass/fail, precision over the context), not
 /// by qrels: the built-in ones and custom files, every one loaded by `Suite::from_bytes`.
-pub const ASSERTION_SUITES: &[&str] = &["paper", "pmb", "bitemporal", "custom"];
+pub(crate) const ASSERTION_SUITES: &[&str] = &["paper", "pmb", "bitemporal", "custom"];
 
 impl Suite {
     /// The paper tag's cases have no category; each of its 60 case ids exists in the HEAD
@@ -243,7 +243,7 @@ impl Suite {
 
     /// Each input file's role and sha256, in load order: what identifies the suite a journal or
     /// a shard was made from.
-    pub fn input_digests(&self) -> Vec<(String, String)> {
+    pub(crate) fn input_digests(&self) -> Vec<(String, String)> {
         self.inputs
             .iter()
             .map(|i| (i.role.to_string(), i.sha256.clone()))
@@ -267,21 +267,21 @@ impl Suite {
 
     /// Whether any item carries aliases (the seeds' beliefs do; a benchmark's turns, messages
     /// and documents do not): alias-BM25 can match nothing else.
-    pub fn has_aliases(&self) -> bool {
+    pub(crate) fn has_aliases(&self) -> bool {
         self.corpus.iter().any(|b| !b.aliases.is_empty())
     }
 
     /// Whether the suite is judged by qrels (a benchmark's evidence, a test collection's
     /// judgments): its tables lead with its rank measures, not PrecisionMemBench's set
     /// precision over the context.
-    pub fn judged_by_qrels(&self) -> bool {
+    pub(crate) fn judged_by_qrels(&self) -> bool {
         self.default_measures.is_some()
     }
 
     /// [`Suite::judged_by_qrels`] of the suite a report's manifest names by `label`, for the
     /// commands that read reports without loading their suite: every suite but those judged by
     /// assertions, the built-in ones and custom files ([`ASSERTION_SUITES`]).
-    pub fn label_judged_by_qrels(label: &str) -> bool {
+    pub(crate) fn label_judged_by_qrels(label: &str) -> bool {
         let whole = label
             .strip_suffix(&format!("-{}", select::SELECTED))
             .unwrap_or(label);

@@ -28,19 +28,19 @@ pub struct Selection {
 
 impl Selection {
     /// Whether it keeps every case (no pattern, category or limit).
-    pub fn is_all(&self) -> bool {
+    pub(crate) fn is_all(&self) -> bool {
         self.cases.is_empty() && self.categories.is_empty() && self.limit.is_none()
     }
 }
 
 /// The label suffix of a selection's reports.
-pub const SELECTED: &str = "selected";
+pub(crate) const SELECTED: &str = "selected";
 
 impl Suite {
     /// Keep the cases `selection` takes, record it, and say how many of each kind were kept:
     /// `(static kept, static before, sessions kept, sessions before)`. A pattern or category
     /// that matches no case, or a selection that keeps nothing, is a usage error naming it.
-    pub fn select(&mut self, selection: &Selection) -> Result<(usize, usize, usize, usize)> {
+    pub(crate) fn select(&mut self, selection: &Selection) -> Result<(usize, usize, usize, usize)> {
         let globs: Vec<(String, GlobMatcher)> = selection
             .cases
             .iter()

@@ -41,7 +41,7 @@ pub enum TurnLabel {
 
 impl TurnLabel {
     /// The label as the case files and reports spell it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             TurnLabel::EstablishesTopic => "establishes_topic",
             TurnLabel::Drift => "drift",
@@ -144,7 +144,7 @@ pub struct TurnRelevantExpect {
 
 impl TurnRelevantExpect {
     /// No assertion: what an absent `relevantBeliefs` means.
-    pub const NONE: TurnRelevantExpect = TurnRelevantExpect {
+    pub(crate) const NONE: TurnRelevantExpect = TurnRelevantExpect {
         should_only_include: None,
         must_include: Vec::new(),
         must_exclude: Vec::new(),

@@ -22,11 +22,11 @@ pub(crate) const OTHER_USERS: usize = 5;
 
 /// xorshift64* (Vigna 2016).
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     /// A generator from `seed` (0 is replaced: xorshift must not start at 0).
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(if seed == 0 {
             0x9E37_79B9_7F4A_7C15
         } else {
@@ -35,7 +35,7 @@ impl Rng {
     }
 
     /// The next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -43,13 +43,13 @@ impl Rng {
     }
 
     /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
 
     /// A word: two or three syllables, the first drawn with a skew towards the start of the
     /// list (common words), the rest uniformly.
-    pub fn word(&mut self) -> String {
+    pub(crate) fn word(&mut self) -> String {
         let u = self.below(1 << 16) as f64 / f64::from(1 << 16);
         let first = ((u * u) * SYLLABLES.len() as f64) as usize;
         let mut w = String::from(SYLLABLES[first.min(SYLLABLES.len() - 1)]);

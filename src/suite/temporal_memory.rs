@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 /// The rank measures a run reports unless `--metrics` says otherwise (AP, as time questions
 /// have many relevant responses).
-pub const MEASURES: &str = "R@10,R@50,nDCG@10,RR,AP";
+pub(crate) const MEASURES: &str = "R@10,R@50,nDCG@10,RR,AP";
 
 /// The test types: folder under `TestData/` and category.
 const TESTS: [(&str, &str); 3] = [
@@ -99,7 +99,7 @@ impl Paraphrase {
 }
 
 /// A response's time as the logs write it, as Unix milliseconds (UTC).
-pub fn parse_time(text: &str) -> Option<i64> {
+pub(crate) fn parse_time(text: &str) -> Option<i64> {
     let at = chrono::NaiveDateTime::parse_from_str(text.trim(), "%I:%M:%S %p on %A %d %B, %Y");
     Some(at.ok()?.and_utc().timestamp_millis())
 }
@@ -124,7 +124,7 @@ fn json_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// Load the dataset in `data` as a suite.
-pub fn load(data: &Path) -> Result<Suite> {
+pub(crate) fn load(data: &Path) -> Result<Suite> {
     let mut inputs = Vec::new();
     let mut read = |path: &Path, role: &'static str| -> Result<Vec<u8>> {
         let bytes = read_bytes(path)?;

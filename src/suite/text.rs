@@ -79,7 +79,7 @@ impl TextPolicy {
     }
 
     /// `names+expanded`, `names-content+raw`: for tables and file names.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}+{}", self.belief.name(), self.query.name())
     }
 }

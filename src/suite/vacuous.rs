@@ -131,7 +131,7 @@ impl<'de> serde::Deserialize<'de> for Group {
 }
 
 /// Warnings for cases and turns whose assertions are all empty lists.
-pub fn warnings(suite: &Suite, cases: &Path, sessions: &Path) -> Vec<String> {
+pub(crate) fn warnings(suite: &Suite, cases: &Path, sessions: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for (i, case) in suite.cases.iter().enumerate() {
         if static_asserts_nothing(&case.expect) {

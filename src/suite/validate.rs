@@ -22,7 +22,7 @@ const UPSTREAM_TURN_KEYS: &[&str] = &["topicRetrieval"];
 const UPSTREAM_RELEVANT_KEYS: &[&str] = &["pinnedFacts"];
 
 /// Check `suite`; return warnings for things that load but are ignored.
-pub fn validate(
+pub(crate) fn validate(
     suite: &Suite,
     corpus: &Path,
     cases: &Path,

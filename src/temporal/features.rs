@@ -223,7 +223,7 @@ const HABIT: &[&str] = &[
 ];
 
 /// Lower-case words (letters, digits and inner apostrophes; typographic apostrophes made plain).
-pub fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     let lower = text
         .to_lowercase()
         .replace(['\u{2019}', '\u{2018}', '`'], "'");
@@ -271,16 +271,16 @@ fn is_past(word: &str) -> bool {
 
 /// Buckets features are hashed into: 2^22, so that two of the model's ~11,000 features share
 /// one in about 15 pairs (n²/2m) and the weights file can be a map of bucket to weights.
-pub const BUCKETS: u64 = 1 << 22;
+pub(crate) const BUCKETS: u64 = 1 << 22;
 
 /// A feature's bucket: FNV-1a 64 of its text, modulo [`BUCKETS`].
-pub fn bucket(feature: &str) -> u32 {
+pub(crate) fn bucket(feature: &str) -> u32 {
     (crate::hash::fnv1a(feature) % BUCKETS) as u32
 }
 
 /// The buckets of `features`, sorted and unique: what the model weighs (a bucket counts once
 /// however many of the statement's features fall in it, in training and at inference alike).
-pub fn buckets(features: &[String]) -> Vec<u32> {
+pub(crate) fn buckets(features: &[String]) -> Vec<u32> {
     let mut out: Vec<u32> = features.iter().map(|f| bucket(f)).collect();
     out.sort_unstable();
     out.dedup();
@@ -288,7 +288,7 @@ pub fn buckets(features: &[String]) -> Vec<u32> {
 }
 
 /// The features of `text`, sorted and unique.
-pub fn features(text: &str) -> Vec<String> {
+pub(crate) fn features(text: &str) -> Vec<String> {
     let all = words(text);
     let mut out: Vec<String> = all.iter().map(|w| format!("w={w}")).collect();
     let mut padded = vec!["<s>".to_string()];

@@ -6,7 +6,7 @@
 //! in `markers`; the per-class evaluation against a labelled corpus is the temporal study
 //! ([`crate::study::temporal`]).
 
-pub mod features;
+pub(crate) mod features;
 mod markers;
 mod model;
 
@@ -30,7 +30,7 @@ pub enum TemporalClass {
 
 impl TemporalClass {
     /// Every class, in the order tables list them.
-    pub const ALL: [TemporalClass; 4] = [
+    pub(crate) const ALL: [TemporalClass; 4] = [
         TemporalClass::ForwardOpen,
         TemporalClass::CurrentState,
         TemporalClass::Closed,
@@ -38,18 +38,13 @@ impl TemporalClass {
     ];
 
     /// The serde name (`forward_open`, ...).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             TemporalClass::ForwardOpen => "forward_open",
             TemporalClass::CurrentState => "current_state",
             TemporalClass::Closed => "closed",
             TemporalClass::Correction => "correction",
         }
-    }
-
-    /// The class named `name` (its serde name), if any.
-    pub fn parse(name: &str) -> Option<TemporalClass> {
-        TemporalClass::ALL.into_iter().find(|c| c.as_str() == name)
     }
 }
 

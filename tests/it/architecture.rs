@@ -377,3 +377,48 @@ fn no_module_is_over_400_lines() {
         .collect();
     assert!(long.is_empty(), "modules over 400 lines: {long:?}");
 }
+
+/// Items declared `pub` (issue 46's count: `grep -rhE "^\s*pub (async )?(fn|struct|enum|trait|
+/// type|const|static|mod|use) " src`); `pub(crate)` and fields are not counted.
+fn public_items(src: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in rust_files(src) {
+        let text = std::fs::read_to_string(src.join(&file)).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let rest = line.trim_start();
+            let Some(rest) = rest.strip_prefix("pub ") else {
+                continue;
+            };
+            let rest = rest.strip_prefix("async ").unwrap_or(rest);
+            let kind = rest.split(' ').next().unwrap_or("");
+            let counted = [
+                "fn", "struct", "enum", "trait", "type", "const", "static", "mod", "use",
+            ];
+            if counted.contains(&kind) && rest.len() > kind.len() {
+                out.push(format!("{}:{}", file.display(), i + 1));
+            }
+        }
+    }
+    out
+}
+
+/// The public surface is what lib.rs lists by task and what tests, benches and examples use
+/// (ARCHITECTURE.md); the rest is crate-private, the command line included. 526 at the change
+/// that made it so; the issue's aim was under 600.
+#[test]
+fn the_public_surface_stays_under_600_items() {
+    let items = public_items(&repo("src"));
+    assert!(
+        items.len() < 600,
+        "{} pub items (make what only the crate uses pub(crate))",
+        items.len()
+    );
+    // The counter counts what the issue's grep counts: one line of each kind, and not the rest.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("x.rs"),
+        "pub fn a() {}\n  pub async fn b() {}\npub(crate) fn c() {}\npub x: u8,\npub use y::Z;\n",
+    )
+    .unwrap();
+    assert_eq!(public_items(dir.path()).len(), 3);
+}

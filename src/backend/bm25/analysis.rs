@@ -22,7 +22,7 @@ const STOPWORDS: &[&str] = &[
 ];
 
 /// Lucene `LowerCaseFilter`: Java's simple per-code-point mapping (`İ` → `i`, one char out).
-pub fn lowercase(s: &str) -> String {
+pub(crate) fn lowercase(s: &str) -> String {
     s.chars()
         .map(|c| c.to_lowercase().next().unwrap_or(c))
         .collect()
@@ -136,7 +136,7 @@ fn is_java_whitespace(c: char) -> bool {
 
 /// `lucene.standard` (no stopwords): UAX#29 words, lowercased. Used by the canonical fuzzy
 /// clause. Lucene also emits emoji as tokens; `unicode_words` drops them (no belief name is one).
-pub fn standard(query: &str) -> Vec<String> {
+pub(crate) fn standard(query: &str) -> Vec<String> {
     query.unicode_words().map(lowercase).collect()
 }
 
@@ -150,7 +150,8 @@ pub(crate) fn aliases_light(query: &str) -> Vec<String> {
 }
 
 /// `alias_search`: `aliases_light` then bigram-only shingles.
-pub fn alias_shingles(query: &str) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn alias_shingles(query: &str) -> Vec<String> {
     alias_shingles_of(&aliases_light(query))
 }
 
@@ -161,7 +162,8 @@ pub(crate) fn alias_shingles_of(light: &[String]) -> Vec<String> {
 
 /// `canonical_query_search`: `aliases_light`, stopwords removed (leaving position gaps), then
 /// bigram-only shingles with `_` fillers at the gaps.
-pub fn canonical_shingles(query: &str) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn canonical_shingles(query: &str) -> Vec<String> {
     canonical_shingles_of(&aliases_light(query))
 }
 

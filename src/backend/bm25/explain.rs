@@ -10,7 +10,7 @@ use crate::suite::{StaticCase, Suite};
 
 /// One candidate of the case's search.
 #[derive(Debug, Clone)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// Belief id.
     pub id: String,
     /// Its score (float32 BM25, boosts included).
@@ -23,7 +23,7 @@ pub struct Candidate {
 
 /// The explanation of one case.
 #[derive(Debug, Clone)]
-pub struct CaseExplanation {
+pub(crate) struct CaseExplanation {
     /// Case id.
     pub case_id: String,
     /// The user message.
@@ -41,7 +41,7 @@ pub struct CaseExplanation {
 }
 
 /// The static case `case_id` of `suite`; an unknown id is a usage error naming near ids.
-pub fn find_static_case<'a>(
+pub(crate) fn find_static_case<'a>(
     suite: &'a Suite,
     case_id: &str,
 ) -> Result<&'a crate::suite::StaticCase> {
@@ -71,7 +71,11 @@ pub fn find_static_case<'a>(
 
 /// The search an explanation makes for `case`: `text` (its prepared query) under the case's
 /// user and scopes, `top` results. Every backend's `--explain` searches with it.
-pub fn case_request<'a>(case: &'a StaticCase, text: &'a str, top: usize) -> SearchRequest<'a> {
+pub(crate) fn case_request<'a>(
+    case: &'a StaticCase,
+    text: &'a str,
+    top: usize,
+) -> SearchRequest<'a> {
     SearchRequest {
         text,
         message: &case.query,
@@ -86,7 +90,7 @@ pub fn case_request<'a>(case: &'a StaticCase, text: &'a str, top: usize) -> Sear
 
 /// Explain `case_id` of `suite`: its `top` best BM25 candidates without a floor, marked
 /// against `floor`.
-pub fn explain_case(
+pub(crate) fn explain_case(
     suite: &Suite,
     case_id: &str,
     floor: f32,
@@ -133,7 +137,7 @@ pub fn explain_case(
 
 impl CaseExplanation {
     /// As markdown: the query, then one line per candidate with its terms.
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut out = format!(
             "### {} · explained by bm25\n\nquery {:?} → searched as {:?}, user {}, scopes [{}], \
              floor {}\n\n",

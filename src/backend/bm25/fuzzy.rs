@@ -8,7 +8,7 @@ use tantivy::termdict::TermDictionary;
 use tantivy::Term;
 
 /// Prefix that must match exactly, in code points.
-pub(crate) const PREFIX_LENGTH: usize = 2;
+pub const PREFIX_LENGTH: usize = 2;
 /// `maxExpansions`: at most this many terms per query token (best similarity first).
 pub const MAX_EXPANSIONS: usize = 50;
 
@@ -28,7 +28,9 @@ pub const MERGE_UP_TO: usize = 10_000;
 pub(crate) type Merged = Vec<(String, u64)>;
 
 /// The merged copy of `dictionaries`, or `None` past [`MERGE_UP_TO`] terms.
-pub fn merge<'a>(dictionaries: impl Iterator<Item = &'a TermDictionary> + Clone) -> Option<Merged> {
+pub(crate) fn merge<'a>(
+    dictionaries: impl Iterator<Item = &'a TermDictionary> + Clone,
+) -> Option<Merged> {
     let total: usize = dictionaries.clone().map(TermDictionary::num_terms).sum();
     if total > MERGE_UP_TO {
         return None;
@@ -74,7 +76,7 @@ pub(crate) fn merged_candidates(merged: &Merged, query: &[char]) -> Vec<(String,
 /// transpositions), which finds the terms within one edit of the whole token without walking
 /// the range; building it costs more than reading a short range. Either way the candidates are
 /// a superset that [`similarity`] narrows.
-pub fn candidates<'a>(
+pub(crate) fn candidates<'a>(
     dictionaries: impl Iterator<Item = &'a TermDictionary>,
     term: &Term,
     query: &[char],

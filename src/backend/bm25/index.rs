@@ -103,14 +103,9 @@ pub struct BeliefIndex {
 }
 
 impl BeliefIndex {
-    /// Index `corpus` with the writer's default memory budget.
-    pub fn build(corpus: &[Belief], replaced: ReplacedVersions) -> tantivy::Result<BeliefIndex> {
-        BeliefIndex::build_with(corpus, replaced, WRITER_MEMORY)
-    }
-
     /// Index `corpus` with a writer budget of `writer_memory` bytes (at least tantivy's 15 MB):
     /// the larger, the fewer segments.
-    pub fn build_with(
+    pub(crate) fn build_with(
         corpus: &[Belief],
         replaced: ReplacedVersions,
         writer_memory: usize,
@@ -193,7 +188,7 @@ impl BeliefIndex {
 
     /// Add a new belief, or a new version of an existing one (the old one is deleted but, as in
     /// Lucene before a merge, still counted in the statistics).
-    pub fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
+    pub(crate) fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
         let replaced = self.current.get(belief.id.as_str()).copied();
         // Found before the new version is recorded, so a failure leaves the index as it was.
         let at = replaced.map(|old| self.location(old)).transpose()?;
@@ -312,7 +307,7 @@ impl BeliefIndex {
     }
 
     /// Documents containing `term`, deleted-but-unmerged ones included (Lucene's df).
-    pub fn doc_freq(&self, field: IndexedField, term: &str) -> u64 {
+    pub(crate) fn doc_freq(&self, field: IndexedField, term: &str) -> u64 {
         if let Some(merged) = &self.merged[field as usize] {
             return fuzzy::merged_doc_freq(merged, term);
         }

@@ -33,7 +33,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The minimum score Tenure's `ContextBuilder` asks for (Lucene scale).
-pub const DEFAULT_MIN_SCORE: f32 = 3.0;
+pub(crate) const DEFAULT_MIN_SCORE: f32 = 3.0;
 
 /// What a BM25 backend is built with.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -62,7 +62,7 @@ impl Default for Bm25Config {
 
 /// Which query clause produced a contribution; the path names Atlas reports use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FieldPath {
+pub(crate) enum FieldPath {
     /// C1: fuzzy over canonical names, boost 14.
     CanonicalName,
     /// C2: canonical-name bigrams, boost 14.
@@ -75,7 +75,7 @@ pub enum FieldPath {
 
 impl FieldPath {
     /// The path as reports spell it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             FieldPath::CanonicalName => "canonical_name",
             FieldPath::CanonicalNamePhrase => "canonical_name.phrase",
@@ -144,7 +144,7 @@ const CLAUSES: [ClauseSpec; 4] = [
 
 /// One rewritten term of a clause.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PlannedTerm {
+pub(crate) struct PlannedTerm {
     /// Indexed term.
     pub term: String,
     /// Sum of similarities over the tokens that produced it (Lucene merges duplicate SHOULD
@@ -156,7 +156,7 @@ pub struct PlannedTerm {
 
 /// One clause after analysis and rewrite.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PlannedClause {
+pub(crate) struct PlannedClause {
     /// Clause and field.
     pub path: FieldPath,
     /// Terms in report order: first token first, a token's expansions in term order.
@@ -222,7 +222,7 @@ impl Bm25Backend {
     }
 
     /// Analyse and rewrite `text` into the four clauses.
-    pub fn plan(&self, text: &str) -> Vec<PlannedClause> {
+    pub(crate) fn plan(&self, text: &str) -> Vec<PlannedClause> {
         let tokens = QueryTokens::new(text);
         CLAUSES
             .iter()

@@ -17,7 +17,7 @@ pub struct FieldStats {
 
 impl FieldStats {
     /// `avgdl`, as Lucene computes it: a double division cast to float.
-    pub fn avgdl(&self) -> f32 {
+    pub(crate) fn avgdl(&self) -> f32 {
         (self.sum_total_term_freq as f64 / self.doc_count as f64) as f32
     }
 }
@@ -36,7 +36,7 @@ pub(crate) struct TermScorer {
 
 impl TermScorer {
     /// `boost` already multiplies clause boost, repeat count and fuzzy similarity.
-    pub fn new(boost: f32, stats: FieldStats, doc_freq: u64) -> TermScorer {
+    pub(crate) fn new(boost: f32, stats: FieldStats, doc_freq: u64) -> TermScorer {
         TermScorer {
             weight: boost * idf(stats.doc_count, doc_freq),
             avgdl: stats.avgdl(),
@@ -44,7 +44,7 @@ impl TermScorer {
     }
 
     /// Score of a document with `term_freq` occurrences and `field_length` tokens.
-    pub fn score(&self, term_freq: u32, field_length: u32) -> f32 {
+    pub(crate) fn score(&self, term_freq: u32, field_length: u32) -> f32 {
         let dl = byte4_to_int(int_to_byte4(field_length)) as f32;
         let norm_inverse = 1.0f32 / (K1 * ((1.0 - B) + B * dl / self.avgdl));
         self.weight - self.weight / (1.0f32 + term_freq as f32 * norm_inverse)

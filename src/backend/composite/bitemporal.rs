@@ -6,7 +6,7 @@
 use crate::backend::Tier;
 
 /// A belief's valid-time class: the TemporalClassifier's classes.
-pub use crate::temporal::TemporalClass as ValidClass;
+pub(crate) use crate::temporal::TemporalClass as ValidClass;
 
 /// A closed belief within this many turns of its closure is "recent" (spec §5 table).
 pub(crate) const CLOSED_RECENT_TURNS: u64 = 5;
@@ -34,7 +34,7 @@ pub(crate) fn validity_boost(
 /// Bitemporal recency (spec §5): forward-open 1.0 (no positional decay); open beliefs the
 /// normal `exp(−λ (1 − t/T))`; closed beliefs the same counted from the moment of closure
 /// (`closure_position` = t_close / T).
-pub fn recency(class: ValidClass, lambda: f64, position: f64, closure_position: f64) -> f64 {
+pub(crate) fn recency(class: ValidClass, lambda: f64, position: f64, closure_position: f64) -> f64 {
     match class {
         ValidClass::ForwardOpen => 1.0,
         ValidClass::CurrentState | ValidClass::Correction => {
@@ -55,7 +55,7 @@ pub(crate) fn floor_tier(class: ValidClass, tier: Tier) -> Tier {
 
 /// A belief's valid time, as the scorer reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ValidTime {
+pub(crate) struct ValidTime {
     /// The class.
     pub class: ValidClass,
     /// When it closed (Unix ms), for a closed belief with an explicit bound; otherwise a closed
@@ -68,7 +68,7 @@ impl ValidTime {
     /// `valid_to`, decision and constraint types), the TemporalClassifier's text markers
     /// otherwise (`crate::temporal::classify_belief`). A closed belief closed at its
     /// `valid_to`, else its `resolved_at`, else when it was stated (a past description).
-    pub fn of(belief: &crate::suite::Belief) -> ValidTime {
+    pub(crate) fn of(belief: &crate::suite::Belief) -> ValidTime {
         let class = crate::temporal::classify_belief(belief).class;
         ValidTime {
             class,

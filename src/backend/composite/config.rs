@@ -22,7 +22,7 @@ pub enum RelevanceMap {
 
 impl RelevanceMap {
     /// `clip` or `rescale`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RelevanceMap::Clip => "clip",
             RelevanceMap::Rescale => "rescale",
@@ -148,7 +148,7 @@ impl ScorerParams {
     /// Its result-changing settings, in tag order (`backend::label`): `l` (λ), `rescale`,
     /// `status`, `rates`, `tiers`, `clamp`, `kw` (a hash of the keyword list), `rr`, `rc`,
     /// `rt` (revisitation rate, cap, threshold), `est`. `--bitemporal` is in the label already.
-    pub fn label_settings(&self) -> Vec<Setting> {
+    pub(crate) fn label_settings(&self) -> Vec<Setting> {
         let d = ScorerParams::default();
         let rates = |r: &VolatilityRates| [r.stable, r.slow, r.volatile];
         vec![

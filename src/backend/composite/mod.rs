@@ -10,9 +10,9 @@
 //!
 //! Ties (equal float32 scores) go to corpus order, as every backend's do.
 
-pub mod bitemporal;
+pub(crate) mod bitemporal;
 mod config;
-pub mod segments;
+pub(crate) mod segments;
 pub mod signals;
 
 pub use config::{
@@ -42,7 +42,7 @@ pub struct CompositeBackend {
 pub(crate) type Scored = (f32, usize, usize, Signals);
 
 /// Best first; equal float32 scores in corpus order.
-pub fn rank(scored: &mut [Scored]) {
+pub(crate) fn rank(scored: &mut [Scored]) {
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 }
 
@@ -148,7 +148,7 @@ impl CompositeBackend {
     }
 
     /// The signals of version `row` for the unit query `q`, earlier turns' queries `earlier`.
-    pub fn score(&self, row: usize, q: &[f32], earlier: &[(usize, Vec<f32>)]) -> Signals {
+    pub(crate) fn score(&self, row: usize, q: &[f32], earlier: &[(usize, Vec<f32>)]) -> Signals {
         let (p, segs) = (&self.params, &self.segments);
         let seg = &segs.versions[row];
         let vectors = segs.vectors.as_ref().expect("composite has vectors");

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 /// How a version entered the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Entered {
+pub(crate) enum Entered {
     /// In the seed (or inserted in a static run): placed by `created_at`.
     Seed,
     /// After the retrieval of this turn of a session run.
@@ -31,7 +31,7 @@ pub enum Entered {
 
 /// One belief version.
 #[derive(Debug, Clone)]
-pub struct Segment {
+pub(crate) struct Segment {
     /// The belief.
     pub belief: Belief,
     /// Corpus position: ties go to the lower slot; a replacement keeps its predecessor's.
@@ -47,7 +47,7 @@ pub struct Segment {
 }
 
 /// The embedding side: the model's vectors of every version, row i for version i.
-pub struct Vectors {
+pub(crate) struct Vectors {
     source: Arc<dyn VectorSource>,
     policy: TextPolicy,
     /// The policy is the suite profile's own.
@@ -57,7 +57,11 @@ pub struct Vectors {
 
 impl Vectors {
     /// Vectors from `source` under `policy` (`default_policy`: the profile's own).
-    pub fn new(source: Arc<dyn VectorSource>, policy: TextPolicy, default_policy: bool) -> Vectors {
+    pub(crate) fn new(
+        source: Arc<dyn VectorSource>,
+        policy: TextPolicy,
+        default_policy: bool,
+    ) -> Vectors {
         let dims = source.model().dimensions;
         Vectors {
             source,
@@ -68,17 +72,17 @@ impl Vectors {
     }
 
     /// The model's name.
-    pub fn model(&self) -> String {
+    pub(crate) fn model(&self) -> String {
         self.source.model().name
     }
 
     /// The text policy.
-    pub fn policy(&self) -> TextPolicy {
+    pub(crate) fn policy(&self) -> TextPolicy {
         self.policy
     }
 
     /// The vector source.
-    pub fn source(&self) -> &Arc<dyn VectorSource> {
+    pub(crate) fn source(&self) -> &Arc<dyn VectorSource> {
         &self.source
     }
 
@@ -93,7 +97,7 @@ impl Vectors {
     }
 
     /// The unit query vector of a search (the policy picks the expanded or the raw text).
-    pub fn query(&self, text: &str, message: &str) -> Result<Vec<f32>, BackendError> {
+    pub(crate) fn query(&self, text: &str, message: &str) -> Result<Vec<f32>, BackendError> {
         let text = match self.policy.query {
             crate::embed::QueryText::Expanded => text,
             crate::embed::QueryText::Raw => message,
@@ -102,12 +106,12 @@ impl Vectors {
     }
 
     /// Cosine of version `row` with the unit vector `q`.
-    pub fn cosine(&self, row: usize, q: &[f32]) -> f64 {
+    pub(crate) fn cosine(&self, row: usize, q: &[f32]) -> f64 {
         f64::from(self.matrix.dot(row, q))
     }
 
     /// Cosine of versions `a` and `b`.
-    pub fn between(&self, a: usize, b: usize) -> f64 {
+    pub(crate) fn between(&self, a: usize, b: usize) -> f64 {
         f64::from(self.matrix.dot(b, self.matrix.row(a)))
     }
 
@@ -120,7 +124,7 @@ impl Vectors {
 }
 
 /// The store, its clock and (for scorers with relevance) its vectors.
-pub struct Segments {
+pub(crate) struct Segments {
     /// Every version, in write order.
     pub versions: Vec<Segment>,
     /// `created_at` of every seed-entered version, sorted (a missing one as `i64::MAX`).
@@ -144,7 +148,11 @@ pub struct Segments {
 
 impl Segments {
     /// An empty store.
-    pub fn new(workload: Workload, vectors: Option<Vectors>, keywords: Vec<String>) -> Segments {
+    pub(crate) fn new(
+        workload: Workload,
+        vectors: Option<Vectors>,
+        keywords: Vec<String>,
+    ) -> Segments {
         Segments {
             versions: Vec::new(),
             seed_times: Vec::new(),
@@ -160,7 +168,7 @@ impl Segments {
     }
 
     /// Add a version of `belief`: new, or replacing the live version of the same id.
-    pub fn add(&mut self, belief: &Belief, replace: bool) -> Result<(), BackendError> {
+    pub(crate) fn add(&mut self, belief: &Belief, replace: bool) -> Result<(), BackendError> {
         let slot = if replace {
             let old = self
                 .versions
@@ -209,7 +217,7 @@ impl Segments {
     }
 
     /// Move the clock to session turn `turn`.
-    pub fn at_turn(&mut self, turn: usize) {
+    pub(crate) fn at_turn(&mut self, turn: usize) {
         self.turn = turn;
         self.started = true;
     }
@@ -233,7 +241,7 @@ impl Segments {
     }
 
     /// "Now": T on the step clock.
-    pub fn now(&self) -> u64 {
+    pub(crate) fn now(&self) -> u64 {
         match self.workload {
             Workload::Static => self.seed_top(),
             Workload::Session => self.seed_top() + self.turn as u64,
@@ -241,7 +249,7 @@ impl Segments {
     }
 
     /// Version `row`'s step.
-    pub fn step(&self, row: usize) -> u64 {
+    pub(crate) fn step(&self, row: usize) -> u64 {
         let v = &self.versions[row];
         match v.entered {
             Entered::Seed => self.seed_step(v.belief.created_at),
@@ -250,12 +258,12 @@ impl Segments {
     }
 
     /// The step of a wall-clock time (an explicit `valid_to`).
-    pub fn step_of_time(&self, t: i64) -> u64 {
+    pub(crate) fn step_of_time(&self, t: i64) -> u64 {
         self.seed_step(Some(t))
     }
 
     /// t/T of a step (1 when T = 0).
-    pub fn position(&self, step: u64) -> f64 {
+    pub(crate) fn position(&self, step: u64) -> f64 {
         let now = self.now();
         if now == 0 {
             1.0
@@ -265,7 +273,7 @@ impl Segments {
     }
 
     /// Hours from `t` to the store's newest time (0 without `t`).
-    pub fn hours_since(&self, t: Option<i64>) -> f64 {
+    pub(crate) fn hours_since(&self, t: Option<i64>) -> f64 {
         match (t, self.now_ms) {
             (Some(t), Some(now)) => (now - t).max(0) as f64 / 3_600_000.0,
             _ => 0.0,
@@ -273,7 +281,7 @@ impl Segments {
     }
 
     /// Live versions a request may see.
-    pub fn admitted<'a>(
+    pub(crate) fn admitted<'a>(
         &'a self,
         filter: &'a SearchFilter<'_>,
     ) -> impl Iterator<Item = usize> + 'a {
@@ -283,7 +291,7 @@ impl Segments {
 
     /// Record this turn's query for revisitation (session runs only, once a turn); return the
     /// earlier turns' queries.
-    pub fn remember(&self, query: &[f32]) -> Vec<(usize, Vec<f32>)> {
+    pub(crate) fn remember(&self, query: &[f32]) -> Vec<(usize, Vec<f32>)> {
         if self.workload != Workload::Session {
             return Vec::new();
         }
@@ -300,7 +308,7 @@ impl Segments {
     }
 
     /// The first turn version `row` could have been revisited at.
-    pub fn first_turn(&self, row: usize) -> usize {
+    pub(crate) fn first_turn(&self, row: usize) -> usize {
         match self.versions[row].entered {
             Entered::Seed => 0,
             Entered::Turn(k) => k + 1,
@@ -308,7 +316,7 @@ impl Segments {
     }
 
     /// Settings of the clock, for the manifest.
-    pub fn clock_settings() -> serde_json::Value {
+    pub(crate) fn clock_settings() -> serde_json::Value {
         serde_json::json!({
             "transactionTime": "step: seed beliefs ordered by created_at (none: newest); session turns continue the clock, a belief created or updated after turn k's retrieval enters at newest seed step + k + 1",
             "position": "t/T = step / now (1 when now = 0)",

@@ -11,12 +11,12 @@ pub(crate) const PRIMACY_BOOST: f64 = 0.30;
 pub(crate) const PRIMACY_WINDOW: f64 = 0.15;
 
 /// Recency `exp(−λ (1 − t/T))`, `position` = t/T in [0, 1]: the newest belief scores 1.0.
-pub fn recency(lambda: f64, position: f64) -> f64 {
+pub(crate) fn recency(lambda: f64, position: f64) -> f64 {
     (-lambda * (1.0 - position.clamp(0.0, 1.0))).exp()
 }
 
 /// Relevance from a cosine.
-pub fn relevance(cosine: f64, map: RelevanceMap) -> f64 {
+pub(crate) fn relevance(cosine: f64, map: RelevanceMap) -> f64 {
     match map {
         RelevanceMap::Clip => cosine.clamp(0.0, 1.0),
         RelevanceMap::Rescale => ((1.0 + cosine) / 2.0).clamp(0.0, 1.0),
@@ -24,7 +24,7 @@ pub fn relevance(cosine: f64, map: RelevanceMap) -> f64 {
 }
 
 /// Confidence of `belief` in [0, 1].
-pub fn confidence(belief: &Belief, source: ConfidenceSource) -> f64 {
+pub(crate) fn confidence(belief: &Belief, source: ConfidenceSource) -> f64 {
     let from_status = || match belief.epistemic_status.as_deref() {
         Some("inferred") => 0.8,
         Some("exploratory") => 0.6,
@@ -49,7 +49,7 @@ pub(crate) enum Volatility {
 
 impl Volatility {
     /// The class of a belief type.
-    pub fn of(kind: BeliefType) -> Volatility {
+    pub(crate) fn of(kind: BeliefType) -> Volatility {
         match kind {
             BeliefType::Preference | BeliefType::Decision | BeliefType::Relation => {
                 Volatility::Stable
@@ -60,7 +60,7 @@ impl Volatility {
     }
 
     /// Its decay rate per hour.
-    pub fn rate(self, rates: &VolatilityRates) -> f64 {
+    pub(crate) fn rate(self, rates: &VolatilityRates) -> f64 {
         match self {
             Volatility::Stable => rates.stable,
             Volatility::Slow => rates.slow,
@@ -70,13 +70,13 @@ impl Volatility {
 }
 
 /// Currency (KDecay) `exp(−rate · age)`, age in hours (never negative).
-pub fn currency(rate: f64, age_hours: f64) -> f64 {
+pub(crate) fn currency(rate: f64, age_hours: f64) -> f64 {
     (-rate * age_hours.max(0.0)).exp()
 }
 
 /// Primacy: +0.30 for a belief in the first 15 % of the conversation that carries an
 /// instruction keyword, else 0.
-pub fn primacy(position: f64, instruction: bool) -> f64 {
+pub(crate) fn primacy(position: f64, instruction: bool) -> f64 {
     if instruction && position <= PRIMACY_WINDOW {
         PRIMACY_BOOST
     } else {
@@ -85,7 +85,7 @@ pub fn primacy(position: f64, instruction: bool) -> f64 {
 }
 
 /// Revisitation: `rate` per earlier turn that revisited the topic, at most `cap`.
-pub fn revisitation(revisits: usize, rate: f64, cap: f64) -> f64 {
+pub(crate) fn revisitation(revisits: usize, rate: f64, cap: f64) -> f64 {
     (revisits as f64 * rate).min(cap)
 }
 

@@ -27,7 +27,7 @@ pub enum IndexKind {
 
 impl IndexKind {
     /// `exact` or `hnsw`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             IndexKind::Exact => "exact",
             IndexKind::Hnsw(_) => "hnsw",
@@ -128,7 +128,7 @@ impl CosineConfig {
 
     /// Its result-changing settings, in tag order (`backend::label`): the search structure
     /// (`hnsw`, then its parameters `m`, `efc`, `efs`, `dims`, `rerank`), then the embedding calls'.
-    pub fn label_settings(&self) -> Vec<Setting> {
+    pub(crate) fn label_settings(&self) -> Vec<Setting> {
         let mut settings = vec![Setting::choice(self.index.name(), "exact")];
         if let IndexKind::Hnsw(p) = self.index {
             let d = HnswParams::default();
@@ -149,7 +149,7 @@ impl CosineConfig {
 
     /// The settings of a served model's calls that change its vectors: Ollama's legacy API
     /// (not normalised) and the prompt prefixes (`qp`, `dp`: a hash of the text).
-    pub fn embedding_label_settings(&self) -> Vec<Setting> {
+    pub(crate) fn embedding_label_settings(&self) -> Vec<Setting> {
         vec![
             Setting::switch("legacy", self.ollama_legacy),
             Setting::text("qp", &self.service.query_prefix, ""),
@@ -158,7 +158,7 @@ impl CosineConfig {
     }
 
     /// The text policy under `profile`: the profile's, with the overrides applied.
-    pub fn policy(&self, profile: Profile) -> TextPolicy {
+    pub(crate) fn policy(&self, profile: Profile) -> TextPolicy {
         let mut policy = TextPolicy::of(profile);
         if let Some(b) = self.belief_text {
             policy.belief = b;
@@ -187,7 +187,7 @@ impl CosineConfig {
 
     /// Resolve the model into the vectors of every text `suite` needs (embedding the missing
     /// ones now if the model is a folder; failing with their count if it is a store).
-    pub fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
+    pub(crate) fn prepare(&mut self, suite: &Suite, progress: EmbedProgress<'_>) -> Result<()> {
         let policy = self.policy(suite.profile);
         let store = self.source().vectors_for(suite, policy, progress)?;
         self.prepared = Some(Prepared {
@@ -212,7 +212,7 @@ impl CosineConfig {
     /// The prepared vectors and text policy, for other backends that score by cosine (the
     /// context scorers).
     /// The policy is the profile's unless told otherwise (the third value says which).
-    pub fn vector_setup(&self) -> Result<(Arc<dyn VectorSource>, TextPolicy, bool)> {
+    pub(crate) fn vector_setup(&self) -> Result<(Arc<dyn VectorSource>, TextPolicy, bool)> {
         let p = self.prepared()?;
         Ok((
             p.vectors.clone(),

@@ -25,27 +25,27 @@ impl Matrix {
     }
 
     /// Columns of a row.
-    pub fn dims(&self) -> usize {
+    pub(crate) fn dims(&self) -> usize {
         self.dims
     }
 
     /// Every row, one after another.
-    pub fn as_slice(&self) -> &[f32] {
+    pub(crate) fn as_slice(&self) -> &[f32] {
         &self.data
     }
 
     /// Number of rows.
-    pub fn rows(&self) -> usize {
+    pub(crate) fn rows(&self) -> usize {
         self.data.len() / self.dims.max(1)
     }
 
     /// Row `id`.
-    pub fn row(&self, id: usize) -> &[f32] {
+    pub(crate) fn row(&self, id: usize) -> &[f32] {
         &self.data[id * self.dims..(id + 1) * self.dims]
     }
 
     /// Cosine of row `id` with the unit vector `query`.
-    pub fn dot(&self, id: usize, query: &[f32]) -> f32 {
+    pub(crate) fn dot(&self, id: usize, query: &[f32]) -> f32 {
         let row = &self.data[id * self.dims..(id + 1) * self.dims];
         ArrayView1::from(row).dot(&ArrayView1::from(query))
     }

@@ -126,7 +126,7 @@ impl Graph {
     }
 
     /// Add one vector (the graph grows as needed).
-    pub fn insert(&mut self, v: &[f32], id: usize) -> Result<(), GraphError> {
+    pub(crate) fn insert(&mut self, v: &[f32], id: usize) -> Result<(), GraphError> {
         if self.index.size() >= self.index.capacity() {
             let grown = (self.index.capacity() * 2).max(16);
             self.index.reserve(grown).map_err(graph_error)?;
@@ -135,22 +135,17 @@ impl Graph {
     }
 
     /// Vectors in the graph.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.index.size()
     }
 
-    /// Whether the graph is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The projection, when the graph holds reduced vectors.
-    pub fn projection(&self) -> Option<&Projection> {
+    pub(crate) fn projection(&self) -> Option<&Projection> {
         self.projection.as_ref()
     }
 
     /// Bytes the graph holds (usearch's own count: the graph and its vectors).
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.index.memory_usage()
     }
 
@@ -199,7 +194,7 @@ impl Graph {
     /// Write the graph to `path` (usearch's format) and its projection, if any, to
     /// `path` + `.pca`. Both are written under temporary names and renamed, the projection
     /// first: a graph file at `path` is always whole and has its projection beside it.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
+    pub(crate) fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
         let partial = with_suffix(path, ".partial");
         let text = partial
             .to_str()
@@ -215,7 +210,7 @@ impl Graph {
     }
 
     /// Read what [`Graph::save`] wrote, for `params`.
-    pub fn load(params: HnswParams, path: &std::path::Path) -> Result<Graph, GraphError> {
+    pub(crate) fn load(params: HnswParams, path: &std::path::Path) -> Result<Graph, GraphError> {
         let text = path
             .to_str()
             .ok_or_else(|| graph_error("a path that is not UTF-8"))?;

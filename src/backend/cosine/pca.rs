@@ -16,7 +16,7 @@ const SAMPLE: usize = 20_000;
 
 /// `dims` directions in the rows' space, row-major.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Projection {
+pub(crate) struct Projection {
     /// Dimensions of the input vectors.
     pub from: usize,
     /// Dimensions after projection.
@@ -29,7 +29,7 @@ pub struct Projection {
 
 impl Projection {
     /// The `to` leading directions of `rows` (`to` is capped at the rows' dimensions).
-    pub fn fit(rows: &Matrix, to: usize) -> Projection {
+    pub(crate) fn fit(rows: &Matrix, to: usize) -> Projection {
         let from = rows.dims();
         let to = to.clamp(1, from);
         let n = rows.rows();
@@ -78,7 +78,7 @@ impl Projection {
     }
 
     /// `v` in the reduced space.
-    pub fn apply(&self, v: &[f32]) -> Vec<f32> {
+    pub(crate) fn apply(&self, v: &[f32]) -> Vec<f32> {
         self.basis
             .chunks_exact(self.from)
             .map(|direction| {
@@ -89,7 +89,7 @@ impl Projection {
 
     /// The basis as bytes (little-endian f32), with `from`, `to` and `kept` in front: what a
     /// cached graph keeps beside it.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(24 + self.basis.len() * 4);
         out.extend((self.from as u64).to_le_bytes());
         out.extend((self.to as u64).to_le_bytes());
@@ -99,7 +99,7 @@ impl Projection {
     }
 
     /// Read back what [`Projection::to_bytes`] wrote; `None` when it is not that.
-    pub fn from_bytes(bytes: &[u8]) -> Option<Projection> {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Projection> {
         let word = |i: usize| -> Option<[u8; 8]> { bytes.get(i * 8..i * 8 + 8)?.try_into().ok() };
         let from = u64::from_le_bytes(word(0)?) as usize;
         let to = u64::from_le_bytes(word(1)?) as usize;

@@ -109,7 +109,7 @@ impl Int8Rows {
     }
 
     /// Rows held.
-    pub fn rows(&self) -> usize {
+    pub(crate) fn rows(&self) -> usize {
         self.scales.len()
     }
 

@@ -74,7 +74,7 @@ impl FusionConfig {
     /// Its own result-changing settings, in tag order (`backend::label`): RRF's `k` or
     /// CombSUM's weights `w`, the depths, the floors. The fused backends follow (`fuse`, when
     /// not BM25 then cosine) and then their own tags, added at build.
-    pub fn label_settings(&self) -> Vec<Setting> {
+    pub(crate) fn label_settings(&self) -> Vec<Setting> {
         let mut settings = match &self.method {
             Method::Rrf { k } => vec![Setting::new("k", k, 60.0)],
             Method::CombSum { weights } => vec![Setting::list("w", &weights[..], &[])],
@@ -92,14 +92,14 @@ impl FusionConfig {
 
 /// One child's answer, as fusion reads it.
 #[derive(Debug, Clone)]
-pub struct Ranked {
+pub(crate) struct Ranked {
     /// Ids best first, with scores (`None` for a backend that only ranks).
     pub hits: Vec<(String, Option<f32>)>,
 }
 
 /// A fused entry: the id, its fused score, and each child's (rank, score) when it had it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Fused {
+pub(crate) struct Fused {
     /// Belief id.
     pub id: String,
     /// Fused score.
@@ -109,7 +109,11 @@ pub struct Fused {
 }
 
 /// Fuse `lists` by `method`; ties by `order` (corpus position; unknown ids last, by id).
-pub fn fuse(method: &Method, lists: &[Ranked], order: &HashMap<String, usize>) -> Vec<Fused> {
+pub(crate) fn fuse(
+    method: &Method,
+    lists: &[Ranked],
+    order: &HashMap<String, usize>,
+) -> Vec<Fused> {
     if let Method::Fallback = method {
         let chosen = lists.iter().position(|l| !l.hits.is_empty());
         return chosen
@@ -182,7 +186,7 @@ pub fn fuse(method: &Method, lists: &[Ranked], order: &HashMap<String, usize>) -
 
 /// A child's hits as fused: those scoring at least `floor` (a hit without a score has none to
 /// reach it), then the first `depth` of them.
-pub fn cut(hits: Vec<Hit>, depth: Option<usize>, floor: Option<f32>) -> Ranked {
+pub(crate) fn cut(hits: Vec<Hit>, depth: Option<usize>, floor: Option<f32>) -> Ranked {
     Ranked {
         hits: hits
             .into_iter()

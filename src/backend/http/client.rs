@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// The endpoints of the contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Endpoint {
+pub(crate) enum Endpoint {
     /// `DELETE /reset`.
     Reset,
     /// `POST /add`.
@@ -27,7 +27,7 @@ pub enum Endpoint {
 
 impl Endpoint {
     /// Method and path.
-    pub fn route(self) -> (&'static str, &'static str) {
+    pub(crate) fn route(self) -> (&'static str, &'static str) {
         match self {
             Endpoint::Reset => ("DELETE", "/reset"),
             Endpoint::Add => ("POST", "/add"),
@@ -45,7 +45,7 @@ impl Endpoint {
 
 /// What came back: status and body text.
 #[derive(Debug, Clone)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// HTTP status.
     pub status: u16,
     /// Body text.
@@ -54,12 +54,12 @@ pub struct Reply {
 
 impl Reply {
     /// 2xx.
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         (200..300).contains(&self.status)
     }
 
     /// The body as JSON, if it is.
-    pub fn json(&self) -> Option<Value> {
+    pub(crate) fn json(&self) -> Option<Value> {
         serde_json::from_str(&self.text).ok()
     }
 }
@@ -73,7 +73,7 @@ struct Counters {
 }
 
 /// A base URL and an agent, with counters for the manifest.
-pub struct Client {
+pub(crate) struct Client {
     base: String,
     agent: ureq::Agent,
     timeout_secs: u64,
@@ -86,7 +86,7 @@ pub struct Client {
 }
 
 /// The first 200 characters of a body, whitespace runs as one blank, for one-line messages.
-pub fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let t: String = text.chars().take(200).collect();
     if t.len() < text.len() {
@@ -98,7 +98,7 @@ pub fn excerpt(text: &str) -> String {
 
 impl Client {
     /// A client for `base` (trailing slashes dropped) with a per-call timeout.
-    pub fn new(base: &str, timeout_secs: u64) -> Client {
+    pub(crate) fn new(base: &str, timeout_secs: u64) -> Client {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(Duration::from_secs(timeout_secs.max(1))))
             .http_status_as_error(false)
@@ -117,19 +117,23 @@ impl Client {
     /// The same client, for which a connection refused after the system had answered means it
     /// went away (issue 45): the call fails as a lost store at once, where retries would only
     /// wait (16 s of them before) and a supervisor's restart brings back an empty store.
-    pub fn stopping_when_gone(mut self, stop: bool) -> Client {
+    pub(crate) fn stopping_when_gone(mut self, stop: bool) -> Client {
         self.stop_when_gone = stop;
         self
     }
 
     /// The base URL.
-    pub fn base(&self) -> &str {
+    pub(crate) fn base(&self) -> &str {
         &self.base
     }
 
     /// One call. A transport failure (refused, reset, timed out, body cut short) is an error;
     /// any status is a reply, judged by the caller.
-    pub fn call(&self, endpoint: Endpoint, body: Option<&[u8]>) -> Result<Reply, BackendError> {
+    pub(crate) fn call(
+        &self,
+        endpoint: Endpoint,
+        body: Option<&[u8]>,
+    ) -> Result<Reply, BackendError> {
         let (method, path) = endpoint.route();
         self.count(|c| *c.requests.entry(endpoint.name()).or_default() += 1);
         let url = format!("{}{path}", self.base);
@@ -182,7 +186,7 @@ impl Client {
 
     /// The careful reading of a reply: a non-2xx status is an error (transient for 408, 429
     /// and 5xx), and so is a body that is not JSON.
-    pub fn checked(&self, endpoint: Endpoint, reply: Reply) -> Result<Value, BackendError> {
+    pub(crate) fn checked(&self, endpoint: Endpoint, reply: Reply) -> Result<Value, BackendError> {
         let (method, path) = endpoint.route();
         if !reply.ok() {
             let kind = if matches!(reply.status, 408 | 429) || reply.status >= 500 {
@@ -208,12 +212,12 @@ impl Client {
     }
 
     /// Note something a careful client would not accept, for the manifest and stderr.
-    pub fn warn(&self, warning: String) {
+    pub(crate) fn warn(&self, warning: String) {
         self.count(|c| *c.warnings.entry(warning).or_default() += 1);
     }
 
     /// Count a result whose id came from `metadata.beliefId`.
-    pub fn from_metadata(&self, n: u64) {
+    pub(crate) fn count_ids_from_metadata(&self, n: u64) {
         self.count(|c| c.from_metadata += n);
     }
 
@@ -224,7 +228,7 @@ impl Client {
     }
 
     /// Counters as manifest JSON.
-    pub fn stats(&self) -> Value {
+    pub(crate) fn stats(&self) -> Value {
         let Ok(c) = self.counters.lock() else {
             return Value::Null;
         };

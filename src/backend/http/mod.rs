@@ -14,7 +14,7 @@ pub mod providers;
 pub mod watch;
 pub mod wire;
 
-pub use client::{excerpt, Client, Endpoint, Reply};
+pub(crate) use client::{excerpt, Client, Endpoint, Reply};
 
 use super::{
     Backend, BackendError, BackendInfo, ErrorKind, Hit, Reader, RetryPolicy, ScoreScale,
@@ -102,7 +102,7 @@ impl HttpConfig {
     /// Its result-changing settings, in tag order (`backend::label`): `compat`, `noreseed`,
     /// `settle<ms>`. The provider's own needs (seed delay, `/wait`, `/update`) describe how
     /// that system must be driven, not a variant of the measurement, and add nothing.
-    pub fn label_settings(&self) -> Vec<super::label::Setting> {
+    pub(crate) fn label_settings(&self) -> Vec<super::label::Setting> {
         use super::label::Setting;
         vec![
             Setting::switch("compat", !self.careful()),
@@ -117,7 +117,7 @@ impl HttpConfig {
 }
 
 /// A connected, seeded memory system.
-pub struct HttpBackend {
+pub(crate) struct HttpBackend {
     config: HttpConfig,
     info: BackendInfo,
     client: Client,
@@ -131,7 +131,7 @@ impl HttpBackend {
     /// Connect to `config.url` and, unless told not to, reset the store and seed `corpus` in
     /// order (spec §5.1). Nothing listening there is an error at once (`watch::reachable`);
     /// a seeding failure does not stop the run: every case then records it.
-    pub fn connect(
+    pub(crate) fn connect(
         corpus: &[Belief],
         config: &HttpConfig,
         workload: Workload,
@@ -176,11 +176,6 @@ impl HttpBackend {
             }
         }
         Ok(backend)
-    }
-
-    /// The client, for `doctor`.
-    pub fn client(&self) -> &Client {
-        &self.client
     }
 
     /// E1, E2 for every belief, E3 when configured.
@@ -338,7 +333,7 @@ impl Backend for HttpBackend {
                     BackendError::permanent(format!("POST /search: results[{i}] is null"))
                 })?;
         self.client
-            .from_metadata(results.iter().filter(|r| r.from_metadata).count() as u64);
+            .count_ids_from_metadata(results.iter().filter(|r| r.from_metadata).count() as u64);
         let known = |id: &str| self.known.contains(id);
         let hits = results.iter().filter(|r| known(&r.id)).count();
         if self.config.careful() {

@@ -44,7 +44,7 @@ pub struct ProviderEntry {
 }
 
 /// The file: provider name → entry.
-pub(crate) type ProvidersConfig = BTreeMap<String, ProviderEntry>;
+pub type ProvidersConfig = BTreeMap<String, ProviderEntry>;
 
 /// Read `path` and pick `name` (trimmed and lower-cased, as upstream reads `MEMORY_PROVIDER`).
 pub fn load(path: &Path, name: &str) -> Result<(String, ProviderEntry)> {
@@ -66,7 +66,7 @@ pub fn load(path: &Path, name: &str) -> Result<(String, ProviderEntry)> {
 impl ProviderEntry {
     /// The base URL upstream would use: the variable's value, else the default (D13: the
     /// defaults collide, so the caller warns when it falls back).
-    pub fn url(&self) -> (String, bool) {
+    pub(crate) fn url(&self) -> (String, bool) {
         match std::env::var(&self.env_var) {
             Ok(url) if !url.trim().is_empty() => (url, false),
             _ => (self.default_url.clone(), true),

@@ -24,7 +24,7 @@ pub(crate) const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Can a TCP connection be opened to `url`'s host and port? The error is one line naming the
 /// URL and the cause (`connection refused`, `timed out`, a name that does not resolve).
-pub fn reachable(url: &str) -> Result<(), String> {
+pub(crate) fn reachable(url: &str) -> Result<(), String> {
     let fail = |cause: String| format!("nothing answers at {url}: {cause}");
     let uri: ureq::http::Uri = url.parse().map_err(|e| fail(format!("not a URL ({e})")))?;
     let host = uri
@@ -61,7 +61,7 @@ pub fn reachable(url: &str) -> Result<(), String> {
 
 /// The careful client's check that the store still holds what was seeded.
 #[derive(Debug, Default)]
-pub struct StoreWatch {
+pub(crate) struct StoreWatch {
     /// The probe's request body and the seeded ids its first answer held (none: no check).
     probe: Option<(Vec<u8>, HashSet<String>)>,
     /// A transport failure happened since the last probe.
@@ -75,7 +75,7 @@ impl StoreWatch {
     /// (issue 45): the system may have died on it and been restarted empty by its supervisor,
     /// so an answer that then finds nothing is a lost store, not an unwatchable one, and so is a
     /// system that never answers the probe at all.
-    pub fn after_seeding(
+    pub(crate) fn after_seeding(
         client: &Client,
         corpus: &[Belief],
         known: &dyn Fn(&str) -> bool,
@@ -132,20 +132,15 @@ impl StoreWatch {
         }
     }
 
-    /// Is the watch on (did the first probe find seeded beliefs)?
-    pub fn on(&self) -> bool {
-        self.probe.is_some()
-    }
-
     /// A search failed in transport: the next answer is checked.
-    pub fn transport_failed(&self) {
+    pub(crate) fn transport_failed(&self) {
         self.suspect.store(true, Ordering::Relaxed);
     }
 
     /// After an answer that found `hits` seeded ids: when it found none, or a transport failure
     /// came before it, probe again; a probe that finds none of the ids it found after seeding
     /// means the store was lost.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         client: &Client,
         hits: usize,

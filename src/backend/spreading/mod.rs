@@ -67,7 +67,7 @@ impl SpreadingConfig {
 impl SpreadingConfig {
     /// Its result-changing settings, in tag order (`backend::label`): `rescale`, `tiers`,
     /// `edge`, `frac`, then the embedding calls'.
-    pub fn label_settings(&self) -> Vec<Setting> {
+    pub(crate) fn label_settings(&self) -> Vec<Setting> {
         let d = Thresholds::default();
         let mut settings = vec![
             Setting::choice(self.relevance.name(), "clip"),

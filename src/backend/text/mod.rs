@@ -98,7 +98,7 @@ fn analyzer() -> TextAnalyzer {
 
 impl TextBm25Backend {
     /// Index `corpus` in natural order.
-    pub fn build(corpus: &[Belief], config: TextBm25Config) -> TextBm25Backend {
+    pub(crate) fn build(corpus: &[Belief], config: TextBm25Config) -> TextBm25Backend {
         let mut this = TextBm25Backend {
             analyzer: analyzer(),
             postings: FxHashMap::default(),

@@ -1,14 +1,14 @@
 //! Flags of embedding models and their stores (the cosine backend's, and the vector-scoring
 //! context scorers'), and of the cosine backend's index.
 
-use crate::cli::remote::RemoteArgs;
-use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 use crate::backend::cosine::{CosineConfig, HnswParams, IndexKind};
+use crate::cli::remote::RemoteArgs;
 use crate::embed::onnx::EmbedOptions;
 use crate::embed::service::ServiceOptions;
 use crate::embed::source::{ModelKind, DEFAULT_MODEL};
 use crate::embed::{BeliefText, QueryText};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
 
 /// `--index` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

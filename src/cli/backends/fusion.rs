@@ -2,10 +2,10 @@
 //! deep, shared by all three, and each method's own.
 
 use super::BackendArg;
-use crate::cli::args::non_negative;
-use clap::Args;
 use crate::backend::fusion::{FusionConfig, Method};
 use crate::backend::BackendConfig;
+use crate::cli::args::non_negative;
+use clap::Args;
 
 /// Settings every fusion backend shares.
 #[derive(Debug, Args)]

@@ -21,7 +21,6 @@ pub(crate) use scorers::ScorerArgs;
 
 use super::given::given;
 use super::remote::{HttpArgs, RemoteArgs};
-use clap::{Args, ValueEnum};
 use crate::backend::bm25::Bm25Config;
 use crate::backend::composite::CompositeConfig;
 use crate::backend::cosine::IndexKind;
@@ -30,6 +29,7 @@ use crate::backend::spreading::SpreadingConfig;
 use crate::backend::text::TextBm25Config;
 use crate::backend::BackendConfig;
 use crate::{Error, Result};
+use clap::{Args, ValueEnum};
 
 /// `--backend` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

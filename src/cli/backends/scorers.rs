@@ -1,14 +1,14 @@
 //! Flags of the context scorers (`composite`, `spreading`, `recent`): every open parameter of
 //! the context-scorer spec, its default documented here and in docs/scorer.md.
 
-use crate::cli::args::non_negative;
-use clap::{Args, ValueEnum};
 use crate::backend::composite::{
     ConfidenceSource, RelevanceMap, ScorerParams, VolatilityRates, PRIMACY_KEYWORDS,
 };
 use crate::backend::recent::RecentConfig;
 use crate::backend::{BackendConfig, Thresholds};
+use crate::cli::args::non_negative;
 use crate::{Error, Result};
+use clap::{Args, ValueEnum};
 
 /// `--relevance` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -4,12 +4,12 @@
 use crate::cli::args::{input_notes, load, SuiteArgs};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, write_stdout};
-use clap::Args;
-use std::process::ExitCode;
 use crate::render::render;
 use crate::run::Silent;
 use crate::study::alias_learning::{measure, table};
 use crate::{Error, Result};
+use clap::Args;
+use std::process::ExitCode;
 
 /// `tenure-eval alias-learning`.
 #[derive(Debug, Args)]

@@ -4,12 +4,12 @@
 use crate::cli::args::{figure_format, load_beam, FigureFormatArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::render::{render, write_figure};
 use crate::study::beam::{figure::figure, measure, tables};
 use crate::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval beam`.
 #[derive(Debug, Args)]

@@ -1,10 +1,10 @@
 //! `tenure-eval cache`: the user cache of embedding stores (`embed::places::user_cache`), found
 //! from any folder: list them, or prune some or all.
 
-use clap::{Args, Subcommand};
-use std::process::ExitCode;
 use crate::embed::places::{cached, user_cache};
 use crate::{Error, Result};
+use clap::{Args, Subcommand};
+use std::process::ExitCode;
 
 /// `tenure-eval cache`.
 #[derive(Debug, Args)]

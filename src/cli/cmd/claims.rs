@@ -2,13 +2,13 @@
 
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::write_stdout;
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::render::render;
 use crate::study::paper::table::claims_table;
 use crate::study::paper::{check_paper_reports, claims, gate, measure_paper, ClaimSources};
 use crate::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval claims`.
 #[derive(Debug, Args)]

@@ -1,16 +1,16 @@
 //! `tenure-eval compare`: two or more reports of the same cases.
 
+use crate::analysis::compare::significance::{runs_table, TestSettings};
 use crate::cli::args::SuiteArgs;
 use crate::cli::format::{only, OutputFormat};
 use crate::cli::{json_text, load_reports, write_stdout};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use crate::analysis::compare::significance::{runs_table, TestSettings};
 use crate::eval::qrels::Qrels;
 use crate::eval::rank::{parse_measures, Measure, DEFAULT_MEASURES};
 use crate::report::LoadedReport;
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval compare`.
 #[derive(Debug, Args)]

@@ -1,9 +1,9 @@
 //! `tenure-eval config [COMMAND]`: the flags a command takes from the config file in force, and
 //! the defaults of the rest, each with where it comes from (docs/config.md).
 
+use crate::{Error, Result};
 use clap::{Args, CommandFactory};
 use std::process::ExitCode;
-use crate::{Error, Result};
 
 /// `tenure-eval config`.
 #[derive(Debug, Args)]

@@ -1,14 +1,14 @@
 //! `tenure-eval doctor`: probe a memory system before running the suites against it.
 
+use crate::backend::http::doctor::{self, Checkup, Probe, Verdict};
+use crate::backend::http::Client;
 use crate::cli::format::{only, OutputFormat};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
+use crate::{Error, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use crate::backend::http::doctor::{self, Checkup, Probe, Verdict};
-use crate::backend::http::Client;
-use crate::{Error, Result};
 
 /// `tenure-eval doctor`.
 #[derive(Debug, Args)]

@@ -6,15 +6,15 @@ use crate::cli::backends::BeliefTextArg;
 use crate::cli::format::{only, OutputFormat, MARKDOWN_JSON};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::embed::BeliefText;
 use crate::study::flywheel::job::{execute, markdown, FlywheelPlan, SWEEP};
 use crate::study::flywheel::vector::VectorOptions;
 use crate::study::flywheel::{Mechanisms, Params, Variant, DEFAULT_VARIANTS};
 use crate::study::scale::parse_size;
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval flywheel`.
 #[derive(Debug, Args)]

@@ -2,15 +2,15 @@
 //! per label, suite and kind, the verdict on each series' last change (exact McNemar, as
 //! `compare`), and a figure of one measure over the runs (docs/history.md).
 
-use crate::cli::format::{only, OutputFormat, TABLES};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::analysis::history::{last_change, read, series};
+use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::error::exit;
 use crate::render::history::{figure, tables};
 use crate::render::table::render;
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval history`.
 #[derive(Debug, Args)]

@@ -1,15 +1,15 @@
 //! `tenure-eval html`: one self-contained HTML page to explore reports (see
 //! `crate::render::html`), and the `--html FILE` of `run`, `static` and `session`.
 
+use crate::analysis::compare::significance::TestSettings;
 use crate::cli::args::SuiteArgs;
 use crate::cli::load_reports;
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use crate::analysis::compare::significance::TestSettings;
 use crate::render::html::{self, Options};
 use crate::suite::{Suite, SuiteSource};
 use crate::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval html`.
 #[derive(Debug, Args)]

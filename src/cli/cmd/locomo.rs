@@ -4,14 +4,14 @@
 use crate::cli::args::{figure_format, FigureFormatArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::render::{render, write_figure};
 use crate::study::locomo::{figure::figure, measure, tables};
 use crate::suite::locomo::{observation_covers, questions, CORRECTED};
 use crate::suite::{Label, Unit};
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval locomo`.
 #[derive(Debug, Args)]

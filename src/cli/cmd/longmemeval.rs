@@ -4,12 +4,12 @@
 use crate::cli::args::{load, DataSuiteArgs, SuiteArg, SuiteArgs, UnitArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::render::render;
 use crate::study::longmemeval::{measure, table};
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval longmemeval`.
 #[derive(Debug, Args)]

@@ -4,17 +4,17 @@
 //! suite, where the merged reports go, the gates and the files a run writes; what chose and
 //! drove the backends is in the journals, so no backend flag exists here to be ignored.
 
+use crate::backend::Workload;
 use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
 use crate::cli::backends::ids;
 use crate::cli::finish::{baselines, finish, RunHistoryArgs};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use crate::backend::Workload;
 use crate::job::RunPlan;
 use crate::study::scale::shard as scale_shard;
 use crate::suite::Suite;
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval merge`.
 #[derive(Debug, Args)]

@@ -1,14 +1,14 @@
 //! `tenure-eval plot`: the paper's Figures 1 and 2 as SVG, PNG or PDF.
 
 use crate::cli::args::{figure_format, FigureFormatArg};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::render::figure_file::encode;
 use crate::render::{write_figure, FigureFormat};
 use crate::report::read::entries::static_case;
 use crate::report::LoadedReport;
 use crate::{Error, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval plot`.
 #[derive(Debug, Args)]

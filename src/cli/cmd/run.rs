@@ -1,18 +1,18 @@
 //! `tenure-eval run|static|session`: a plan from flags, carried out by the library; what
 //! happens once it is made (the table, the gate files, the exit code) is `cli::finish`.
 
+use crate::backend::Workload;
 use crate::cli::args::{load, GateArgs, OutputArgs, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::finish::{baselines, finish};
 use crate::cli::journal::{refuse_backends_in_replay, JournalArgs};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
-use clap::Args;
-use std::process::ExitCode;
-use crate::backend::Workload;
 use crate::job::RunPlan;
 use crate::shard::Shard;
 use crate::suite::Suite;
 use crate::Result;
+use clap::Args;
+use std::process::ExitCode;
 
 /// `tenure-eval run|static|session`.
 #[derive(Debug, Args)]

@@ -1,13 +1,11 @@
 //! `tenure-eval scale`: the scale study, one process per size so that each size's peak memory
 //! is its own.
 
+use crate::backend::cosine::HnswParams;
 use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::study_rows::print_rows;
 use crate::cli::{json_text, write_stdout};
-use clap::Args;
-use std::process::{Command, ExitCode, Stdio};
-use crate::backend::cosine::HnswParams;
 use crate::embed::places::user_cache;
 use crate::render::write_figure;
 use crate::shard::Shard;
@@ -17,6 +15,8 @@ use crate::study::scale::vectors::{self, VectorRow};
 use crate::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
 use crate::suite::Suite;
 use crate::{Error, Result};
+use clap::Args;
+use std::process::{Command, ExitCode, Stdio};
 
 /// `tenure-eval scale`.
 #[derive(Debug, Args)]

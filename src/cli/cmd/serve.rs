@@ -4,10 +4,10 @@ use crate::cli::args::{load, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
-use clap::Args;
-use std::process::ExitCode;
 use crate::serve::Server;
 use crate::{Error, Result};
+use clap::Args;
+use std::process::ExitCode;
 
 /// `tenure-eval serve`.
 #[derive(Debug, Args)]

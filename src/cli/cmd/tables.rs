@@ -3,11 +3,11 @@
 use crate::cli::args::{SuiteArgs, TableStyleArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{load_reports, write_stdout};
+use crate::report::LoadedReport;
+use crate::{Error, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use crate::report::LoadedReport;
-use crate::{Error, Result};
 
 /// `tenure-eval tables`.
 #[derive(Debug, Args)]

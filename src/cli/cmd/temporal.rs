@@ -2,13 +2,13 @@
 //! per-class precision, recall and F1 against gold labels (eval). See `docs/temporal.md`.
 
 use crate::cli::format::{only, OutputFormat, TABLES};
+use crate::render::render;
+use crate::study::temporal::draw::{self, Part};
 use clap::{Args, Subcommand};
 use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use crate::render::render;
-use crate::study::temporal::draw::{self, Part};
 
 /// `--part` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -178,9 +178,7 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
     }
     let turns = match (&texts.locomo, &texts.beam) {
         (Some(locomo), _) => Some(crate::suite::locomo::turns(locomo)?),
-        (None, Some(beam)) => Some(crate::study::temporal::beam::turns(&beam_suite(
-            beam,
-        )?)),
+        (None, Some(beam)) => Some(crate::study::temporal::beam::turns(&beam_suite(beam)?)),
         (None, None) => None,
     };
     if let Some(turns) = turns {

@@ -1,13 +1,13 @@
 //! `tenure-eval trec`: a report as a TREC run file, with qrels from the suite.
 
 use crate::cli::args::{load, SuiteArgs};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
 use crate::render::trec::{qrels_file, run_file};
 use crate::report::write_atomic;
 use crate::report::LoadedReport;
 use crate::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// `tenure-eval trec`.
 #[derive(Debug, Args)]

@@ -1,8 +1,8 @@
 //! `tenure-eval validate`: load and check a suite without running it.
 
 use crate::cli::args::{load, SuiteArgs};
-use std::process::ExitCode;
 use crate::Result;
+use std::process::ExitCode;
 
 /// Load and check a suite.
 pub(crate) fn run(args: SuiteArgs) -> Result<ExitCode> {

@@ -1,9 +1,9 @@
 //! `tenure-eval verify`: a report is what its rows and inputs say it is.
 
+use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use crate::Result;
 
 /// `tenure-eval verify`.
 #[derive(Debug, Args)]

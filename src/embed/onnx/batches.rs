@@ -21,7 +21,7 @@ pub(crate) struct Batch {
 impl Batch {
     /// Tokens the call pays for, padding included.
     #[cfg(test)]
-    pub fn tokens(&self) -> usize {
+    pub(crate) fn tokens(&self) -> usize {
         self.rows.len() * self.width
     }
 }

@@ -26,7 +26,11 @@ pub(crate) struct Call<'a> {
 
 impl Call<'_> {
     /// The vectors of `batch`'s rows, in its row order; an error as the runtime words it.
-    pub fn run(&self, session: &mut Session, batch: &Batch) -> Result<Vec<Vec<f32>>, String> {
+    pub(crate) fn run(
+        &self,
+        session: &mut Session,
+        batch: &Batch,
+    ) -> Result<Vec<Vec<f32>>, String> {
         let (rows, width) = (batch.rows.len(), batch.width);
         let matrix = |get: &dyn Fn(&tokenizers::Encoding) -> &[u32], pad: u32| {
             let mut flat = vec![i64::from(pad); rows * width];

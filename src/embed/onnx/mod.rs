@@ -50,7 +50,7 @@ impl Default for EmbedOptions {
 
 impl EmbedOptions {
     /// The workers an embedder runs: `threads`, or one per core for 0.
-    pub fn workers(&self) -> usize {
+    pub(crate) fn workers(&self) -> usize {
         match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
@@ -134,7 +134,6 @@ pub(crate) fn load_runtime(ort_lib: Option<&Path>) -> Result<(PathBuf, Environme
 /// An ONNX sentence-embedding model.
 pub struct OnnxEmbedder {
     info: ModelInfo,
-    folder: PathBuf,
     tokenizer: Tokenizer,
     /// One per worker, each single-threaded: intra-op threads would split sums differently by
     /// their count.
@@ -271,7 +270,6 @@ impl OnnxEmbedder {
                     .or_else(|| tokenizer.get_truncation().map(|t| t.max_length)),
                 service: None,
             },
-            folder: folder.to_path_buf(),
             tokenizer,
             sessions,
             wants_token_types,
@@ -299,16 +297,6 @@ impl OnnxEmbedder {
         }
         embedder.info.dimensions = width;
         Ok(embedder)
-    }
-
-    /// The folder the model was read from.
-    pub fn folder(&self) -> &Path {
-        &self.folder
-    }
-
-    /// The options in force (the worker count resolved).
-    pub fn options(&self) -> EmbedOptions {
-        self.options
     }
 }
 

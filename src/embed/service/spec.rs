@@ -17,7 +17,7 @@ pub enum Api {
 
 impl Api {
     /// `ollama`, `ollama-legacy`, `openai`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Api::Ollama => "ollama",
             Api::OllamaLegacy => "ollama-legacy",
@@ -76,7 +76,7 @@ impl ServiceSpec {
     /// apart from a built-in or ONNX store of the same model (`ollama:all-minilm:l6-v2` →
     /// `ollama-all-minilm-l6-v2`, never the built-in `all-minilm-l6-v2`), and the two Ollama
     /// APIs apart (the legacy one's vectors are not normalised).
-    pub fn store_name(&self) -> String {
+    pub(crate) fn store_name(&self) -> String {
         let model: String = self
             .model
             .trim_end_matches(":latest")

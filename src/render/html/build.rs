@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 /// The outcome of a row, as the case filter names it: a pass by its kind (spec §G's
 /// taxonomy, `pass_type`), a failure, or the backend's error.
-pub fn outcome(row: &Row) -> &'static str {
+pub(crate) fn outcome(row: &Row) -> &'static str {
     if row.errored {
         return "errored";
     }

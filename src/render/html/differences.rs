@@ -13,7 +13,7 @@ use crate::eval::rank::Measure;
 use crate::report::LoadedReport;
 
 /// The differences among `reports`, one view per kind that has two or more reports.
-pub fn differences(
+pub(crate) fn differences(
     reports: &[LoadedReport],
     measures: &[Measure],
     qrels: &Qrels,

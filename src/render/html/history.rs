@@ -7,7 +7,7 @@ use serde::Serialize;
 /// last change.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct HistoryView {
+pub(crate) struct HistoryView {
     /// `label · suite kind (N runs)`.
     pub title: String,
     /// Column names: run, date, commit, then the measures.

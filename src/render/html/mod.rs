@@ -7,11 +7,11 @@
 //! reports of different suites are not mixed) → the page's data ([`page`]) → the HTML
 //! ([`template::render`]) → one file written atomically ([`write`]).
 
-pub mod build;
-pub mod differences;
-pub mod history;
-pub mod model;
-pub mod template;
+pub(crate) mod build;
+pub(crate) mod differences;
+pub(crate) mod history;
+pub(crate) mod model;
+pub(crate) mod template;
 
 use crate::analysis::compare::significance::TestSettings;
 use crate::error::{Error, Result};
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 /// How to build the page.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub(crate) struct Options {
     /// The page's title (default: the suite and the number of reports).
     pub title: Option<String>,
     /// How `compare`'s significance tests run.
@@ -38,7 +38,7 @@ pub struct Options {
 
 /// The report files `inputs` name: files as given, folders by every `.json` file under them
 /// (sorted by path; sidecar manifests are skipped later by [`LoadedReport::load_all`]).
-pub fn report_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+pub(crate) fn report_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -82,7 +82,7 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
 /// The suite the reports' manifests name (`None` when none has a manifest: upstream's
 /// reports). Reports naming different suites are an input error naming the first that
 /// differs: the page pairs cases by id, which only means something within one suite.
-pub fn suite_name(reports: &[LoadedReport]) -> Result<Option<String>> {
+pub(crate) fn suite_name(reports: &[LoadedReport]) -> Result<Option<String>> {
     let mut first: Option<(&str, &Path)> = None;
     for r in reports {
         let Some(name) = r.suite() else {
@@ -109,7 +109,7 @@ pub fn suite_name(reports: &[LoadedReport]) -> Result<Option<String>> {
 
 /// The page's data: `reports` of `suite`. Every case and turn must be one of the suite's (or
 /// one of its cases repeated by `scale --case-count`).
-pub fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Result<Page> {
+pub(crate) fn page(reports: &[LoadedReport], suite: &Suite, options: &Options) -> Result<Page> {
     let qrels = Qrels::of(suite);
     // Cases the suite has, or its cases repeated by `scale --case-count` (`id~N`), shown
     // with the expectations of the case they repeat.
@@ -203,7 +203,7 @@ fn repeat_of(id: &str) -> Option<&str> {
 
 /// Build the page of `reports` and write it to `out` atomically: on any error nothing is
 /// written.
-pub fn write(
+pub(crate) fn write(
     out: &Path,
     reports: &[LoadedReport],
     suite: &Suite,
@@ -220,7 +220,7 @@ pub fn write(
 /// The page of a run that never started (nothing answered, a store lost before the first case):
 /// the error, and that no case was scored. Written where the page of reports would have been, so
 /// CI's artifact of the most common failure says what happened instead of being absent.
-pub fn not_run(error: &str) -> String {
+pub(crate) fn not_run(error: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>tenure-eval: the run \
          did not start</title></head>\n<body>\n<h1>tenure-eval: the run did not start</h1>\n\

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 /// Everything the page shows.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Page {
+pub(crate) struct Page {
     /// The page's title.
     pub title: String,
     /// `tenure-eval 0.1.0`.
@@ -38,7 +38,7 @@ pub struct Page {
 
 /// The suite.
 #[derive(Debug, Serialize)]
-pub struct SuiteView {
+pub(crate) struct SuiteView {
     /// Its name (`pmb`, `paper`, a custom suite's folder).
     pub name: String,
     /// Its profile (`head`, `paper`).
@@ -48,7 +48,7 @@ pub struct SuiteView {
 /// One report.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReportView {
+pub(crate) struct ReportView {
     /// Its file name.
     pub file: String,
     /// Its name in tables (model, backend id or provider; with its file when two read the same).
@@ -90,7 +90,7 @@ pub struct ReportView {
 /// One case or turn as a report has it.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EntryView {
+pub(crate) struct EntryView {
     /// `active`, `structural`, `empty` (passes by kind), `failed` or `errored`.
     pub outcome: &'static str,
     /// Turn index (sessions).
@@ -136,7 +136,7 @@ pub struct EntryView {
 
 /// One search hit.
 #[derive(Debug, Serialize)]
-pub struct HitView {
+pub(crate) struct HitView {
     /// Belief id.
     pub id: String,
     /// Score as written.
@@ -148,7 +148,7 @@ pub struct HitView {
 /// One static case of the suite.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CaseView {
+pub(crate) struct CaseView {
     /// Case id.
     pub id: String,
     /// Category.
@@ -169,7 +169,7 @@ pub struct CaseView {
 
 /// One session case of the suite.
 #[derive(Debug, Serialize)]
-pub struct SessionView {
+pub(crate) struct SessionView {
     /// Case id.
     pub id: String,
     /// Description.
@@ -181,7 +181,7 @@ pub struct SessionView {
 /// One turn of a session case.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TurnView {
+pub(crate) struct TurnView {
     /// Turn index.
     pub index: i64,
     /// The user's message.
@@ -197,7 +197,7 @@ pub struct TurnView {
 /// What a case expects, tier by tier (absent: no assertion on that tier).
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ExpectView {
+pub(crate) struct ExpectView {
     /// Pinned facts.
     pub pinned: Option<TierExpect>,
     /// Relevant beliefs.
@@ -211,7 +211,7 @@ pub struct ExpectView {
 /// The assertions on one tier.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TierExpect {
+pub(crate) struct TierExpect {
     /// Must be there.
     pub must: Vec<String>,
     /// Must not be there.
@@ -231,7 +231,7 @@ pub struct TierExpect {
 /// Differences between the reports of one kind.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DifferenceView {
+pub(crate) struct DifferenceView {
     /// `static` or `session`.
     pub kind: &'static str,
     /// Positions of its reports in [`Page::reports`].
@@ -246,7 +246,7 @@ pub struct DifferenceView {
 
 /// A case whose outcome differs between reports.
 #[derive(Debug, Serialize)]
-pub struct FlipView {
+pub(crate) struct FlipView {
     /// Case id.
     pub case: String,
     /// Turn (sessions).

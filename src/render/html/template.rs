@@ -45,7 +45,7 @@ fn escape_script(json: &str) -> String {
 }
 
 /// The whole page.
-pub fn render(page: &Page) -> String {
+pub(crate) fn render(page: &Page) -> String {
     let data = script_json(page);
     let mut out = String::with_capacity(
         PAGE.len() + STYLE.len() + SCRIPT[0].len() + SCRIPT[1].len() + data.len(),

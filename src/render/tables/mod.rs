@@ -12,4 +12,4 @@ use crate::report::LoadedReport;
 
 pub use paper::paper_tables;
 pub use pmb::pmb_tables;
-pub use rank_table::{block_measures, rank_table};
+pub(crate) use rank_table::{block_measures, rank_table};

@@ -8,7 +8,7 @@ use crate::report::LoadedReport;
 /// `tables`' rank-metric table: one row per report that carries `rankMetrics` blocks (run,
 /// kind, queries with gold, each measure's mean), measures in the order first met; `None` when
 /// no report has a block.
-pub fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
+pub(crate) fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
     let names = block_measures(reports);
     if names.is_empty() {
         return None;
@@ -48,7 +48,7 @@ pub fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
 }
 
 /// The measures of `reports`' `rankMetrics` blocks, in the order first met.
-pub fn block_measures(reports: &[LoadedReport]) -> Vec<String> {
+pub(crate) fn block_measures(reports: &[LoadedReport]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for row in reports.iter().flat_map(|r| &r.rows) {
         for m in row.rank_metrics.keys() {

@@ -10,7 +10,7 @@
 /// `s` as LaTeX text: the special characters escaped, every non-ASCII character the project
 /// emits written as LaTeX, Latin-1 letters kept (LaTeX reads UTF-8 input), and any other
 /// character spelled `[U+XXXX]` rather than left to fail the run.
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     // Markdown's code spans (`x`) become typewriter text, straight double quotes open and
     // close as TeX quotes: nothing of Markdown reaches TeX.
@@ -245,7 +245,12 @@ fn float_group(
 /// number (`\ContinuedFloat`), and so do columns beyond the text width (each group of columns
 /// after the first repeats the row's key: the first column, and the next ones while rows are
 /// not yet told apart, up to three: a run and its category). Every cell goes through [`escape`].
-pub fn table_float(title: &str, label: &str, header: &[String], rows: &[Vec<String>]) -> String {
+pub(crate) fn table_float(
+    title: &str,
+    label: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+) -> String {
     let groups = column_groups(header, rows);
     let mut out = String::new();
     for (g, columns) in groups.iter().enumerate() {
@@ -341,7 +346,7 @@ fn header_words(h: &str) -> Vec<String> {
 }
 
 /// A label from a title: lower-case words joined by `-` (`the-papers-claims-measured`).
-pub fn label(title: &str) -> String {
+pub(crate) fn label(title: &str) -> String {
     let words: Vec<String> = title
         .to_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())

@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The entries of one report, of its kind.
 #[derive(Debug)]
-pub enum Entries {
+pub(crate) enum Entries {
     /// Static cases.
     Static(Vec<CaseEntry>),
     /// Session turns.
@@ -18,7 +18,7 @@ pub enum Entries {
 }
 
 /// Read the entries of the report at `path`, whose kind the row reader already found.
-pub fn read(path: &Path, kind: Workload) -> Result<Entries> {
+pub(crate) fn read(path: &Path, kind: Workload) -> Result<Entries> {
     let bytes = crate::io::read_bytes(path)?;
     // The paper layout is a bare array; PrecisionMemBench's an object with `cases`.
     let array = bytes
@@ -41,7 +41,7 @@ pub fn read(path: &Path, kind: Workload) -> Result<Entries> {
 
 /// The static case `case_id` of the report at `path`, with its place in the file's list of
 /// entries (for messages naming its JSON path).
-pub fn static_case(path: &Path, case_id: &str) -> Result<(usize, CaseEntry)> {
+pub(crate) fn static_case(path: &Path, case_id: &str) -> Result<(usize, CaseEntry)> {
     let Entries::Static(cases) = read(path, Workload::Static)? else {
         unreachable!("read returns the kind it is asked for")
     };

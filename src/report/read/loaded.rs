@@ -11,7 +11,7 @@ pub use crate::io::same_json;
 use crate::report::read::origin::{manifest_info, recorded, sidecar_manifest, upstream_info};
 use crate::report::read::parse::{not_a_report, Parsed};
 use crate::report::read::recorded::RecordedManifest;
-pub use crate::report::read::row::Row;
+pub(crate) use crate::report::read::row::Row;
 use crate::report::read::row::{case_row, turn_row};
 use crate::report::schema::PmbReport;
 use crate::suite::Suite;
@@ -55,17 +55,17 @@ impl LoadedReport {
     }
 
     /// The shard of a run this report is (`--shard K/N`), if it is one.
-    pub fn shard(&self) -> Option<crate::shard::Shard> {
+    pub(crate) fn shard(&self) -> Option<crate::shard::Shard> {
         self.manifest.as_ref()?.shard
     }
 
     /// Whether its suite is judged by qrels ([`Suite::label_judged_by_qrels`]).
-    pub fn judged_by_qrels(&self) -> bool {
+    pub(crate) fn judged_by_qrels(&self) -> bool {
         self.suite().is_some_and(Suite::label_judged_by_qrels)
     }
 
     /// An input error for a shard's or a selection's report where a whole run's belongs.
-    pub fn whole_run(&self) -> Result<&LoadedReport> {
+    pub(crate) fn whole_run(&self) -> Result<&LoadedReport> {
         if let Some(selection) = self.manifest.as_ref().and_then(|m| m.selection.as_ref()) {
             return Err(crate::error::Error::input(
                 &self.path,
@@ -114,7 +114,7 @@ impl LoadedReport {
 
     /// Read every report in `paths`, skipping the paper layout's sidecar manifests that a
     /// shell glob over a report folder picks up too; returns the reports and the skipped paths.
-    pub fn load_all(paths: &[PathBuf]) -> Result<(Vec<LoadedReport>, Vec<PathBuf>)> {
+    pub(crate) fn load_all(paths: &[PathBuf]) -> Result<(Vec<LoadedReport>, Vec<PathBuf>)> {
         let (mut reports, mut skipped) = (Vec::new(), Vec::new());
         for path in paths {
             let parsed = read_report(path)?;
@@ -244,21 +244,21 @@ impl LoadedReport {
 
     /// The label its run was given with `--label`, if any (the manifest's `runLabel` when
     /// `runLabelGiven`); [`Self::provider`] is then that label.
-    pub fn given_label(&self) -> Option<&str> {
+    pub(crate) fn given_label(&self) -> Option<&str> {
         self.manifest
             .as_ref()
             .and_then(RecordedManifest::given_label)
     }
 
     /// The suite its manifest names (`None` for upstream's reports, which have none).
-    pub fn suite(&self) -> Option<&str> {
+    pub(crate) fn suite(&self) -> Option<&str> {
         self.manifest.as_ref().and_then(|m| m.suite.as_deref())
     }
 
     /// What its scores are, for figure legends: "bm25 (Lucene BM25 score)" or
     /// "cosine / all-minilm-l6-v2 (Atlas vector score, (1 + cos) / 2)"; the provider when the
     /// report has no manifest.
-    pub fn score_label(&self) -> String {
+    pub(crate) fn score_label(&self) -> String {
         if self.manifest.is_none() {
             return self.provider.clone();
         }
@@ -275,7 +275,7 @@ impl LoadedReport {
 
     /// Each row's position by its [`Row::key`] (the first row, for a repeated key): what pairs
     /// the rows of two runs without a search per row.
-    pub fn positions(&self) -> std::collections::HashMap<String, usize> {
+    pub(crate) fn positions(&self) -> std::collections::HashMap<String, usize> {
         let mut at = std::collections::HashMap::with_capacity(self.rows.len());
         for (i, row) in self.rows.iter().enumerate() {
             at.entry(row.key()).or_insert(i);
@@ -284,7 +284,7 @@ impl LoadedReport {
     }
 
     /// The file name.
-    pub fn file_name(&self) -> String {
+    pub(crate) fn file_name(&self) -> String {
         self.path
             .file_name()
             .map(|s| s.to_string_lossy().into_owned())
@@ -292,7 +292,7 @@ impl LoadedReport {
     }
 
     /// The summary block recomputed from the rows.
-    pub fn summary(&self) -> Summary {
+    pub(crate) fn summary(&self) -> Summary {
         let outcomes: Vec<Outcome> = self
             .rows
             .iter()
@@ -310,20 +310,20 @@ impl LoadedReport {
     }
 
     /// Whether latencies were reported at all.
-    pub fn has_latency(&self) -> bool {
+    pub(crate) fn has_latency(&self) -> bool {
         self.rows.iter().any(|r| r.latency_ms.is_some())
     }
 
     /// Mean of the paper's drift, noise / (relevant + pinned), recomputed from every turn's
     /// lists (sessions): comparable across reports, whatever their `driftScore` means.
-    pub fn mean_drift(&self) -> Option<f64> {
+    pub(crate) fn mean_drift(&self) -> Option<f64> {
         mean(self.rows.iter().filter_map(|r| r.noise_drift))
     }
 
     /// Mean PrecisionMemBench drift (1 − precision): `precisionDriftScore` where the report
     /// carries it, else its `driftScore` (the external providers' reports define it that way;
     /// for Tenure's, precision 1 makes both 0).
-    pub fn mean_precision_drift(&self) -> Option<f64> {
+    pub(crate) fn mean_precision_drift(&self) -> Option<f64> {
         mean(
             self.rows
                 .iter()

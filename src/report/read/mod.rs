@@ -6,12 +6,12 @@
 //! Every report file is read through here.
 
 mod disagree;
-pub mod entries;
+pub(crate) mod entries;
 mod loaded;
 pub(crate) mod origin;
 pub(crate) mod parse;
-pub mod recorded;
-pub(crate) mod row;
+pub(crate) mod recorded;
+pub mod row;
 pub mod trec_run;
 
 pub use loaded::{same_json, LoadedReport};

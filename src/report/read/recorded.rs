@@ -92,13 +92,13 @@ pub struct RecordedReport {
 
 impl RecordedManifest {
     /// `value` (found at `json_path` of `file`) read as a manifest.
-    pub fn read(file: &Path, json_path: &str, value: Value) -> Result<RecordedManifest> {
+    pub(crate) fn read(file: &Path, json_path: &str, value: Value) -> Result<RecordedManifest> {
         crate::io::parse_value(file, json_path, value)
     }
 
     /// The label the user gave the run (`--label`), if any: what readers name the report by
     /// (`report::label`).
-    pub fn given_label(&self) -> Option<&str> {
+    pub(crate) fn given_label(&self) -> Option<&str> {
         self.run_label.as_deref().filter(|_| self.run_label_given)
     }
 }

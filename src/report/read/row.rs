@@ -47,7 +47,7 @@ pub struct Row {
 
 impl Row {
     /// Case id, plus the turn for session turns: the identity used to pair runs.
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         match self.turn_index {
             Some(t) => format!("{} turn {t}", self.case_id),
             None => self.case_id.clone(),

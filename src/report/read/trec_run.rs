@@ -27,7 +27,7 @@ use std::path::Path;
 
 /// A TREC run read against a suite.
 #[derive(Debug, Clone)]
-pub struct TrecRun {
+pub(crate) struct TrecRun {
     /// The run as a report: one row per query of the suite (of the run's kind), in the suite's
     /// order.
     pub report: LoadedReport,
@@ -125,7 +125,7 @@ fn parse(path: &Path, text: &str) -> Result<Lines> {
 
 impl TrecRun {
     /// Read the run at `path` against `suite`, each query scored on `measures`.
-    pub fn load(path: &Path, suite: &Suite, measures: &[Measure]) -> Result<TrecRun> {
+    pub(crate) fn load(path: &Path, suite: &Suite, measures: &[Measure]) -> Result<TrecRun> {
         let bytes = crate::io::read_bytes(path)?;
         let text = String::from_utf8(bytes)
             .map_err(|e| Error::input(path, "file", format!("not UTF-8 text: {e}")))?;

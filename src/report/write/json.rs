@@ -30,7 +30,7 @@ pub(crate) fn f32_decimal(x: f32) -> f64 {
 
 /// How a backend's `searchScores` are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScoreStyle {
+pub(crate) enum ScoreStyle {
     /// BM25: 2 decimals, Atlas `clauses` (session reports list collapsed clauses too) and the
     /// `attribution` of every term.
     Lucene {
@@ -56,7 +56,7 @@ impl ScoreStyle {
 }
 
 /// `searchScores` entries.
-pub fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEntry> {
+pub(crate) fn search_scores(scores: &[ScoredBelief], style: ScoreStyle) -> Vec<ScoreEntry> {
     scores
         .iter()
         .map(|s| match style {
@@ -308,7 +308,7 @@ pub(in crate::report) fn wrap<E: Serialize>(
 }
 
 /// Pretty JSON with a final newline, as `JSON.stringify(x, null, 2)` lays it out.
-pub fn to_bytes(value: &Value) -> Vec<u8> {
+pub(crate) fn to_bytes(value: &Value) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
     bytes.push(b'\n');
     bytes

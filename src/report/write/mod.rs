@@ -2,6 +2,6 @@
 //! reports streamed case by case (`stream.rs`), and external systems' entries (`external.rs`);
 //! all built from the one schema (`super::schema`).
 
-pub(crate) mod external;
+pub mod external;
 pub mod json;
 pub mod stream;

@@ -116,25 +116,25 @@ impl<'a> StaticStream<'a> {
     }
 
     /// The same, its manifest recording the shard the run is.
-    pub fn sharded(mut self, shard: Option<crate::shard::Shard>) -> Self {
+    pub(crate) fn sharded(mut self, shard: Option<crate::shard::Shard>) -> Self {
         self.shard = shard;
         self
     }
 
     /// The same, its manifest recording the config file the flags came from.
-    pub fn configured(mut self, config: Option<&crate::report::ConfigFile>) -> Self {
+    pub(crate) fn configured(mut self, config: Option<&crate::report::ConfigFile>) -> Self {
         self.config = config.cloned();
         self
     }
 
     /// Named by `given` (`--label`) when there is one.
-    pub fn labelled(mut self, given: Option<&str>) -> Self {
+    pub(crate) fn labelled(mut self, given: Option<&str>) -> Self {
         self.label = given.map(str::to_string);
         self
     }
 
     /// Cases the backend failed on, so far.
-    pub fn errored(&self) -> usize {
+    pub(crate) fn errored(&self) -> usize {
         self.kept.iter().filter(|k| k.errored).count()
     }
 

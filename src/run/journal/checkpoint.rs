@@ -28,13 +28,13 @@ pub struct Reuse<'a> {
 
 impl<'a> Reuse<'a> {
     /// The entry standing for case (or turn) `i`, when it is not to be run.
-    pub fn entry(self, i: usize) -> Option<&'a Entry> {
+    pub(crate) fn entry(self, i: usize) -> Option<&'a Entry> {
         self.entries?.get(&i).filter(|e| self.mode.reuses(e))
     }
 
     /// Case (or turn) `i` from the journal, rebuilt by `replay`, when it is not to be run; with
     /// `--rerun-failed`, one that `passed` says failed is run again (`None`).
-    pub fn take<T>(
+    pub(crate) fn take<T>(
         self,
         i: usize,
         replay: impl FnOnce(&Entry) -> T,
@@ -47,7 +47,7 @@ impl<'a> Reuse<'a> {
 
 impl Checkpoint {
     /// No journal at all (library runs, benches, studies).
-    pub fn none() -> Checkpoint {
+    pub(crate) fn none() -> Checkpoint {
         Checkpoint {
             mode: Continue::Fresh,
             header: Header {
@@ -69,7 +69,7 @@ impl Checkpoint {
 
     /// A journal for the run `header` describes, at `path_of(backend)`, written fresh or
     /// continuing the one there (`mode`).
-    pub fn new(mode: Continue, header: Header, path_of: JournalPath) -> Checkpoint {
+    pub(crate) fn new(mode: Continue, header: Header, path_of: JournalPath) -> Checkpoint {
         Checkpoint {
             mode,
             header,
@@ -80,7 +80,7 @@ impl Checkpoint {
     }
 
     /// Every case from `recording`; nothing written.
-    pub fn replay(recording: Recorded) -> Checkpoint {
+    pub(crate) fn replay(recording: Recorded) -> Checkpoint {
         Checkpoint {
             mode: Continue::Replay,
             header: recording.header.clone(),
@@ -91,17 +91,17 @@ impl Checkpoint {
     }
 
     /// The shard this run is, if it is one.
-    pub fn shard(&self) -> Option<super::Shard> {
+    pub(crate) fn shard(&self) -> Option<super::Shard> {
         self.header.shard
     }
 
     /// Is every case taken from a recording?
-    pub fn replaying(&self) -> bool {
+    pub(crate) fn replaying(&self) -> bool {
         self.mode == Continue::Replay
     }
 
     /// The journal being written, once the run began.
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         self.writer.as_ref().map(JournalWriter::path)
     }
 
@@ -112,7 +112,7 @@ impl Checkpoint {
     /// from it whole (its errored cases run again), and a pass without a journal (a run of
     /// several passes stopped before it began) runs from its start. `--rerun-errored` needs a
     /// finished journal.
-    pub fn begin(&mut self, built: &Built) -> Result<()> {
+    pub(crate) fn begin(&mut self, built: &Built) -> Result<()> {
         let Some(path_of) = &self.path_of else {
             return Ok(());
         };
@@ -191,7 +191,7 @@ impl Checkpoint {
     }
 
     /// Cases kept from the journal (none on a fresh run), and the writer for the rest.
-    pub fn parts(&mut self) -> (Reuse<'_>, Option<&mut JournalWriter>) {
+    pub(crate) fn parts(&mut self) -> (Reuse<'_>, Option<&mut JournalWriter>) {
         (
             Reuse {
                 mode: self.mode,
@@ -202,7 +202,7 @@ impl Checkpoint {
     }
 
     /// Cases (or turns) the recording lacks, for a replay: (how many, the first).
-    pub fn missing(&self, ids: impl Iterator<Item = String>) -> Option<(usize, String)> {
+    pub(crate) fn missing(&self, ids: impl Iterator<Item = String>) -> Option<(usize, String)> {
         let entries = &self.recorded.as_ref()?.entries;
         let missing: Vec<String> = ids
             .enumerate()
@@ -214,7 +214,7 @@ impl Checkpoint {
     }
 
     /// The run reached its end.
-    pub fn finish(&mut self, backend_stats: Option<serde_json::Value>) -> Result<()> {
+    pub(crate) fn finish(&mut self, backend_stats: Option<serde_json::Value>) -> Result<()> {
         if let Some(w) = &mut self.writer {
             w.write(&Line::End(End { backend_stats }))?;
         }
@@ -222,14 +222,14 @@ impl Checkpoint {
     }
 
     /// The run stopped at `at` for `reason`.
-    pub fn stop(&mut self, at: &str, reason: &str) {
+    pub(crate) fn stop(&mut self, at: &str, reason: &str) {
         if let Some(w) = &mut self.writer {
             let _ = w.stopped(at, reason);
         }
     }
 
     /// A replay's ingestion: as recorded, not as the replay's instant build measured it.
-    pub fn recorded_ingestion(&self) -> Option<crate::run::Ingestion> {
+    pub(crate) fn recorded_ingestion(&self) -> Option<crate::run::Ingestion> {
         self.recorded.as_ref()?.built.as_ref().map(Built::ingestion)
     }
 }

@@ -25,7 +25,7 @@ pub struct JournalWriter {
 impl JournalWriter {
     /// A new journal at `path` (an old one there is replaced), or, with `append`, the one
     /// there continued.
-    pub fn open(path: &Path, append: bool) -> Result<JournalWriter> {
+    pub(crate) fn open(path: &Path, append: bool) -> Result<JournalWriter> {
         let output = |source| Error::Output {
             path: path.to_path_buf(),
             source,
@@ -52,12 +52,12 @@ impl JournalWriter {
     }
 
     /// Where it is.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Append `line` in one write.
-    pub fn write(&mut self, line: &Line) -> Result<()> {
+    pub(crate) fn write(&mut self, line: &Line) -> Result<()> {
         let mut text = serde_json::to_string(line).expect("journal lines serialize");
         text.push('\n');
         self.file
@@ -76,7 +76,7 @@ impl JournalWriter {
     }
 
     /// Record why the run stopped, and keep the journal through a power cut.
-    pub fn stopped(&mut self, at: &str, reason: &str) -> Result<()> {
+    pub(crate) fn stopped(&mut self, at: &str, reason: &str) -> Result<()> {
         self.write(&Line::Stopped(Stopped {
             at: at.to_string(),
             reason: reason.to_string(),
@@ -86,7 +86,7 @@ impl JournalWriter {
     }
 
     /// Ask the disk to keep what was written.
-    pub fn sync(&self) {
+    pub(crate) fn sync(&self) {
         let _ = self.file.sync_data();
     }
 }

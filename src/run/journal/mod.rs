@@ -23,7 +23,7 @@ mod tape;
 use crate::shard::Shard;
 pub use checkpoint::{Checkpoint, JournalPath, Reuse};
 pub use file::{interrupted, JournalWriter};
-pub use tape::{Playback, ReplayBackend, Taping};
+pub(crate) use tape::{Playback, ReplayBackend, Taping};
 
 use super::{CaseError, Ingestion};
 use crate::backend::{BackendInfo, Hit, Seeding};
@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The journal format's version: a reader refuses any other.
-pub const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 1;
 
 /// Settings of a remote system that say how to reach and drive it, not what it answers: a
 /// resumed run may change them (the system restarted on another port, a longer timeout).
@@ -90,7 +90,7 @@ pub struct Built {
 
 impl Built {
     /// The ingestion this line records.
-    pub fn ingestion(&self) -> Ingestion {
+    pub(crate) fn ingestion(&self) -> Ingestion {
         Ingestion {
             belief_count: self.belief_count,
             total_ms: self.total_ms,
@@ -142,7 +142,7 @@ fn is_zero(n: &u32) -> bool {
 
 impl Entry {
     /// Errored, in its search or its mutation: `--resume` and `--rerun-errored` run it again.
-    pub fn errored(&self) -> bool {
+    pub(crate) fn errored(&self) -> bool {
         self.error.is_some() || self.mutation_error.is_some()
     }
 }
@@ -169,7 +169,7 @@ pub struct End {
 /// One line of a journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Line {
+pub(crate) enum Line {
     /// What ran.
     Header(Header),
     /// Who answered.
@@ -202,7 +202,7 @@ pub struct Recorded {
 impl Recorded {
     /// Read `path`. A torn last line (a kill mid-write) is ignored; any other line that is
     /// not a journal line is an input error naming the line.
-    pub fn read(path: &Path) -> Result<Recorded> {
+    pub(crate) fn read(path: &Path) -> Result<Recorded> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::input(path, "file", format!("cannot read the journal: {e}")))?;
         let bad = |n: usize, what: String| Error::input(path, format!("line {}", n + 1), what);
@@ -270,13 +270,14 @@ impl Recorded {
     }
 
     /// Cases (or turns) recorded with an error.
-    pub fn errored(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn errored(&self) -> usize {
         self.entries.values().filter(|e| e.errored()).count()
     }
 
     /// The first difference between this journal's run and `header`, `built` (a run about to
     /// continue it), as `what: journal X, now Y`; `None` when they are the same run.
-    pub fn differs(&self, header: &Header, built: &Built) -> Option<String> {
+    pub(crate) fn differs(&self, header: &Header, built: &Built) -> Option<String> {
         let ours = serde_json::to_value(&self.header).ok()?;
         let theirs = serde_json::to_value(header).ok()?;
         if let Some(d) = first_difference("", &ours, &theirs) {
@@ -339,7 +340,7 @@ pub enum Continue {
 
 impl Continue {
     /// The flag that asks for it.
-    pub fn flag(self) -> &'static str {
+    pub(crate) fn flag(self) -> &'static str {
         match self {
             Continue::Fresh => "(a fresh run)",
             Continue::Resume => "--resume",
@@ -350,7 +351,7 @@ impl Continue {
     }
 
     /// Is `entry` taken from the journal instead of run?
-    pub fn reuses(self, entry: &Entry) -> bool {
+    pub(crate) fn reuses(self, entry: &Entry) -> bool {
         match self {
             Continue::Fresh => false,
             // A failed case is taken from the journal too, to be judged again and rerun

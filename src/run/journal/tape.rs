@@ -13,7 +13,7 @@ use crate::suite::Belief;
 use std::sync::Mutex;
 
 /// One case's searches, passed through and, when a journal is written, kept.
-pub struct Taping<'a> {
+pub(crate) struct Taping<'a> {
     inner: &'a dyn Backend,
     keep: bool,
     calls: Mutex<Vec<Call>>,
@@ -22,7 +22,7 @@ pub struct Taping<'a> {
 impl<'a> Taping<'a> {
     /// Around `inner`, for one case; `keep`: copy each answer for the journal (without one,
     /// the searches only pass through, at no cost to a run that keeps none).
-    pub fn new(inner: &'a dyn Backend, keep: bool) -> Taping<'a> {
+    pub(crate) fn new(inner: &'a dyn Backend, keep: bool) -> Taping<'a> {
         Taping {
             inner,
             keep,
@@ -31,7 +31,7 @@ impl<'a> Taping<'a> {
     }
 
     /// The calls that succeeded, in order.
-    pub fn calls(self) -> Vec<Call> {
+    pub(crate) fn calls(self) -> Vec<Call> {
         self.calls.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -70,14 +70,14 @@ impl Backend for Taping<'_> {
 
 /// One case's searches answered from its journal entry, in order; a search the entry does not
 /// hold (another text, or one call too many) is a permanent error naming both.
-pub struct Playback<'a> {
+pub(crate) struct Playback<'a> {
     info: &'a BackendInfo,
     calls: Mutex<std::collections::VecDeque<Call>>,
 }
 
 impl<'a> Playback<'a> {
     /// Answering as `info` from `calls`.
-    pub fn new(info: &'a BackendInfo, calls: &[Call]) -> Playback<'a> {
+    pub(crate) fn new(info: &'a BackendInfo, calls: &[Call]) -> Playback<'a> {
         Playback {
             info,
             calls: Mutex::new(calls.iter().cloned().collect()),
@@ -122,14 +122,14 @@ impl Backend for Playback<'_> {
 /// accepted (the session store they change is the harness's), and no search reaches it,
 /// since every case is answered by its [`Playback`].
 #[derive(Debug, Clone)]
-pub struct ReplayBackend {
+pub(crate) struct ReplayBackend {
     built: Built,
     stats: Option<serde_json::Value>,
 }
 
 impl ReplayBackend {
     /// As `built` recorded it, with the counters the run ended with.
-    pub fn new(built: Built, stats: Option<serde_json::Value>) -> ReplayBackend {
+    pub(crate) fn new(built: Built, stats: Option<serde_json::Value>) -> ReplayBackend {
         ReplayBackend { built, stats }
     }
 }

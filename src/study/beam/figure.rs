@@ -11,7 +11,7 @@ use plotters::prelude::*;
 const NDCG10: usize = 4;
 
 /// The figure of `results`.
-pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
+pub(crate) fn figure(results: &[RunResult], title: &str) -> Result<String> {
     if results.is_empty() {
         return Err(Error::Usage(
             "the BEAM figure needs at least one report".into(),

@@ -5,7 +5,7 @@
 //! ranks above every original message retrieved. A memory that keeps the superseded fact on
 //! top fails the user even when both are "recalled"; no rank measure says so, this does.
 
-pub mod figure;
+pub(crate) mod figure;
 
 use crate::error::{Error, Result};
 use crate::eval::rank::{parse_measures, Measure};
@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 /// One run's figures over one group of questions.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Cell {
+pub(crate) struct Cell {
     /// The tier (`100K`), or `all`.
     pub tier: String,
     /// The ability, or `all`.
@@ -39,7 +39,7 @@ pub struct Cell {
 /// One run's figures.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunResult {
+pub(crate) struct RunResult {
     /// Its name (the report's run label).
     pub name: String,
     /// Each tier's abilities in file order, then the tier's total; then the totals over all
@@ -49,7 +49,7 @@ pub struct RunResult {
 
 /// Whether the update ranks above every original retrieved: some updated message is in
 /// `ranking`, and the first of them comes before every original message there.
-pub fn updated_first(update: &Update, ranking: &[String]) -> bool {
+pub(crate) fn updated_first(update: &Update, ranking: &[String]) -> bool {
     let first = |ids: &[String]| ranking.iter().position(|r| ids.contains(r));
     match (first(&update.updated), first(&update.original)) {
         (Some(u), Some(o)) => u < o,
@@ -66,7 +66,7 @@ fn tier(case_id: &str) -> &str {
 /// The figures of each report of a run on `suite` (BEAM as `--data` gives it: its knowledge
 /// updates name each question's original and updated message). A report with a question the
 /// suite does not have is an input error: it was run on other files.
-pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>> {
+pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>> {
     let measures: Vec<Measure> = parse_measures(MEASURES).map_err(Error::Usage)?;
     let updates = crate::suite::beam::updates(suite);
     let by_case: HashMap<&str, &Update> = updates.iter().map(|u| (u.case_id.as_str(), u)).collect();
@@ -177,7 +177,7 @@ pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>
 
 /// The table: a row per run, tier and ability, the rank measures, the cases passed, and the
 /// knowledge-update order where it applies.
-pub fn tables(results: &[RunResult]) -> Vec<Table> {
+pub(crate) fn tables(results: &[RunResult]) -> Vec<Table> {
     let mut header = vec!["run", "tier", "ability", "cases", "passed"];
     header.extend(MEASURES.split(','));
     header.push("update first");

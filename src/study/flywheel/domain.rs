@@ -160,22 +160,22 @@ impl Topic {
     }
 
     /// The tool's names, usual first.
-    pub fn tool_names(&self) -> &'static [&'static str] {
+    pub(crate) fn tool_names(&self) -> &'static [&'static str] {
         self.cat().tools[self.tool]
     }
 
     /// The role's phrases, usual first.
-    pub fn role_phrases(&self) -> &'static [&'static str] {
+    pub(crate) fn role_phrases(&self) -> &'static [&'static str] {
         self.cat().roles[self.role].1
     }
 
     /// `redis_session_store`: the usual names, underscored, as Tenure writes canonical names.
-    pub fn canonical_name(&self) -> String {
+    pub(crate) fn canonical_name(&self) -> String {
         format!("{} {}", self.tool_names()[0], self.role_phrases()[0]).replace([' ', '-', '.'], "_")
     }
 
     /// One sentence of content, as an extractor would write it.
-    pub fn content(&self) -> String {
+    pub(crate) fn content(&self) -> String {
         let cat = self.cat();
         format!(
             "We use {} as our {} ({} layer); decided after comparing it with {}.",
@@ -189,7 +189,7 @@ impl Topic {
     /// Candidate surface forms, at most two words each, in template order, without repeats:
     /// the tool's names, the role's phrases, then each tool name followed by the role's head,
     /// by each word of the role's phrases, by the category's suffix and by its other words.
-    pub fn candidate_forms(&self) -> Vec<String> {
+    pub(crate) fn candidate_forms(&self) -> Vec<String> {
         let head = self.cat().roles[self.role].0;
         let mut out: Vec<String> = Vec::new();
         let mut push = |f: String| {
@@ -217,7 +217,7 @@ impl Topic {
     }
 
     /// Forms a drifting user may coin later (`redis setup`, `sessions stack`), in order.
-    pub fn drift_forms(&self) -> Vec<String> {
+    pub(crate) fn drift_forms(&self) -> Vec<String> {
         let tool = self.tool_names()[0];
         let head = self.cat().roles[self.role].0;
         ["setup", "stack", "thing", "box", "layer", "side"]
@@ -229,7 +229,7 @@ impl Topic {
 
     /// Another tool of the same category in the same role (the replacement of a supersession),
     /// drawn from `rng`; `None` when the category has one tool.
-    pub fn replacement(&self, rng: &mut Rng) -> Option<Topic> {
+    pub(crate) fn replacement(&self, rng: &mut Rng) -> Option<Topic> {
         let n = self.cat().tools.len();
         (n > 1).then(|| Topic {
             tool: (self.tool + 1 + rng.below(n - 1)) % n,

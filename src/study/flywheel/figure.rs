@@ -10,7 +10,7 @@ use plotters::prelude::*;
 type Metric = fn(&SessionMetrics) -> Option<f64>;
 
 /// The figure of `runs` (variant name, its sessions), titled `title`.
-pub fn figure(runs: &[(String, Vec<SessionMetrics>)], title: &str) -> Result<String> {
+pub(crate) fn figure(runs: &[(String, Vec<SessionMetrics>)], title: &str) -> Result<String> {
     let sessions = runs.iter().map(|(_, s)| s.len()).max().unwrap_or(0);
     if sessions == 0 {
         return Err(Error::Usage(

@@ -24,11 +24,11 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use super::SWEEP;
+pub(crate) use super::SWEEP;
 
 /// What `tenure-eval flywheel` was asked to do.
 #[derive(Debug, Clone)]
-pub struct FlywheelPlan {
+pub(crate) struct FlywheelPlan {
     /// The model and store parameters.
     pub params: Params,
     /// The variants, one line each in the figure.
@@ -45,7 +45,7 @@ pub struct FlywheelPlan {
 
 /// What the study found.
 #[derive(Debug, Clone)]
-pub struct FlywheelResult {
+pub(crate) struct FlywheelResult {
     /// Each variant's sessions.
     pub runs: Vec<(String, Vec<SessionMetrics>)>,
     /// Fixed cases: counter-signals, compaction, compaction past the ceiling (one-word
@@ -73,7 +73,7 @@ fn timed<T>(
 }
 
 /// Run the study, then write what the plan asks for.
-pub fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Result<FlywheelResult> {
+pub(crate) fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Result<FlywheelResult> {
     plan.params.check().map_err(Error::Usage)?;
     let mut elapsed = Vec::new();
     let trace = user::trace(&plan.params);
@@ -208,7 +208,7 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
 }
 
 /// The study's tables: claims, last sessions per variant, vector side, sensitivity.
-pub fn tables(r: &FlywheelResult) -> Vec<Table> {
+pub(crate) fn tables(r: &FlywheelResult) -> Vec<Table> {
     let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let mut out = vec![Table {
         title: "The flywheel essay's claims, measured".into(),
@@ -344,7 +344,7 @@ pub fn tables(r: &FlywheelResult) -> Vec<Table> {
 }
 
 /// The tables as markdown, headed by the parameters.
-pub fn markdown(plan: &FlywheelPlan, r: &FlywheelResult) -> String {
+pub(crate) fn markdown(plan: &FlywheelPlan, r: &FlywheelResult) -> String {
     let params = serde_json::to_string(&plan.params).unwrap_or_default();
     format!(
         "Parameters: `{params}`\n\n{}",

@@ -68,7 +68,7 @@ pub struct SessionMetrics {
 
 impl SessionMetrics {
     /// Fill the ratios and the store's alias statistics (after the session's searches).
-    pub fn finish(&mut self, store: &BeliefStore) {
+    pub(crate) fn finish(&mut self, store: &BeliefStore) {
         self.coverage = ratio(self.covered, self.references).unwrap_or(0.0);
         self.precision = ratio(self.correct, self.retrieved);
         self.retrieved_per_query = ratio(self.retrieved, self.references).unwrap_or(0.0);
@@ -118,12 +118,12 @@ fn word_overlaps(store: &BeliefStore) -> usize {
 }
 
 /// `a / b`, `None` when `b` is 0.
-pub fn ratio(a: usize, b: usize) -> Option<f64> {
+pub(crate) fn ratio(a: usize, b: usize) -> Option<f64> {
     (b > 0).then(|| a as f64 / b as f64)
 }
 
 /// The median of sorted `v` (mean of the middle two when even; 0 when empty).
-pub fn median(v: &[usize]) -> f64 {
+pub(crate) fn median(v: &[usize]) -> f64 {
     match v.len() {
         0 => 0.0,
         n if n % 2 == 1 => v[n / 2] as f64,

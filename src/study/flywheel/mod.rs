@@ -26,7 +26,7 @@ pub mod metrics;
 pub mod simulate;
 pub mod trace;
 pub mod user;
-pub mod vector;
+pub(crate) mod vector;
 
 use serde::{Deserialize, Serialize};
 
@@ -111,7 +111,7 @@ impl Default for Params {
 
 impl Params {
     /// Check the values: probabilities in [0, 1], seeding bounds ordered, sizes positive.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         for (name, p) in [
             ("collision", self.collision),
             ("tool-reuse", self.tool_reuse),
@@ -144,7 +144,7 @@ impl Params {
     }
 
     /// These parameters with `name` (a `--sweep` name, as the flag) set to `value`, checked.
-    pub fn with(&self, name: &str, value: f64) -> Result<Params, String> {
+    pub(crate) fn with(&self, name: &str, value: f64) -> Result<Params, String> {
         let count = || {
             (value >= 0.0 && value.fract() == 0.0 && value <= f64::from(u32::MAX))
                 .then_some(value as usize)
@@ -177,7 +177,7 @@ impl Params {
 /// Parameters the sensitivity sweep moves, and the values it tries by default (baseline
 /// included), collision rate first. The store's starting size is last: precision 1.0 (C1)
 /// fails at every rate of the others, and a small store is where it can start to hold.
-pub const SWEEP: [(&str, &[f64]); 5] = [
+pub(crate) const SWEEP: [(&str, &[f64]); 5] = [
     ("collision", &[0.0, 0.05, 0.1, 0.2, 0.3, 0.5]),
     ("tool-reuse", &[0.0, 0.1, 0.3, 0.6, 1.0]),
     ("clarify", &[0.0, 0.25, 0.5, 0.75, 1.0]),
@@ -205,7 +205,7 @@ pub struct Mechanisms {
 
 impl Mechanisms {
     /// Everything on.
-    pub const ALL: Mechanisms = Mechanisms {
+    pub(crate) const ALL: Mechanisms = Mechanisms {
         seeding: true,
         capture_hit: true,
         capture_miss: true,
@@ -215,7 +215,7 @@ impl Mechanisms {
     };
 
     /// The mechanism names, as flags and variant names spell them.
-    pub const NAMES: [&'static str; 6] = [
+    pub(crate) const NAMES: [&'static str; 6] = [
         "seeding",
         "capture-hit",
         "capture-miss",
@@ -240,7 +240,7 @@ impl Mechanisms {
 
 /// A named set of mechanisms: one line of the figure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Variant {
+pub(crate) struct Variant {
     /// `all`, `no-capture-hit`, `seed-only`, ...
     pub name: String,
     /// What is on.
@@ -249,12 +249,12 @@ pub struct Variant {
 
 /// The variants the study runs by default: everything, each capture mechanism off alone, and
 /// the store as seeded (no capture at all).
-pub const DEFAULT_VARIANTS: &str =
+pub(crate) const DEFAULT_VARIANTS: &str =
     "all,no-capture-hit,no-capture-miss,no-counter-signals,no-union,seed-only";
 
 impl Variant {
     /// `all`, `seed-only` (no capture of any kind), or `no-<mechanism>`, applied to `base`.
-    pub fn parse(name: &str, base: Mechanisms) -> Result<Variant, String> {
+    pub(crate) fn parse(name: &str, base: Mechanisms) -> Result<Variant, String> {
         let mut mechanisms = base;
         match name {
             "all" => {}
@@ -286,4 +286,4 @@ impl Variant {
 }
 
 /// Progress of a long piece of work: `done` of `total` `unit`.
-pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, &str);
+pub(crate) type Progress<'a> = &'a mut dyn FnMut(usize, usize, &str);

@@ -47,7 +47,11 @@ pub(crate) struct Replay<'a> {
 
 impl<'a> Replay<'a> {
     /// A replay over `initial` (already seeded, or stripped of aliases by the caller).
-    pub fn new(initial: &'a [Belief], params: &'a Params, mechanisms: Mechanisms) -> Replay<'a> {
+    pub(crate) fn new(
+        initial: &'a [Belief],
+        params: &'a Params,
+        mechanisms: Mechanisms,
+    ) -> Replay<'a> {
         Replay {
             store: BeliefStore::new(initial),
             backend: None,
@@ -57,7 +61,7 @@ impl<'a> Replay<'a> {
     }
 
     /// Rebuild the index from the store (a merge: replaced versions expunged).
-    pub fn reindex(&mut self) -> Result<()> {
+    pub(crate) fn reindex(&mut self) -> Result<()> {
         let snapshot: Vec<Belief> = self.store.beliefs().cloned().collect();
         let config = Bm25Config {
             min_score: self.params.min_score,
@@ -68,7 +72,7 @@ impl<'a> Replay<'a> {
     }
 
     /// The ids `message` retrieves for the user, best first.
-    pub fn search(&self, message: &str) -> Result<Vec<String>> {
+    pub(crate) fn search(&self, message: &str) -> Result<Vec<String>> {
         let Some(backend) = &self.backend else {
             return Err(Error::backend("flywheel", "searched before indexing"));
         };
@@ -84,7 +88,7 @@ impl<'a> Replay<'a> {
     }
 
     /// Add `forms` to `id`'s aliases, as far as the ceiling allows: (added, refused).
-    pub fn add_aliases(&mut self, id: &str, forms: &[String]) -> Result<(usize, usize)> {
+    pub(crate) fn add_aliases(&mut self, id: &str, forms: &[String]) -> Result<(usize, usize)> {
         let Some(belief) = self.store.get(id) else {
             return Ok((0, 0));
         };
@@ -156,7 +160,7 @@ impl<'a> Replay<'a> {
     }
 
     /// Apply one session's store events.
-    pub fn apply(&mut self, event: &Event, m: &mut SessionMetrics) -> Result<()> {
+    pub(crate) fn apply(&mut self, event: &Event, m: &mut SessionMetrics) -> Result<()> {
         match event {
             Event::Create(belief) => self.insert(belief),
             Event::Supersede { old, new } => {

@@ -82,7 +82,7 @@ pub(super) const TWO_FORM_FRAMES: [&str; 2] = [
 ];
 
 /// A uniform draw in [0, 1).
-pub fn unit(rng: &mut Rng) -> f64 {
+pub(crate) fn unit(rng: &mut Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 

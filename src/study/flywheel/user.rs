@@ -288,7 +288,7 @@ impl Model<'_> {
 }
 
 /// The trace of `params` (its seed included): the same parameters give the same trace.
-pub fn trace(params: &Params) -> Trace {
+pub(crate) fn trace(params: &Params) -> Trace {
     let mut model = Model {
         p: params,
         rng: Rng::new(params.seed),

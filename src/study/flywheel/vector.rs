@@ -26,7 +26,7 @@ use std::sync::Arc;
 /// What the vector side runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VectorOptions {
+pub(crate) struct VectorOptions {
     /// Store sizes, in beliefs.
     pub sizes: Vec<usize>,
     /// Similarity floors, on Atlas's score `(1 + cos) / 2`.
@@ -48,7 +48,7 @@ pub struct VectorOptions {
 /// One system at one store size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VectorRow {
+pub(crate) struct VectorRow {
     /// Beliefs in the store.
     pub beliefs: usize,
     /// `bm25`, `cosine` (no floor) or `cosine>=0.85`.
@@ -177,7 +177,7 @@ fn vectors(
 }
 
 /// Run the vector side: per size, BM25, cosine without a floor, cosine with each floor.
-pub fn run(
+pub(crate) fn run(
     params: &Params,
     options: &VectorOptions,
     progress: super::Progress<'_>,

@@ -9,7 +9,7 @@ use crate::suite::{Label, Unit};
 use plotters::prelude::*;
 
 /// The figure of `results`.
-pub fn figure(results: &[RunResult], title: &str) -> Result<String> {
+pub(crate) fn figure(results: &[RunResult], title: &str) -> Result<String> {
     if results.is_empty() {
         return Err(Error::Usage(
             "the LoCoMo figure needs at least one report".into(),

@@ -6,8 +6,8 @@
 //! structured memory beats cosine similarity) hold on real conversations? These tables are
 //! where docs/results.md reads it.
 
-pub mod figure;
-pub mod recall;
+pub(crate) mod figure;
+pub(crate) mod recall;
 
 use crate::error::{Error, Result};
 use crate::eval::rank::{parse_measures, Measure};
@@ -25,7 +25,7 @@ pub(crate) const DEPTHS: [usize; 5] = [1, 5, 10, 25, 50];
 /// One run's figures over one group of questions.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Cell {
+pub(crate) struct Cell {
     /// The category, `all (1-4)` or `all`.
     pub group: String,
     /// Cases scored (questions with gold).
@@ -45,7 +45,7 @@ pub struct Cell {
 /// One run's figures.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunResult {
+pub(crate) struct RunResult {
     /// Its name (the report's run label).
     pub name: String,
     /// The suite's label: `locomo` (turns), `locomo-sessions`, `locomo-observations`,
@@ -106,7 +106,7 @@ fn cell(group: &str, rows: &[&Scored], extra: &[f64], measures: usize) -> Cell {
 /// the corrections' overlay writes them for reports of the corrected view); `covers` gives
 /// the dialog ids each observation stands for (`locomo::observation_covers`), which LoCoMo's
 /// code flattens into the retrieved context.
-pub fn measure(
+pub(crate) fn measure(
     reports: &[LoadedReport],
     questions: &[Question],
     covers: &HashMap<String, Vec<String>>,
@@ -196,7 +196,7 @@ pub fn measure(
 
 /// The tables: one per measure family (ir_measures' rank measures; LoCoMo's recall accuracy),
 /// a row per run and group.
-pub fn tables(results: &[RunResult]) -> Vec<Table> {
+pub(crate) fn tables(results: &[RunResult]) -> Vec<Table> {
     let measures: Vec<&str> = MEASURES.split(',').collect();
     let mut header = vec!["run", "unit", "group", "cases", "passed"];
     header.extend(&measures);

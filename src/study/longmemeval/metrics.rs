@@ -35,7 +35,7 @@ fn dcg(relevances: &[f64], k: usize) -> f64 {
 /// (recall_any, recall_all, ndcg_any) at `k` of `ranking` (item ids, best first) for `gold`,
 /// in a haystack holding `haystack_gold` gold items (repeats counted, as `corpus_ids` holds
 /// them).
-pub fn evaluate(
+pub(crate) fn evaluate(
     ranking: &[&str],
     gold: &HashSet<&str>,
     haystack_gold: usize,

@@ -4,7 +4,7 @@
 //! definitions), at the level the run retrieved (sessions or turns) and, for turns, at session
 //! level too, as its retrieval code records both.
 
-pub mod metrics;
+pub(crate) mod metrics;
 
 use crate::error::{Error, Result};
 use crate::render::table::{number_cell, Table};
@@ -19,7 +19,7 @@ pub(crate) const DEPTHS: [usize; 6] = [1, 3, 5, 10, 30, 50];
 /// One run's means over one group of questions at one level.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Cell {
+pub(crate) struct Cell {
     /// `session` or `turn`.
     pub level: &'static str,
     /// A question type, or `all`.
@@ -36,7 +36,7 @@ pub struct Cell {
 
 /// One run's figures.
 #[derive(Debug, Clone, Serialize)]
-pub struct RunResult {
+pub(crate) struct RunResult {
     /// The report's run name.
     pub name: String,
     /// The groups at each level.
@@ -45,7 +45,7 @@ pub struct RunResult {
 
 /// The figures of each report, the suite (`suite`, loaded from the run's file and unit) giving
 /// each question's haystack and gold.
-pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>> {
+pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>> {
     let turns = suite.unit == Some(crate::suite::Unit::Turns);
     let mut haystacks: HashMap<&str, Vec<&str>> = HashMap::new();
     for b in &suite.corpus {
@@ -147,7 +147,7 @@ pub fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<RunResult>
 
 /// One table: a row per run, level and group; the columns print_retrieval_metrics.py prints
 /// (recall_all and ndcg_any at 5, 10 and 50) and recall_any at 5 and 10.
-pub fn table(results: &[RunResult]) -> Table {
+pub(crate) fn table(results: &[RunResult]) -> Table {
     let at = |k: usize| {
         DEPTHS
             .iter()

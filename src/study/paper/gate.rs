@@ -31,7 +31,7 @@ fn within(paper: &str, measured: &str, tolerance: f64) -> bool {
 }
 
 /// Re-judge the claims that differ: within `tolerance`, they read "within ±T".
-pub fn apply_tolerance(claims: &mut [Claim], tolerance: f64) {
+pub(crate) fn apply_tolerance(claims: &mut [Claim], tolerance: f64) {
     if tolerance <= 0.0 {
         return;
     }
@@ -44,7 +44,7 @@ pub fn apply_tolerance(claims: &mut [Claim], tolerance: f64) {
 
 /// What fails the gate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailOn {
+pub(crate) enum FailOn {
     /// A measured claim that differs beyond the tolerance.
     Differs,
     /// A claim that differs, or that the reports given cannot measure.
@@ -52,7 +52,7 @@ pub enum FailOn {
 }
 
 /// Whether `claim` fails under `fail_on`.
-pub fn fails(claim: &Claim, fail_on: FailOn) -> bool {
+pub(crate) fn fails(claim: &Claim, fail_on: FailOn) -> bool {
     matches!(
         (fail_on, claim.status),
         (_, Status::Differs) | (FailOn::Fails, Status::NotMeasured)
@@ -60,7 +60,8 @@ pub fn fails(claim: &Claim, fail_on: FailOn) -> bool {
 }
 
 /// The claims that fail under `fail_on`.
-pub fn failing(claims: &[Claim], fail_on: FailOn) -> Vec<&Claim> {
+#[cfg(test)]
+pub(crate) fn failing(claims: &[Claim], fail_on: FailOn) -> Vec<&Claim> {
     claims.iter().filter(|c| fails(c, fail_on)).collect()
 }
 

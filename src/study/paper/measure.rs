@@ -13,7 +13,7 @@ use std::path::Path;
 /// Refuse reports of another suite: the claims are the paper's, about its 60 static cases and
 /// 12 session turns, and a `pmb` report would only "differ" everywhere. A report belongs to the
 /// paper suite when every case it lists is one of the paper suite's.
-pub fn check_paper_reports(reports: &[LoadedReport]) -> Result<()> {
+pub(crate) fn check_paper_reports(reports: &[LoadedReport]) -> Result<()> {
     let suite = Suite::load(&SuiteSource::Builtin("paper".into()))?;
     let known = |id: &str| {
         suite.cases.iter().any(|c| c.case_id == id)
@@ -36,7 +36,7 @@ pub fn check_paper_reports(reports: &[LoadedReport]) -> Result<()> {
 /// is given no report): BM25, and cosine with the committed all-MiniLM-L6-v2 vectors when
 /// their store is found (from the repository root). Also says why cosine was left out, if it
 /// was.
-pub fn measure_paper() -> Result<(Vec<LoadedReport>, Option<String>)> {
+pub(crate) fn measure_paper() -> Result<(Vec<LoadedReport>, Option<String>)> {
     let suite = Suite::load(&SuiteSource::Builtin("paper".into()))?;
     let mut reports = in_memory(&suite, &BackendConfig::bm25(), "")?;
     let mut cosine = BackendConfig::cosine(CosineConfig::new(DEFAULT_MODEL));

@@ -1,11 +1,11 @@
 //! `claims`: every quantitative claim of the paper next to what the reports measure, with a
 //! status and a one-line reason (spec §J.3 explains the quoted scores).
 
-pub mod gate;
+pub(crate) mod gate;
 mod measure;
-pub mod table;
+pub(crate) mod table;
 
-pub use measure::{check_paper_reports, measure_paper};
+pub(crate) use measure::{check_paper_reports, measure_paper};
 
 use crate::backend::{ScoreScale, Workload};
 use crate::report::LoadedReport;
@@ -14,7 +14,7 @@ use serde::Serialize;
 /// Whether a claim holds here.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Status {
+pub(crate) enum Status {
     /// The measured value equals the claim.
     Reproduced,
     /// The measured value differs, by at most the given tolerance in every number
@@ -28,7 +28,7 @@ pub enum Status {
 
 impl Status {
     /// How the status reads in the table.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         match self {
             Status::Reproduced => "reproduced".into(),
             Status::Within(t) => format!("within ±{t}"),
@@ -40,7 +40,7 @@ impl Status {
 
 /// One claim.
 #[derive(Debug, Clone, Serialize)]
-pub struct Claim {
+pub(crate) struct Claim {
     /// What the paper says.
     pub claim: String,
     /// The paper's figure.
@@ -55,7 +55,7 @@ pub struct Claim {
 
 /// The reports the claims are measured from.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ClaimSources<'a> {
+pub(crate) struct ClaimSources<'a> {
     /// BM25 static report of the `paper` suite.
     pub bm25_static: Option<&'a LoadedReport>,
     /// BM25 session report of the `paper` suite.
@@ -69,7 +69,7 @@ pub struct ClaimSources<'a> {
 impl<'a> ClaimSources<'a> {
     /// Sort `reports` by kind and by what their backend says its scores are: Lucene BM25, or
     /// a vector similarity.
-    pub fn from_reports(reports: &'a [LoadedReport]) -> ClaimSources<'a> {
+    pub(crate) fn from_reports(reports: &'a [LoadedReport]) -> ClaimSources<'a> {
         let pick = |kind: Workload, scale: ScoreScale| {
             reports
                 .iter()
@@ -165,7 +165,7 @@ const QUOTED_SCORES: [QuotedScore; 6] = [
 ];
 
 /// Every claim, measured from `sources`.
-pub fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
+pub(crate) fn claims(sources: &ClaimSources<'_>) -> Vec<Claim> {
     let total = |a: Option<&LoadedReport>, b: Option<&LoadedReport>| {
         a.zip(b)
             .map(|(a, b)| (passes(a).0 + passes(b).0, passes(a).1 + passes(b).1))

@@ -4,7 +4,7 @@ use super::Claim;
 use crate::render::table::Table;
 
 /// The claims as a table.
-pub fn claims_table(claims: &[Claim]) -> Table {
+pub(crate) fn claims_table(claims: &[Claim]) -> Table {
     Table {
         title: "The paper's claims, measured".into(),
         header: ["Claim", "Paper", "Measured", "Status", "Why"]

@@ -103,7 +103,7 @@ pub(crate) struct Recording {
 
 impl Recording {
     /// Record `inner`'s searches into `log`.
-    pub fn new(inner: Box<dyn Backend>, log: SearchLog) -> Recording {
+    pub(crate) fn new(inner: Box<dyn Backend>, log: SearchLog) -> Recording {
         Recording { inner, log }
     }
 }
@@ -175,7 +175,12 @@ pub(crate) fn write_cases(dir: &Path, log: &SearchLog) -> Result<()> {
 }
 
 /// Write `corpus.tsv` and `queries.tsv` into `dir`.
-pub fn write(dir: &Path, corpus: &[Belief], probes: &[Probe], answers: &[Vec<Hit>]) -> Result<()> {
+pub(crate) fn write(
+    dir: &Path,
+    corpus: &[Belief],
+    probes: &[Probe],
+    answers: &[Vec<Hit>],
+) -> Result<()> {
     write_atomic_with(&dir.join("corpus.tsv"), |out| {
         corpus
             .iter()

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 
 /// One store size's figures.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ScalePoint {
+pub(crate) struct ScalePoint {
     /// Beliefs in the store.
     pub beliefs: f64,
     /// Index build, ms.
@@ -39,7 +39,7 @@ type Series<'a> = (
 );
 
 /// The figure: three panels (search latency, build time, precision) against store size.
-pub fn scale_figure(points: &[ScalePoint], title: &str) -> Result<String> {
+pub(crate) fn scale_figure(points: &[ScalePoint], title: &str) -> Result<String> {
     if points.is_empty() {
         return Err(Error::Usage(
             "the scale figure needs at least one size".into(),

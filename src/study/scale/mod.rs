@@ -5,10 +5,10 @@
 //! vector rows ([`vectors`]: exact and HNSW cosine search at the same sizes) and the split by
 //! size across processes ([`shard`]).
 
-pub mod export;
-pub mod figure;
-pub mod shard;
-pub mod vectors;
+pub(crate) mod export;
+pub(crate) mod figure;
+pub(crate) mod shard;
+pub(crate) mod vectors;
 
 use crate::backend::bm25::Bm25Backend;
 use crate::backend::{Backend, BackendFactory, Hit, SearchRequest};
@@ -29,7 +29,7 @@ use std::time::Instant;
 /// What one size measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ScaleRow {
+pub(crate) struct ScaleRow {
     /// Beliefs in the store (the suite's planted among them).
     pub beliefs: usize,
     /// Index segments the build wrote.
@@ -73,7 +73,7 @@ impl BackendFactory for Prebuilt {
 /// Where a size's by-products go: the static report of the suite's cases (which cases the grown
 /// store fails, and why) and the side-by-side export ([`export`]).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Outputs<'a> {
+pub(crate) struct Outputs<'a> {
     /// The static report's file.
     pub report: Option<&'a std::path::Path>,
     /// The folder of the corpus, queries and answers for another engine.
@@ -82,7 +82,7 @@ pub struct Outputs<'a> {
 
 /// One generated query: an alias of a generated belief, searched for that belief's user.
 #[derive(Debug, Clone, Copy)]
-pub struct Probe<'c> {
+pub(crate) struct Probe<'c> {
     /// Whose beliefs are searched.
     pub user_id: &'c str,
     /// The query text.
@@ -90,7 +90,7 @@ pub struct Probe<'c> {
 }
 
 /// `n` generated queries over `generated` (at most 8 per belief), drawn from `seed`.
-pub fn probes(generated: &[Belief], n: usize, seed: u64) -> Vec<Probe<'_>> {
+pub(crate) fn probes(generated: &[Belief], n: usize, seed: u64) -> Vec<Probe<'_>> {
     let mut rng = Rng::new(seed ^ 0x5EED);
     (0..n.min(generated.len() * 8))
         .map(|_| {
@@ -104,7 +104,7 @@ pub fn probes(generated: &[Belief], n: usize, seed: u64) -> Vec<Probe<'_>> {
 }
 
 /// The top 10 of `probe` (min score as configured), as a search of the scale study runs it.
-pub fn search(backend: &dyn Backend, probe: &Probe) -> Result<Vec<Hit>> {
+pub(crate) fn search(backend: &dyn Backend, probe: &Probe) -> Result<Vec<Hit>> {
     backend
         .search(&SearchRequest::of_user(probe.user_id, probe.text, 10))
         .map_err(|e| Error::backend("bm25", e))
@@ -113,7 +113,7 @@ pub fn search(backend: &dyn Backend, probe: &Probe) -> Result<Vec<Hit>> {
 /// Measure `suite` planted in a store of `size` beliefs generated from `seed`, searched with
 /// `queries` generated queries, each once untimed (warm-up) and once timed; then the suite's
 /// static cases run against it, repeated up to `cases` cases if given (a long run's memory).
-pub fn measure(
+pub(crate) fn measure(
     suite: &Suite,
     size: usize,
     seed: u64,
@@ -210,7 +210,7 @@ pub fn measure(
 }
 
 /// This process's peak resident set (`VmHWM`), MiB; `None` off Linux.
-pub fn peak_rss_mib() -> Option<f64> {
+pub(crate) fn peak_rss_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -218,7 +218,7 @@ pub fn peak_rss_mib() -> Option<f64> {
 }
 
 /// A size written as `1k`, `10k`, `1m` or a plain number.
-pub fn parse_size(s: &str) -> std::result::Result<usize, String> {
+pub(crate) fn parse_size(s: &str) -> std::result::Result<usize, String> {
     let t = s.trim().to_ascii_lowercase();
     let (digits, unit) = match t.strip_suffix('k') {
         Some(d) => (d, 1_000),
@@ -234,7 +234,7 @@ pub fn parse_size(s: &str) -> std::result::Result<usize, String> {
 }
 
 /// The study's table.
-pub fn table(rows: &[ScaleRow]) -> Table {
+pub(crate) fn table(rows: &[ScaleRow]) -> Table {
     Table {
         title: "Scale: the suite planted in a synthetic store".into(),
         header: [

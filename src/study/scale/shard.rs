@@ -24,12 +24,12 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The file a shard writes in its `--out` folder.
-pub const FILE: &str = "scale-shard.json";
+pub(crate) const FILE: &str = "scale-shard.json";
 
 /// Which study a shard is part of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Study {
+pub(crate) enum Study {
     /// BM25 over the suite planted in synthetic stores.
     Bm25,
     /// Exact and HNSW cosine search over synthetic vectors (`--vectors`).
@@ -38,7 +38,7 @@ pub enum Study {
 
 /// A study's rows, of the study's own type.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Rows {
+pub(crate) enum Rows {
     /// The BM25 study's.
     Bm25(Vec<ScaleRow>),
     /// The vector study's.
@@ -47,7 +47,7 @@ pub enum Rows {
 
 impl Rows {
     /// The study these rows are of.
-    pub fn study(&self) -> Study {
+    pub(crate) fn study(&self) -> Study {
         match self {
             Rows::Bm25(_) => Study::Bm25,
             Rows::Vectors(_) => Study::Vectors,
@@ -83,7 +83,7 @@ impl Rows {
 /// What makes two shards parts of one study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Which study.
     pub study: Study,
     /// The planted suite's name.
@@ -117,7 +117,7 @@ struct ShardFile {
 }
 
 /// The sizes of `all` that `shard` measures, in order (dealt by position: [`Shard::takes`]).
-pub fn sizes(all: &[usize], shard: Shard) -> Vec<usize> {
+pub(crate) fn sizes(all: &[usize], shard: Shard) -> Vec<usize> {
     all.iter()
         .enumerate()
         .filter(|(i, _)| shard.takes(*i))
@@ -127,7 +127,7 @@ pub fn sizes(all: &[usize], shard: Shard) -> Vec<usize> {
 
 /// Write shard `shard`'s `rows` of the study `settings` describes into `dir` (through a
 /// temporary file).
-pub fn write(dir: &Path, settings: &Settings, shard: Shard, rows: &Rows) -> Result<()> {
+pub(crate) fn write(dir: &Path, settings: &Settings, shard: Shard, rows: &Rows) -> Result<()> {
     if settings.study != rows.study() {
         return Err(Error::backend(
             "scale",
@@ -148,12 +148,12 @@ pub fn write(dir: &Path, settings: &Settings, shard: Shard, rows: &Rows) -> Resu
 }
 
 /// Does `dir` hold a scale shard?
-pub fn is_shard(dir: &Path) -> bool {
+pub(crate) fn is_shard(dir: &Path) -> bool {
     dir.join(FILE).is_file()
 }
 
 /// The shards in `dirs` merged: the study's settings and every row, in `--sizes` order.
-pub fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
+pub(crate) fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
     let mut files: Vec<(PathBuf, ShardFile)> = Vec::new();
     for dir in dirs {
         let path = dir.join(FILE);

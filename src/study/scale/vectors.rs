@@ -24,15 +24,15 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Dimensions of the synthetic vectors (all-MiniLM-L6-v2's).
-pub const DIMS: usize = 384;
+pub(crate) const DIMS: usize = 384;
 /// Queries searched.
-pub const QUERIES: usize = 200;
+pub(crate) const QUERIES: usize = 200;
 /// Neighbours compared.
-pub const K: usize = 10;
+pub(crate) const K: usize = 10;
 
 /// The graph the study builds unless told otherwise: chosen by the measurements in
 /// docs/results.md ("Vector search at 1M").
-pub const STUDY_PARAMS: HnswParams = HnswParams {
+pub(crate) const STUDY_PARAMS: HnswParams = HnswParams {
     max_connections: 32,
     ef_construction: 128,
     ef_search: 200,
@@ -43,7 +43,7 @@ pub const STUDY_PARAMS: HnswParams = HnswParams {
 /// What one count of vectors measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VectorRow {
+pub(crate) struct VectorRow {
     /// Vectors searched.
     pub vectors: usize,
     /// The graph's parameters.
@@ -79,7 +79,7 @@ fn normal(rng: &mut ChaCha8Rng) -> f32 {
 }
 
 /// `n` synthetic unit vectors drawn from `seed` (the projection is the same for every seed).
-pub fn synthetic(n: usize, seed: u64) -> Matrix {
+pub(crate) fn synthetic(n: usize, seed: u64) -> Matrix {
     const LATENT: usize = 32;
     let mut basis_rng = ChaCha8Rng::seed_from_u64(1);
     let basis: Vec<f32> = (0..DIMS * LATENT).map(|_| normal(&mut basis_rng)).collect();
@@ -128,7 +128,7 @@ fn cache_file(dir: &Path, rows: &Matrix, params: &HnswParams) -> std::path::Path
 
 /// The graph of `rows`: read from `cache` when there, else built on `threads` threads (and
 /// written there). The build time is `None` for a graph read back.
-pub fn graph(
+pub(crate) fn graph(
     rows: &Matrix,
     params: HnswParams,
     threads: usize,
@@ -156,7 +156,7 @@ pub fn graph(
 }
 
 /// Measure `n` vectors: exact answers and timing, then the graph's.
-pub fn measure(
+pub(crate) fn measure(
     n: usize,
     params: HnswParams,
     threads: usize,
@@ -216,7 +216,7 @@ pub fn measure(
 }
 
 /// The vector rows' table.
-pub fn table(rows: &[VectorRow]) -> Table {
+pub(crate) fn table(rows: &[VectorRow]) -> Table {
     let graph = |p: &HnswParams| {
         let mut s = format!(
             "M {}, efc {}, ef {}",

@@ -28,7 +28,7 @@ use crate::suite::Suite;
 use std::collections::HashSet;
 
 /// The tier the draw reads (rule 1).
-pub const TIER: &str = "100K";
+pub(crate) const TIER: &str = "100K";
 /// Chats in the `dev` part: 1 to this; the `test` part, the rest (rule 3).
 const DEV_CHATS: u32 = 10;
 /// The abilities whose evidence messages make the first stratum (rule 4).
@@ -37,7 +37,7 @@ const STRATUM_ABILITIES: [&str; 2] = ["knowledge_update", "contradiction_resolut
 const STRATUM_EVERY: usize = 4;
 
 /// `text` without its fenced code blocks (rule 1).
-pub fn prose(text: &str) -> String {
+pub(crate) fn prose(text: &str) -> String {
     let mut out = String::new();
     let mut fenced = false;
     for line in text.lines() {
@@ -60,7 +60,7 @@ fn chat_number(user: &str) -> Option<u32> {
 
 /// The 100K tier's user messages as prose turns (rule 1), in the suite's order: sample
 /// `100K-3`, dialog `m58`.
-pub fn turns(suite: &Suite) -> Vec<Turn> {
+pub(crate) fn turns(suite: &Suite) -> Vec<Turn> {
     suite
         .corpus
         .iter()
@@ -80,7 +80,7 @@ fn message(id: &str) -> &str {
 }
 
 /// The first `n` statements of `part` by the rule.
-pub fn draw(suite: &Suite, part: Part, n: usize, seed: u64) -> Result<Vec<Statement>> {
+pub(crate) fn draw(suite: &Suite, part: Part, n: usize, seed: u64) -> Result<Vec<Statement>> {
     let turns = turns(suite);
     let chats: HashSet<u32> = turns
         .iter()

@@ -23,7 +23,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 /// Which samples a draw reads (rule 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// The first five samples: for development and training.
     Dev,
     /// The last five samples: the held-out test set.
@@ -31,15 +31,15 @@ pub enum Part {
 }
 
 /// Fewest words a candidate sentence has (rule 2).
-pub const MIN_WORDS: usize = 5;
+pub(crate) const MIN_WORDS: usize = 5;
 /// Most words a candidate sentence has (rule 2).
-pub const MAX_WORDS: usize = 40;
+pub(crate) const MAX_WORDS: usize = 40;
 /// Samples in each part (rule 3).
 const PART_SAMPLES: usize = 5;
 
 /// The candidate statements of `part` (rules 1-3), in file order, id `conv-26/D1:3/s2` (the
 /// sentence's 1-based place among its turn's sentences). Unlabelled.
-pub fn candidates(turns: &[Turn], part: Part) -> Result<Vec<Statement>> {
+pub(crate) fn candidates(turns: &[Turn], part: Part) -> Result<Vec<Statement>> {
     let mut samples: Vec<&str> = Vec::new();
     for t in turns {
         if samples.last() != Some(&t.sample_id.as_str()) {
@@ -64,7 +64,7 @@ pub fn candidates(turns: &[Turn], part: Part) -> Result<Vec<Statement>> {
 }
 
 /// The candidate sentences of `turns` (rules 1 and 2), in order, id `SAMPLE/DIALOG/sK`.
-pub fn sentences<'t>(turns: impl Iterator<Item = &'t Turn>) -> Vec<Statement> {
+pub(crate) fn sentences<'t>(turns: impl Iterator<Item = &'t Turn>) -> Vec<Statement> {
     let mut out = Vec::new();
     for t in turns {
         for (k, sentence) in t.text.unicode_sentences().enumerate() {
@@ -87,7 +87,7 @@ pub fn sentences<'t>(turns: impl Iterator<Item = &'t Turn>) -> Vec<Statement> {
 
 /// `all` in the seeded order of rule 4: each takes one `u64` from ChaCha8 seeded with `seed`,
 /// in order; ordered by it, order breaking a tie.
-pub fn seeded_order(all: Vec<Statement>, seed: u64) -> Vec<Statement> {
+pub(crate) fn seeded_order(all: Vec<Statement>, seed: u64) -> Vec<Statement> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut keyed: Vec<(u64, usize, Statement)> = all
         .into_iter()
@@ -99,7 +99,7 @@ pub fn seeded_order(all: Vec<Statement>, seed: u64) -> Vec<Statement> {
 }
 
 /// The first `n` of `part`'s candidates in the seeded order (rule 4).
-pub fn draw(turns: &[Turn], part: Part, n: usize, seed: u64) -> Result<Vec<Statement>> {
+pub(crate) fn draw(turns: &[Turn], part: Part, n: usize, seed: u64) -> Result<Vec<Statement>> {
     let all = candidates(turns, part)?;
     if n > all.len() {
         return Err(Error::Usage(format!(
@@ -113,7 +113,11 @@ pub fn draw(turns: &[Turn], part: Part, n: usize, seed: u64) -> Result<Vec<State
 /// Give every statement without a text (and without a given prediction) the sentence its id (`conv-44/D3:7/s2`) names in
 /// `turns` (LoCoMo's file at `locomo`). An id that names no sentence is an input error naming
 /// `labels` and the id.
-pub fn fill_texts(labels: &Path, statements: &mut [Statement], turns: &[Turn]) -> Result<()> {
+pub(crate) fn fill_texts(
+    labels: &Path,
+    statements: &mut [Statement],
+    turns: &[Turn],
+) -> Result<()> {
     let by_turn: HashMap<(&str, &str), &str> = turns
         .iter()
         .map(|t| ((t.sample_id.as_str(), t.dia_id.as_str()), t.text.as_str()))

@@ -10,9 +10,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Resamples of every interval.
-pub const RESAMPLES: usize = 2000;
+pub(crate) const RESAMPLES: usize = 2000;
 /// The ChaCha8 seed of every interval.
-pub const SEED: u64 = 34;
+pub(crate) const SEED: u64 = 34;
 
 /// `a / b`, 0 when `b` is 0.
 pub(super) fn ratio(a: usize, b: usize) -> f64 {
@@ -96,7 +96,7 @@ pub(super) fn seen(
 /// Bootstrap intervals of an evaluation's F1s.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Intervals {
+pub(crate) struct Intervals {
     /// Of the macro F1.
     #[serde(rename = "macroF1")]
     pub macro_f1: Bounds,

@@ -3,14 +3,12 @@
 //! experiment 5 (spec context-scorer §5).
 
 use crate::error::{Error, Result};
-pub mod beam;
-pub mod draw;
+pub(crate) mod beam;
+pub(crate) mod draw;
 mod interval;
 mod table;
 
-pub use interval::Intervals;
-
-pub use table::tables;
+pub(crate) use table::tables;
 
 use crate::temporal::{classify_text, Classification, TemporalClass};
 use serde::{Deserialize, Serialize};
@@ -20,7 +18,7 @@ use std::path::Path;
 /// One line of a statements file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Statement {
+pub(crate) struct Statement {
     /// Unique within the file.
     pub id: String,
     /// The statement, as said in a conversation. A labels file of statements drawn from LoCoMo
@@ -42,7 +40,7 @@ pub struct Statement {
 
 /// Parse a statements file; a malformed line, an empty id or a repeated id is an input error
 /// naming the line. Blank lines are skipped.
-pub fn parse_statements(path: &Path, bytes: &[u8]) -> Result<Vec<Statement>> {
+pub(crate) fn parse_statements(path: &Path, bytes: &[u8]) -> Result<Vec<Statement>> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()]
             .iter()
@@ -103,7 +101,7 @@ pub fn parse_statements(path: &Path, bytes: &[u8]) -> Result<Vec<Statement>> {
 
 /// Precision, recall, F1 and support of one class.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct ClassScores {
+pub(crate) struct ClassScores {
     /// Correct predictions of the class over all its predictions (0 when never predicted).
     pub precision: f64,
     /// Correct predictions of the class over its gold statements (0 when it has none).
@@ -116,7 +114,7 @@ pub struct ClassScores {
 
 /// A misclassified statement.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Miss {
+pub(crate) struct Miss {
     /// Statement id.
     pub id: String,
     /// Its gold class.
@@ -130,7 +128,7 @@ pub struct Miss {
 /// The classifier measured against a labelled statements file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Evaluation {
+pub(crate) struct Evaluation {
     /// Labelled statements.
     pub total: usize,
     /// Correctly classified statements.
@@ -155,14 +153,14 @@ pub struct Evaluation {
 }
 
 /// Classify every statement (by text: a statements file carries no belief metadata).
-pub fn classify_all(statements: &[Statement]) -> Vec<Classification> {
+pub(crate) fn classify_all(statements: &[Statement]) -> Vec<Classification> {
     statements.iter().map(|s| classify_text(&s.text)).collect()
 }
 
 /// Evaluate the classifier on `statements`, every one of which must carry a gold class. A
 /// statement with a `predicted` class is scored as given (another classifier's answer, as the
 /// training script's cross-validated predictions); the others are classified.
-pub fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
+pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
     let mut pairs = Vec::with_capacity(statements.len());
     let mut misclassified = Vec::new();
     for (statement, got) in statements.iter().zip(classify_all(statements)) {

@@ -8,7 +8,7 @@ use crate::render::table::Table;
 use crate::temporal::TemporalClass;
 
 /// The three tables of `e`.
-pub fn tables(e: &Evaluation) -> Vec<Table> {
+pub(crate) fn tables(e: &Evaluation) -> Vec<Table> {
     let f3 = |x: f64| format!("{x:.3}");
     let ci = |i: Option<&crate::eval::stats::Bounds>| {
         i.map_or("–".to_string(), |i| format!("{:.3}–{:.3}", i.low, i.high))

@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 
 /// The ability whose dict keys say which evidence is current.
-pub const KNOWLEDGE_UPDATE: &str = "knowledge_update";
+pub(crate) const KNOWLEDGE_UPDATE: &str = "knowledge_update";
 
 /// The key of knowledge_update's current evidence (grade 2).
 const UPDATED: &str = "updated_info";

@@ -92,7 +92,7 @@ fn by_ability(path: &Path, map: Map<String, Value>) -> Result<Vec<(String, Vec<R
 
 /// A time anchor as BEAM writes them (`March-15-2024`, chrono's `%B-%d-%Y`) as Unix
 /// milliseconds at midnight UTC; `None` for anything else, 31 February included.
-pub fn parse_anchor(text: &str) -> Option<i64> {
+pub(crate) fn parse_anchor(text: &str) -> Option<i64> {
     let date = NaiveDate::parse_from_str(text.trim(), "%B-%d-%Y").ok()?;
     Some(date.and_hms_opt(0, 0, 0)?.and_utc().timestamp_millis())
 }

@@ -29,8 +29,8 @@ mod file;
 mod layout;
 mod released;
 
-pub use evidence::KNOWLEDGE_UPDATE;
-pub use file::parse_anchor;
+pub(crate) use evidence::KNOWLEDGE_UPDATE;
+pub(crate) use file::parse_anchor;
 
 use super::benchmark::{item, Asked};
 use super::{Anomaly, Excluded, InputFile, Suite};
@@ -47,7 +47,7 @@ pub(crate) const DEPTH: usize = 50;
 pub(crate) const PASS_DEPTH: usize = 10;
 
 /// The rank measures a BEAM run reports unless `--metrics` says otherwise.
-pub const MEASURES: &str = "R@1,R@5,R@10,R@50,nDCG@10,RR";
+pub(crate) const MEASURES: &str = "R@1,R@5,R@10,R@50,nDCG@10,RR";
 
 /// The ability whose questions have no evidence by design.
 const ABSTENTION: &str = "abstention";
@@ -73,7 +73,7 @@ impl super::Source for BeamSource {
 /// The knowledge-update evidence of one case: which messages BEAM says hold the superseded
 /// fact and which the update (what `tenure-eval beam` orders).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Update {
+pub(crate) struct Update {
     /// `100K-1/knowledge_update/0`.
     pub case_id: String,
     /// Item ids of the original fact.
@@ -83,7 +83,7 @@ pub struct Update {
 }
 
 /// Load the tiers `wanted` (all when empty) of `data` as a suite.
-pub fn load(data: &Path, wanted: &[String]) -> Result<Suite> {
+pub(crate) fn load(data: &Path, wanted: &[String]) -> Result<Suite> {
     let mut load = Loading::default();
     for (tier, tier_dir) in layout::tiers(data, wanted)? {
         for (chat, chat_dir) in layout::chats(&tier_dir)? {
@@ -322,7 +322,7 @@ impl Loading {
 
 /// The knowledge-update evidence of every scored knowledge_update question of `suite` that
 /// names an update: its original (grade 1) and updated (grade 2) item ids.
-pub fn updates(suite: &Suite) -> Vec<Update> {
+pub(crate) fn updates(suite: &Suite) -> Vec<Update> {
     suite
         .cases
         .iter()

@@ -35,7 +35,7 @@ fn fixed(token: &str) -> Option<String> {
 
 /// Resolve `raw` (the question `case`'s evidence strings) against `turns`, the dialog ids of
 /// its conversation; anomalies go to `anomalies`.
-pub fn resolve(
+pub(crate) fn resolve(
     case: &str,
     raw: &[String],
     turns: &HashSet<String>,

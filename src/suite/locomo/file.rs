@@ -46,7 +46,7 @@ pub(crate) enum Cited {
 impl Cited {
     /// The ids, split as LoCoMo's retrieval code splits them (task_eval/gpt_utils.py: a string
     /// with a comma is split on it and each part stripped; a list is taken as it is).
-    pub fn ids(&self) -> Vec<String> {
+    pub(crate) fn ids(&self) -> Vec<String> {
         match self {
             Cited::One(s) if s.contains(',') => {
                 s.split(',').map(|p| p.trim().to_string()).collect()
@@ -85,7 +85,7 @@ pub(crate) struct RawTurn {
 
 /// One session of a sample: its number, its date as written, and its turns.
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     /// N of `session_N`.
     pub number: u32,
     /// `1:56 pm on 8 May, 2023`.
@@ -95,7 +95,7 @@ pub struct Session {
 }
 
 /// The samples of `bytes` (the file at `path`).
-pub fn samples(path: &Path, bytes: &[u8]) -> Result<Vec<RawSample>> {
+pub(crate) fn samples(path: &Path, bytes: &[u8]) -> Result<Vec<RawSample>> {
     let value: Value = crate::io::parse_json(path, bytes)?;
     if !value.is_array() {
         return Err(Error::input(
@@ -113,7 +113,7 @@ pub fn samples(path: &Path, bytes: &[u8]) -> Result<Vec<RawSample>> {
 
 /// The sessions of sample `i`, in session order; a session without its date, or a date without
 /// its session, is an input error.
-pub fn sessions(path: &Path, i: usize, sample: &RawSample) -> Result<Vec<Session>> {
+pub(crate) fn sessions(path: &Path, i: usize, sample: &RawSample) -> Result<Vec<Session>> {
     let mut out = Vec::new();
     for (key, value) in &sample.conversation {
         let Some(n) = key.strip_prefix("session_") else {
@@ -204,7 +204,7 @@ pub(crate) fn summary(path: &Path, i: usize, sample: &RawSample, number: u32) ->
 
 /// A session date as LoCoMo writes it (`1:56 pm on 8 May, 2023`) as Unix milliseconds (UTC:
 /// the file gives no zone); an impossible date (31 February) is `None`.
-pub fn parse_date(text: &str) -> Option<i64> {
+pub(crate) fn parse_date(text: &str) -> Option<i64> {
     let at = chrono::NaiveDateTime::parse_from_str(text.trim(), "%I:%M %p on %d %B, %Y").ok()?;
     Some(at.and_utc().timestamp_millis())
 }

@@ -25,7 +25,7 @@ mod read;
 
 pub use corrections::Applied;
 pub use evidence::dialog_numbers;
-pub(crate) use read::conversations;
+pub use read::conversations;
 pub use read::{observation_covers, questions, turns, Question, Turn};
 
 use super::benchmark::{check_user, Asked};
@@ -43,7 +43,7 @@ pub(crate) const RELEASED_SHA256: &str =
 
 /// Whether `data` holds the released `locomo10.json`'s bytes: what a command that reads the
 /// file without loading the suite (`tenure-eval locomo`) checks, as loading does.
-pub fn is_released(data: &Path) -> Result<bool> {
+pub(crate) fn is_released(data: &Path) -> Result<bool> {
     Ok(sha256_hex(&read_bytes(data)?) == RELEASED_SHA256)
 }
 
@@ -54,9 +54,9 @@ pub(crate) const DEPTH: usize = 50;
 pub(crate) const PASS_DEPTH: usize = 10;
 
 /// The rank measures a LoCoMo run reports unless `--metrics` says otherwise.
-pub const MEASURES: &str = "R@1,R@5,R@10,R@25,R@50,nDCG@10,RR";
+pub(crate) const MEASURES: &str = "R@1,R@5,R@10,R@25,R@50,nDCG@10,RR";
 
-pub use super::Unit;
+pub(crate) use super::Unit;
 
 /// LoCoMo's category names by number. The repository names three in its code: 1 multi-hop
 /// (task_eval/evaluation.py, "multi-hop eval" for category 1), 2 temporal and 5 adversarial
@@ -76,7 +76,7 @@ pub(crate) fn category_name(category: u8) -> Option<&'static str> {
 }
 
 /// Load `source` as a suite.
-pub fn load(source: &LocomoSource) -> Result<Suite> {
+pub(crate) fn load(source: &LocomoSource) -> Result<Suite> {
     let data = source.data.as_path();
     let unit = source.unit;
     let bytes = read_bytes(data)?;
@@ -188,7 +188,7 @@ pub fn load(source: &LocomoSource) -> Result<Suite> {
 }
 
 /// The view a corrections overlay makes, in the suite's label (`locomo-corrected`).
-pub const CORRECTED: &str = "corrected";
+pub(crate) const CORRECTED: &str = "corrected";
 
 /// The sessions of sample `i` with their dates as Unix milliseconds.
 pub(crate) fn dated_sessions(

@@ -80,7 +80,7 @@ pub fn turns(data: &Path) -> Result<Vec<Turn>> {
 
 /// A conversation of the file as `--unit turns` items, session by session, for suites built on
 /// LoCoMo's conversations (LoCoMo-Plus).
-pub(crate) struct Conversation {
+pub struct Conversation {
     /// `speaker_a`'s name.
     pub speaker_a: String,
     /// `speaker_b`'s name.
@@ -90,7 +90,7 @@ pub(crate) struct Conversation {
 }
 
 /// Every conversation of `data`, the file as an input, and whether it is the released file.
-pub(crate) fn conversations(data: &Path) -> Result<(Vec<Conversation>, InputFile, bool)> {
+pub fn conversations(data: &Path) -> Result<(Vec<Conversation>, InputFile, bool)> {
     let bytes = read_bytes(data)?;
     let sha256 = sha256_hex(&bytes);
     let mut out = Vec::new();

@@ -31,7 +31,7 @@ pub(crate) struct Instance {
 
 /// One turn of a session.
 #[derive(Debug, Deserialize)]
-pub struct Turn {
+pub(crate) struct Turn {
     /// `user` or `assistant`.
     pub role: String,
     /// What was said.
@@ -74,7 +74,7 @@ pub(crate) fn instances(path: &Path, bytes: &[u8]) -> Result<Vec<Instance>> {
 /// (UTC: the files give no zone). The weekday in parentheses is required but not checked
 /// against the date (its retrieval code never reads it); an impossible date (31 February) is
 /// `None`.
-pub fn parse_date(text: &str) -> Option<i64> {
+pub(crate) fn parse_date(text: &str) -> Option<i64> {
     let mut parts = text.split_whitespace();
     let (date, weekday, clock) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() || !(weekday.starts_with('(') && weekday.ends_with(')')) {

@@ -25,8 +25,8 @@ use crate::profile::Profile;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-pub use super::Unit;
-pub use file::parse_date;
+pub(crate) use super::Unit;
+pub(crate) use file::parse_date;
 
 /// At most this many results a case's context holds. Its code ranks the whole haystack, and its
 /// turn-to-session metrics read past k until k sessions are covered, so a context holds the
@@ -39,10 +39,10 @@ pub(crate) const PASS_DEPTH: usize = 10;
 
 /// The rank measures a LongMemEval run reports unless `--metrics` says otherwise; its own
 /// (recall_any, recall_all, ndcg_any) are `tenure-eval longmemeval`'s.
-pub const MEASURES: &str = "R@5,R@10,R@50,nDCG@10,RR";
+pub(crate) const MEASURES: &str = "R@5,R@10,R@50,nDCG@10,RR";
 
 /// Load `data` as a suite of `unit` items.
-pub fn load(data: &Path, unit: Unit) -> Result<Suite> {
+pub(crate) fn load(data: &Path, unit: Unit) -> Result<Suite> {
     if !matches!(unit, Unit::Turns | Unit::Sessions) {
         return Err(Error::Usage(format!(
             "--unit {}: LongMemEval's items are turns or sessions",

@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// One document.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Doc {
+pub(crate) struct Doc {
     /// Its id.
     #[serde(rename = "_id")]
     pub id: String,
@@ -23,7 +23,7 @@ pub struct Doc {
 
 /// One topic (query).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Topic {
+pub(crate) struct Topic {
     /// Its id.
     #[serde(rename = "_id")]
     pub id: String,
@@ -33,7 +33,7 @@ pub struct Topic {
 
 /// One judgment: `grade` of `doc` for `query` (0: judged not relevant).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Judgment {
+pub(crate) struct Judgment {
     /// Query id.
     pub query: String,
     /// Document id.
@@ -54,12 +54,12 @@ fn json_lines<T: for<'de> Deserialize<'de>>(path: &Path, what: &str) -> Result<V
 }
 
 /// The documents of `path` (JSON lines).
-pub fn docs(path: &Path) -> Result<Vec<Doc>> {
+pub(crate) fn docs(path: &Path) -> Result<Vec<Doc>> {
     json_lines(path, r#"a document {"_id", "title", "text"}"#)
 }
 
 /// The topics of `path`: JSON lines when it ends in `.jsonl`, else `qid<TAB>text` lines.
-pub fn topics(path: &Path) -> Result<Vec<Topic>> {
+pub(crate) fn topics(path: &Path) -> Result<Vec<Topic>> {
     if path.extension().is_some_and(|e| e == "jsonl") {
         return json_lines(path, r#"a query {"_id", "text"}"#);
     }
@@ -83,7 +83,7 @@ pub fn topics(path: &Path) -> Result<Vec<Topic>> {
 
 /// The judgments of `path`: TREC's four columns (`qid iter docno rel`), or BEIR's three
 /// (`query-id corpus-id score`, tab-separated, after its header line).
-pub fn qrels(path: &Path) -> Result<Vec<Judgment>> {
+pub(crate) fn qrels(path: &Path) -> Result<Vec<Judgment>> {
     let text = text(path)?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {

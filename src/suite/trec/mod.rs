@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The one user every document belongs to.
-pub const USER: &str = "collection";
+pub(crate) const USER: &str = "collection";
 
 /// Results a case's context holds: enough for R@100 and AP@100.
 pub(crate) const DEPTH: usize = 100;
@@ -35,7 +35,7 @@ const PASS_DEPTH: usize = 10;
 
 /// The rank measures a collection's run reports unless `--metrics` says otherwise (BEIR and
 /// MTEB rank by nDCG@10).
-pub const MEASURES: &str = "nDCG@10,R@10,R@100,RR,AP";
+pub(crate) const MEASURES: &str = "nDCG@10,R@10,R@100,RR,AP";
 
 /// Where a collection comes from.
 #[derive(Debug, Clone)]

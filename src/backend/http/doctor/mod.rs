@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// As the contract expects.
     Ok,
     /// Works, with a consequence for the scores or the run worth knowing.
@@ -31,7 +31,7 @@ pub enum Verdict {
 
 /// One check: what was sent, what came back, what it means for a run.
 #[derive(Debug, Clone, Serialize)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Short name (`round-trip`, `isolation`, ...).
     pub check: &'static str,
     /// How it came out.
@@ -44,7 +44,7 @@ pub struct Finding {
 
 /// Settings of a checkup.
 #[derive(Debug, Clone)]
-pub struct Probe {
+pub(crate) struct Probe {
     /// How long to keep searching for a belief just added before calling it lost (a store that
     /// indexes in the background needs a while).
     pub patience: Duration,
@@ -52,7 +52,7 @@ pub struct Probe {
 
 /// Everything the doctor found.
 #[derive(Debug, Clone, Serialize)]
-pub struct Checkup {
+pub(crate) struct Checkup {
     /// The system's base URL.
     pub url: String,
     /// The checks, in the order they ran.
@@ -63,7 +63,7 @@ pub struct Checkup {
 
 impl Checkup {
     /// Whether any check failed.
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.findings.iter().any(|f| f.verdict == Verdict::Fail)
     }
 }
@@ -163,7 +163,7 @@ struct Doctor<'a> {
 
 /// Run every check against `client`'s system. Only an unreachable system is an error; every
 /// other misbehaviour is a finding.
-pub fn examine(client: &Client, probe: &Probe) -> Result<Checkup, BackendError> {
+pub(crate) fn examine(client: &Client, probe: &Probe) -> Result<Checkup, BackendError> {
     let mut d = Doctor {
         client,
         probe,

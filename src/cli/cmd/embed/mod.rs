@@ -2,16 +2,16 @@
 
 mod texts;
 
+use crate::backend::cosine::IndexKind;
 use crate::cli::args::{load, CustomSuiteArgs, DataSuiteArgs, SuiteArg, SuiteArgs};
 use crate::cli::backends::CosineArgs;
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
+use crate::suite::Suite;
+use crate::{Error, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use crate::backend::cosine::IndexKind;
-use crate::suite::Suite;
-use crate::{Error, Result};
 
 /// `tenure-eval embed`.
 #[derive(Debug, Args)]

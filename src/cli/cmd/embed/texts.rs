@@ -4,14 +4,14 @@
 //! says afterwards how many needed texts still have no vector, and which command lists them.
 
 use super::{note, EmbedArgs};
-use std::path::Path;
-use std::process::ExitCode;
 use crate::backend::cosine::IndexKind;
 use crate::embed::needed::suite_flags;
 use crate::embed::places::Places;
 use crate::embed::{needed_texts, EmbeddingStore, TextPolicy};
 use crate::suite::Suite;
 use crate::{Error, Result};
+use std::path::Path;
+use std::process::ExitCode;
 
 /// The texts `suites` need, each under its suite's policy, without duplicates, in first-use
 /// order; with `lacking`, only those that store has no vector for.

@@ -4,21 +4,21 @@
 //! against chance with the paired randomisation test `compare` uses (Holm-adjusted over the
 //! table's pairs). A model not distinguishable from chance is named under the table.
 
+use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::backend::BackendConfig;
+use crate::backend::Workload;
 use crate::cli::args::{load, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
-use clap::Args;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use crate::analysis::compare::significance::{runs_table, TestSettings};
-use crate::backend::BackendConfig;
-use crate::backend::Workload;
 use crate::job::{execute, RunPlan};
 use crate::render::run_table::{models_grid, models_table, ModelRow};
 use crate::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 mod chance;
 

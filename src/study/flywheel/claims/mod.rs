@@ -13,7 +13,7 @@ mod sweep;
 mod vector;
 
 pub(crate) use sweep::breaking_points;
-pub use sweep::SensitivityRow;
+pub(crate) use sweep::SensitivityRow;
 
 /// Whether a claim held under the parameters given beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -33,7 +33,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// As the table writes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Verdict::Holds => "holds",
             Verdict::Partly => "partly",
@@ -47,7 +47,7 @@ impl Verdict {
 /// One row of the claims table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Claim {
+pub(crate) struct Claim {
     /// `C1` ... `C7`.
     pub id: &'static str,
     /// What the essay says (its illustrations marked as the essay's).
@@ -61,7 +61,7 @@ pub struct Claim {
 }
 
 /// Everything the claims are judged on.
-pub struct Evidence<'a> {
+pub(crate) struct Evidence<'a> {
     /// The study's parameters.
     pub params: &'a Params,
     /// Each variant's sessions (`all` first is not required; found by name).
@@ -190,7 +190,7 @@ pub fn c1_c2(s: &[SessionMetrics]) -> (Verdict, Verdict) {
 pub(crate) const FULL: f64 = 0.95;
 
 /// The claims table.
-pub fn claims(e: &Evidence) -> Vec<Claim> {
+pub(crate) fn claims(e: &Evidence) -> Vec<Claim> {
     let p = e.params;
     let all = run(e.runs, "all").unwrap_or(&[]);
     let model = format!(

@@ -8,7 +8,7 @@ use serde::Serialize;
 /// One point of the sensitivity sweep: the baseline with one parameter moved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SensitivityRow {
+pub(crate) struct SensitivityRow {
     /// Which parameter moved.
     pub parameter: String,
     /// Its value.
@@ -33,7 +33,7 @@ pub struct SensitivityRow {
 
 impl SensitivityRow {
     /// The row of `sessions` run with `parameter` at `value`.
-    pub fn of(parameter: &str, value: f64, sessions: &[SessionMetrics]) -> SensitivityRow {
+    pub(crate) fn of(parameter: &str, value: f64, sessions: &[SessionMetrics]) -> SensitivityRow {
         let (c1, c2) = c1_c2(sessions);
         SensitivityRow {
             parameter: parameter.to_string(),
