@@ -1,17 +1,18 @@
 //! # A run from the library
 //!
-//! What `tenure-eval run --suite pmb --backend bm25 --junit J --summary-md S --out DIR` does,
-//! through the library: load the suite, choose the backend, plan the run, carry it out (which
-//! writes the reports and the journal), then write the CI files. The files are the command
-//! line's, byte for byte apart from measured fields: the test command runs both and compares
-//! them (`scripts/test.sh`).
+//! What `tenure-eval run --suite pmb --backend bm25 --junit J --summary-md S --history H --html
+//! P --out DIR` does, through the library: load the suite, choose the backend, plan the run,
+//! carry it out (which writes the reports and the journal), then write the other files. The
+//! files are the command line's, byte for byte apart from measured fields: the test command
+//! runs both and compares them (`scripts/test.sh`).
 //!
 //! Run it with `cargo run --example library_run -- OUT_DIR`.
 
 use std::path::PathBuf;
 use tenure_eval::backend::bm25::Bm25Config;
 use tenure_eval::backend::{BackendConfig, Workload};
-use tenure_eval::job::{execute, files::write_gate_files, RunPlan};
+use tenure_eval::job::files::{write_outputs, Outputs};
+use tenure_eval::job::{execute, RunPlan};
 use tenure_eval::run::Silent;
 use tenure_eval::suite::{Suite, SuiteSource};
 
@@ -40,13 +41,23 @@ fn main() -> tenure_eval::Result<()> {
     // observes nothing (a terminal program passes its progress bar here).
     let outcome = execute(&mut plan, &mut Silent)?;
 
-    // Step 5: the CI files: JUnit (a test case per case and turn) and the step summary.
-    write_gate_files(
+    // Step 5: the other files, each when asked for: JUnit (a test case per case and turn), the
+    // step summary, the run history (a line per pass; `tenure-eval history` reads it) and the
+    // page of the run's reports.
+    let written = write_outputs(
+        &plan,
         &outcome,
-        Some(&out.join("junit.xml")),
-        Some(&out.join("summary.md")),
-        None,
+        &Outputs {
+            junit: Some(out.join("junit.xml")),
+            summary: Some(out.join("summary.md")),
+            history: Some(out.join("history")),
+            commit: None,
+            page: Some(out.join("page.html")),
+        },
     )?;
+    if let Some((path, appended)) = &written.history {
+        println!("appended {appended} run(s) to {}", path.display());
+    }
     for pass in &outcome.passes {
         for report in &pass.reports {
             println!("wrote {}", report.display());

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A library user gets the files the command line writes: `tenure-eval run --suite pmb --backend
-# bm25 --junit --summary-md` and `examples/library_run.rs` (the same run through the library's
-# plan) into two folders, compared byte for byte with the measured fields masked (the reports'
-# and journals' latencies and timings, JUnit's `time`, the summary's p50/p95 columns).
+# bm25 --junit --summary-md --history --html` and `examples/library_run.rs` (the same run
+# through the library's plan) into two folders, compared byte for byte with the measured fields
+# masked (the reports', journals', history's and page's latencies, timings and dates, JUnit's
+# `time`, the summary's p50/p95 columns) and the two folders' names.
 #
 #   scripts/library-matches-cli.sh [BIN]      (BIN: the binary, default target/debug/tenure-eval)
 set -euo pipefail
@@ -12,7 +13,8 @@ bin=${1:-target/debug/tenure-eval}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" run --suite pmb --backend bm25 --quiet --out "$work/cli" \
-  --junit "$work/cli/junit.xml" --summary-md "$work/cli/summary.md" >/dev/null
+  --junit "$work/cli/junit.xml" --summary-md "$work/cli/summary.md" \
+  --history "$work/cli/history" --html "$work/cli/page.html" >/dev/null
 cargo run --locked --quiet --example library_run -- "$work/lib" >/dev/null
 # shellcheck source=scripts/measured.sh
 source "$(dirname "$0")/measured.sh"
@@ -21,6 +23,13 @@ for side in cli lib; do
   sed -E -i 's/ time="[0-9.]+"/ time="<measured>"/g' "$work/$side/junit.xml"
   # The summary table's last two columns are the p50 and p95 latencies.
   sed -E -i 's/\| *[0-9.]+ *\| *[0-9.]+ *\|$/| <measured> | <measured> |/' "$work/$side/summary.md"
+  # The history's lines: when each pass ran, and its report's path under the side's folder.
+  sed -E -i -e "s#$work/$side/#<out>/#g" -e 's/"date":"[^"]*"/"date":"<measured>"/g' \
+    "$work/$side/history/history.jsonl"
+  # The page holds the reports (and the history) as JSON, with each report's ingestion time
+  # and the history table's dates.
+  sed -E -i -e 's/"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"/"<measured>"/g' -e 's/"ingestionMs":[-0-9.eE+]+/"ingestionMs":"<measured>"/g' -e "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g" \
+    -e 's/"date":"[^"]*"/"date":"<measured>"/g' -e "s#$work/$side/#<out>/#g" "$work/$side/page.html"
 done
 diff -r "$work/cli" "$work/lib"
 files=$(find "$work/cli" -type f | wc -l)

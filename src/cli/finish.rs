@@ -1,15 +1,14 @@
-//! What `run` and `merge` do once their plan is made: carry it out, print its table, write
-//! its gate files, history and page, say what went wrong, and give the exit code. Shared by
-//! the two commands, so neither calls the other; the `--history` flags and the page's writing
-//! live here for the same reason (`html` writes its page through [`write_page`]).
+//! What `run` and `merge` do once their plan is made: carry it out, print its table, have the
+//! library write its files (JUnit, summary, history, page: [`write_outputs`]), say what it
+//! wrote and what went wrong, and give the exit code. Shared by the two commands, so neither
+//! calls the other; the `--history` flags live here for the same reason.
 
-use crate::analysis::compare::significance::TestSettings;
-use crate::analysis::gates::FailOn;
 use crate::cli::args::{GateArgs, OutputArgs};
 use crate::cli::format::OutputFormat;
 use crate::cli::journal::{report_resumed, report_stopped};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
+use crate::job::files::{write_outputs, Outputs};
 use crate::job::{execute, JobOutcome, RunPlan};
 use crate::render::html::Options;
 use crate::render::run_table as table;
@@ -98,24 +97,24 @@ pub(crate) fn finish(
     if summary.is_none() && gates.summary_md.is_some() {
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     }
-    let against_baseline = gates.gates().fail_on == Some(FailOn::NewFailures);
-    crate::job::files::write_gate_files(
+    let written = write_outputs(
+        &plan,
         &outcome,
-        gates.junit.as_deref(),
-        summary,
-        against_baseline.then_some(&plan.baselines[..]),
+        &Outputs {
+            junit: gates.junit.clone(),
+            summary: summary.map(Path::to_path_buf),
+            history: history.history.clone(),
+            commit: history.commit.clone(),
+            page: html.map(Path::to_path_buf),
+        },
     )?;
-    let history = history.record(&outcome, quiet)?;
-    if let Some(path) = html {
-        let files: Vec<_> = outcome
-            .passes
-            .iter()
-            .flat_map(|p| p.reports.clone())
-            .collect();
-        let reports = crate::cli::load_reports(&files, true)?;
-        let mut options = page_options();
-        options.history = history;
-        write_page(path, &reports, &plan.suite, &options, quiet)?;
+    if !quiet {
+        if let Some((path, appended)) = &written.history {
+            say!("history: {appended} run(s) appended to {}", path.display());
+        }
+        if let Some((path, reports, bytes)) = &written.page {
+            say_page(path, *reports, *bytes);
+        }
     }
     for c in &outcome.checks {
         if !quiet || !c.passed {
@@ -280,37 +279,8 @@ pub(crate) struct RunHistoryArgs {
     pub commit: Option<String>,
 }
 
-impl RunHistoryArgs {
-    /// Append the passes of `outcome` that ran to their end; the history afterwards (for the
-    /// page), empty without `--history`.
-    pub(crate) fn record(
-        &self,
-        outcome: &crate::job::JobOutcome,
-        quiet: bool,
-    ) -> Result<Vec<crate::analysis::history::Entry>> {
-        use crate::analysis::history::{append, Entry};
-        let Some(dir) = &self.history else {
-            return Ok(Vec::new());
-        };
-        let entries: Vec<Entry> = outcome
-            .passes
-            .iter()
-            .filter(|p| p.stopped.is_none())
-            .map(|p| Entry::of(&p.report, self.commit.as_deref()))
-            .collect();
-        let path = append(dir, &entries)?;
-        if !quiet {
-            say!(
-                "history: {} run(s) appended to {}",
-                entries.len(),
-                path.display()
-            );
-        }
-        crate::analysis::history::read(dir)
-    }
-}
-
-/// Write the page of `reports` to `out`, saying so unless `quiet`.
+/// Write the page of `reports` to `out`, saying so unless `quiet` (`html`'s page; a run's is
+/// written by the library, [`write_outputs`]).
 pub(crate) fn write_page(
     out: &Path,
     reports: &[LoadedReport],
@@ -320,26 +290,15 @@ pub(crate) fn write_page(
 ) -> Result<()> {
     let bytes = crate::render::html::write(out, reports, suite, options)?;
     if !quiet {
-        say!(
-            "wrote {} ({} report(s), {:.1} kB)",
-            out.display(),
-            reports.len(),
-            bytes as f64 / 1000.0
-        );
+        say_page(out, reports.len(), bytes);
     }
     Ok(())
 }
 
-/// The options `run --html` uses: `compare`'s defaults.
-pub(crate) fn page_options() -> Options {
-    Options {
-        title: None,
-        settings: TestSettings {
-            alpha: 0.05,
-            resamples: 100_000,
-            seed: 20_260_511,
-        },
-        measures: None,
-        history: Vec::new(),
-    }
+fn say_page(out: &Path, reports: usize, bytes: usize) {
+    say!(
+        "wrote {} ({reports} report(s), {:.1} kB)",
+        out.display(),
+        bytes as f64 / 1000.0
+    );
 }

@@ -1,14 +1,93 @@
-//! The files a finished job writes for CI beside its reports: JUnit XML (one test case per case
-//! or turn, and one per gate) and the markdown step summary (the run table, the gates, what
-//! went wrong). Written atomically, after every pass: a library user gets the same files as
-//! the command line. A job that fails before its first report writes them too, saying why.
+//! The files a finished job writes beside its reports and journals, each when asked for
+//! ([`Outputs`]): JUnit XML (one test case per case or turn, and one per gate), the markdown step
+//! summary (the run table, the gates, what went wrong), the run history (`--history`) and the
+//! page (`--html`). Written atomically, after every pass, by [`write_outputs`], which `run` and
+//! `merge` call as a library user does: the files are the command line's. A job that fails
+//! before its first report writes JUnit, the summary and the page too, saying why.
 
-use super::JobOutcome;
+use super::{JobOutcome, RunPlan};
+use crate::analysis::compare::significance::TestSettings;
+use crate::analysis::gates::FailOn;
+use crate::analysis::history;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
-use crate::render::{junit, run_table};
+use crate::render::{html, junit, run_table};
 use crate::report::LoadedReport;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// What a finished job writes beside its reports and journals (`run --junit --summary-md
+/// --history --commit --html`); nothing by default.
+#[derive(Debug, Clone, Default)]
+pub struct Outputs {
+    /// JUnit XML.
+    pub junit: Option<PathBuf>,
+    /// The markdown step summary.
+    pub summary: Option<PathBuf>,
+    /// The history folder: each pass that ran to its end is appended to its `history.jsonl`.
+    pub history: Option<PathBuf>,
+    /// The memory system's commit, recorded with each pass in the history.
+    pub commit: Option<String>,
+    /// The page of the run's reports (with the history, when kept).
+    pub page: Option<PathBuf>,
+}
+
+/// What [`write_outputs`] wrote besides JUnit and the summary, for the caller to say.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// The history file and how many passes were appended to it.
+    pub history: Option<(PathBuf, usize)>,
+    /// The page, how many reports it shows and its size in bytes.
+    pub page: Option<(PathBuf, usize, usize)>,
+}
+
+/// Write every file `outputs` asks for, from `plan`'s finished `outcome`: JUnit and the
+/// summary (new failures marked against the plan's baselines when a gate fails on them), the
+/// history, then the page, which shows the history just appended.
+pub fn write_outputs(plan: &RunPlan, outcome: &JobOutcome, outputs: &Outputs) -> Result<Written> {
+    let against_baseline = plan.gates.fail_on == Some(FailOn::NewFailures);
+    write_gate_files(
+        outcome,
+        outputs.junit.as_deref(),
+        outputs.summary.as_deref(),
+        against_baseline.then_some(&plan.baselines[..]),
+    )?;
+    let mut written = Written::default();
+    let mut kept = Vec::new();
+    if let Some(dir) = &outputs.history {
+        let entries: Vec<history::Entry> = (outcome.passes.iter())
+            .filter(|p| p.stopped.is_none())
+            .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
+            .collect();
+        let path = history::append(dir, &entries)?;
+        written.history = Some((path, entries.len()));
+        kept = history::read(dir)?;
+    }
+    if let Some(path) = &outputs.page {
+        let files: Vec<PathBuf> = (outcome.passes.iter())
+            .flat_map(|p| p.reports.clone())
+            .collect();
+        let (reports, _) = LoadedReport::load_all(&files)?;
+        let mut options = page_options();
+        options.history = kept;
+        let bytes = html::write(path, &reports, &plan.suite, &options)?;
+        written.page = Some((path.clone(), reports.len(), bytes));
+    }
+    Ok(written)
+}
+
+/// The page's settings for a run (`compare`'s defaults: α 0.05, 100,000 resamples, its seed).
+pub(crate) fn page_options() -> html::Options {
+    html::Options {
+        title: None,
+        settings: TestSettings {
+            alpha: 0.05,
+            resamples: 100_000,
+            seed: 20_260_511,
+        },
+        measures: None,
+        history: Vec::new(),
+    }
+}
 
 /// Write JUnit to `junit` and the step summary to `summary`, each when given; `baselines`
 /// marks new failures in JUnit when the gate fails on them.
