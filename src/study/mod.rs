@@ -9,7 +9,8 @@
 //! - [`temporal`]: the temporal classifier measured on labelled statements (`temporal eval`);
 //! - [`locomo`]: LoCoMo's results by category, with its own recall accuracy (`locomo`);
 //! - [`longmemeval`]: LongMemEval's retrieval metrics by question type (`longmemeval`);
-//! - [`beam`]: BEAM's results by tier and ability, and its knowledge updates' order (`beam`).
+//! - [`beam`]: BEAM's results by tier and ability, and its knowledge updates' order (`beam`);
+//! - [`models`]: embedding models beside a lexical reference, fusions and chance (`models`).
 //!
 //! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
 
@@ -18,6 +19,7 @@ pub mod beam;
 pub mod flywheel;
 pub(crate) mod locomo;
 pub(crate) mod longmemeval;
+pub(crate) mod models;
 pub(crate) mod paper;
 pub(crate) mod scale;
 pub(crate) mod temporal;

@@ -5,10 +5,8 @@ use crate::cli::args::{figure_format, FigureFormatArg};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use crate::render::{render, write_figure};
-use crate::study::locomo::{figure::figure, measure, tables};
-use crate::suite::locomo::{observation_covers, questions, CORRECTED};
-use crate::suite::{Label, Unit};
-use crate::{Error, Result};
+use crate::study::locomo::{figure::figure, job::measure_reports, tables};
+use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,38 +50,11 @@ pub(crate) fn run(args: LocomoArgs) -> Result<ExitCode> {
         None => None,
     };
     let reports = load_reports(&args.reports, args.quiet)?;
-    let views: Vec<Label> = reports
-        .iter()
-        .map(|r| Label::parse(r.suite().unwrap_or("")))
-        .collect();
-    let corrected = views.iter().any(|l| l.view == Some(CORRECTED));
-    let released = views.iter().any(|l| l.view.is_none());
-    if corrected && released {
-        return Err(Error::Usage(
-            "reports of the released and the corrected view given together: their gold \
-             differs; give each view's reports to its own call"
-                .into(),
-        ));
-    }
-    if corrected == args.corrections.is_empty() {
-        return Err(Error::Usage(if corrected {
-            "the reports are of the corrected view (run --corrections): give the same \
-             --corrections here"
-                .into()
-        } else {
-            "--corrections: the reports are of the released view (no run --corrections)".into()
-        }));
-    }
-    let questions = questions(&args.data, &args.corrections)?;
-    if !crate::suite::locomo::is_released(&args.data)? {
+    let measured = measure_reports(&reports, &args.data, &args.corrections)?;
+    if !measured.released {
         crate::cli::args::say_not_released("locomo");
     }
-    let covers = if views.iter().any(|l| l.unit == Unit::Observations) {
-        observation_covers(&args.data)?
-    } else {
-        Default::default()
-    };
-    let results = measure(&reports, &questions, &covers)?;
+    let results = measured.results;
     if let Some((file, format)) = plot {
         write_figure(
             file,

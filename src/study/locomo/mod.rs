@@ -7,6 +7,7 @@
 //! where docs/results.md reads it.
 
 pub(crate) mod figure;
+pub(crate) mod job;
 pub(crate) mod recall;
 
 use crate::error::{Error, Result};

@@ -1,5 +1,5 @@
-//! The chance rows' test: each model's static rank measure (the first of `--metrics`) against
-//! its chance row's (`--model random`, at the row's cosine floor when a floor is swept), by the
+//! The chance rows' test: each model's static rank measure (the first of the plan's measures)
+//! against its chance row's (`--model random`, at the row's cosine floor when a floor is swept), by the
 //! paired randomisation test of `compare`'s runs table, Holm-adjusted over the table's pairs.
 
 use crate::analysis::compare::significance::RunsTable;

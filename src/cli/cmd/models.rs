@@ -2,25 +2,23 @@
 //! retrieval models (MTEB ranks by nDCG@10): rank measures, BM25 as the reference row above,
 //! and a chance row below (`--model random`: a random vector per text), every model tested
 //! against chance with the paired randomisation test `compare` uses (Holm-adjusted over the
-//! table's pairs). A model not distinguishable from chance is named under the table.
+//! table's pairs). A model not distinguishable from chance is named under the table. The flags
+//! choose the rows; the comparison itself is the library's (`study::models`).
 
-use crate::analysis::compare::significance::{runs_table, TestSettings};
+use crate::analysis::compare::significance::TestSettings;
 use crate::backend::BackendConfig;
-use crate::backend::Workload;
 use crate::cli::args::{load, SuiteArgs};
 use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
-use crate::job::{execute, RunPlan};
-use crate::render::run_table::{models_grid, models_table, ModelRow};
+use crate::render::run_table::{models_grid, models_table};
+use crate::study::models::{chance_note, compare, Compared, ModelsPlan};
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-mod chance;
 
 /// `tenure-eval models`.
 #[derive(Debug, Args)]
@@ -167,87 +165,37 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
             args.alpha
         )));
     }
-    // Chance: a random vector per text, with no floor, and at each floor swept (a floor drops
-    // chance's hits as it drops a model's, so a floored cosine row is tested against chance
-    // floored alike; other rows against chance without one). Row i's chance row is
-    // `chance_of[i]`.
-    let floor_of = |b: &BackendConfig| match b {
-        BackendConfig::Cosine(c) => c.floor,
-        _ => None,
+    let chance = (!args.no_chance).then(|| {
+        let model = args.backends.cosine.configs(&args.remote, index).remove(0);
+        (model, args.backends.index.cosine_floor.clone())
+    });
+    let plan = ModelsPlan {
+        suite,
+        backends,
+        chance,
+        measures: args.metrics.0.clone(),
+        shard: (args.shard.as_deref())
+            .map(crate::shard::Shard::parse)
+            .transpose()?,
+        out: args.out.clone(),
+        settings: TestSettings {
+            alpha: args.alpha,
+            resamples: 100_000,
+            seed: args.seed,
+        },
     };
-    let mut chance_of: Vec<Option<usize>> = vec![None; backends.len()];
-    if !args.no_chance {
-        let mut chance = args.backends.cosine.configs(&args.remote, index).remove(0);
-        chance.model = "random".into();
-        let swept: Vec<Option<f32>> = std::iter::once(None)
-            .chain(args.backends.index.cosine_floor.iter().map(|f| Some(*f)))
-            .collect();
-        let first = backends.len();
-        for floor in &swept {
-            let mut c = chance.clone();
-            c.floor = *floor;
-            backends.push(BackendConfig::cosine(c));
-        }
-        for (i, b) in backends[..first].iter().enumerate() {
-            chance_of[i] = swept
-                .iter()
-                .position(|f| *f == floor_of(b))
-                .map(|k| first + k);
-        }
-        chance_of.extend(std::iter::repeat_n(None, swept.len()));
-    }
-    let kinds = [Workload::Static, Workload::Session];
-    let mut plan = RunPlan::new(suite, backends, &kinds, &args.out)?;
-    plan.measures = args.metrics.0.clone();
-    plan.shard = args
-        .shard
-        .as_deref()
-        .map(crate::shard::Shard::parse)
-        .transpose()?;
     let mut progress = Progress::new(args.quiet, &name);
-    let outcome = execute(&mut plan, &mut progress)?;
+    let Compared {
+        rows,
+        table,
+        outcome,
+    } = compare(plan, &mut progress)?;
     progress.finish();
-    let mut rows = Vec::new();
-    for passes in outcome.passes.chunks(plan.kinds.len()) {
-        if !args.quiet {
-            for p in passes.iter().flat_map(|p| &p.reports) {
-                say!("wrote {}", p.display());
-            }
+    if !args.quiet {
+        for p in outcome.passes.iter().flat_map(|p| &p.reports) {
+            say!("wrote {}", p.display());
         }
-        let info = &passes[0].backend;
-        let session = passes.get(1).map(|p| &p.row);
-        rows.push(ModelRow {
-            backend: info.id.clone(),
-            // A fusion names its model in its label: rrf(bm25+cosine/all-minilm-l6-v2).
-            model: info
-                .model
-                .clone()
-                .or_else(|| info.file_prefix.clone())
-                .map(|m| match &info.tag {
-                    // A sweep's rows differ by their settings: all-minilm-l6-v2-floor0.4.
-                    Some(tag) => format!("{m}-{tag}"),
-                    None => m,
-                }),
-            text_policy: info.text_policy.clone(),
-            static_summary: passes[0].row.summary.clone(),
-            mean_drift: session.and_then(|s| s.mean_drift),
-            session_summary: session.map(|s| s.summary.clone()),
-            measures: Vec::new(),
-            vs_chance: None,
-        });
     }
-    let statics: Vec<_> = outcome
-        .passes
-        .chunks(plan.kinds.len())
-        .map(|p| p[0].report.clone())
-        .collect();
-    let settings = TestSettings {
-        alpha: args.alpha,
-        resamples: 100_000,
-        seed: args.seed,
-    };
-    let table = runs_table(&statics, &plan.measures, None, settings)?;
-    chance::annotate(&mut rows, &table, plan.measures.len(), &chance_of);
     let title = format!(
         "Embedding models · suite {name} ({profile} profile, index {})",
         index.name()
@@ -257,7 +205,7 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         OutputFormat::Markdown => format!(
             "### {title}\n\n{}{}",
             models_table(&rows),
-            chance::note(&rows, &table)
+            chance_note(&rows, &table)
         ),
         // CSV and LaTeX carry the table; each row's verdict against chance is its own column.
         other => crate::render::render(&[models_grid(&rows, &title)], other.table()),

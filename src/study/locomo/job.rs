@@ -1,0 +1,63 @@
+//! What `tenure-eval locomo` measures from its inputs: the reports' views checked against each
+//! other and against the corrections given (a corrected view's gold is not the released one's),
+//! the questions read with those corrections, the observations' turns when a run retrieved
+//! observations, and each run measured ([`super::measure`]).
+
+use super::{measure, RunResult};
+use crate::error::{Error, Result};
+use crate::report::LoadedReport;
+use crate::suite::locomo::{is_released, observation_covers, questions, CORRECTED};
+use crate::suite::{Label, Unit};
+use std::path::{Path, PathBuf};
+
+/// The runs measured, and whether `data` is LoCoMo's released file (else its figures are not
+/// comparable with published ones, which the caller says).
+pub(crate) struct Measured {
+    /// Each report's figures, in the order given.
+    pub results: Vec<RunResult>,
+    /// `data` hashes to the released file.
+    pub released: bool,
+}
+
+/// Measure `reports`, runs on LoCoMo's `data` (with `corrections`, for runs of the corrected
+/// view): reports of the two views together, or a view without its corrections (or
+/// corrections for the released view), are usage errors.
+pub(crate) fn measure_reports(
+    reports: &[LoadedReport],
+    data: &Path,
+    corrections: &[PathBuf],
+) -> Result<Measured> {
+    let views: Vec<Label> = reports
+        .iter()
+        .map(|r| Label::parse(r.suite().unwrap_or("")))
+        .collect();
+    let corrected = views.iter().any(|l| l.view == Some(CORRECTED));
+    let released_view = views.iter().any(|l| l.view.is_none());
+    if corrected && released_view {
+        return Err(Error::Usage(
+            "reports of the released and the corrected view given together: their gold \
+             differs; give each view's reports to its own call"
+                .into(),
+        ));
+    }
+    if corrected == corrections.is_empty() {
+        return Err(Error::Usage(if corrected {
+            "the reports are of the corrected view (run --corrections): give the same \
+             --corrections here"
+                .into()
+        } else {
+            "--corrections: the reports are of the released view (no run --corrections)".into()
+        }));
+    }
+    let questions = questions(data, corrections)?;
+    let released = is_released(data)?;
+    let covers = if views.iter().any(|l| l.unit == Unit::Observations) {
+        observation_covers(data)?
+    } else {
+        Default::default()
+    };
+    Ok(Measured {
+        results: measure(reports, &questions, &covers)?,
+        released,
+    })
+}
