@@ -18,7 +18,8 @@ pub(crate) enum PartArg {
     /// LoCoMo's last five, BEAM's chats 11-20: the held-out test set.
     Test,
 }
-use crate::study::temporal::{classify_all, evaluate, parse_statements, tables, Statement};
+use crate::study::temporal::texts::{read_statements as read_statements_from, TextsFrom};
+use crate::study::temporal::{classify_all, evaluate, tables, Statement};
 use crate::{Error, Result};
 
 /// `tenure-eval temporal`.
@@ -150,40 +151,12 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
             .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
         (stdin, bytes)
     };
-    let mut statements = parse_statements(&path, &bytes)?;
-    let untexted = statements
-        .iter()
-        .find(|s| s.text.is_empty() && s.predicted.is_none());
-    let given = match (&texts.locomo, &texts.beam) {
-        (Some(_), _) => Some("--locomo"),
-        (None, Some(_)) => Some("--beam"),
-        (None, None) => None,
+    let from = match (&texts.locomo, &texts.beam) {
+        (Some(locomo), _) => TextsFrom::Locomo(locomo.clone()),
+        (None, Some(beam)) => TextsFrom::Beam(Box::new(beam_suite(beam)?)),
+        (None, None) => TextsFrom::Nowhere,
     };
-    match (untexted, given) {
-        (None, Some(flag)) => {
-            return Err(Error::Usage(format!(
-                "{flag}: every line of {} has its text; no id is read from the benchmark's files",
-                path.display()
-            )))
-        }
-        (Some(s), None) => {
-            return Err(Error::input(
-                &path,
-                format!("id {:?}", s.id),
-                "no \"text\"; expected a text, or --locomo FILE (--beam DIR) for ids drawn \
-                 from LoCoMo (BEAM)",
-            ))
-        }
-        _ => {}
-    }
-    let turns = match (&texts.locomo, &texts.beam) {
-        (Some(locomo), _) => Some(crate::suite::locomo::turns(locomo)?),
-        (None, Some(beam)) => Some(crate::study::temporal::beam::turns(&beam_suite(beam)?)),
-        (None, None) => None,
-    };
-    if let Some(turns) = turns {
-        draw::fill_texts(&path, &mut statements, &turns)?;
-    }
+    let statements = read_statements_from(&path, &bytes, from)?;
     Ok((path, statements))
 }
 

@@ -7,6 +7,7 @@ pub(crate) mod beam;
 pub(crate) mod draw;
 mod interval;
 mod table;
+pub(crate) mod texts;
 
 pub(crate) use table::tables;
 

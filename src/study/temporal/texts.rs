@@ -1,0 +1,66 @@
+//! A statements file's lines read, and the texts of lines drawn by id (`temporal draw`) found
+//! in the benchmark they were drawn from: LoCoMo's file or BEAM's tier. A benchmark given
+//! when every line has its text would be read for nothing, and a line with neither a text nor
+//! a benchmark cannot be classified: both are refused.
+
+use super::{beam, draw, parse_statements, Statement};
+use crate::error::{Error, Result};
+use crate::suite::Suite;
+use std::path::{Path, PathBuf};
+
+/// Where lines without a text find it.
+pub(crate) enum TextsFrom {
+    /// Nowhere: every line must carry its text.
+    Nowhere,
+    /// LoCoMo's `locomo10.json` (`--locomo`).
+    Locomo(PathBuf),
+    /// BEAM's tier the statements were drawn from (`--beam`).
+    Beam(Box<Suite>),
+}
+
+impl TextsFrom {
+    fn flag(&self) -> Option<&'static str> {
+        match self {
+            TextsFrom::Nowhere => None,
+            TextsFrom::Locomo(_) => Some("--locomo"),
+            TextsFrom::Beam(_) => Some("--beam"),
+        }
+    }
+}
+
+/// The statements of `bytes` (read from `path`), each line without a text given the sentence
+/// its id names in `from`.
+pub(crate) fn read_statements(
+    path: &Path,
+    bytes: &[u8],
+    from: TextsFrom,
+) -> Result<Vec<Statement>> {
+    let mut statements = parse_statements(path, bytes)?;
+    let untexted = statements
+        .iter()
+        .find(|s| s.text.is_empty() && s.predicted.is_none());
+    match (untexted, from.flag()) {
+        (None, Some(flag)) => {
+            return Err(Error::Usage(format!(
+                "{flag}: every line of {} has its text; no id is read from the benchmark's files",
+                path.display()
+            )))
+        }
+        (Some(s), None) => {
+            return Err(Error::input(
+                path,
+                format!("id {:?}", s.id),
+                "no \"text\"; expected a text, or --locomo FILE (--beam DIR) for ids drawn \
+                 from LoCoMo (BEAM)",
+            ))
+        }
+        _ => {}
+    }
+    let turns = match &from {
+        TextsFrom::Nowhere => return Ok(statements),
+        TextsFrom::Locomo(file) => crate::suite::locomo::turns(file)?,
+        TextsFrom::Beam(suite) => beam::turns(suite),
+    };
+    draw::fill_texts(path, &mut statements, &turns)?;
+    Ok(statements)
+}
