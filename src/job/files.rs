@@ -91,7 +91,7 @@ pub(crate) fn page_options() -> html::Options {
 
 /// Write JUnit to `junit` and the step summary to `summary`, each when given; `baselines`
 /// marks new failures in JUnit when the gate fails on them.
-pub fn write_gate_files(
+pub(crate) fn write_gate_files(
     outcome: &JobOutcome,
     junit: Option<&Path>,
     summary: Option<&Path>,
