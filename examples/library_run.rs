@@ -44,7 +44,7 @@ fn main() -> tenure_eval::Result<()> {
     // Step 5: the other files, each when asked for: JUnit (a test case per case and turn), the
     // step summary, the run history (a line per pass; `tenure-eval history` reads it) and the
     // page of the run's reports.
-    let written = write_outputs(
+    write_outputs(
         &plan,
         &outcome,
         &Outputs {
@@ -54,10 +54,9 @@ fn main() -> tenure_eval::Result<()> {
             commit: None,
             page: Some(out.join("page.html")),
         },
+        // Told of the history and the page as each is written.
+        &mut |wrote| println!("{wrote:?}"),
     )?;
-    if let Some((path, appended)) = &written.history {
-        println!("appended {appended} run(s) to {}", path.display());
-    }
     for pass in &outcome.passes {
         for report in &pass.reports {
             println!("wrote {}", report.display());

@@ -23,13 +23,18 @@ for side in cli lib; do
   sed -E -i 's/ time="[0-9.]+"/ time="<measured>"/g' "$work/$side/junit.xml"
   # The summary table's last two columns are the p50 and p95 latencies.
   sed -E -i 's/\| *[0-9.]+ *\| *[0-9.]+ *\|$/| <measured> | <measured> |/' "$work/$side/summary.md"
-  # The history's lines: when each pass ran, and its report's path under the side's folder.
-  sed -E -i -e "s#$work/$side/#<out>/#g" -e 's/"date":"[^"]*"/"date":"<measured>"/g' \
+  # The history's lines: when each pass ran (a timestamp, never empty), and its report's path
+  # under the side's folder.
+  sed -E -i -e "s#$work/$side/#<out>/#g" \
+    -e 's/"date":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"/"date":"<measured>"/g' \
     "$work/$side/history/history.jsonl"
-  # The page holds the reports (and the history) as JSON, with each report's ingestion time
-  # and the history table's dates.
-  sed -E -i -e 's/"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"/"<measured>"/g' -e 's/"ingestionMs":[-0-9.eE+]+/"ingestionMs":"<measured>"/g' -e "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g" \
-    -e 's/"date":"[^"]*"/"date":"<measured>"/g' -e "s#$work/$side/#<out>/#g" "$work/$side/page.html"
+  # The page holds the reports as JSON, with each report's ingestion time, and the history last,
+  # whose table has a date per run: timestamps are masked there only.
+  sed -E -i -e 's/"ingestionMs":[-0-9.eE+]+/"ingestionMs":"<measured>"/g' \
+    -e "s/(\"($measured)\": ?)(\"[^\"]*\"|[-0-9.eE+]+|null)/\1\"<measured>\"/g" \
+    -e "s#$work/$side/#<out>/#g" "$work/$side/page.html"
+  perl -pi -e 's{("history":.*)}{my $h = $1; $h =~ s/"\d{4}-\d\d-\d\dT[\d:.]+Z"/"<measured>"/g; $h}e' \
+    "$work/$side/page.html"
 done
 diff -r "$work/cli" "$work/lib"
 files=$(find "$work/cli" -type f | wc -l)

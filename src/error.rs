@@ -70,15 +70,15 @@ impl Error {
     }
 }
 
-/// The process's exit codes, named: what `main` (the one place they are chosen) and a finished
+/// The process's exit codes, named: what `cli::main` (the one place they are chosen) and a finished
 /// job's outcome return.
 pub mod exit {
     /// Everything ran and held.
-    pub(crate) const OK: u8 = 0;
+    pub const OK: u8 = 0;
     /// A CI gate failed, or `verify` / `doctor` found a problem.
-    pub(crate) const FAILED_CHECK: u8 = 1;
+    pub const FAILED_CHECK: u8 = 1;
     /// Usage or input error: the user must fix a flag or a file.
-    pub(crate) const USAGE: u8 = 2;
+    pub const USAGE: u8 = 2;
     /// Runtime failure: a backend, the output, or a case the backend failed on.
     pub const RUNTIME: u8 = 3;
     /// Interrupted by SIGINT, SIGTERM or SIGHUP (128 + SIGINT).

@@ -19,12 +19,17 @@
 //!   [`backend::SearchRequest`], [`backend::Hit`] and [`backend::BackendInfo`]
 //!   (`examples/custom_backend.rs` is the tutorial);
 //! - run: [`run::run_static`], [`run::run_sessions`] with an [`run::Observer`] (or
-//!   [`run::Silent`]), or a whole plan: [`job::RunPlan`] and [`job::execute`];
+//!   [`run::Silent`]), or a whole plan: [`job::RunPlan`] and [`job::execute`], and then
+//!   the files a run writes beside its reports (JUnit, the step summary, the history, the
+//!   page): [`job::files::write_outputs`] (`examples/library_run.rs`);
 //! - read what was written: [`report::LoadedReport`] (ours and upstream's reports), its rows and
-//!   manifest; [`eval`] for the metrics and statistics;
-//! - judge and show: [`analysis`] (compare, gates, verify), [`render`] (tables, figures, TREC,
-//!   JUnit, the html page), [`study`] (the paper's claims, scale, flywheel, temporal, LoCoMo,
-//!   LongMemEval);
+//!   manifest; [`eval::rank`] and [`eval::qrels`] for the rank measures;
+//! - compare and judge: [`analysis::compare::compare`] (two reports: flips, McNemar, score
+//!   changes), [`analysis::compare::significance::runs_table`] (many runs, paired tests,
+//!   Holm-adjusted), [`analysis::gates`] and [`analysis::verify`];
+//! - show: [`render`] (the paper's and PrecisionMemBench's tables, any [`render::Table`] as
+//!   markdown, CSV, LaTeX or JSON, figures, TREC runs and qrels);
+//! - the studies a library user drives: [`study::flywheel`] and [`study::alias_learning`];
 //! - vectors: [`embed`] (stores, ONNX and served models).
 //!
 //! ```

@@ -5,8 +5,8 @@
 //! Analyses read `report` (and `claims` runs the paper suite through `run`); they return
 //! values, which `render` formats.
 
-pub(crate) mod compare;
+pub mod compare;
 pub mod gates;
-pub mod history;
-pub mod repeats;
+pub(crate) mod history;
+pub(crate) mod repeats;
 pub mod verify;

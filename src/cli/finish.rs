@@ -8,7 +8,7 @@ use crate::cli::format::OutputFormat;
 use crate::cli::journal::{report_resumed, report_stopped};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
-use crate::job::files::{write_outputs, Outputs};
+use crate::job::files::{write_not_run, write_outputs, Outputs, Wrote};
 use crate::job::{execute, JobOutcome, RunPlan};
 use crate::render::html::Options;
 use crate::render::run_table as table;
@@ -80,6 +80,13 @@ pub(crate) fn finish(
         .summary_md
         .as_deref()
         .filter(|p| !p.as_os_str().is_empty());
+    let outputs = Outputs {
+        junit: gates.junit.clone(),
+        summary: summary.map(Path::to_path_buf),
+        history: history.history.clone(),
+        commit: history.commit.clone(),
+        page: html.map(Path::to_path_buf),
+    };
     let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = match execute(&mut plan, &mut progress) {
         Ok(outcome) => outcome,
@@ -87,7 +94,7 @@ pub(crate) fn finish(
         // JUnit, summary and page, saying what happened, and the exit code says the rest.
         Err(e) if e.exit_code() == crate::error::exit::RUNTIME => {
             progress.finish();
-            crate::job::files::write_not_run_files(&e, gates.junit.as_deref(), summary, html)?;
+            write_not_run(&e, &outputs)?;
             return Err(e);
         }
         Err(e) => return Err(e),
@@ -97,25 +104,21 @@ pub(crate) fn finish(
     if summary.is_none() && gates.summary_md.is_some() {
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     }
-    let written = write_outputs(
-        &plan,
-        &outcome,
-        &Outputs {
-            junit: gates.junit.clone(),
-            summary: summary.map(Path::to_path_buf),
-            history: history.history.clone(),
-            commit: history.commit.clone(),
-            page: html.map(Path::to_path_buf),
-        },
-    )?;
-    if !quiet {
-        if let Some((path, appended)) = &written.history {
-            say!("history: {appended} run(s) appended to {}", path.display());
+    write_outputs(&plan, &outcome, &outputs, &mut |wrote| {
+        if quiet {
+            return;
         }
-        if let Some((path, reports, bytes)) = &written.page {
-            say_page(path, *reports, *bytes);
+        match wrote {
+            Wrote::History { path, appended } => {
+                say!("history: {appended} run(s) appended to {}", path.display());
+            }
+            Wrote::Page {
+                path,
+                reports,
+                bytes,
+            } => say_page(&path, reports, bytes),
         }
-    }
+    })?;
     for c in &outcome.checks {
         if !quiet || !c.passed {
             say!(

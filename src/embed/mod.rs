@@ -7,7 +7,7 @@ pub mod import;
 mod kind;
 pub mod needed;
 pub mod onnx;
-pub mod places;
+pub(crate) mod places;
 pub mod service;
 pub(crate) mod source;
 pub mod store;

@@ -149,9 +149,9 @@ pub(crate) fn score(measure: Measure, ranking: &[&str], gold: &[&str]) -> Option
     score_graded(measure, ranking, &graded)
 }
 
-/// [`score`] with graded gold (`(id, grade)`, every grade > 0): nDCG's gain is the grade and its
-/// ideal ranking the grades best first (trec_eval's and ir_measures' `nDCG`); the other
-/// measures count any grade as relevant. With every grade 1 it is [`score`].
+/// `measure` of `ranking` against graded gold (`(id, grade)`, every grade > 0): nDCG's gain is
+/// the grade and its ideal ranking the grades best first (trec_eval's and ir_measures' `nDCG`);
+/// the other measures count any grade as relevant. With every grade 1 it is binary relevance.
 pub(crate) fn score_graded(
     measure: Measure,
     ranking: &[&str],

@@ -90,7 +90,7 @@ pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
 /// A 95% percentile interval's bounds: the 2.5th and 97.5th percentiles of a statistic's
 /// bootstrap values ([`percentile_bounds`]).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub(crate) struct Bounds {
+pub struct Bounds {
     /// Lower bound (2.5th percentile).
     pub low: f64,
     /// Upper bound (97.5th percentile).
@@ -99,7 +99,7 @@ pub(crate) struct Bounds {
 
 /// A bootstrap confidence interval of a mean, with what drew it.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub(crate) struct Interval {
+pub struct Interval {
     /// Mean of the observed differences.
     pub mean: f64,
     /// Its bounds, over the resampled means.
@@ -167,7 +167,7 @@ pub(crate) const EXACT_UP_TO: usize = 40;
 
 /// A paired randomisation test's answer.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub(crate) struct Randomisation {
+pub struct Randomisation {
     /// Two-sided p-value.
     pub p: f64,
     /// Every sign pattern counted (else sampled).

@@ -3,7 +3,8 @@
 //! summary (the run table, the gates, what went wrong), the run history (`--history`) and the
 //! page (`--html`). Written atomically, after every pass, by [`write_outputs`], which `run` and
 //! `merge` call as a library user does: the files are the command line's. A job that fails
-//! before its first report writes JUnit, the summary and the page too, saying why.
+//! before its first report writes JUnit, the summary and the page too, saying why
+//! ([`write_not_run`]).
 
 use super::{JobOutcome, RunPlan};
 use crate::analysis::compare::significance::TestSettings;
@@ -25,25 +26,50 @@ pub struct Outputs {
     pub summary: Option<PathBuf>,
     /// The history folder: each pass that ran to its end is appended to its `history.jsonl`.
     pub history: Option<PathBuf>,
-    /// The memory system's commit, recorded with each pass in the history.
+    /// The memory system's commit, recorded with each pass in the history (refused without
+    /// one).
     pub commit: Option<String>,
     /// The page of the run's reports (with the history, when kept).
     pub page: Option<PathBuf>,
 }
 
-/// What [`write_outputs`] wrote besides JUnit and the summary, for the caller to say.
-#[derive(Debug, Default)]
-pub struct Written {
-    /// The history file and how many passes were appended to it.
-    pub history: Option<(PathBuf, usize)>,
-    /// The page, how many reports it shows and its size in bytes.
-    pub page: Option<(PathBuf, usize, usize)>,
+/// A file [`write_outputs`] wrote besides JUnit and the summary, told as it is written (so that
+/// a history appended is said even when the page after it fails).
+#[derive(Debug)]
+pub enum Wrote {
+    /// Passes appended to a history.
+    History {
+        /// The history file (`DIR/history.jsonl`).
+        path: PathBuf,
+        /// How many passes were appended (those that ran to their end).
+        appended: usize,
+    },
+    /// A page written.
+    Page {
+        /// The page's file.
+        path: PathBuf,
+        /// How many reports it shows.
+        reports: usize,
+        /// Its size in bytes.
+        bytes: usize,
+    },
 }
 
 /// Write every file `outputs` asks for, from `plan`'s finished `outcome`: JUnit and the
 /// summary (new failures marked against the plan's baselines when a gate fails on them), the
-/// history, then the page, which shows the history just appended.
-pub fn write_outputs(plan: &RunPlan, outcome: &JobOutcome, outputs: &Outputs) -> Result<Written> {
+/// history, then the page, which shows the history just appended; `wrote` hears of the last
+/// two as each is written. A commit without a history to record it in is a usage error.
+pub fn write_outputs(
+    plan: &RunPlan,
+    outcome: &JobOutcome,
+    outputs: &Outputs,
+    wrote: &mut dyn FnMut(Wrote),
+) -> Result<()> {
+    if outputs.commit.is_some() && outputs.history.is_none() {
+        return Err(Error::Usage(
+            "a commit is recorded in the history: name the history folder too".into(),
+        ));
+    }
     let against_baseline = plan.gates.fail_on == Some(FailOn::NewFailures);
     write_gate_files(
         outcome,
@@ -51,7 +77,6 @@ pub fn write_outputs(plan: &RunPlan, outcome: &JobOutcome, outputs: &Outputs) ->
         outputs.summary.as_deref(),
         against_baseline.then_some(&plan.baselines[..]),
     )?;
-    let mut written = Written::default();
     let mut kept = Vec::new();
     if let Some(dir) = &outputs.history {
         let entries: Vec<history::Entry> = (outcome.passes.iter())
@@ -59,7 +84,10 @@ pub fn write_outputs(plan: &RunPlan, outcome: &JobOutcome, outputs: &Outputs) ->
             .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
             .collect();
         let path = history::append(dir, &entries)?;
-        written.history = Some((path, entries.len()));
+        wrote(Wrote::History {
+            path,
+            appended: entries.len(),
+        });
         kept = history::read(dir)?;
     }
     if let Some(path) = &outputs.page {
@@ -70,9 +98,25 @@ pub fn write_outputs(plan: &RunPlan, outcome: &JobOutcome, outputs: &Outputs) ->
         let mut options = page_options();
         options.history = kept;
         let bytes = html::write(path, &reports, &plan.suite, &options)?;
-        written.page = Some((path.clone(), reports.len(), bytes));
+        wrote(Wrote::Page {
+            path: path.clone(),
+            reports: reports.len(),
+            bytes,
+        });
     }
-    Ok(written)
+    Ok(())
+}
+
+/// What a job that failed before any report (a system that never answered: `execute`'s error
+/// with exit code 3) writes for CI: JUnit with the run in error, the step summary and the page
+/// saying what happened, each when `outputs` asks for it; no history (nothing ran to its end).
+pub fn write_not_run(error: &Error, outputs: &Outputs) -> Result<()> {
+    write_not_run_files(
+        error,
+        outputs.junit.as_deref(),
+        outputs.summary.as_deref(),
+        outputs.page.as_deref(),
+    )
 }
 
 /// The page's settings for a run (`compare`'s defaults: α 0.05, 100,000 resamples, its seed).

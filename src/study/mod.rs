@@ -15,7 +15,7 @@
 //! Adding one is a recipe in CONTRIBUTING.md ("Adding a study").
 
 pub mod alias_learning;
-pub mod beam;
+pub(crate) mod beam;
 pub mod flywheel;
 pub(crate) mod locomo;
 pub(crate) mod longmemeval;

@@ -128,7 +128,7 @@ fn code(text: &str) -> String {
 }
 
 /// Imports of the library that point to the same or a higher layer: `file: crate::x (layer n
-/// imports layer m)`. The binary (`cli/`, `main.rs`) sits above every layer. Re-exports of the
+/// imports layer m)`. The command line (`cli/`) and `main.rs` sit above every layer. Re-exports of the
 /// crate root (`crate::Error`, `crate::Result`, `crate::Profile`) belong to their modules.
 fn upward_imports(src: &Path, layers: &BTreeMap<String, usize>) -> Vec<String> {
     let mut out = Vec::new();

@@ -1,7 +1,7 @@
 //! `compare BASE NEW`: what changed between two runs of the same cases, and whether it is more
 //! than noise. Cases pair by case id (and turn for sessions).
 
-pub(crate) mod significance;
+pub mod significance;
 
 use crate::backend::Workload;
 use crate::eval::stats::{mcnemar_exact, mean, paired_bootstrap, Interval};
@@ -13,7 +13,7 @@ pub(crate) const BOOTSTRAP_RESAMPLES: usize = 10_000;
 
 /// A case whose outcome changed.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct Flip {
+pub struct Flip {
     /// Case (and turn) key.
     pub case: String,
     /// Category.
@@ -25,7 +25,7 @@ pub(crate) struct Flip {
 /// Per-category change.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct CategoryDelta {
+pub struct CategoryDelta {
     /// Category.
     pub category: String,
     /// Paired cases in it.
@@ -42,7 +42,7 @@ pub(crate) struct CategoryDelta {
 
 /// A belief's score change in one case.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct ScoreChange {
+pub struct ScoreChange {
     /// Case key.
     pub case: String,
     /// Belief id.
@@ -62,7 +62,7 @@ impl ScoreChange {
 /// The comparison.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Comparison {
+pub struct Comparison {
     /// BASE file.
     pub base: String,
     /// NEW file.
@@ -120,7 +120,7 @@ impl Comparison {
 /// Mean drift of two session reports, under each definition both can give.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct DriftDelta {
+pub struct DriftDelta {
     /// PrecisionMemBench's drift, 1 − precision (every session report gives it).
     pub base_precision_drift: Option<f64>,
     /// The same in NEW.
@@ -136,7 +136,7 @@ pub(crate) struct DriftDelta {
 pub(crate) const FLIPS_SHOWN: usize = 20;
 
 /// Compare BASE with NEW. `seed` seeds the bootstrap.
-pub(crate) fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison {
+pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison {
     let (in_base, in_new) = (base.positions(), new.positions());
     let pairs: Vec<(usize, usize)> = base
         .rows

@@ -23,7 +23,7 @@ pub(crate) const PASSED: &str = "passed";
 
 /// How to test.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct TestSettings {
+pub struct TestSettings {
     /// Significance level, after Holm's adjustment.
     pub alpha: f64,
     /// Sign patterns drawn when a test is too large to enumerate.
@@ -34,7 +34,7 @@ pub(crate) struct TestSettings {
 
 /// One run.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct Run {
+pub struct Run {
     /// a, b, c, …
     pub letter: String,
     /// The run's name in tables.
@@ -46,7 +46,7 @@ pub(crate) struct Run {
 /// One test between two runs on one measure.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct PairTest {
+pub struct PairTest {
     /// First run's letter.
     pub a: String,
     /// Second run's letter.
@@ -67,7 +67,7 @@ pub(crate) struct PairTest {
 /// One measure's column.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Column {
+pub struct Column {
     /// ir_measures name.
     pub measure: String,
     /// Each run's mean over its cases with a value (null when none has one).
@@ -81,7 +81,7 @@ pub(crate) struct Column {
 /// The comparison of many runs.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct RunsTable {
+pub struct RunsTable {
     /// The runs, lettered.
     pub runs: Vec<Run>,
     /// Cases present in every run.
@@ -115,7 +115,7 @@ fn letter(i: usize) -> String {
 }
 
 /// Compare `reports` on `measures` (values from their blocks, else computed with `qrels`).
-pub(crate) fn runs_table(
+pub fn runs_table(
     reports: &[LoadedReport],
     measures: &[Measure],
     qrels: Option<&Qrels>,

@@ -50,11 +50,9 @@ pub(crate) fn run(args: LocomoArgs) -> Result<ExitCode> {
         None => None,
     };
     let reports = load_reports(&args.reports, args.quiet)?;
-    let measured = measure_reports(&reports, &args.data, &args.corrections)?;
-    if !measured.released {
-        crate::cli::args::say_not_released("locomo");
-    }
-    let results = measured.results;
+    let results = measure_reports(&reports, &args.data, &args.corrections, &mut || {
+        crate::cli::args::say_not_released("locomo")
+    })?;
     if let Some((file, format)) = plot {
         write_figure(
             file,

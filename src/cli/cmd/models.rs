@@ -14,7 +14,7 @@ use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use crate::render::run_table::{models_grid, models_table};
-use crate::study::models::{chance_note, compare, Compared, ModelsPlan};
+use crate::study::models::{self, chance_note, Compared, ModelsPlan};
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -185,17 +185,18 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         },
     };
     let mut progress = Progress::new(args.quiet, &name);
+    let ran = models::run(plan, &mut progress)?;
+    progress.finish();
+    if !args.quiet {
+        for p in ran.outcome.passes.iter().flat_map(|p| &p.reports) {
+            say!("wrote {}", p.display());
+        }
+    }
     let Compared {
         rows,
         table,
         outcome,
-    } = compare(plan, &mut progress)?;
-    progress.finish();
-    if !args.quiet {
-        for p in outcome.passes.iter().flat_map(|p| &p.reports) {
-            say!("wrote {}", p.display());
-        }
-    }
+    } = ran.compare()?;
     let title = format!(
         "Embedding models · suite {name} ({profile} profile, index {})",
         index.name()

@@ -151,9 +151,11 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
             .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
         (stdin, bytes)
     };
-    let from = match (&texts.locomo, &texts.beam) {
+    // BEAM's tier is loaded only when a line needs its text.
+    let load_beam = texts.beam.as_deref().map(|dir| move || beam_suite(dir));
+    let from = match (&texts.locomo, &load_beam) {
         (Some(locomo), _) => TextsFrom::Locomo(locomo.clone()),
-        (None, Some(beam)) => TextsFrom::Beam(Box::new(beam_suite(beam)?)),
+        (None, Some(load)) => TextsFrom::Beam(load),
         (None, None) => TextsFrom::Nowhere,
     };
     let statements = read_statements_from(&path, &bytes, from)?;

@@ -10,23 +10,17 @@ use crate::suite::locomo::{is_released, observation_covers, questions, CORRECTED
 use crate::suite::{Label, Unit};
 use std::path::{Path, PathBuf};
 
-/// The runs measured, and whether `data` is LoCoMo's released file (else its figures are not
-/// comparable with published ones, which the caller says).
-pub(crate) struct Measured {
-    /// Each report's figures, in the order given.
-    pub results: Vec<RunResult>,
-    /// `data` hashes to the released file.
-    pub released: bool,
-}
-
 /// Measure `reports`, runs on LoCoMo's `data` (with `corrections`, for runs of the corrected
 /// view): reports of the two views together, or a view without its corrections (or
-/// corrections for the released view), are usage errors.
+/// corrections for the released view), are usage errors. `not_released` is called, before
+/// anything is measured, when `data` is not LoCoMo's released file (its figures are then not
+/// comparable with published ones: the caller says so).
 pub(crate) fn measure_reports(
     reports: &[LoadedReport],
     data: &Path,
     corrections: &[PathBuf],
-) -> Result<Measured> {
+    not_released: &mut dyn FnMut(),
+) -> Result<Vec<RunResult>> {
     let views: Vec<Label> = reports
         .iter()
         .map(|r| Label::parse(r.suite().unwrap_or("")))
@@ -50,14 +44,13 @@ pub(crate) fn measure_reports(
         }));
     }
     let questions = questions(data, corrections)?;
-    let released = is_released(data)?;
+    if !is_released(data)? {
+        not_released();
+    }
     let covers = if views.iter().any(|l| l.unit == Unit::Observations) {
         observation_covers(data)?
     } else {
         Default::default()
     };
-    Ok(Measured {
-        results: measure(reports, &questions, &covers)?,
-        released,
-    })
+    measure(reports, &questions, &covers)
 }

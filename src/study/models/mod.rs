@@ -51,12 +51,22 @@ pub(crate) struct Compared {
     pub outcome: JobOutcome,
 }
 
-/// Run every row of `plan` (and its chance rows), then test each against its chance row.
+/// The rows run, not yet tested: the job's outcome, and what the test needs.
+pub(crate) struct Ran {
+    /// The job: its passes (static then session per row) and reports.
+    pub outcome: JobOutcome,
+    chance_of: Vec<Option<usize>>,
+    measures: Vec<Measure>,
+    per_row: usize,
+    settings: TestSettings,
+}
+
+/// Run every row of `plan` and its chance rows.
 ///
 /// Chance is run with no floor and at each floor swept: a floor drops chance's hits as it drops
 /// a model's, so a floored cosine row is tested against chance floored alike, and every other
 /// row against chance without one.
-pub(crate) fn compare(plan: ModelsPlan, observer: &mut dyn Observer) -> Result<Compared> {
+pub(crate) fn run(plan: ModelsPlan, observer: &mut dyn Observer) -> Result<Ran> {
     let mut backends = plan.backends;
     let mut chance_of: Vec<Option<usize>> = vec![None; backends.len()];
     if let Some((mut chance, floors)) = plan.chance {
@@ -83,23 +93,33 @@ pub(crate) fn compare(plan: ModelsPlan, observer: &mut dyn Observer) -> Result<C
         chance_of.extend(std::iter::repeat_n(None, swept.len()));
     }
     let kinds = [Workload::Static, Workload::Session];
-    let mut run = RunPlan::new(plan.suite, backends, &kinds, &plan.out)?;
-    run.measures = plan.measures;
-    run.shard = plan.shard;
-    let outcome = execute(&mut run, observer)?;
-    let per_row = run.kinds.len();
-    let rows: Vec<ModelRow> = outcome.passes.chunks(per_row).map(row_of).collect();
-    let statics: Vec<_> = (outcome.passes.chunks(per_row))
-        .map(|p| p[0].report.clone())
-        .collect();
-    let table = runs_table(&statics, &run.measures, None, plan.settings)?;
-    let mut rows = rows;
-    chance::annotate(&mut rows, &table, run.measures.len(), &chance_of);
-    Ok(Compared {
-        rows,
-        table,
+    let mut job = RunPlan::new(plan.suite, backends, &kinds, &plan.out)?;
+    job.measures = plan.measures;
+    job.shard = plan.shard;
+    let outcome = execute(&mut job, observer)?;
+    Ok(Ran {
         outcome,
+        chance_of,
+        measures: job.measures,
+        per_row: job.kinds.len(),
+        settings: plan.settings,
     })
+}
+
+impl Ran {
+    /// The table's rows, each with its measures and its test against its chance row.
+    pub(crate) fn compare(self) -> Result<Compared> {
+        let chunks = self.outcome.passes.chunks(self.per_row);
+        let mut rows: Vec<ModelRow> = chunks.clone().map(row_of).collect();
+        let statics: Vec<_> = chunks.map(|p| p[0].report.clone()).collect();
+        let table = runs_table(&statics, &self.measures, None, self.settings)?;
+        chance::annotate(&mut rows, &table, self.measures.len(), &self.chance_of);
+        Ok(Compared {
+            rows,
+            table,
+            outcome: self.outcome,
+        })
+    }
 }
 
 /// A row's static and session passes as the table's row (measures and test filled later).

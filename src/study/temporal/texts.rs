@@ -9,16 +9,16 @@ use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 
 /// Where lines without a text find it.
-pub(crate) enum TextsFrom {
+pub(crate) enum TextsFrom<'a> {
     /// Nowhere: every line must carry its text.
     Nowhere,
     /// LoCoMo's `locomo10.json` (`--locomo`).
     Locomo(PathBuf),
-    /// BEAM's tier the statements were drawn from (`--beam`).
-    Beam(Box<Suite>),
+    /// BEAM's tier the statements were drawn from (`--beam`), loaded only when a line needs it.
+    Beam(&'a dyn Fn() -> Result<Suite>),
 }
 
-impl TextsFrom {
+impl TextsFrom<'_> {
     fn flag(&self) -> Option<&'static str> {
         match self {
             TextsFrom::Nowhere => None,
@@ -59,7 +59,7 @@ pub(crate) fn read_statements(
     let turns = match &from {
         TextsFrom::Nowhere => return Ok(statements),
         TextsFrom::Locomo(file) => crate::suite::locomo::turns(file)?,
-        TextsFrom::Beam(suite) => beam::turns(suite),
+        TextsFrom::Beam(load) => beam::turns(&load()?),
     };
     draw::fill_texts(path, &mut statements, &turns)?;
     Ok(statements)
