@@ -111,16 +111,22 @@ pub fn write_outputs(
 /// with exit code 3) writes for CI: JUnit with the run in error, the step summary and the page
 /// saying what happened, each when `outputs` asks for it; no history (nothing ran to its end).
 pub fn write_not_run(error: &Error, outputs: &Outputs) -> Result<()> {
-    write_not_run_files(
-        error,
-        outputs.junit.as_deref(),
-        outputs.summary.as_deref(),
-        outputs.page.as_deref(),
-    )
+    // The files a finished job would have written are then never missing from CI's artifacts.
+    let text = error.to_string();
+    if let Some(path) = &outputs.junit {
+        write_atomic(path, junit::junit_not_run(&text)?.as_bytes())?;
+    }
+    if let Some(path) = &outputs.summary {
+        write_atomic(path, junit::summary_not_run(&text).as_bytes())?;
+    }
+    if let Some(path) = &outputs.page {
+        write_atomic(path, html::not_run(&text).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// The page's settings for a run (`compare`'s defaults: α 0.05, 100,000 resamples, its seed).
-pub(crate) fn page_options() -> html::Options {
+fn page_options() -> html::Options {
     html::Options {
         title: None,
         settings: TestSettings {
@@ -158,28 +164,6 @@ pub(crate) fn write_gate_files(
             baselines,
         );
         write_atomic(path, text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// What a job that failed before any report (a system that never answered) writes for CI: JUnit
-/// with the run in error, the step summary and the page saying what happened, each when given.
-/// The files a finished job would have written are then never missing from CI's artifacts.
-pub(crate) fn write_not_run_files(
-    error: &Error,
-    junit: Option<&Path>,
-    summary: Option<&Path>,
-    page: Option<&Path>,
-) -> Result<()> {
-    let text = error.to_string();
-    if let Some(path) = junit {
-        write_atomic(path, junit::junit_not_run(&text)?.as_bytes())?;
-    }
-    if let Some(path) = summary {
-        write_atomic(path, junit::summary_not_run(&text).as_bytes())?;
-    }
-    if let Some(path) = page {
-        write_atomic(path, crate::render::html::not_run(&text).as_bytes())?;
     }
     Ok(())
 }
