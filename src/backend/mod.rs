@@ -267,6 +267,24 @@ pub struct BackendInfo {
     pub upstream_exact: bool,
 }
 
+/// One write of a batch ([`Backend::apply`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Write<'a> {
+    /// A belief that did not exist ([`Backend::insert`]).
+    Insert(&'a Belief),
+    /// A new version of a live belief ([`Backend::replace`]).
+    Replace(&'a Belief),
+}
+
+impl<'a> Write<'a> {
+    /// The belief written.
+    pub fn belief(&self) -> &'a Belief {
+        match *self {
+            Write::Insert(b) | Write::Replace(b) => b,
+        }
+    }
+}
+
 /// A retrieval backend.
 pub trait Backend: Send + Sync {
     /// Who this backend is.
@@ -283,6 +301,17 @@ pub trait Backend: Send + Sync {
     fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
         let _ = belief;
         Err(BackendError::unsupported("replace"))
+    }
+    /// Writes in order, as [`insert`](Self::insert) and [`replace`](Self::replace) would do them
+    /// one by one; a backend with a fixed cost per write (bm25's commit) does them at once.
+    fn apply(&mut self, writes: &[Write<'_>]) -> Result<(), BackendError> {
+        for write in writes {
+            match *write {
+                Write::Insert(belief) => self.insert(belief)?,
+                Write::Replace(belief) => self.replace(belief)?,
+            }
+        }
+        Ok(())
     }
     /// How the runner retries this backend's transient failures.
     fn retry_policy(&self) -> RetryPolicy {

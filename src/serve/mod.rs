@@ -4,29 +4,38 @@
 //!
 //! tiny_http rather than axum: the backends are synchronous, a request is microseconds of
 //! work, and a blocking server with a few worker threads needs no async runtime. Searches
-//! share a read lock; writes (reset, add, update) take the write lock.
+//! share a read lock; writes (reset, add, update) take the write lock, as does the first search
+//! after writes, which indexes them.
 //!
 //! Ids: `/add` resolves `metadata.beliefId` against the suite (its corpus and the beliefs its
 //! sessions create), so BM25 indexes the real canonical name and aliases; an update or a
 //! second add of an id replaces it, applying the suite's own alias updates when they make the
 //! text that was sent. An unknown id is indexed from the text it came with (canonical name =
 //! text, aliases as sent).
+//!
+//! Writes are indexed at the next `/search` or `/wait`, all at once ([`Backend::apply`]): an
+//! `/add` at a time cost bm25 one commit each, most of a served store's time, and left each
+//! belief a segment of its own, which a store built from the corpus does not have. A write the
+//! backend refuses then fails that search or wait (500), as a system that indexes
+//! asynchronously reports it.
 
 mod resolve;
 
-use crate::backend::{Backend, BackendFactory, SearchFilter, SearchRequest};
+use crate::backend::{Backend, BackendFactory, SearchFilter, SearchRequest, Write};
 use crate::error::{Error, Result};
 use crate::profile::Profile;
 use crate::query;
-use crate::suite::Suite;
+use crate::suite::{Belief, Suite};
 use resolve::Catalogue;
 use serde_json::{json, Value};
 use std::sync::{Arc, RwLock};
 
-/// What the server holds: the catalogue of suite beliefs and the live index.
+/// What the server holds: the catalogue of suite beliefs, the live index, and the writes
+/// acknowledged but not yet indexed (each is a new version when `true`).
 struct State {
     catalogue: Catalogue,
     backend: Box<dyn Backend>,
+    pending: Vec<(Belief, bool)>,
 }
 
 /// A built-in backend, served.
@@ -43,6 +52,10 @@ pub struct Server {
 
 /// An answer: status and JSON body.
 type Answer = (u16, Value);
+
+fn ok() -> Answer {
+    (200, json!({"status": "ok"}))
+}
 
 fn detail(status: u16, message: impl std::fmt::Display) -> Answer {
     (status, json!({"detail": message.to_string()}))
@@ -63,6 +76,7 @@ impl Server {
             state: Arc::new(RwLock::new(State {
                 catalogue: Catalogue::new(suite),
                 backend,
+                pending: Vec::new(),
             })),
             factory,
             profile: suite.profile,
@@ -166,7 +180,7 @@ impl Server {
         let result = match (method, path) {
             ("GET", "/health") => Ok(self.health()),
             ("DELETE", "/reset") => Ok(self.reset()),
-            ("POST", "/wait") => Ok((200, json!({"status": "ok"}))),
+            ("POST", "/wait") => Ok(self.settle().map_or_else(|e| e, |()| ok())),
             ("POST", "/add") => parsed().map(|b| self.add(&b, false)),
             ("PUT", "/update") => parsed().map(|b| self.add(&b, true)),
             ("POST", "/search") => parsed().map(|b| self.search(&b)),
@@ -200,7 +214,8 @@ impl Server {
             Ok(backend) => {
                 state.backend = backend;
                 state.catalogue.clear();
-                (200, json!({"status": "ok"}))
+                state.pending.clear();
+                ok()
             }
             Err(e) => detail(500, e),
         }
@@ -215,19 +230,35 @@ impl Server {
             Ok(b) => b,
             Err(message) => return detail(422, message),
         };
-        let State { catalogue, backend } = &mut *state;
-        let outcome = if catalogue.is_live(&belief.id) {
-            backend.replace(&belief)
-        } else {
-            backend.insert(&belief)
-        };
-        match outcome {
-            Ok(()) => {
-                catalogue.record(belief.clone());
-                (200, json!({"id": belief.id, "status": "ok"}))
-            }
-            Err(e) => detail(500, e),
+        let replace = state.catalogue.is_live(&belief.id);
+        state.catalogue.record(belief.clone());
+        let answer = json!({"id": belief.id, "status": "ok"});
+        state.pending.push((belief, replace));
+        (200, answer)
+    }
+
+    /// Index the pending writes, in one batch.
+    fn settle(&self) -> std::result::Result<(), Answer> {
+        let pending = |state: &State| !state.pending.is_empty();
+        if !self.state.read().is_ok_and(|s| pending(&s)) {
+            return Ok(());
         }
+        let Ok(mut state) = self.state.write() else {
+            return Err(detail(500, "state lock poisoned"));
+        };
+        let State {
+            backend, pending, ..
+        } = &mut *state;
+        let writes: Vec<Write<'_>> = pending
+            .iter()
+            .map(|(b, new_version)| match new_version {
+                true => Write::Replace(b),
+                false => Write::Insert(b),
+            })
+            .collect();
+        let applied = backend.apply(&writes);
+        pending.clear();
+        applied.map_err(|e| detail(500, e))
     }
 
     fn search(&self, body: &Value) -> Answer {
@@ -240,6 +271,9 @@ impl Server {
             .unwrap_or(crate::suite::DEFAULT_USER);
         let limit = body["limit"].as_u64().unwrap_or(20) as usize;
         let scope = resolve::scopes(body);
+        if let Err(answer) = self.settle() {
+            return answer;
+        }
         let Ok(state) = self.state.read() else {
             return detail(500, "state lock poisoned");
         };

@@ -75,11 +75,10 @@ struct SegmentView {
 }
 
 /// Memory budget of the index writer: 1 GiB. Past it a commit writes several segments, so memory
-/// stays bounded whatever the corpus size. tantivy takes its arena as it fills, so a small corpus
-/// costs no more than with a 256 MB budget (68 MiB peak at 1k beliefs either way), and 1M
-/// beliefs fit one segment: measured with `tenure-eval scale` (three interleaved runs each),
-/// search p50 260 to 405 µs and build 8.1 to 8.6 s, against 410 to 560 µs and 8.5 to 9.2 s in
-/// the two segments of a 256 MB budget, for 70 MiB more peak memory (1.5 GiB).
+/// stays bounded. tantivy takes its arena as it fills (68 MiB peak at 1k beliefs, as with 256
+/// MB), and 1M beliefs fit one segment: by `tenure-eval scale` (three interleaved runs each),
+/// search p50 260-405 µs and build 8.1-8.6 s, against 410-560 µs and 8.5-9.2 s in the two
+/// segments of a 256 MB budget, for 70 MiB more peak memory (1.5 GiB).
 pub(crate) const WRITER_MEMORY: usize = 1 << 30;
 
 /// tantivy's smallest writer budget.
@@ -100,6 +99,8 @@ pub struct BeliefIndex {
     /// Each field's merged dictionary, while small (see [`fuzzy::MERGE_UP_TO`]).
     merged: [Option<fuzzy::Merged>; 2],
     replaced: ReplacedVersions,
+    /// Versions below this ordinal are in committed segments.
+    committed: usize,
 }
 
 impl BeliefIndex {
@@ -144,6 +145,7 @@ impl BeliefIndex {
             segments: Vec::new(),
             merged: [None, None],
             replaced,
+            committed: 0,
         };
         for belief in corpus {
             let doc = this.push_version(belief);
@@ -186,31 +188,46 @@ impl BeliefIndex {
         doc
     }
 
-    /// Add a new belief, or a new version of an existing one (the old one is deleted but, as in
-    /// Lucene before a merge, still counted in the statistics).
-    pub(crate) fn write(&mut self, belief: &Belief) -> tantivy::Result<()> {
-        let replaced = self.current.get(belief.id.as_str()).copied();
-        // Found before the new version is recorded, so a failure leaves the index as it was.
-        let at = replaced.map(|old| self.location(old)).transpose()?;
-        let doc = self.push_version(belief);
-        if let Some(at) = at {
-            self.writer
-                .delete_query(Box::new(DocPredicateQuery::from(at)))?;
-        }
-        self.writer.add_document(doc)?;
-        self.commit()?;
-        if let (Some(old), ReplacedVersions::Expunged) = (replaced, self.replaced) {
-            let segments = self.index.searchable_segment_ids()?;
-            self.writer.merge(&segments).wait()?;
-            let version = &mut self.versions[old as usize];
-            version.counted = false;
-            for (stats, &len) in self.stats.iter_mut().zip(&version.lengths) {
-                if len > 0 {
-                    stats.doc_count -= 1;
-                    stats.sum_total_term_freq -= u64::from(len);
-                }
+    /// Add beliefs, or new versions of existing ones (an old version is deleted but, as in Lucene
+    /// before a merge, still counted in the statistics), in one commit and so one segment, as
+    /// the corpus at build. A commit costs tantivy a fresh segment writer (a 512K-slot term
+    /// table, a 10,000-slot channel) however few the documents. A segment whose documents are all
+    /// deleted is dropped (tantivy, as Lucene), statistics and all: a belief written alone and
+    /// replaced leaves df. A version replaced within the batch is committed first, to be found.
+    pub(crate) fn write_all<'a>(
+        &mut self,
+        beliefs: impl IntoIterator<Item = &'a Belief>,
+    ) -> tantivy::Result<()> {
+        for belief in beliefs {
+            let replaced = self.current.get(belief.id.as_str()).copied();
+            if replaced.is_some_and(|old| old as usize >= self.committed) {
+                self.commit()?;
             }
-            self.reload()?;
+            // Found before the new version is recorded, so a failure leaves this belief as it was.
+            let at = replaced.map(|old| self.location(old)).transpose()?;
+            let doc = self.push_version(belief);
+            if let Some(at) = at {
+                self.writer
+                    .delete_query(Box::new(DocPredicateQuery::from(at)))?;
+            }
+            self.writer.add_document(doc)?;
+            if let (Some(old), ReplacedVersions::Expunged) = (replaced, self.replaced) {
+                self.commit()?;
+                let segments = self.index.searchable_segment_ids()?;
+                self.writer.merge(&segments).wait()?;
+                let version = &mut self.versions[old as usize];
+                version.counted = false;
+                for (stats, &len) in self.stats.iter_mut().zip(&version.lengths) {
+                    if len > 0 {
+                        stats.doc_count -= 1;
+                        stats.sum_total_term_freq -= u64::from(len);
+                    }
+                }
+                self.reload()?;
+            }
+        }
+        if self.committed < self.versions.len() {
+            self.commit()?;
         }
         Ok(())
     }
@@ -218,6 +235,7 @@ impl BeliefIndex {
     /// Commit what was added.
     fn commit(&mut self) -> tantivy::Result<()> {
         self.writer.commit()?;
+        self.committed = self.versions.len();
         self.reload()
     }
 

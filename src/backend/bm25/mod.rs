@@ -22,7 +22,7 @@ pub use index::{BeliefIndex, DocVersion, IndexedField, ReplacedVersions};
 use super::label::{self, Setting};
 use super::{
     Backend, BackendError, BackendInfo, Explanation, Hit, Reader, ScoreScale, SearchRequest,
-    TermMatch,
+    TermMatch, Write,
 };
 use crate::error::{Error, Result};
 use crate::suite::Belief;
@@ -386,14 +386,15 @@ impl Backend for Bm25Backend {
     }
 
     fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {
-        self.index
-            .write(belief)
-            .map_err(|e| BackendError::caused_by("indexing", e))
+        self.apply(&[Write::Insert(belief)])
     }
 
     fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
-        self.index
-            .write(belief)
-            .map_err(|e| BackendError::caused_by("re-indexing", e))
+        self.apply(&[Write::Replace(belief)])
+    }
+
+    fn apply(&mut self, writes: &[Write<'_>]) -> Result<(), BackendError> {
+        let indexed = self.index.write_all(writes.iter().map(|w| w.belief()));
+        indexed.map_err(|e| BackendError::caused_by("indexing", e))
     }
 }

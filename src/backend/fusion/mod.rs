@@ -14,7 +14,7 @@ use super::config::BackendFactory;
 use super::label::{self, Setting};
 use super::{
     Backend, BackendConfig, BackendError, BackendInfo, ErrorKind, Explanation, Hit, Reader,
-    ScoreScale, SearchRequest,
+    ScoreScale, SearchRequest, Write,
 };
 use crate::error::Result;
 use crate::suite::Belief;
@@ -330,6 +330,18 @@ impl Backend for FusionBackend {
             }
         }
         Ok(())
+    }
+
+    /// Each child takes the batch whole (bm25's one commit).
+    fn apply(&mut self, writes: &[Write<'_>]) -> std::result::Result<(), BackendError> {
+        for belief in writes.iter().filter_map(|w| match w {
+            Write::Insert(b) => Some(b),
+            Write::Replace(_) => None,
+        }) {
+            let next = self.order.len();
+            self.order.entry(belief.id.clone()).or_insert(next);
+        }
+        self.children.iter_mut().try_for_each(|c| c.apply(writes))
     }
 
     fn at_turn(&mut self, turn: usize) {
