@@ -4,12 +4,9 @@
 //! Lucene keeps a replaced document in N, df and avgdl until a merge (spec §C.6), and the
 //! published session scores depend on it. tantivy does the same for df and the term dictionary
 //! as long as segments are not merged, so merging is disabled; the per-field docCount Lucene
-//! uses (tantivy has none) comes from the side table.
-//!
-//! Documents map back to versions through a fast field holding each one's version ordinal
-//! ([`segments`]): a commit makes one new segment, or several when the documents outgrow the
-//! writer's fixed memory budget (a large corpus), and each segment id maps to the list of
-//! version ordinals its documents are, read once when the segment first appears.
+//! uses (tantivy has none) comes from the side table. Documents map back to versions through a
+//! fast field holding each one's version ordinal ([`segments`]): a commit makes one segment (or
+//! several past the writer's memory budget), whose ordinals are read once when it appears.
 
 use super::analysis::{whole_name_count, WholeName, WHOLE_NAME};
 use super::fuzzy::{self, MAX_EXPANSIONS, PREFIX_LENGTH};
@@ -189,11 +186,10 @@ impl BeliefIndex {
     }
 
     /// Add beliefs, or new versions of existing ones (an old version is deleted but, as in Lucene
-    /// before a merge, still counted in the statistics), in one commit and so one segment, as
-    /// the corpus at build. A commit costs tantivy a fresh segment writer (a 512K-slot term
-    /// table, a 10,000-slot channel) however few the documents. A segment whose documents are all
-    /// deleted is dropped (tantivy, as Lucene), statistics and all: a belief written alone and
-    /// replaced leaves df. A version replaced within the batch is committed first, to be found.
+    /// before a merge, still counted), in one commit: one segment, as the corpus at build, for
+    /// the cost of one fresh segment writer (a 512K-slot term table whatever the documents). A
+    /// segment whose documents are all deleted is dropped (tantivy, as Lucene), statistics and
+    /// all. A version replaced within the batch is committed first, so as to be found.
     pub(crate) fn write_all<'a>(
         &mut self,
         beliefs: impl IntoIterator<Item = &'a Belief>,
@@ -203,7 +199,7 @@ impl BeliefIndex {
             if replaced.is_some_and(|old| old as usize >= self.committed) {
                 self.commit()?;
             }
-            // Found before the new version is recorded, so a failure leaves this belief as it was.
+            // Found before the new version is recorded: a failure leaves this belief as it was.
             let at = replaced.map(|old| self.location(old)).transpose()?;
             let doc = self.push_version(belief);
             if let Some(at) = at {
