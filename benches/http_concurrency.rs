@@ -19,7 +19,8 @@ use tenure_eval::suite::{Suite, SuiteSource};
 fn report(suite: &Suite, config: &BackendConfig, concurrency: usize) -> Value {
     let run = run_static_with(suite, config, &mut Silent, concurrency).unwrap();
     let mut report = json::static_report(&run, &Manifest::for_static(suite, &run), Shape::Pmb).body;
-    // Measured fields: latencies, timings, counters.
+    // Measured fields: latencies, timings, counters, and the cases in flight they were measured
+    // under.
     fn strip(v: &mut Value) {
         match v {
             Value::Object(m) => {
@@ -34,6 +35,7 @@ fn report(suite: &Suite, config: &BackendConfig, concurrency: usize) -> Value {
                     "startedAt",
                     "backendStats",
                     "searchLatency",
+                    "casesInFlight",
                 ] {
                     m.remove(k);
                 }

@@ -64,8 +64,9 @@ export TENURE_EVAL_REQUIRE_ALL=1
 
 cargo nextest run --locked --all-features --lib --bins --tests --profile ci
 step "tests passed"
-# The criterion benches, each once in test mode (nextest cannot list a custom harness).
-cargo test --locked --all-features --benches
+# The criterion benches, each once in test mode (nextest cannot list a custom harness). By
+# name: `--benches` also takes the library and the binary, whose tests nextest has just run.
+cargo test --locked --all-features --bench '*'
 cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend

@@ -90,6 +90,10 @@ pub struct Manifest {
     pub corrections: Option<crate::suite::locomo::Applied>,
     /// Run start (RFC 3339). Measured.
     pub started_at: String,
+    /// Static cases sent at once (`--concurrency`) when more than one: the latencies were
+    /// measured under it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cases_in_flight: Option<usize>,
     /// A remote backend's counters: requests per endpoint, failed requests, warnings.
     /// Measured.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,6 +161,7 @@ impl Manifest {
             excluded: suite.excluded.clone(),
             corrections: suite.corrections.clone(),
             started_at: started_at.to_string(),
+            cases_in_flight: None,
             backend_stats: None,
             retries: 0,
             search_latency: None,
@@ -205,14 +210,17 @@ impl Manifest {
 
     /// Manifest of a static run of `suite`.
     pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
-        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
-            .measured(
-                &run.backend,
-                &run.backend_stats,
-                run.retries,
-                run.results.iter().map(|r| &r.context),
-            )
-            .stopped(&run.stopped)
+        let mut manifest =
+            Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
+                .measured(
+                    &run.backend,
+                    &run.backend_stats,
+                    run.retries,
+                    run.results.iter().map(|r| &r.context),
+                )
+                .stopped(&run.stopped);
+        manifest.cases_in_flight = (run.in_flight > 1).then_some(run.in_flight);
+        manifest
     }
 
     /// Manifest of a session run of `suite`.

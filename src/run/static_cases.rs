@@ -1,7 +1,6 @@
 //! The static cases of a suite, each against the seed corpus.
 
-pub use super::case_result::empty_context;
-pub use super::case_result::CaseResult;
+pub use super::case_result::{empty_context, CaseResult};
 
 use super::journal::{Built, Checkpoint, Entry, Line, Playback, Stopped, Taping};
 use super::recorder::Recorder;
@@ -41,6 +40,8 @@ pub struct StaticRun {
     pub reused: usize,
     /// RFC 3339 start time. Measured.
     pub started_at: String,
+    /// Cases sent at once (`--concurrency`), which the latencies were measured under.
+    pub in_flight: usize,
     /// The run stopped before its last case: where and why (`results` hold the cases before).
     pub stopped: Option<Stopped>,
 }
@@ -185,8 +186,9 @@ pub fn run_static_journaled(
         stop.store(true, Ordering::Relaxed);
     }
     let running = super::Running::start();
+    let in_flight = concurrency.clamp(1, total.max(1));
     std::thread::scope(|scope| {
-        for _ in 0..concurrency.clamp(1, total.max(1)) {
+        for _ in 0..in_flight {
             let send = send.clone();
             let (next, stop, index, store, pinned, order) =
                 (&next, &stop, index.as_ref(), &store, &pinned, &order);
@@ -228,7 +230,7 @@ pub fn run_static_journaled(
             observer.finished(done + 1, total, &result.case_id);
             if let (Some(entry), Some(journal), None) = (entry, journal.as_deref_mut(), &stopped) {
                 if let Err(e) = journal.write(&Line::Case(entry)) {
-                    stopped = Some(stop_at(&result.case_id, &e));
+                    stopped = Some(Stopped::at(&result.case_id, &e));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -238,7 +240,7 @@ pub fn run_static_journaled(
                 if stopped.is_none() {
                     let at = result.case_id.clone();
                     if let Err(e) = each(&info, result) {
-                        stopped = Some(stop_at(&at, &e));
+                        stopped = Some(Stopped::at(&at, &e));
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -269,20 +271,9 @@ pub fn run_static_journaled(
         retries,
         reused,
         started_at,
+        in_flight,
         stopped,
     })
-}
-
-/// What stopped a run at case `at`.
-fn stop_at(at: &str, error: &crate::error::Error) -> Stopped {
-    let reason = match error {
-        crate::error::Error::Backend { message, .. } => message.clone(),
-        other => other.to_string(),
-    };
-    Stopped {
-        at: at.to_string(),
-        reason,
-    }
 }
 
 /// A case from its journal entry: the context rebuilt from the recorded answers (or the

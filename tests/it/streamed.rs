@@ -67,7 +67,8 @@ fn a_streamed_paper_report_and_its_sidecar_are_the_in_memory_ones() {
 }
 
 /// Cases finish out of order when several run at once; the streamed report still lists them in
-/// file order, and is the report of a one-at-a-time run but for measured fields.
+/// file order, and is the report of a one-at-a-time run but for measured fields and the
+/// manifest's `casesInFlight`.
 #[test]
 fn a_concurrent_run_streams_its_cases_in_file_order() {
     let dir = tempfile::tempdir().unwrap();
@@ -102,5 +103,9 @@ fn a_concurrent_run_streams_its_cases_in_file_order() {
     let suite = crate::common::builtin("pmb");
     let file_order: Vec<String> = suite.cases.iter().map(|c| c.case_id.clone()).collect();
     assert_eq!(ids(&reports[1]), file_order);
+    // The latencies were measured with 4 cases in flight, and the manifest says so.
+    assert_eq!(reports[0]["manifest"].get("casesInFlight"), None);
+    let in_flight = reports[1]["manifest"].as_object_mut().unwrap();
+    assert_eq!(in_flight.remove("casesInFlight"), Some(4.into()));
     assert_eq!(reports[0], reports[1]);
 }

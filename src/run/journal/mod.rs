@@ -157,6 +157,20 @@ pub struct Stopped {
     pub reason: String,
 }
 
+impl Stopped {
+    /// Stopped at case `at` by `error` (a backend's own message, without our prefix).
+    pub(crate) fn at(at: &str, error: &crate::error::Error) -> Stopped {
+        let reason = match error {
+            crate::error::Error::Backend { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
+        Stopped {
+            at: at.to_string(),
+            reason,
+        }
+    }
+}
+
 /// The run reached its last case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
