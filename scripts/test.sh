@@ -62,26 +62,8 @@ step "installed"
 # plain `cargo nextest run` skips what its machine lacks; here a missing need fails the test.
 export TENURE_EVAL_REQUIRE_ALL=1
 
-# The build without the `figures` feature (docs/install.md, "Build time and features") compiles
-# and passes the lints; its refusal of PNG and PDF (exit 2, the rebuild hint, before anything is
-# written) is a unit test of the default build (render::figure_file). Checked, not built (a
-# second build of the crate cost three minutes), beside the tests at the lowest priority: it
-# takes the CPU they leave idle (a Ray cluster starting, servers waiting on each other), in a
-# target folder of its own, whose lock the tests' cargo calls do not wait on.
-no_figures_log=$(mktemp)
-nice -n 19 cargo check --locked --quiet --no-default-features --lib --bins \
-  --target-dir target/no-figures >"$no_figures_log" 2>&1 &
-no_figures=$!
-trap 'kill "$no_figures" 2>/dev/null; rm -f "$env_file" "$no_figures_log"' EXIT
-
 cargo nextest run --locked --all-features --lib --bins --tests --profile ci
 step "tests passed"
-if ! wait "$no_figures"; then
-  cat "$no_figures_log" >&2
-  echo "scripts/test.sh: the build without figures failed (above)" >&2
-  exit 1
-fi
-step "checked without figures"
 # The criterion benches, each once in test mode (nextest cannot list a custom harness). By
 # name: `--benches` also takes the library and the binary, whose tests nextest has just run.
 cargo test --locked --all-features --bench '*'
@@ -92,7 +74,12 @@ cargo run --locked --quiet --example custom_backend
 # the step summary), measured fields aside.
 scripts/library-matches-cli.sh
 
-# Elsewhere than in CI, leave the default binary in target/debug (which
+# The build without the `figures` feature (docs/install.md, "Build time and features") compiles
+# and passes the lints; its refusal of PNG and PDF (exit 2, the rebuild hint, before anything is
+# written) is a unit test of the default build (render::figure_file). Checked, not built: a
+# second build of the crate cost three minutes of the gate.
+cargo check --locked --quiet --no-default-features --lib --bins
+# In CI this is the last step. Elsewhere, put the default binary back in target/debug (which
 # scripts/check-identical.sh and the docs' commands use).
 if [[ -z ${CI:-} ]]; then
   cargo build --locked --quiet
