@@ -210,17 +210,15 @@ impl Manifest {
 
     /// Manifest of a static run of `suite`.
     pub fn for_static(suite: &Suite, run: &StaticRun) -> Manifest {
-        let mut manifest =
-            Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
-                .measured(
-                    &run.backend,
-                    &run.backend_stats,
-                    run.retries,
-                    run.results.iter().map(|r| &r.context),
-                )
-                .stopped(&run.stopped);
-        manifest.cases_in_flight = (run.in_flight > 1).then_some(run.in_flight);
-        manifest
+        Manifest::new(suite, &run.backend, &run.backend_settings, &run.started_at)
+            .measured(
+                &run.backend,
+                &run.backend_stats,
+                run.retries,
+                run.results.iter().map(|r| &r.context),
+            )
+            .stopped(&run.stopped)
+            .in_flight(run.in_flight)
     }
 
     /// Manifest of a session run of `suite`.
@@ -233,6 +231,12 @@ impl Manifest {
                 run.turns.iter().map(|t| &t.context),
             )
             .stopped(&run.stopped)
+    }
+
+    /// The same, recording `cases` sent at once when more than one.
+    fn in_flight(mut self, cases: usize) -> Manifest {
+        self.cases_in_flight = (cases > 1).then_some(cases);
+        self
     }
 
     fn stopped(mut self, stopped: &Option<crate::run::journal::Stopped>) -> Manifest {

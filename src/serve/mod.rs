@@ -251,9 +251,12 @@ impl Server {
         } = &mut *state;
         let writes: Vec<Write<'_>> = pending
             .iter()
-            .map(|(b, new_version)| match new_version {
-                true => Write::Replace(b),
-                false => Write::Insert(b),
+            .map(|(b, new_version)| {
+                if *new_version {
+                    Write::Replace(b)
+                } else {
+                    Write::Insert(b)
+                }
             })
             .collect();
         let applied = backend.apply(&writes);

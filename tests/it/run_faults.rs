@@ -3,7 +3,7 @@
 //! crashes mid-run and comes back empty, a system that answers its own ids.
 
 use crate::common::memory_server::{json, MemoryServer, Received};
-use crate::common::{free_port, http_run, tenure_eval};
+use crate::common::{free_port, http_run, tenure_eval, try_spawn_serve};
 use serde_json::json as j;
 use std::process::Child;
 use std::time::{Duration, Instant};
@@ -79,50 +79,22 @@ fn nothing_listening_fails_in_seconds_in_one_line_and_keeps_the_last_report() {
 /// just died can find it taken for a moment (by another run's outgoing connection, whose local
 /// port the kernel drew from the same range): tried again then, as a supervisor would.
 fn serve_on(port: u16, extra: &[&str]) -> Child {
-    use std::io::{BufRead, Read};
-    use std::process::{Command, Stdio};
     let port = port.to_string();
     let args = [
-        &[
-            "serve",
-            "--suite",
-            "pmb",
-            "--quiet",
-            "--port",
-            port.as_str(),
-        ][..],
+        &["--suite", "pmb", "--quiet", "--port", port.as_str()][..],
         extra,
     ]
     .concat();
     let mut refused = String::new();
     for _ in 0..50 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        let stdout = child.stdout.take().unwrap();
-        std::io::BufReader::new(stdout)
-            .read_line(&mut line)
-            .unwrap();
-        if line.trim() == format!("http://127.0.0.1:{port}") {
-            return child;
+        match try_spawn_serve(&args) {
+            Ok((child, url)) => {
+                assert!(url.ends_with(&port), "serve listens on {url}");
+                return child;
+            }
+            Err(e) if e.contains("in use") => refused = e,
+            Err(e) => panic!("serve on {port}: {e}"),
         }
-        refused.clear();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut refused)
-            .unwrap();
-        let _ = child.wait();
-        assert!(
-            refused.contains("in use"),
-            "serve on {port}: {line:?} {refused}"
-        );
         std::thread::sleep(Duration::from_millis(20));
     }
     panic!("serve on {port}: {refused}");

@@ -231,8 +231,7 @@ impl Bm25Backend {
     }
 
     fn plan_clause(&self, spec: &ClauseSpec, tokens: &[String]) -> PlannedClause {
-        // Long messages repeat words: analyse each distinct token once. Sorting beats hashing
-        // here (a few dozen short strings per clause).
+        // Long messages repeat words: analyse each distinct token once (sorted, not hashed).
         let mut distinct: Vec<&str> = tokens.iter().map(String::as_str).collect();
         distinct.sort_unstable();
         distinct.dedup();
@@ -322,10 +321,9 @@ impl Backend for Bm25Backend {
 
     fn search(&self, request: &SearchRequest<'_>) -> Result<Vec<Hit>, BackendError> {
         let plan = self.plan(request.text);
-        // Per admitted document, its clause sums; every contribution goes to one flat log
-        // (document, clause, term, score) in scoring order, and only the returned hits' entries
-        // become attributions. At scale most matched documents are not returned, and building
-        // their term lists cost more than scoring them.
+        // Per admitted document, its clause sums; every contribution goes to one flat log in
+        // scoring order, and only the returned hits' entries become attributions: at scale most
+        // matched documents are not returned, and their term lists cost more than scoring.
         let mut sums: HashMap<u32, [f64; 4]> = HashMap::new();
         let mut log: Vec<(u32, u8, u16, f32)> = Vec::new();
         for (c, (clause, spec)) in plan.iter().zip(CLAUSES.iter()).enumerate() {
@@ -386,11 +384,13 @@ impl Backend for Bm25Backend {
     }
 
     fn insert(&mut self, belief: &Belief) -> Result<(), BackendError> {
-        self.apply(&[Write::Insert(belief)])
+        let indexed = self.index.write_all([belief]);
+        indexed.map_err(|e| BackendError::caused_by("indexing", e))
     }
 
     fn replace(&mut self, belief: &Belief) -> Result<(), BackendError> {
-        self.apply(&[Write::Replace(belief)])
+        let indexed = self.index.write_all([belief]);
+        indexed.map_err(|e| BackendError::caused_by("re-indexing", e))
     }
 
     fn apply(&mut self, writes: &[Write<'_>]) -> Result<(), BackendError> {

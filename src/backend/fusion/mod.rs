@@ -13,8 +13,8 @@
 use super::config::BackendFactory;
 use super::label::{self, Setting};
 use super::{
-    Backend, BackendConfig, BackendError, BackendInfo, ErrorKind, Explanation, Hit, Reader,
-    ScoreScale, SearchRequest, Write,
+    Backend, BackendConfig, BackendError, BackendInfo, Explanation, Hit, Reader, ScoreScale,
+    SearchRequest, Write,
 };
 use crate::error::Result;
 use crate::suite::Belief;
@@ -317,29 +317,21 @@ impl Backend for FusionBackend {
     }
 
     fn insert(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
-        let next = self.order.len();
-        self.order.entry(belief.id.clone()).or_insert(next);
-        self.children.iter_mut().try_for_each(|c| c.insert(belief))
+        self.apply(&[Write::Insert(belief)])
     }
 
     fn replace(&mut self, belief: &Belief) -> std::result::Result<(), BackendError> {
-        for child in &mut self.children {
-            match child.replace(belief) {
-                Err(e) if e.kind == ErrorKind::Unsupported => return Err(e),
-                other => other?,
-            }
-        }
-        Ok(())
+        self.apply(&[Write::Replace(belief)])
     }
 
-    /// Each child takes the batch whole (bm25's one commit).
+    /// Each child takes the batch whole (bm25's one commit); a new belief is placed in the
+    /// order ties fall back on.
     fn apply(&mut self, writes: &[Write<'_>]) -> std::result::Result<(), BackendError> {
-        for belief in writes.iter().filter_map(|w| match w {
-            Write::Insert(b) => Some(b),
-            Write::Replace(_) => None,
-        }) {
-            let next = self.order.len();
-            self.order.entry(belief.id.clone()).or_insert(next);
+        for write in writes {
+            if let Write::Insert(belief) = write {
+                let next = self.order.len();
+                self.order.entry(belief.id.clone()).or_insert(next);
+            }
         }
         self.children.iter_mut().try_for_each(|c| c.apply(writes))
     }

@@ -295,25 +295,35 @@ pub fn free_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
-/// Start `tenure-eval serve ARGS` from the repository root (stderr dropped); the child and the
-/// URL it printed on stdout.
+/// Start `tenure-eval serve ARGS` from the repository root; the child and the URL it printed on
+/// stdout.
 pub fn spawn_serve(args: &[&str]) -> (std::process::Child, String) {
-    use std::io::BufRead;
+    try_spawn_serve(args).unwrap_or_else(|e| panic!("serve did not start: {e}"))
+}
+
+/// [`spawn_serve`], or how the serve ended and what it said on stderr when it printed no URL.
+pub fn try_spawn_serve(args: &[&str]) -> Result<(std::process::Child, String), String> {
+    use std::io::{BufRead, Read, Seek};
+    // A file, not a pipe: a serve left running must not block on a stderr nobody reads.
+    let mut stderr = tempfile::tempfile().unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tenure-eval"))
         .arg("serve")
         .args(args)
         .current_dir(repo(""))
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(stderr.try_clone().unwrap())
         .spawn()
         .unwrap();
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    assert!(
-        line.starts_with("http://127.0.0.1:"),
-        "serve printed {line:?}"
-    );
-    (child, line.trim().to_string())
+    if line.starts_with("http://127.0.0.1:") {
+        return Ok((child, line.trim().to_string()));
+    }
+    let status = child.wait().unwrap();
+    let mut said = String::new();
+    stderr.rewind().unwrap();
+    stderr.read_to_string(&mut said).unwrap();
+    Err(format!("{status}, printed {line:?}: {said}"))
 }
