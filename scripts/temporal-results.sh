@@ -66,7 +66,7 @@ for title, name in rows:
 out += ["", f"Macro F1 is over the classes labelled or predicted (a class predicted but never labelled "
         f"counts, with F1 0); intervals: 2,000 bootstrap resamples of the statements, seed 34. "
         f"Training with BEAM dev, the grid {chosen[len('chosen: '):]} by the mean cross-validated "
-        f"macro F1 of LoCoMo dev and BEAM dev.", "", "<!-- temporal-classifier:end -->", ""]
+        f"macro F1 of LoCoMo dev and BEAM dev.", "", "<!-- temporal-classifier:end -->"]
 print("\n".join(out))
 EOF
 python3 scripts/put_section.py temporal-classifier "$work/section.md"
