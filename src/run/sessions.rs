@@ -221,13 +221,7 @@ pub fn run_sessions_journaled(
             turns.push(result);
             observer.finished(turns.len(), total, &label);
             if let Err(e) = handed {
-                stopped = Some(Stopped {
-                    at: label,
-                    reason: match e {
-                        Error::Backend { message, .. } => message,
-                        other => other.to_string(),
-                    },
-                });
+                stopped = Some(Stopped::at(&label, &e));
                 break 'run;
             }
         }
