@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README, and what .ci/run calls on a clean clone).
 #
-#   scripts/test.sh           the full gate: formatting, lints, every test (unit, integration,
-#                             doc, the tutorial example, each criterion bench once in test
-#                             mode), and the build without the `figures` feature
+#   scripts/test.sh           the full gate: formatting, lints, every test (integration, doc,
+#                             the tutorial example, each criterion bench once in test mode,
+#                             and the unit tests, built without the `figures` feature)
 #   scripts/test.sh --quick   the quick tier: formatting and every test but the heavy ones
 #                             (.config/nextest.toml); installs nothing
 #
@@ -48,7 +48,9 @@ if clippy=$(command -v clippy-driver); then
 else
   echo "scripts/test.sh: clippy not installed; skipping lints" >&2
 fi
-cargo test --locked --all-targets --all-features --no-run
+# Every target but the library's unit tests, which are built and run once, without `figures`,
+# at the end (below): two builds of them cost the build phase about 20 s.
+cargo test --locked --bins --test '*' --bench '*' --examples --all-features --no-run
 step "built (lints passed)"
 
 if ! wait "$setup"; then
@@ -62,7 +64,7 @@ step "installed"
 # plain `cargo nextest run` skips what its machine lacks; here a missing need fails the test.
 export TENURE_EVAL_REQUIRE_ALL=1
 
-cargo nextest run --locked --all-features --lib --bins --tests --profile ci
+cargo nextest run --locked --all-features --bins --test '*' --profile ci
 step "tests passed"
 # The criterion benches, each once in test mode (nextest cannot list a custom harness). By
 # name: `--benches` also takes the library and the binary, whose tests nextest has just run.
@@ -74,14 +76,15 @@ cargo run --locked --quiet --example custom_backend
 # the step summary), measured fields aside.
 scripts/library-matches-cli.sh
 
-# The build without the `figures` feature (docs/install.md, "Build time and features"): the
-# library and its unit tests compile without it, pass the lints and pass, its refusal of PNG
-# and PDF among them (render::figure_file: exit 2, the rebuild hint). The binary is `main.rs`
-# over the library. Built with the test build's dependencies (Cargo.toml's dev-dependencies
-# turn on what `figures` turns on in three of them): this crate alone is compiled again, where
-# `cargo check --no-default-features` checked some 400 crates again (about a minute). This crate
-# at -O1 here (the profile's -O2 is for the heavy integration tests): its 136 unit tests take 6 s
-# instead of 5, the build 33 s instead of 42 (CONTRIBUTING.md, "Where the time goes").
+# The library's unit tests, built without the `figures` feature (docs/install.md, "Build time
+# and features"): they compile without it, pass the lints and pass, its refusal of PNG and PDF
+# among them (render::figure_file: exit 2, the rebuild hint); no unit test needs the feature
+# (what it renders is tested in tests/it/figures.rs). The binary is `main.rs` over the library.
+# Built with the test build's dependencies (Cargo.toml's dev-dependencies turn on what
+# `figures` turns on in three of them): this crate alone is compiled again, where `cargo check
+# --no-default-features` checked some 400 crates again (about a minute). This crate at -O1 here
+# (the profile's -O2 is for the heavy integration tests): its 137 unit tests take 6 s instead
+# of 5, the build 33 s instead of 42 (CONTRIBUTING.md, "Where the time goes").
 cargo test --locked --quiet --no-default-features --lib \
   --config 'profile.dev.package.tenure-eval.opt-level=1'
 # In CI this is the last step. Elsewhere, put the default binary back in target/debug (which

@@ -15,6 +15,9 @@ pub(crate) mod figure_render;
 pub(crate) mod history;
 pub(crate) mod html;
 pub(crate) mod junit;
+// figure_render's, and in every test build so that its test runs without `figures` too.
+#[cfg(any(feature = "figures", test))]
+mod pdf_resources;
 pub(crate) mod plot;
 pub(crate) mod rank_table;
 pub(crate) mod repeats;

@@ -1,7 +1,8 @@
 //! Figures as PNG and PDF (`src/render/figure_file.rs`), from the committed reports: a PNG
 //! decodes at twice the SVG's size with its text drawn in the embedded font, a PDF carries that
 //! font embedded and its text as text (poppler's `pdffonts` and `pdftotext` read it), the same
-//! inputs give the same bytes, and a file name that disagrees with `--format` is refused.
+//! inputs give the same bytes, whatever family an SVG names its text is set in that font, and
+//! a file name that disagrees with `--format` is refused.
 
 use crate::common::needs::{needs, Need};
 use crate::common::{cli, repo, tenure_eval_ok};
@@ -176,6 +177,45 @@ fn the_drift_figure_as_pdf_embeds_its_font_and_keeps_its_text() {
             "x0",
         ],
     );
+}
+
+/// Whatever family an SVG's text names (each generic family, the font's own name, a family no
+/// machine has), it is set in the one font compiled in: the PDF embeds DejaVu Sans alone and
+/// every line is text in it (`src/render/figure_render.rs`: no system font is looked up, and a
+/// text whose family found no face would be dropped). Through the library's `write_figure`.
+#[test]
+fn every_family_an_svg_names_is_set_in_the_embedded_font() {
+    if !needs(&[Need::Poppler]) {
+        return;
+    }
+    let families = [
+        "sans-serif",
+        "serif",
+        "monospace",
+        "cursive",
+        "fantasy",
+        "DejaVu Sans",
+        "No Such Family",
+    ];
+    let lines: String = families
+        .iter()
+        .enumerate()
+        .map(|(i, family)| {
+            format!(
+                "<text x=\"10\" y=\"{}\" font-family=\"{family}\" font-size=\"14\">line{i}</text>",
+                20 + 20 * i
+            )
+        })
+        .collect();
+    let svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"160\">{lines}</svg>"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("families.pdf");
+    tenure_eval::render::write_figure(&pdf, &svg, tenure_eval::render::FigureFormat::Pdf).unwrap();
+    let words: Vec<String> = (0..families.len()).map(|i| format!("line{i}")).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    assert_pdf_text(&pdf, &words);
 }
 
 /// Figure 1 as PDF: the query in the title and the belief ids down the axis are text.
