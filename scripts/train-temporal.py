@@ -30,7 +30,6 @@ CPU for a run three times as long on a 2-core machine (48 s of CPU in 25 s again
 the weights and every figure the same).
 """
 import argparse, hashlib, json, subprocess, sys
-import numpy as np
 from threadpoolctl import threadpool_limits
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
