@@ -5,10 +5,10 @@
 //! browser or TeX (one line saying what and how to get it) and fails it under
 //! `scripts/test.sh`. Modules marked (needs …) skip without it on a plain `cargo test`.
 
-/// The house's rules: ARCHITECTURE.md names every folder, imports point down, no sibling
-/// circles, no module over 400 lines.
 /// The alias flywheel on held-out questions: the split, the captures, the figures.
 mod alias_learning;
+/// The house's rules: ARCHITECTURE.md names every folder, imports point down, no sibling
+/// circles, no module over 400 lines.
 mod architecture;
 /// Score attribution: contributions add up to each belief's score.
 mod attribution;
@@ -18,6 +18,8 @@ mod backend_errors;
 mod bad_input;
 /// BEAM as a suite: a small folder in its format, and its released tiers (needs the data).
 mod beam;
+/// benches/all.rs, the gate's one bench target, holds every bench of Cargo.toml.
+mod bench_targets;
 /// LoCoMo-Plus and the Temporal Memory Dataset as suites: small files, and the released ones.
 mod benchmarks;
 /// Each new benchmark through every command that takes a suite, on small files.
