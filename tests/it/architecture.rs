@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under `root`, sorted, as paths relative to it.
-fn rust_files(root: &Path) -> Vec<PathBuf> {
+pub(super) fn rust_files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -120,7 +120,7 @@ fn top_module(file: &Path) -> Option<String> {
 }
 
 /// Source text without line comments (doc links are not imports).
-fn code(text: &str) -> String {
+pub(super) fn code(text: &str) -> String {
     text.lines()
         .map(|l| l.find("//").map_or(l, |i| &l[..i]))
         .collect::<Vec<_>>()

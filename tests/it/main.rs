@@ -34,6 +34,8 @@ mod cli_flags;
 /// `compare` on published reports, and a report against itself.
 /// Any qrels as a suite: TREC files and BEIR folders, measured as ir_measures measures them.
 mod collections;
+/// No command imports another (src/cli/cmd/).
+mod command_imports;
 mod common;
 mod compare;
 /// tenure-eval.toml: found from the folder up, the command line wins, bad files refused.
