@@ -64,6 +64,33 @@ pub fn needed_texts(suite: &Suite, policy: TextPolicy) -> Vec<NeededText> {
     out
 }
 
+/// What `embed --export-texts` lists: the texts `suites` need, each under its suite's policy
+/// (`policy`), as `{"text", "role", "policy"}` (the import format without the vector), without
+/// duplicates, in first-use order; with `lacking`, only those that store has no vector for.
+pub(crate) fn export_lines(
+    suites: &[Suite],
+    policy: &dyn Fn(&Suite) -> TextPolicy,
+    lacking: Option<&EmbeddingStore>,
+) -> Vec<serde_json::Value> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for suite in suites {
+        let policy = policy(suite);
+        for t in needed_texts(suite, policy) {
+            let name = policy.name(t.role);
+            if lacking.is_some_and(|s| s.get(t.role, name, &t.text).is_some()) {
+                continue;
+            }
+            if seen.insert((t.role, name, t.text.clone())) {
+                out.push(
+                    serde_json::json!({"text": t.text, "role": t.role.name(), "policy": name}),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// The command-line flags that load `suite` again: `--suite NAME` for a built-in suite, the
 /// files it was read from for a custom one (`--suite custom` is no suite).
 pub(crate) fn suite_flags(suite: &Suite) -> String {

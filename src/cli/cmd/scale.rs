@@ -1,18 +1,14 @@
-//! `tenure-eval scale`: the scale study, one process per size so that each size's peak memory
-//! is its own.
+//! `tenure-eval scale`: the scale study (`study::scale::plan`), one process per size so that
+//! each size's peak memory is its own.
 
-use crate::backend::cosine::HnswParams;
 use crate::cli::args::{figure_format, load, FigureFormatArg, SuiteArgs};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::study_rows::print_rows;
 use crate::cli::{json_text, write_stdout};
-use crate::embed::places::user_cache;
-use crate::render::write_figure;
 use crate::shard::Shard;
-use crate::study::scale::figure::{scale_figure, ScalePoint};
-use crate::study::scale::shard::{self, Rows, Settings};
+use crate::study::scale::plan::ScalePlan;
 use crate::study::scale::vectors::{self, VectorRow};
-use crate::study::scale::{measure, parse_size, table, Outputs, ScaleRow};
+use crate::study::scale::{parse_size, table, ScaleRow};
 use crate::suite::Suite;
 use crate::{Error, Result};
 use clap::Args;
@@ -103,141 +99,56 @@ fn in_child<T: serde::de::DeserializeOwned>(size: usize) -> Result<T> {
     serde_json::from_slice(&out.stdout).map_err(|e| Error::backend("scale", e))
 }
 
-/// Run the study.
+/// Run the study: the library's plan, each size measured in a child process.
 pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
-    if args.vectors {
-        return run_vectors(&args);
-    }
-    // A size's child process reads the suite its parent read and named (a benchmark's files that
-    // are not its release are said once, by the parent).
-    let suite = match args.one {
-        Some(_) => crate::suite::Suite::load(&args.suite.source()?)?,
-        None => load(&args.suite)?,
-    };
-    if let Some(size) = args.one {
-        let report = args
-            .out
-            .as_ref()
-            .map(|d| d.join(format!("scale-{size}.json")));
-        if let Some(dir) = &args.out {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
-                path: dir.clone(),
-                source: e,
-            })?;
-        }
-        let export = args.export.as_ref().map(|d| d.join(size.to_string()));
-        let outputs = Outputs {
-            report: report.as_deref(),
-            export: export.as_deref(),
-        };
-        let row = measure(
-            &suite,
-            size,
-            args.seed,
-            args.queries,
-            args.case_count,
-            outputs,
-        )?;
-        write_stdout(&json_text(&row))?;
-        return Ok(ExitCode::SUCCESS);
-    }
     // Before the study: a --plot name that disagrees with --plot-format is refused.
     let plot = match &args.plot {
         Some(file) => Some((
-            file,
+            file.clone(),
             figure_format(args.plot_format, file, "--plot-format")?,
         )),
         None => None,
     };
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let mut rows = Vec::new();
-    for size in sizes_of(&args, shard) {
-        if !args.quiet {
-            say!("scale: {size} beliefs");
-        }
-        rows.push(in_child::<ScaleRow>(size)?);
-    }
-    if let Some(shard) = shard {
-        write_shard(&args, Some(&suite), shard, &Rows::Bm25(rows.clone()))?;
-    }
-    if let Some((file, format)) = plot {
-        let points: Vec<ScalePoint> = rows
-            .iter()
-            .map(|r| ScalePoint {
-                beliefs: r.beliefs as f64,
-                build_ms: r.build_ms,
-                search_p50_us: r.search_p50_us,
-                search_p95_us: r.search_p95_us,
-                precision: r.precision,
-            })
-            .collect();
-        let title = format!("Suite {} planted in synthetic stores (BM25)", suite.label());
-        write_figure(file, &scale_figure(&points, &title)?, format)?;
-    }
-    print_rows(&rows, table, args.format)
-}
-
-/// The sizes this process measures: all of --sizes, or its shard's.
-fn sizes_of(args: &ScaleArgs, shard: Option<Shard>) -> Vec<usize> {
-    match shard {
-        Some(shard) => shard::sizes(&args.sizes, shard),
-        None => args.sizes.clone(),
-    }
-}
-
-/// Write a shard's rows into --out for `tenure-eval merge`.
-fn write_shard(args: &ScaleArgs, suite: Option<&Suite>, shard: Shard, rows: &Rows) -> Result<()> {
-    let settings = Settings {
-        study: rows.study(),
-        suite: suite.map_or_else(String::new, |s| s.name.clone()),
-        inputs: suite.map_or_else(Vec::new, Suite::input_digests),
+    let plan = ScalePlan {
         sizes: args.sizes.clone(),
         seed: args.seed,
         queries: args.queries,
         case_count: args.case_count,
+        out: args.out.clone(),
+        export: args.export.clone(),
+        plot,
+        shard: args.shard.as_deref().map(Shard::parse).transpose()?,
         ef_search: args.ef_search,
+        index_cache: args.index_cache.clone(),
         format: format!("{:?}", args.format).to_lowercase(),
-        tool_version: env!("CARGO_PKG_VERSION").into(),
     };
-    let dir = args
-        .out
-        .as_deref()
-        .expect("clap requires --out with --shard");
-    shard::write(dir, &settings, shard, rows)
-}
-
-/// `scale --vectors`: each size in a process of its own, as the BM25 study.
-fn run_vectors(args: &ScaleArgs) -> Result<ExitCode> {
-    let cache = match &args.index_cache {
-        Some(dir) => Some(dir.clone()),
-        None => user_cache().and_then(|c| c.parent().map(|p| p.join("indexes"))),
-    };
-    if let Some(size) = args.one {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let params = HnswParams {
-            ef_search: args.ef_search.unwrap_or(vectors::STUDY_PARAMS.ef_search),
-            ..vectors::STUDY_PARAMS
-        };
-        let row = vectors::measure(size, params, threads, cache.as_deref())?;
-        write_stdout(&json_text(&row))?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.out.is_some() && args.shard.is_none() {
-        return Err(Error::Usage(
-            "scale --vectors writes no report: --out only names a shard's folder (--shard K/N)"
-                .into(),
-        ));
-    }
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let mut rows = Vec::new();
-    for size in sizes_of(args, shard) {
-        if !args.quiet {
-            say!("scale: {size} vectors");
+    let quiet = args.quiet;
+    if args.vectors {
+        if let Some(size) = args.one {
+            return write_stdout(&json_text(&plan.measure_vectors_one(size)?))
+                .map(|()| ExitCode::SUCCESS);
         }
-        rows.push(in_child::<VectorRow>(size)?);
+        let rows = plan.run_vectors(|size| {
+            if !quiet {
+                say!("scale: {size} vectors");
+            }
+            in_child::<VectorRow>(size)
+        })?;
+        return print_rows(&rows, vectors::table, args.format);
     }
-    if let Some(shard) = shard {
-        write_shard(args, None, shard, &Rows::Vectors(rows.clone()))?;
+    // A size's child process reads the suite its parent read and named (a benchmark's files that
+    // are not its release are said once, by the parent).
+    if let Some(size) = args.one {
+        let suite = Suite::load(&args.suite.source()?)?;
+        return write_stdout(&json_text(&plan.measure_one(&suite, size)?))
+            .map(|()| ExitCode::SUCCESS);
     }
-    print_rows(&rows, vectors::table, args.format)
+    let suite = load(&args.suite)?;
+    let rows = plan.run(&suite, |size| {
+        if !quiet {
+            say!("scale: {size} beliefs");
+        }
+        in_child::<ScaleRow>(size)
+    })?;
+    print_rows(&rows, table, args.format)
 }

@@ -5,7 +5,6 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::render::render;
 use crate::study::temporal::draw::{self, Part};
 use clap::{Args, Subcommand};
-use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,7 +18,7 @@ pub(crate) enum PartArg {
     Test,
 }
 use crate::study::temporal::texts::{read_statements as read_statements_from, TextsFrom};
-use crate::study::temporal::{classify_all, evaluate, tables, Statement};
+use crate::study::temporal::{classify_all, evaluate, lines, tables, Statement};
 use crate::{Error, Result};
 
 /// `tenure-eval temporal`.
@@ -166,28 +165,8 @@ fn classify(args: ClassifyArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
     let classified = classify_all(&statements);
     let out = match args.format {
-        OutputFormat::Tsv => {
-            let mut out = String::from("id\tclass\tmarker\n");
-            for (s, c) in statements.iter().zip(&classified) {
-                let marker = c.marker.as_deref().unwrap_or("-");
-                // A tab or newline inside an id or marker would shift the columns.
-                let clean = |t: &str| t.replace(['\t', '\n', '\r'], " ");
-                let _ = writeln!(out, "{}\t{}\t{}", clean(&s.id), c.class, clean(marker));
-            }
-            out
-        }
-        _ => {
-            let rows: Vec<serde_json::Value> = statements
-                .iter()
-                .zip(&classified)
-                .map(|(s, c)| {
-                    serde_json::json!({
-                        "id": s.id, "class": c.class, "marker": c.marker, "source": c.source,
-                    })
-                })
-                .collect();
-            to_json(&rows)?
-        }
+        OutputFormat::Tsv => lines::classified_tsv(&statements, &classified),
+        _ => lines::classified_json(&statements, &classified)?,
     };
     crate::cli::write_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -197,7 +176,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
     let (path, statements) = read_statements(&args.file, &args.texts)?;
     let evaluation = evaluate(&path, &statements)?;
     let out = match args.format {
-        OutputFormat::Json => to_json(&evaluation)?,
+        OutputFormat::Json => lines::pretty(&evaluation)?,
         other => render(&tables(&evaluation), other.table()),
     };
     crate::cli::write_stdout(&out)?;
@@ -225,36 +204,12 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
             ))
         }
     };
-    let mut out = String::new();
-    for statement in drawn {
-        let line = serde_json::to_string(&statement)
-            .map_err(|e| Error::Usage(format!("cannot serialise a statement: {e}")))?;
-        out.push_str(&line);
-        out.push('\n');
-    }
-    crate::cli::write_stdout(&out)?;
+    crate::cli::write_stdout(&lines::statements_jsonl(&drawn)?)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
-    let mut out = String::new();
-    for s in &statements {
-        let features = crate::temporal::features::features(&s.text);
-        let line = serde_json::json!({
-            "id": s.id, "class": s.class,
-            "buckets": crate::temporal::features::buckets(&features),
-            "features": features,
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
-    }
-    crate::cli::write_stdout(&out)?;
+    crate::cli::write_stdout(&lines::features_jsonl(&statements))?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string_pretty(value)
-        .map(|s| s + "\n")
-        .map_err(|e| Error::Usage(format!("cannot serialise the output: {e}")))
 }

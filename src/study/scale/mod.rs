@@ -2,11 +2,13 @@
 //! ([`crate::suite::synthetic`]), indexed by BM25; build time, search latency on generated
 //! queries, and the suite's own static cases run against the grown store (does precision hold as
 //! the store grows?). Its parts: the export for Lucene ([`export`]), the figure ([`figure`]), the
-//! vector rows ([`vectors`]: exact and HNSW cosine search at the same sizes) and the split by
-//! size across processes ([`shard`]).
+//! vector rows ([`vectors`]: exact and HNSW cosine search at the same sizes), the split by size
+//! across processes ([`shard`]) and the plan that measures the sizes and writes the study's
+//! files ([`plan`]).
 
 pub(crate) mod export;
 pub(crate) mod figure;
+pub(crate) mod plan;
 pub(crate) mod shard;
 pub(crate) mod vectors;
 

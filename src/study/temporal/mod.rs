@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 pub(crate) mod beam;
 pub(crate) mod draw;
 mod interval;
+pub(crate) mod lines;
 mod table;
 pub(crate) mod texts;
 

@@ -5,39 +5,13 @@
 
 use super::{note, EmbedArgs};
 use crate::backend::cosine::IndexKind;
-use crate::embed::needed::suite_flags;
+use crate::embed::needed::{export_lines, suite_flags};
 use crate::embed::places::Places;
-use crate::embed::{needed_texts, EmbeddingStore, TextPolicy};
+use crate::embed::{needed_texts, EmbeddingStore};
 use crate::suite::Suite;
 use crate::{Error, Result};
 use std::path::Path;
 use std::process::ExitCode;
-
-/// The texts `suites` need, each under its suite's policy, without duplicates, in first-use
-/// order; with `lacking`, only those that store has no vector for.
-fn texts(
-    suites: &[Suite],
-    policy: &dyn Fn(&Suite) -> TextPolicy,
-    lacking: Option<&EmbeddingStore>,
-) -> Vec<serde_json::Value> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for suite in suites {
-        let policy = policy(suite);
-        for t in needed_texts(suite, policy) {
-            let name = policy.name(t.role);
-            if lacking.is_some_and(|s| s.get(t.role, name, &t.text).is_some()) {
-                continue;
-            }
-            if seen.insert((t.role, name, t.text.clone())) {
-                out.push(
-                    serde_json::json!({"text": t.text, "role": t.role.name(), "policy": name}),
-                );
-            }
-        }
-    }
-    out
-}
 
 /// `embed --export-texts`: JSON Lines to `--out` (or stdout).
 pub(crate) fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
@@ -57,7 +31,7 @@ pub(crate) fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
             ))
         }
     };
-    let lines = texts(suites, &|s| config.policy(s.profile), store.as_ref());
+    let lines = export_lines(suites, &|s| config.policy(s.profile), store.as_ref());
     let mut body = String::new();
     for line in &lines {
         body.push_str(&line.to_string());
@@ -116,7 +90,7 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
     for suite in suites {
         let policy = config.policy(suite.profile);
         let needed = needed_texts(suite, policy).len();
-        let lacking = texts(std::slice::from_ref(suite), &|_| policy, Some(&store)).len();
+        let lacking = export_lines(std::slice::from_ref(suite), &|_| policy, Some(&store)).len();
         let store_dir = match &args.cosine.store_dir {
             Some(d) => format!(" --store-dir {}", d.display()),
             None => String::new(),
