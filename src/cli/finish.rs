@@ -9,14 +9,12 @@ use crate::cli::journal::{report_resumed, report_stopped};
 use crate::cli::progress::Progress;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use crate::job::files::{write_not_run, write_outputs, Outputs, Wrote};
-use crate::job::{execute, JobOutcome, RunPlan};
+use crate::job::{execute, show, JobOutcome, RunPlan};
 use crate::render::html::Options;
-use crate::render::run_table as table;
 use crate::report::LoadedReport;
 use crate::suite::Suite;
 use crate::Result;
 use clap::Args;
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -149,91 +147,15 @@ pub(crate) fn finish(
     Ok(ExitCode::from(outcome.exit_code()))
 }
 
-/// Failing cases listed under the table, per report.
-const FAILING_SHOWN: usize = 5;
-
+/// The job's table (or JSON rows) on stdout, and the reports it wrote on stderr.
 fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Result<()> {
-    let passes = &outcome.passes;
     let text = match out.format {
-        OutputFormat::Table if passes.len() == 1 => {
-            let row = &passes[0].row;
-            // A shard's numbers are its cases' only: said where they are read.
-            let shard = (passes[0].report.shard())
-                .map_or(String::new(), |s| format!(" · shard {s}, its cases only"));
-            let title = format!(
-                "{} · {} · {} ({} profile){shard}",
-                suite.label(),
-                row.kind.label(),
-                row.backend,
-                suite.profile
-            );
-            let mut text = if row.rank.measures.is_empty() {
-                table::summary_table(&title, &row.summary, None)
-            } else {
-                table::rank_summary_table(&title, &row.summary, &row.rank, None)
-            };
-            if let (Some(d), Some(p)) = (row.mean_drift, row.mean_precision_drift) {
-                text.push_str(&format!("mean drift {d:.2} (paper: noise / surfaced) · {p:.2} (PrecisionMemBench: 1 − precision)\n"));
-            }
-            text
-        }
-        OutputFormat::Json => {
-            let rows: Vec<_> = passes
-                .iter()
-                .map(|p| {
-                    json!({
-                        "suite": p.row.suite,
-                        "backend": p.row.backend,
-                        "kind": p.row.kind.label(),
-                        "reports": p.reports.iter().map(|r| r.display().to_string()).collect::<Vec<_>>(),
-                        "retrieval": p.row.summary,
-                        "meanDriftScore": p.row.mean_drift,
-                        "meanPrecisionDriftScore": p.row.mean_precision_drift,
-                        "repeats": p.report.manifest.as_ref().and_then(|m| m.repeats.as_ref()),
-                    })
-                })
-                .collect();
-            json_text(&rows)
-        }
-        _ => {
-            let mut text =
-                table::run_table(&passes.iter().map(|p| p.row.clone()).collect::<Vec<_>>());
-            if let Some(s) = passes.first().and_then(|p| p.report.shard()) {
-                text.push_str(&format!(
-                    "shard {s}: each row holds that shard's cases only (`tenure-eval merge` \
-                     makes the whole run)\n"
-                ));
-            }
-            text
-        }
+        OutputFormat::Json => json_text(&show::outcome_json(outcome)),
+        _ => show::outcome_table(suite, outcome),
     };
     write_stdout_then_go_on(&text)?;
-    if out.format == OutputFormat::Table {
-        let repeated: String = passes
-            .iter()
-            .filter_map(|p| {
-                let repeats = p.report.manifest.as_ref()?.repeats.as_ref()?;
-                let name = format!("{} {}", p.row.backend, p.row.kind.label());
-                Some(crate::render::repeats::repeats_text(
-                    &name,
-                    repeats,
-                    FAILING_SHOWN,
-                ))
-            })
-            .collect();
-        if !repeated.is_empty() {
-            write_stdout_then_go_on(&format!("\n{repeated}"))?;
-        }
-        let failing: String = passes
-            .iter()
-            .map(|p| table::failing_cases(&p.report, FAILING_SHOWN))
-            .collect();
-        if !failing.is_empty() {
-            write_stdout_then_go_on(&format!("\n{failing}"))?;
-        }
-    }
     if !out.quiet {
-        for p in passes.iter().flat_map(|p| &p.reports) {
+        for p in outcome.passes.iter().flat_map(|p| &p.reports) {
             say!("wrote {}", p.display());
         }
     }

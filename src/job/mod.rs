@@ -12,6 +12,7 @@ pub(crate) mod journal;
 pub(crate) mod merge;
 mod outcome;
 mod repeats;
+pub(crate) mod show;
 
 pub use execute::{
     execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED,
