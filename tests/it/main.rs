@@ -28,15 +28,15 @@ mod benchmarks_everywhere;
 mod bitemporal;
 /// `claims` on the paper suite: the pass counts reproduce, cosine claims measured.
 mod claims;
-/// Shared helpers (see above).
 /// Grouped help, and one rule for flags that do not apply to the chosen backend.
 mod cli_flags;
-/// `compare` on published reports, and a report against itself.
 /// Any qrels as a suite: TREC files and BEIR folders, measured as ir_measures measures them.
 mod collections;
 /// No command imports another (src/cli/cmd/).
 mod command_imports;
+/// Shared helpers (see above).
 mod common;
+/// `compare` on published reports, and a report against itself.
 mod compare;
 /// tenure-eval.toml: found from the folder up, the command line wins, bad files refused.
 mod config;
@@ -55,9 +55,11 @@ mod explain;
 mod figures;
 /// Every flag acts or is refused; no command writes over another's reports.
 mod flag_sweep;
+/// Flags a command would take and ignore are exit 2; no command writes over another's reports.
 mod flags_act;
 /// `tenure-eval flywheel`: deterministic by seed, each mechanism alone, the fixed cases.
 mod flywheel;
+/// The flywheel's sessions pooled, claim C2's condition, and `--sweep` moving the store's size.
 mod flywheel_sweep;
 /// Property tests: readers and analyzers never panic; refusals are input errors.
 mod fuzz;
@@ -67,23 +69,22 @@ mod gates;
 mod golden_pmb_session;
 /// `pmb` static cases through BM25 against PrecisionMemBench's published report.
 mod golden_pmb_static;
-/// `tenure-eval html` driven in headless Chromium over WebDriver (needs Chromium).
 /// Run history: three runs, three points, a planted regression flagged.
 mod history;
+/// `tenure-eval html` driven in headless Chromium over WebDriver (needs Chromium).
 mod html;
 /// The html page over the published reports and a 10,000-case report (needs Chromium).
 mod html_large;
 /// `--backend http` against memory systems on 127.0.0.1, both client modes.
 mod http_provider;
-/// The ONNX embedder on the real MiniLM models (needs ONNX Runtime, the models, the venv).
 /// Input files from pipes, /dev/stdin and `-`; folders refused.
 mod inputs;
-/// One run label everywhere: distinct files and labels for runs that differ in a
-/// result-changing setting, today's names at defaults, `--label`, and `compare` rows.
-/// Runs that survive: journals, resume, record and replay, against a provider process.
 /// Every command reading benchmark files says when they are not the release.
 mod inputs_named;
+/// Runs that survive: journals, resume, record and replay, against a provider process.
 mod journal;
+/// One run label everywhere: distinct files and labels for runs that differ in a
+/// result-changing setting, today's names at defaults, `--label`, and `compare` rows.
 mod labels;
 /// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).
 mod latex;
@@ -103,6 +104,7 @@ mod mixed_reports;
 mod models;
 /// The second real model against its numpy reference.
 mod mpnet;
+/// The ONNX embedder on the real MiniLM models (needs ONNX Runtime, the models, the venv).
 mod onnx;
 /// Output faults through the real binary: full stdout, closed pipes, no panic.
 mod output;
@@ -133,8 +135,8 @@ mod run_faults;
 mod scale;
 /// Context scorers through the binary: every hit's score recomputed from its signals.
 mod scorers;
-mod segments;
 /// A multi-segment index scores exactly as a single-segment one.
+mod segments;
 /// Choosing cases: --case, --category, --limit.
 mod selection;
 /// `serve` over real HTTP, evaluated by our own HTTP client.
@@ -153,13 +155,15 @@ mod streamed;
 mod tables;
 /// `tenure-eval temporal classify|eval` through the binary.
 mod temporal;
+/// The classifier's BEAM statements are the ones the documented rule draws, in its order.
 mod temporal_beam;
 /// TREC export: precision recomputed from the files equals the report's.
 mod trec;
+/// A TREC run made elsewhere, read back, scores what its report says.
 mod trec_run;
-/// `verify` catches tampered aggregates, rows and inputs.
 /// Texts exported, vectors computed elsewhere (the venv's MiniLM), imported, run.
 mod vectors_elsewhere;
 /// Every study's verdict agrees with the cells beside it.
 mod verdicts;
+/// `verify` catches tampered aggregates, rows and inputs.
 mod verify;
