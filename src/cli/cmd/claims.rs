@@ -73,47 +73,10 @@ pub(crate) fn run(args: ClaimsArgs) -> Result<ExitCode> {
         FailOnArg::Differs => gate::FailOn::Differs,
         FailOnArg::Fails => gate::FailOn::Fails,
     };
-    // Each exemption names one claim, by label or row; one that names none is refused.
-    let labels: Vec<String> = claims
-        .iter()
-        .map(|c| crate::render::tex::label(&c.claim))
-        .collect();
-    let mut exempt = std::collections::BTreeSet::new();
-    for given in &args.known_difference {
-        let row = given
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=claims.len()).contains(n));
-        let at = row
-            .map(|n| n - 1)
-            .or_else(|| labels.iter().position(|l| l == given));
-        let Some(at) = at else {
-            return Err(crate::Error::Usage(format!(
-                "--known-difference {given}: no such claim; expected a row number (1 to {}) or \
-                 a label: {}",
-                claims.len(),
-                labels.join(", ")
-            )));
-        };
-        exempt.insert(at);
-    }
-    let mut failing = Vec::new();
-    for (at, c) in claims.iter().enumerate() {
-        match (gate::fails(c, fail_on), exempt.contains(&at)) {
-            (true, false) => failing.push(c),
-            (true, true) => say!(
-                "note: {} ({}): a known difference, exempt from --fail-on",
-                c.claim,
-                labels[at]
-            ),
-            (false, true) => say!(
-                "note: {} ({}) is {}: its --known-difference is no longer needed",
-                c.claim,
-                labels[at],
-                c.status.label()
-            ),
-            (false, false) => {}
-        }
+    let exempt = gate::exemptions(&claims, &args.known_difference)?;
+    let gate::Verdict { failing, notes } = gate::judge(&claims, fail_on, &exempt);
+    for note in notes {
+        say!("note: {note}");
     }
     if failing.is_empty() {
         return Ok(ExitCode::SUCCESS);

@@ -1,4 +1,5 @@
-//! `claims` as a CI gate: a tolerance on the claims' numbers, and which statuses fail the run.
+//! `claims` as a CI gate: a tolerance on the claims' numbers, which statuses fail the run, and the
+//! known differences let pass (`--known-difference`, by row or label), each said.
 //!
 //! A claim's figures are compared number by number (`60/60`: 60 and 60; `0.43–0.50`: its two
 //! ends; a single paper figure against a measured range: against each end). With a tolerance
@@ -7,6 +8,9 @@
 //! their last digit changes nothing.
 
 use super::{Claim, Status};
+use crate::error::{Error, Result};
+use crate::render::tex::label;
+use std::collections::BTreeSet;
 
 /// The numbers of a figure as the table shows it (`—` has none).
 fn numbers(text: &str) -> Vec<f64> {
@@ -65,6 +69,70 @@ pub(crate) fn failing(claims: &[Claim], fail_on: FailOn) -> Vec<&Claim> {
     claims.iter().filter(|c| fails(c, fail_on)).collect()
 }
 
+/// The claims `--known-difference` names, by row (1-based, as the table numbers them) or by
+/// label (the table's LaTeX label); a name that is neither is refused, listing the labels.
+pub(crate) fn exemptions(claims: &[Claim], named: &[String]) -> Result<BTreeSet<usize>> {
+    let labels: Vec<String> = claims.iter().map(|c| label(&c.claim)).collect();
+    let mut exempt = BTreeSet::new();
+    for given in named {
+        let row = given
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=claims.len()).contains(n));
+        let at = row
+            .map(|n| n - 1)
+            .or_else(|| labels.iter().position(|l| l == given));
+        let Some(at) = at else {
+            return Err(Error::Usage(format!(
+                "--known-difference {given}: no such claim; expected a row number (1 to {}) or \
+                 a label: {}",
+                claims.len(),
+                labels.join(", ")
+            )));
+        };
+        exempt.insert(at);
+    }
+    Ok(exempt)
+}
+
+/// The gate's verdict on the claims: the ones that fail it, and a note on each exemption (a
+/// known difference that failed and was let pass, or one that no longer fails).
+pub(crate) struct Verdict<'c> {
+    /// The failing claims not exempt, in table order.
+    pub failing: Vec<&'c Claim>,
+    /// What each exemption did.
+    pub notes: Vec<String>,
+}
+
+/// Judge `claims` under `fail_on`, the claims at `exempt` let pass.
+pub(crate) fn judge<'c>(
+    claims: &'c [Claim],
+    fail_on: FailOn,
+    exempt: &BTreeSet<usize>,
+) -> Verdict<'c> {
+    let mut verdict = Verdict {
+        failing: Vec::new(),
+        notes: Vec::new(),
+    };
+    for (at, c) in claims.iter().enumerate() {
+        let name = || format!("{} ({})", c.claim, label(&c.claim));
+        match (fails(c, fail_on), exempt.contains(&at)) {
+            (true, false) => verdict.failing.push(c),
+            (true, true) => verdict.notes.push(format!(
+                "{}: a known difference, exempt from --fail-on",
+                name()
+            )),
+            (false, true) => verdict.notes.push(format!(
+                "{} is {}: its --known-difference is no longer needed",
+                name(),
+                c.status.label()
+            )),
+            (false, false) => {}
+        }
+    }
+    verdict
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +172,28 @@ mod tests {
         assert_eq!(failing(&claims, FailOn::Fails).len(), 3);
         apply_tolerance(&mut claims, 2.0);
         assert_eq!(claims[1].status, Status::Within(2.0));
+    }
+
+    #[test]
+    fn known_differences_are_named_by_row_or_label_and_each_is_said() {
+        let claims = vec![
+            claim("60/60", "60/60", Status::Reproduced),
+            claim("8/60", "10/60", Status::Differs),
+            claim("0.12", "0.19", Status::Differs),
+        ];
+        let by_row = exemptions(&claims, &["2".into()]).unwrap();
+        assert_eq!(by_row.into_iter().collect::<Vec<_>>(), [1]);
+        assert!(exemptions(&claims, &["4".into()]).is_err());
+        assert!(exemptions(&claims, &["no-such-label".into()]).is_err());
+        // Rows 1 and 2 exempt: row 1 no longer needs it, row 2 is let pass, row 3 fails.
+        let exempt = BTreeSet::from([0, 1]);
+        let verdict = judge(&claims, FailOn::Differs, &exempt);
+        assert_eq!(verdict.failing.len(), 1);
+        assert_eq!(verdict.failing[0].measured, "0.19");
+        assert_eq!(verdict.notes.len(), 2);
+        assert!(
+            verdict.notes[0].ends_with("is reproduced: its --known-difference is no longer needed")
+        );
+        assert!(verdict.notes[1].ends_with("a known difference, exempt from --fail-on"));
     }
 }
