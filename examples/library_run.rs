@@ -3,8 +3,8 @@
 //! What `tenure-eval run --suite pmb --backend bm25 --junit J --summary-md S --history H --html
 //! P --out DIR` does, through the library: load the suite, choose the backend, plan the run,
 //! carry it out (which writes the reports and the journal), then write the other files. The
-//! files are the command line's, byte for byte apart from measured fields: the test command
-//! runs both and compares them (`scripts/test.sh`).
+//! files, and the table on stdout, are the command line's, byte for byte apart from measured
+//! fields: the test command runs both and compares them (`scripts/library-matches-cli.sh`).
 //!
 //! Run it with `cargo run --example library_run -- OUT_DIR`.
 
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use tenure_eval::backend::bm25::Bm25Config;
 use tenure_eval::backend::{BackendConfig, Workload};
 use tenure_eval::job::files::{write_outputs, Outputs};
-use tenure_eval::job::{execute, RunPlan};
+use tenure_eval::job::{execute, show, RunPlan};
 use tenure_eval::run::Silent;
 use tenure_eval::suite::{Suite, SuiteSource};
 
@@ -41,6 +41,10 @@ fn main() -> tenure_eval::Result<()> {
     // observes nothing (a terminal program passes its progress bar here).
     let outcome = execute(&mut plan, &mut Silent)?;
 
+    // The table the command line prints: one row per pass (or, for a single pass, its
+    // summary), then any flaky repeats and the first failing cases.
+    print!("{}", show::outcome_table(&plan.suite, &outcome));
+
     // Step 5: the other files, each when asked for: JUnit (a test case per case and turn), the
     // step summary, the run history (a line per pass; `tenure-eval history` reads it) and the
     // page of the run's reports.
@@ -54,14 +58,15 @@ fn main() -> tenure_eval::Result<()> {
             commit: None,
             page: Some(out.join("page.html")),
         },
-        // Told of the history and the page as each is written.
-        &mut |wrote| println!("{wrote:?}"),
+        // Told of the history and the page as each is written (messages go to stderr, as the
+        // command line's do).
+        &mut |wrote| eprintln!("{wrote:?}"),
     )?;
     for pass in &outcome.passes {
         for report in &pass.reports {
-            println!("wrote {}", report.display());
+            eprintln!("wrote {}", report.display());
         }
     }
-    println!("exit code {}", outcome.exit_code());
+    eprintln!("exit code {}", outcome.exit_code());
     Ok(())
 }

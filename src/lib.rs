@@ -21,7 +21,8 @@
 //! - run: [`run::run_static`], [`run::run_sessions`] with an [`run::Observer`] (or
 //!   [`run::Silent`]), or a whole plan: [`job::RunPlan`] and [`job::execute`], and then
 //!   the files a run writes beside its reports (JUnit, the step summary, the history, the
-//!   page): [`job::files::write_outputs`] (`examples/library_run.rs`);
+//!   page): [`job::files::write_outputs`], and the table `run` prints: [`job::show`]
+//!   (`examples/library_run.rs`);
 //! - read what was written: [`report::LoadedReport`] (ours and upstream's reports), its rows and
 //!   manifest; [`eval::rank`] and [`eval::qrels`] for the rank measures;
 //! - compare and judge: [`analysis::compare::compare`] (two reports: flips, McNemar, score

@@ -12,7 +12,7 @@ pub(crate) mod journal;
 pub(crate) mod merge;
 mod outcome;
 mod repeats;
-pub(crate) mod show;
+pub mod show;
 
 pub use execute::{
     execute, pass, pass_journaled, JobOutcome, PassOptions, PassOutcome, INTERRUPTED,

@@ -13,7 +13,7 @@ use serde_json::json;
 const FAILING_SHOWN: usize = 5;
 
 /// The table, and under it the repeats and the first failing cases of each pass.
-pub(crate) fn outcome_table(suite: &Suite, outcome: &JobOutcome) -> String {
+pub fn outcome_table(suite: &Suite, outcome: &JobOutcome) -> String {
     let passes = &outcome.passes;
     let mut text = if let [pass] = passes.as_slice() {
         let row = &pass.row;
@@ -69,7 +69,7 @@ pub(crate) fn outcome_table(suite: &Suite, outcome: &JobOutcome) -> String {
 
 /// Each pass as a JSON row: suite, backend, kind, reports, its retrieval summary, drift and
 /// repeats.
-pub(crate) fn outcome_json(outcome: &JobOutcome) -> serde_json::Value {
+pub fn outcome_json(outcome: &JobOutcome) -> serde_json::Value {
     let rows: Vec<_> = outcome
         .passes
         .iter()
