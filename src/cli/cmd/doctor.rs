@@ -1,6 +1,6 @@
 //! `tenure-eval doctor`: probe a memory system before running the suites against it.
 
-use crate::backend::http::doctor::{self, Checkup, Probe, Verdict};
+use crate::backend::http::doctor::{self, Probe};
 use crate::backend::http::Client;
 use crate::cli::format::{only, OutputFormat};
 use crate::cli::remote::{HttpArgs, RemoteArgs};
@@ -81,7 +81,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<ExitCode> {
         }
     };
     let text = match args.format {
-        OutputFormat::Text => render(&checkup),
+        OutputFormat::Text => checkup.text(),
         _ => {
             let mut s =
                 serde_json::to_string_pretty(&checkup).map_err(|e| Error::backend("http", e))?;
@@ -95,33 +95,4 @@ pub(crate) fn run(args: DoctorArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// `ok    check         what it saw` and, indented under it, what that does to a run.
-fn render(checkup: &Checkup) -> String {
-    let mut out = format!("doctor: {}\n", checkup.url);
-    for f in &checkup.findings {
-        let mark = match f.verdict {
-            Verdict::Ok => "ok",
-            Verdict::Warn => "WARN",
-            Verdict::Fail => "FAIL",
-            Verdict::Skipped => "skip",
-        };
-        out.push_str(&format!("{mark:<5} {:<13} {}\n", f.check, f.saw));
-        if !f.effect.is_empty() {
-            out.push_str(&format!("{:<19}-> {}\n", "", f.effect));
-        }
-    }
-    let count = |v| checkup.findings.iter().filter(|f| f.verdict == v).count();
-    out.push_str(&format!(
-        "{} ok, {} warnings, {} failed",
-        count(Verdict::Ok),
-        count(Verdict::Warn),
-        count(Verdict::Fail)
-    ));
-    if let Some(ms) = checkup.search_p50_ms {
-        out.push_str(&format!("; search p50 {ms:.1} ms"));
-    }
-    out.push('\n');
-    out
 }

@@ -6,6 +6,7 @@
 //! The doctor resets the store (twice: before and after), as a run does.
 
 mod checks;
+mod text;
 
 use super::client::{excerpt, Client, Endpoint, Reply};
 use super::wire;
