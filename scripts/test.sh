@@ -68,13 +68,28 @@ export TENURE_EVAL_REQUIRE_ALL=1
 cargo nextest run --locked --all-features --bins --test '*' --profile ci
 step "tests passed"
 # The criterion benches, each once in test mode (nextest cannot list a custom harness), as the
-# one target that holds all nine (`--benches` would also take the library and the binary).
-cargo test --locked --all-features --bench all
+# one target that holds all nine (`--benches` would also take the library and the binary). Its
+# binary runs beside the steps below: it mostly waits (a service simulated at 20 ms a call,
+# servers starting), and the unit tests' build leaves a core idle while rustc reads the crate
+# on one thread (52 s one after the other, 37 s side by side; CONTRIBUTING.md, "Where the time
+# goes"). Its output is shown when it ends.
+bench_exe=$(cargo test --locked --all-features --bench all --no-run --message-format=json |
+  python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "all" and m.get("executable"):
+        print(m["executable"])')
+[[ -n $bench_exe ]] || { echo "scripts/test.sh: cargo named no bench binary \`all\`" >&2; exit 1; }
+bench_log=$(mktemp)
+"$bench_exe" --test >"$bench_log" 2>&1 &
+benches=$!
+# A step below that fails ends the script: the benches with it.
+trap 'kill "$benches" 2>/dev/null || true; rm -f "$env_file" "$bench_log"' EXIT
 cargo test --locked --doc --all-features
 # The tutorial example: a backend written against the public API, run on the pmb suite.
 cargo run --locked --quiet --example custom_backend
 # A run through the library's plan writes the command line's files (reports, journals, JUnit,
-# the step summary), measured fields aside.
+# the step summary) and prints its table, measured fields aside.
 scripts/library-matches-cli.sh
 
 # The library's unit tests, built without the `figures` feature (docs/install.md, "Build time
@@ -88,6 +103,13 @@ scripts/library-matches-cli.sh
 # of 5, the build 33 s instead of 42 (CONTRIBUTING.md, "Where the time goes").
 cargo test --locked --quiet --no-default-features --lib \
   --config 'profile.dev.package.tenure-eval.opt-level=1'
+benches_rc=0
+wait "$benches" || benches_rc=$?
+cat "$bench_log"
+if ((benches_rc != 0)); then
+  echo "scripts/test.sh: the benches in test mode failed (above; exit $benches_rc)" >&2
+  exit 1
+fi
 # In CI this is the last step. Elsewhere, put the default binary back in target/debug (which
 # scripts/check-identical.sh and the docs' commands use).
 if [[ -z ${CI:-} ]]; then
