@@ -16,7 +16,10 @@ trap 'rm -rf "$work"' EXIT
 "$bin" run --suite pmb --backend bm25 --quiet --out "$work/cli" \
   --junit "$work/cli/junit.xml" --summary-md "$work/cli/summary.md" \
   --history "$work/cli/history" --html "$work/cli/page.html" >"$work/cli.stdout"
-cargo run --locked --quiet --example library_run -- "$work/lib" >"$work/lib.stdout" 2>/dev/null
+# The example's messages (what it wrote, as the command line's stderr says) are shown only if
+# it fails.
+cargo run --locked --quiet --example library_run -- "$work/lib" >"$work/lib.stdout" \
+  2>"$work/lib.stderr" || { cat "$work/lib.stderr" >&2; exit 1; }
 # shellcheck source=scripts/measured.sh
 source "$(dirname "$0")/measured.sh"
 for side in cli lib; do
