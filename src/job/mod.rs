@@ -216,4 +216,14 @@ impl RunPlan {
         self.baselines = baselines;
         Ok(self)
     }
+
+    /// Re-score the recordings in `dir` instead of running backends (`--replay DIR`): they are
+    /// read against the suite and its harness copy (a recording of either), for this plan's
+    /// kinds.
+    pub(crate) fn with_replay(mut self, dir: &std::path::Path) -> Result<RunPlan> {
+        self.harness = self.suite.harness_copy()?;
+        let suites: Vec<&Suite> = std::iter::once(&self.suite).chain(&self.harness).collect();
+        self.replay = journal::recording(dir, &suites, &self.kinds)?;
+        Ok(self)
+    }
 }

@@ -182,9 +182,7 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     plan.repeat = args.repeat as usize;
     plan.shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     if let Some(dir) = &replay {
-        plan.harness = plan.suite.harness_copy()?;
-        let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
-        plan.replay = crate::job::journal::recording(dir, &suites, &plan.kinds)?;
+        plan = plan.with_replay(dir)?;
     }
     finish(
         plan,
