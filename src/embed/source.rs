@@ -239,7 +239,7 @@ pub(crate) fn fill(
 }
 
 /// The `needed` texts `store` has no vector for.
-fn missing<'a>(
+pub(crate) fn missing<'a>(
     store: &EmbeddingStore,
     policy: TextPolicy,
     needed: &'a [NeededText],

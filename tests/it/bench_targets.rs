@@ -2,7 +2,7 @@
 //! target the test gate builds and runs (scripts/test.sh), so a bench left out of it would never
 //! be built by CI.
 
-use std::path::Path;
+use crate::common::repo;
 
 /// What `all_rs` lacks or has beyond the `[[bench]]` targets of `manifest` (besides `all`
 /// itself): a `mod NAME;` and a `NAME::benches` in its `criterion_main!` for each.
@@ -35,7 +35,7 @@ fn differences(manifest: &str, all_rs: &str) -> Vec<String> {
 }
 
 fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+    std::fs::read_to_string(repo(path)).unwrap()
 }
 
 #[test]

@@ -13,28 +13,27 @@ use std::path::Path;
 fn commands_importing_commands(src: &Path) -> Vec<String> {
     let cmd = src.join("cli/cmd");
     let files = rust_files(&cmd);
-    let commands: Vec<String> = files
+    // A file's command: its own name, or its folder's.
+    let command_of = |file: &Path| {
+        let first = file.components().next().unwrap().as_os_str();
+        first.to_str().unwrap().trim_end_matches(".rs").to_string()
+    };
+    let mut commands: Vec<String> = files
         .iter()
-        .filter_map(|f| f.components().next()?.as_os_str().to_str())
-        .map(|c| c.trim_end_matches(".rs").to_string())
+        .map(|f| command_of(f))
         .filter(|c| c != "mod")
         .collect();
+    commands.sort();
+    commands.dedup();
     let mut out = Vec::new();
     for file in files
         .iter()
         .filter(|f| !f.ends_with("mod.rs") || f.components().count() > 1)
     {
-        let own = file
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_str()
-            .unwrap();
-        let own = own.trim_end_matches(".rs");
+        let own = command_of(file);
         let text = code(&std::fs::read_to_string(cmd.join(file)).unwrap());
         let direct = file.components().count() == 1;
-        for other in commands.iter().filter(|c| *c != own) {
+        for other in commands.iter().filter(|c| **c != own) {
             let named = text.contains(&format!("cmd::{other}::"))
                 || (direct && text.contains(&format!("super::{other}::")));
             if named {
@@ -43,7 +42,6 @@ fn commands_importing_commands(src: &Path) -> Vec<String> {
         }
     }
     out.sort();
-    out.dedup();
     out
 }
 

@@ -63,12 +63,6 @@ pub(crate) fn fails(claim: &Claim, fail_on: FailOn) -> bool {
     )
 }
 
-/// The claims that fail under `fail_on`.
-#[cfg(test)]
-pub(crate) fn failing(claims: &[Claim], fail_on: FailOn) -> Vec<&Claim> {
-    claims.iter().filter(|c| fails(c, fail_on)).collect()
-}
-
 /// The claims `--known-difference` names, by row (1-based, as the table numbers them) or by
 /// label (the table's LaTeX label); a name that is neither is refused, listing the labels.
 pub(crate) fn exemptions(claims: &[Claim], named: &[String]) -> Result<BTreeSet<usize>> {
@@ -168,8 +162,18 @@ mod tests {
                 Status::NotMeasured
             ]
         );
-        assert_eq!(failing(&claims, FailOn::Differs).len(), 2);
-        assert_eq!(failing(&claims, FailOn::Fails).len(), 3);
+        assert_eq!(
+            judge(&claims, FailOn::Differs, &BTreeSet::new())
+                .failing
+                .len(),
+            2
+        );
+        assert_eq!(
+            judge(&claims, FailOn::Fails, &BTreeSet::new())
+                .failing
+                .len(),
+            3
+        );
         apply_tolerance(&mut claims, 2.0);
         assert_eq!(claims[1].status, Status::Within(2.0));
     }

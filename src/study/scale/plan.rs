@@ -103,13 +103,9 @@ impl ScalePlan {
     pub(crate) fn run(
         &self,
         suite: &Suite,
-        mut measure: impl FnMut(usize) -> Result<ScaleRow>,
+        measure: impl FnMut(usize) -> Result<ScaleRow>,
     ) -> Result<Vec<ScaleRow>> {
-        let rows = self
-            .sizes()
-            .into_iter()
-            .map(&mut measure)
-            .collect::<Result<Vec<_>>>()?;
+        let rows = self.each(measure)?;
         if let Some(shard) = self.shard {
             self.write_shard(Some(suite), shard, &Rows::Bm25(rows.clone()))?;
         }
@@ -142,15 +138,16 @@ impl ScalePlan {
                     .into(),
             ));
         }
-        let rows = self
-            .sizes()
-            .into_iter()
-            .map(measure)
-            .collect::<Result<Vec<_>>>()?;
+        let rows = self.each(measure)?;
         if let Some(shard) = self.shard {
             self.write_shard(None, shard, &Rows::Vectors(rows.clone()))?;
         }
         Ok(rows)
+    }
+
+    /// Each of this process's sizes through `measure`, in order.
+    fn each<T>(&self, measure: impl FnMut(usize) -> Result<T>) -> Result<Vec<T>> {
+        self.sizes().into_iter().map(measure).collect()
     }
 
     /// A shard's rows and the settings that make shards one study, into `out`.

@@ -7,6 +7,7 @@ use super::{note, EmbedArgs};
 use crate::backend::cosine::IndexKind;
 use crate::embed::needed::{export_lines, suite_flags};
 use crate::embed::places::Places;
+use crate::embed::source::missing;
 use crate::embed::{needed_texts, EmbeddingStore};
 use crate::suite::Suite;
 use crate::{Error, Result};
@@ -89,8 +90,8 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
     super::save_imported(&store, file, &places.folder(name), before, args.quiet)?;
     for suite in suites {
         let policy = config.policy(suite.profile);
-        let needed = needed_texts(suite, policy).len();
-        let lacking = export_lines(std::slice::from_ref(suite), &|_| policy, Some(&store)).len();
+        let texts = needed_texts(suite, policy);
+        let (needed, lacking) = (texts.len(), missing(&store, policy, &texts).len());
         let store_dir = match &args.cosine.store_dir {
             Some(d) => format!(" --store-dir {}", d.display()),
             None => String::new(),
