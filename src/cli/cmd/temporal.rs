@@ -38,8 +38,9 @@ pub(crate) enum TemporalCommand {
     /// Precision, recall and F1 per class, macro averages, the confusion matrix and the
     /// misclassified ids against the gold `class` of every line.
     Eval(EvalArgs),
-    /// Draw statements from LoCoMo's dialog turns by the documented random rule, as JSON Lines
-    /// `{"id", "text"}` to label (docs/temporal.md, "Real utterances").
+    /// Draw statements from LoCoMo's dialog turns, BEAM's user messages or LiveChat's developer
+    /// chat by the documented random rule, as JSON Lines `{"id", "text"}` to label
+    /// (docs/temporal.md, "Real utterances").
     Draw(DrawArgs),
     /// Each statement's features for the learned model, as JSON Lines `{"id", "class",
     /// "buckets", "features"}`: the buckets are what `scripts/train-temporal.py` trains on
@@ -47,16 +48,20 @@ pub(crate) enum TemporalCommand {
     Features(ClassifyFileArgs),
 }
 
-/// Where lines without a text (ids drawn by `temporal draw`) find it: LoCoMo's file or BEAM's
-/// folder.
+/// Where lines without a text (ids drawn by `temporal draw`) find it: LoCoMo's file, BEAM's
+/// folder or LiveChat's.
 #[derive(Debug, Args)]
 pub(crate) struct TextsArgs {
     /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
-    #[arg(long, value_name = "FILE", conflicts_with = "beam")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["beam", "livechat"])]
     pub locomo: Option<PathBuf>,
     /// BEAM's `chats/` folder, for lines without a text (ids drawn by `temporal draw --beam`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "livechat")]
     pub beam: Option<PathBuf>,
+    /// LiveChat's `data/manual/` folder, for lines without a text (ids drawn by `temporal
+    /// draw --livechat`).
+    #[arg(long, value_name = "DIR")]
+    pub livechat: Option<PathBuf>,
 }
 
 /// A statements file, and LoCoMo's or BEAM's files for lines without a text.
@@ -98,7 +103,7 @@ pub(crate) struct EvalArgs {
 
 /// `temporal draw`.
 #[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("from").required(true).args(["locomo", "beam"]))]
+#[command(group = clap::ArgGroup::new("from").required(true).args(["locomo", "beam", "livechat"]))]
 pub(crate) struct DrawArgs {
     /// LoCoMo's released `locomo10.json`: draw from its dialog turns.
     #[arg(long, value_name = "FILE")]
@@ -107,10 +112,20 @@ pub(crate) struct DrawArgs {
     /// "Real utterances from BEAM").
     #[arg(long, value_name = "DIR")]
     pub beam: Option<PathBuf>,
+    /// LiveChat's `data/manual/` folder (the LiveChat2021/LiveChat repository): draw from its
+    /// eight Gitter rooms, held out whole, so without `--part` (docs/temporal.md, "Developer
+    /// chat: a domain never seen").
+    #[arg(long, value_name = "DIR")]
+    pub livechat: Option<PathBuf>,
     /// `dev`: LoCoMo's first five samples, BEAM's chats 1-10; `test`: LoCoMo's last five,
-    /// BEAM's chats 11-20.
-    #[arg(long, value_enum)]
-    pub part: PartArg,
+    /// BEAM's chats 11-20. Required with --locomo and --beam.
+    #[arg(
+        long,
+        value_enum,
+        conflicts_with = "livechat",
+        required_unless_present = "livechat"
+    )]
+    pub part: Option<PartArg>,
     /// How many statements to draw.
     #[arg(long, value_name = "N")]
     pub n: usize,
@@ -152,10 +167,11 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
     };
     // BEAM's tier is loaded only when a line needs its text.
     let load_beam = texts.beam.as_deref().map(|dir| move || beam_suite(dir));
-    let from = match (&texts.locomo, &load_beam) {
-        (Some(locomo), _) => TextsFrom::Locomo(locomo.clone()),
-        (None, Some(load)) => TextsFrom::Beam(load),
-        (None, None) => TextsFrom::Nowhere,
+    let from = match (&texts.locomo, &load_beam, &texts.livechat) {
+        (Some(locomo), _, _) => TextsFrom::Locomo(locomo.clone()),
+        (None, Some(load), _) => TextsFrom::Beam(load),
+        (None, None, Some(dir)) => TextsFrom::LiveChat(dir.clone()),
+        (None, None, None) => TextsFrom::Nowhere,
     };
     let statements = read_statements_from(&path, &bytes, from)?;
     Ok((path, statements))
@@ -184,23 +200,26 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
 }
 
 fn draw(args: DrawArgs) -> Result<ExitCode> {
-    let part = match args.part {
+    use crate::study::temporal::{beam, livechat};
+    let part = args.part.map(|p| match p {
         PartArg::Dev => Part::Dev,
         PartArg::Test => Part::Test,
-    };
-    let drawn = match (&args.locomo, &args.beam) {
-        (Some(locomo), _) => draw::draw(
+    });
+    // clap requires one source and --part with LoCoMo and BEAM (and refuses it with LiveChat).
+    let drawn = match (&args.locomo, &args.beam, &args.livechat, part) {
+        (Some(locomo), _, _, Some(part)) => draw::draw(
             &crate::suite::locomo::turns(locomo)?,
             part,
             args.n,
             args.seed,
         )?,
-        (None, Some(beam)) => {
-            crate::study::temporal::beam::draw(&beam_suite(beam)?, part, args.n, args.seed)?
-        }
-        (None, None) => {
+        (None, Some(dir), _, Some(part)) => beam::draw(&beam_suite(dir)?, part, args.n, args.seed)?,
+        (None, None, Some(dir), None) => livechat::draw(&livechat::turns(dir)?, args.n, args.seed)?,
+        _ => {
             return Err(Error::Usage(
-                "temporal draw: name the source, --locomo FILE or --beam DIR".into(),
+                "temporal draw: name the source, --locomo FILE --part P, --beam DIR --part P or \
+                 --livechat DIR"
+                    .into(),
             ))
         }
     };

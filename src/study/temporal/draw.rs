@@ -137,7 +137,7 @@ pub(crate) fn fill_texts(
                 Error::input(
                     labels,
                     format!("id {:?}", statement.id),
-                    "names no sentence of the LoCoMo file; expected SAMPLE/DIALOG/sK as drawn",
+                    "names no sentence of the benchmark's files; expected SAMPLE/DIALOG/sK as drawn",
                 )
             })?
             .trim()

@@ -7,6 +7,7 @@ pub(crate) mod beam;
 pub(crate) mod draw;
 mod interval;
 pub(crate) mod lines;
+pub(crate) mod livechat;
 mod table;
 pub(crate) mod texts;
 

@@ -1,9 +1,9 @@
 //! A statements file's lines read, and the texts of lines drawn by id (`temporal draw`) found
-//! in the benchmark they were drawn from: LoCoMo's file or BEAM's tier. A benchmark given
+//! in the benchmark they were drawn from: LoCoMo's file, BEAM's tier or LiveChat's rooms. A benchmark given
 //! when every line has its text would be read for nothing, and a line with neither a text nor
 //! a benchmark cannot be classified: both are refused.
 
-use super::{beam, draw, parse_statements, Statement};
+use super::{beam, draw, livechat, parse_statements, Statement};
 use crate::error::{Error, Result};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
@@ -16,6 +16,8 @@ pub(crate) enum TextsFrom<'a> {
     Locomo(PathBuf),
     /// BEAM's tier the statements were drawn from (`--beam`), loaded only when a line needs it.
     Beam(&'a dyn Fn() -> Result<Suite>),
+    /// LiveChat's `data/manual/` folder (`--livechat`).
+    LiveChat(PathBuf),
 }
 
 impl TextsFrom<'_> {
@@ -24,6 +26,7 @@ impl TextsFrom<'_> {
             TextsFrom::Nowhere => None,
             TextsFrom::Locomo(_) => Some("--locomo"),
             TextsFrom::Beam(_) => Some("--beam"),
+            TextsFrom::LiveChat(_) => Some("--livechat"),
         }
     }
 }
@@ -50,8 +53,8 @@ pub(crate) fn read_statements(
             return Err(Error::input(
                 path,
                 format!("id {:?}", s.id),
-                "no \"text\"; expected a text, or --locomo FILE (--beam DIR) for ids drawn \
-                 from LoCoMo (BEAM)",
+                "no \"text\"; expected a text, or --locomo FILE (--beam DIR, --livechat DIR) \
+                 for ids drawn from LoCoMo (BEAM, LiveChat)",
             ))
         }
         _ => {}
@@ -60,6 +63,7 @@ pub(crate) fn read_statements(
         TextsFrom::Nowhere => return Ok(statements),
         TextsFrom::Locomo(file) => crate::suite::locomo::turns(file)?,
         TextsFrom::Beam(load) => beam::turns(&load()?),
+        TextsFrom::LiveChat(dir) => livechat::turns(dir)?,
     };
     draw::fill_texts(path, &mut statements, &turns)?;
     Ok(statements)

@@ -1,0 +1,157 @@
+//! Statements drawn from developer chat on Gitter: the manually disentangled dialogs of
+//! LiveChat (Shi et al., "A First Look at Developers' Live Chat on Gitter", ESEC/FSE 2021; the
+//! LiveChat2021/LiveChat repository, MIT), eight open-source projects' rooms. The temporal
+//! classifier's set of a domain it was never trained or developed on, where people report
+//! fixes under way, announce plans and correct themselves (docs/temporal.md, "Developer chat:
+//! a domain never seen").
+//!
+//! The rule, in full, so the set can be drawn again from the released files:
+//! 1. the eight files of the repository's `data/manual/` ([`ROOMS`], in that order), each read
+//!    as UTF-8 lines split at `\n` (a `\r` before it dropped);
+//! 2. a message is a line `[DATE TIME] <user> text`, with the dialog's message number before
+//!    it when the file gives one; every other line (the dialogs' dashed separators, the
+//!    annotators' `// Part` notes, lines of pasted logs) is no message. The text is as
+//!    released, its placeholders (`[<-LINK->]`, `[<-CODE->]`, `[<-ISSUE->]`) included;
+//! 3. sentences and candidates as in LoCoMo's rule ([`super::draw`]: UAX #29 sentences ending
+//!    in `.` or `!`, 5 to 40 words);
+//! 4. the whole is held out (there is no development part): every candidate, rooms in the
+//!    order of rule 1 and lines in file order, in the seeded order of LoCoMo's rule 4 (one
+//!    ChaCha8 `u64` each), the first `n` drawn. A larger `n` extends a draw.
+//!
+//! A statement's id is `docker/L123/s2`: the room (the file's name without `.txt`), the
+//! message's 1-based line in its file, and the sentence's 1-based place in the message.
+
+use super::draw::{seeded_order, sentences};
+use super::Statement;
+use crate::error::{Error, Result};
+use crate::suite::locomo::Turn;
+use std::path::Path;
+
+/// The files of `data/manual/` the draw reads, in its order (rule 1).
+pub(crate) const ROOMS: [&str; 8] = [
+    "Appium",
+    "Gitter",
+    "Typescript",
+    "angular",
+    "dl4j",
+    "docker",
+    "ethereum",
+    "nodejs",
+];
+
+/// The message of one line (rule 2): its user and text, or `None` when the line is none.
+fn message(line: &str) -> Option<(&str, &str)> {
+    let rest = line
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start();
+    let rest = rest.strip_prefix('[')?;
+    let (stamp, rest) = rest.split_once("] <")?;
+    let (date, time) = stamp.split_at_checked(10)?;
+    let separator = time.chars().next()?;
+    let time = &time[1..];
+    let digits = |s: &str, shape: &str| {
+        s.len() == shape.len()
+            && s.chars().zip(shape.chars()).all(|(c, want)| {
+                if want == 'd' {
+                    c.is_ascii_digit()
+                } else {
+                    c == want
+                }
+            })
+    };
+    if !(digits(date, "dddd-dd-dd") && matches!(separator, 'T' | ' ') && digits(time, "dd:dd:dd")) {
+        return None;
+    }
+    let (user, text) = rest.split_once('>')?;
+    if user.is_empty() {
+        return None;
+    }
+    Some((user, text.strip_prefix(' ').unwrap_or(text)))
+}
+
+/// The messages of one room's file (rules 1 and 2) as turns: sample the room, dialog `L123`.
+pub(crate) fn room_turns(room: &str, text: &str) -> Vec<Turn> {
+    text.split('\n')
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let (user, text) = message(line.strip_suffix('\r').unwrap_or(line))?;
+            Some(Turn {
+                sample_id: room.to_string(),
+                dia_id: format!("L{}", i + 1),
+                speaker: user.to_string(),
+                text: text.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Every message of the eight rooms in `dir` (LiveChat's `data/manual/`), in the rule's order.
+/// A missing or unreadable file is an input error naming it.
+pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
+    let mut out = Vec::new();
+    for room in ROOMS {
+        let path = dir.join(format!("{room}.txt"));
+        let bytes = crate::io::read_bytes(&path)?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            Error::input(
+                &path,
+                format!("byte {}", e.valid_up_to()),
+                "invalid UTF-8; expected LiveChat's data/manual/ files as released",
+            )
+        })?;
+        out.extend(room_turns(room, text));
+    }
+    Ok(out)
+}
+
+/// The first `n` statements by the rule (rules 3 and 4).
+pub(crate) fn draw(turns: &[Turn], n: usize, seed: u64) -> Result<Vec<Statement>> {
+    let all = sentences(turns.iter());
+    if n > all.len() {
+        return Err(Error::Usage(format!(
+            "--n {n}: LiveChat's rooms hold {} candidate statements",
+            all.len()
+        )));
+    }
+    Ok(seeded_order(all, seed).into_iter().take(n).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_the_stamped_lines_and_nothing_else() {
+        let file = "1 [2016-11-21T19:38:17] <maintainer> At the moment there's no difference between the two. I will fix it tomorrow.\r\n\
+                    ----------------------------------\r\n\
+                    // Part 2: content-desc\r\n\
+                    15[2017-01-18T10:40:21] <someone> what works for iOS?\r\n\
+                    [2016-11-21 12:06:05] <dev> Fix underway [<-ISSUE->]\r\n\
+                    [Appium] Creating new XCUITestDriver session\r\n\
+                    [2016-11-21 12:06:05] <> no user here\r\n\
+                    [2016-13-21 12:06:05 <dev> no closing bracket\n";
+        let turns = room_turns("Gitter", file);
+        let got: Vec<(&str, &str, &str)> = turns
+            .iter()
+            .map(|t| (t.dia_id.as_str(), t.speaker.as_str(), t.text.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "L1",
+                    "maintainer",
+                    "At the moment there's no difference between the two. I will fix it tomorrow."
+                ),
+                ("L4", "someone", "what works for iOS?"),
+                ("L5", "dev", "Fix underway [<-ISSUE->]"),
+            ]
+        );
+        // Candidates as LoCoMo's rule 2: the question and the four-word line are none.
+        let drawn = draw(&turns, 2, 34).unwrap();
+        let mut ids: Vec<&str> = drawn.iter().map(|s| s.id.as_str()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["Gitter/L1/s1", "Gitter/L1/s2"]);
+        assert!(draw(&turns, 3, 34).is_err());
+    }
+}
