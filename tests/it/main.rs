@@ -157,6 +157,8 @@ mod tables;
 mod temporal;
 /// The classifier's BEAM statements are the ones the documented rule draws, in its order.
 mod temporal_beam;
+/// The classifier's developer-chat statements are the ones the documented rule draws from LiveChat.
+mod temporal_livechat;
 /// TREC export: precision recomputed from the files equals the report's.
 mod trec;
 /// A TREC run made elsewhere, read back, scores what its report says.

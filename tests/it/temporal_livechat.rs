@@ -1,0 +1,61 @@
+//! The TemporalClassifier's developer-chat statements (issue 47 #5, a domain it never saw):
+//! the committed labels are the statements the documented rule draws from LiveChat's released
+//! files, in the drawn order; the set is held out whole, so `--part` is refused with it
+//! (docs/temporal.md, "Developer chat: a domain never seen").
+
+use crate::common::needs::{data_file, needs, Need};
+use crate::common::{tenure_eval, tenure_eval_ok};
+
+fn ids_of(jsonl: &[u8]) -> Vec<String> {
+    String::from_utf8(jsonl.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["id"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn the_committed_livechat_labels_are_the_drawn_statements() {
+    if !needs(&[Need::LiveChat]) {
+        return;
+    }
+    let dir = data_file("livechat");
+    let file = crate::common::repo("cases/temporal/livechat-test.labels.jsonl");
+    let draw = |n: &str| {
+        let out = tenure_eval_ok(&["temporal", "draw", "--n", n, "--livechat"], &[&dir]);
+        ids_of(&out.stdout)
+    };
+    let drawn = draw("160");
+    assert_eq!(drawn, ids_of(&std::fs::read(&file).unwrap()));
+    // Rule 4: a larger draw extends a smaller one; every room of rule 1 is drawn from.
+    assert_eq!(draw("40")[..], drawn[..40]);
+    let rooms: std::collections::BTreeSet<&str> = drawn
+        .iter()
+        .map(|id| id.split('/').next().unwrap())
+        .collect();
+    assert_eq!(rooms.len(), 8, "{rooms:?}");
+    // The texts come back from the ids.
+    let out = tenure_eval_ok(
+        &["temporal", "classify", "--format", "json", "--livechat"],
+        &[&dir, &file],
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 160);
+    // No part: the whole is held out.
+    let dir = dir.display().to_string();
+    let out = tenure_eval(&[
+        "temporal",
+        "draw",
+        "--n",
+        "3",
+        "--part",
+        "test",
+        "--livechat",
+        &dir,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--part"));
+}
