@@ -31,7 +31,8 @@
 //! - show: [`render`] (the paper's and PrecisionMemBench's tables, any [`render::Table`] as
 //!   markdown, CSV, LaTeX or JSON, figures, TREC runs and qrels);
 //! - the studies a library user drives: [`study::flywheel`] and [`study::alias_learning`];
-//! - vectors: [`embed`] (stores, ONNX and served models).
+//! - vectors: [`embed`] (stores, ONNX and served models), and stores filled for some suites as
+//!   `embed` fills them: [`job::embed::FillPlan`].
 //!
 //! ```
 //! use tenure_eval::backend::BackendConfig;

@@ -3,6 +3,7 @@
 //! backend, run each kind, write each report atomically, evaluate the gates on the reports in
 //! memory. The top of the library: it drives `run` and writes through `report`.
 
+pub mod embed;
 pub mod errors;
 mod execute;
 pub mod explain;

@@ -48,6 +48,8 @@ mod cosine;
 mod determinism;
 /// `doctor` against real memory systems on 127.0.0.1 (the README wrapper needs python3).
 mod doctor;
+/// `embed`'s plan through the library writes the command line's store.
+mod embed_plan;
 /// `run --explain CASE` through each backend, saying which.
 mod explain;
 /// Figures as PNG and PDF: size, text in the embedded font, poppler reads the PDF, same bytes.

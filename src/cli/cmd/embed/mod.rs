@@ -164,8 +164,9 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
 /// Fill stores.
 pub(crate) fn run(args: EmbedArgs) -> Result<ExitCode> {
     use crate::embed::places::Places;
-    use crate::embed::source::{fill, import_upstream};
-    use crate::embed::{needed_texts, EmbeddingStore};
+    use crate::embed::source::import_upstream;
+    use crate::embed::EmbeddingStore;
+    use crate::job::embed::FillEvent;
     refuse_unused(&args)?;
     let suites: Vec<Suite> = if args.custom.corpus.is_some() {
         vec![load(&SuiteArgs {
@@ -246,54 +247,44 @@ pub(crate) fn run(args: EmbedArgs) -> Result<ExitCode> {
             "embed needs --model DIR (an ONNX model folder) or a served model (ollama:NAME, openai:NAME)".into(),
         ));
     }
-    for config in args.cosine.configs(&args.remote, IndexKind::Exact) {
-        let source = config.source();
-        if !source.is_embedder() {
-            return Err(Error::Usage(format!(
-                "embed needs a model folder (model.onnx + tokenizer.json) or a served model \
-                 (ollama:NAME[@URL], openai:NAME[@URL]); {} is neither",
-                source.spec
-            )));
+    let plan = crate::job::embed::FillPlan {
+        models: args.cosine.configs(&args.remote, IndexKind::Exact),
+        suites,
+        refresh: args.refresh,
+    };
+    let mut progress: Option<Progress> = None;
+    plan.run(&mut |event| match event {
+        FillEvent::Start { store, suite } => {
+            progress = Some(Progress::new(args.quiet, &format!("{store} {suite}")));
         }
-        // --refresh starts from nothing, so it also replaces a store another model made.
-        let (mut embedder, mut store) = if args.refresh {
-            source.open_fresh()?
-        } else {
-            source.open_model()?
-        };
-        let name = store.model.name.clone();
-        for suite in &suites {
-            let policy = config.policy(suite.profile);
-            let needed = needed_texts(suite, policy);
-            let mut progress = Progress::new(args.quiet, &format!("{name} {}", suite.label()));
-            let start = std::time::Instant::now();
-            let embedded = fill(
-                embedder.as_mut(),
-                &mut store,
-                policy,
-                &needed,
-                &mut |done, total| progress.update(done, total, "texts"),
-            )?;
-            progress.finish();
-            let seconds = start.elapsed().as_secs_f64();
-            note(args.quiet, format!(
-                "{name} · suite {} · {}: {} texts needed, {embedded} embedded in {seconds:.2} s, {} already stored",
-                suite.label(),
-                policy.label(),
-                needed.len(),
-                needed.len() - embedded
-            ));
+        FillEvent::Progress { done, total } => {
+            if let Some(p) = progress.as_mut() {
+                p.update(done, total, "texts");
+            }
         }
-        store.save(&places.folder(&name))?;
-        note(
+        FillEvent::Filled(f) => {
+            if let Some(mut p) = progress.take() {
+                p.finish();
+            }
+            note(
+                args.quiet,
+                format!(
+                    "{} · suite {} · {}: {} texts needed, {} embedded in {:.2} s, {} already stored",
+                    f.store,
+                    f.suite,
+                    f.policy,
+                    f.needed,
+                    f.embedded,
+                    f.seconds,
+                    f.needed - f.embedded
+                ),
+            );
+        }
+        FillEvent::Saved { folder, vectors } => note(
             args.quiet,
-            format!(
-                "wrote {} ({} vectors)",
-                places.folder(&name).display(),
-                store.len()
-            ),
-        );
-    }
+            format!("wrote {} ({vectors} vectors)", folder.display()),
+        ),
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
