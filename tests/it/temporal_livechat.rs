@@ -59,3 +59,17 @@ fn the_committed_livechat_labels_are_the_drawn_statements() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--part"));
 }
+
+#[test]
+fn a_folder_that_is_not_livechats_is_exit_2_naming_the_file_it_lacks() {
+    let empty = tempfile::tempdir().unwrap();
+    let dir = empty.path().display().to_string();
+    let out = tenure_eval(&["temporal", "draw", "--n", "3", "--livechat", &dir]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{dir}/Appium.txt")) && stderr.contains("data/manual/"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -91,6 +91,17 @@ pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
     let mut out = Vec::new();
     for room in ROOMS {
         let path = dir.join(format!("{room}.txt"));
+        if !path.is_file() {
+            return Err(Error::input(
+                &path,
+                "file",
+                format!(
+                    "not found; expected LiveChat's data/manual/ folder, with its {} rooms' files ({}.txt)",
+                    ROOMS.len(),
+                    ROOMS.join(".txt, ")
+                ),
+            ));
+        }
         let bytes = crate::io::read_bytes(&path)?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
             Error::input(
