@@ -1,4 +1,4 @@
-//! Pipeline profiles: the two upstream code versions whose behaviour differs (spec **[DIFF]** marks).
+//! Pipeline profiles: the two upstream code versions whose behaviour differs (spec **\[DIFF\]** marks).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

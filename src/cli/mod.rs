@@ -1,8 +1,9 @@
 //! The command line: arguments (clap), one file per command, progress and output helpers.
-//! Each command turns its flags into library calls and returns an exit code; [`main`] maps
-//! errors to exit codes. It lives in the library crate (as cargo-nextest's does) so that what
-//! only the command line uses stays crate-private; `src/main.rs` installs the allocator and the
-//! signal handler and calls [`main`]. Nothing else here is public.
+//! Each command turns its flags into library calls and returns an exit code;
+//! [`main`](crate::cli::main) maps errors to exit codes. It lives in the library crate (as
+//! cargo-nextest's does) so that what only the command line uses stays crate-private;
+//! `src/main.rs` installs the allocator and the signal handler and calls
+//! [`main`](crate::cli::main). Nothing else here is public.
 
 /// A line on stderr that can never panic: a closed or full stderr loses the message, which is
 /// all that can happen to it (`eprintln!` would abort the run instead).

@@ -1,4 +1,4 @@
-//! The context scorers' parameters: every **[open]** choice of the context-scorer spec with its
+//! The context scorers' parameters: every **\[open\]** choice of the context-scorer spec with its
 //! default, each one a flag (`src/cli/backends/scorers.rs`) and a line of the manifest
 //! (`backendSettings`). The **[given]** values (primacy +0.30 over the first 15 %, the
 //! temporal-validity table, the tier thresholds' defaults) are constants here or in
@@ -9,7 +9,7 @@ use crate::backend::label::Setting;
 use crate::backend::Thresholds;
 use serde::{Deserialize, Serialize};
 
-/// How a cosine in [−1, 1] becomes the relevance signal in [0, 1] (spec §1: **[open]**).
+/// How a cosine in [−1, 1] becomes the relevance signal in [0, 1] (spec §1: **\[open\]**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RelevanceMap {
@@ -35,7 +35,7 @@ pub fn tier_list(t: &Thresholds) -> [f64; 3] {
     [t.verbatim, t.compressed, t.archived]
 }
 
-/// Where the confidence signal comes from (spec §1, §6: **[open]**).
+/// Where the confidence signal comes from (spec §1, §6: **\[open\]**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConfidenceSource {
@@ -46,7 +46,7 @@ pub enum ConfidenceSource {
     Status,
 }
 
-/// KDecay rates per volatility class, per hour of age (spec §1: classes and rates **[open]**).
+/// KDecay rates per volatility class, per hour of age (spec §1: classes and rates **\[open\]**).
 /// Classes by belief type: preferences, decisions and relations are `stable`, entities `slow`,
 /// open questions `volatile`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -71,7 +71,7 @@ impl Default for VolatilityRates {
     }
 }
 
-/// The instruction-class keywords of the primacy boost (spec §1: list **[open]**), matched as
+/// The instruction-class keywords of the primacy boost (spec §1: list **\[open\]**), matched as
 /// whole words or phrases, case-insensitively, in the belief's canonical name, aliases, content
 /// and why_it_matters.
 pub const PRIMACY_KEYWORDS: &[&str] = &[
@@ -96,7 +96,7 @@ pub const PRIMACY_KEYWORDS: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ScorerParams {
-    /// Recency decay rate λ in exp(−λ (1 − t/T)) (**[open]**; default 0.5: the oldest belief
+    /// Recency decay rate λ in exp(−λ (1 − t/T)) (**\[open\]**; default 0.5: the oldest belief
     /// keeps 0.61).
     pub lambda: f64,
     /// Relevance from cosine.
@@ -107,21 +107,21 @@ pub struct ScorerParams {
     pub rates: VolatilityRates,
     /// Tier thresholds.
     pub thresholds: Thresholds,
-    /// Clamp the score to [0, 1] (**[open]**; default off: boosted beliefs would all tie at
+    /// Clamp the score to [0, 1] (**\[open\]**; default off: boosted beliefs would all tie at
     /// 1.0 and fall back on corpus order, and a score above 1 is in the Verbatim tier anyway).
     pub clamp: bool,
     /// Primacy keywords (lower case).
     pub primacy_keywords: Vec<String>,
-    /// Revisitation boost per earlier turn that came back to the belief's topic (**[open]**).
+    /// Revisitation boost per earlier turn that came back to the belief's topic (**\[open\]**).
     pub revisit_rate: f64,
-    /// Revisitation cap (**[open]**).
+    /// Revisitation cap (**\[open\]**).
     pub revisit_cap: f64,
     /// An earlier turn revisits a belief when its query's cosine with the belief reaches this.
     pub revisit_threshold: f64,
     /// The chapter 8 modifications (`--bitemporal`).
     pub bitemporal: bool,
     /// Bitemporal: a forward-open belief stated at least this many turns ago is "established"
-    /// (+0.30), a younger one "recent" (+0.15) (**[open]**).
+    /// (+0.30), a younger one "recent" (+0.15) (**\[open\]**).
     pub established_after: u64,
 }
 

@@ -35,10 +35,10 @@ pub struct SpreadingConfig {
     /// Tier thresholds.
     #[serde(default)]
     pub thresholds: Thresholds,
-    /// Beliefs whose cosine reaches this are neighbours (**[open]**; default 0.6).
+    /// Beliefs whose cosine reaches this are neighbours (**\[open\]**; default 0.6).
     #[serde(default = "default_edge")]
     pub edge_threshold: f64,
-    /// Share of the neighbours' mean activation added (**[open]**; default 0.5).
+    /// Share of the neighbours' mean activation added (**\[open\]**; default 0.5).
     #[serde(default = "default_fraction")]
     pub fraction: f64,
 }

@@ -89,7 +89,7 @@ pub(crate) struct FlywheelArgs {
     /// counter-signals, union.
     #[arg(long, value_delimiter = ',')]
     pub off: Vec<String>,
-    /// Variants, one line each in the figure: all, seed-only, no-<mechanism>.
+    /// Variants, one line each in the figure: all, seed-only, `no-<mechanism>`.
     #[arg(long, value_delimiter = ',', default_value = DEFAULT_VARIANTS)]
     pub variants: Vec<String>,
     /// Folder for the per-session JSON, the manifest, the cases and the claims.
