@@ -151,6 +151,14 @@ pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// A significance level: a number strictly between 0 and 1 (`--alpha`).
+pub(crate) fn level(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a level between 0 and 1")),
+    }
+}
+
 /// A path as given, the empty one included (clap's own parser refuses it).
 fn any_path(s: &str) -> std::result::Result<PathBuf, String> {
     Ok(PathBuf::from(s))

@@ -201,6 +201,33 @@ fn zero_concurrency_or_timeout_is_refused() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+/// A significance level outside (0, 1) and a negative tolerance are usage errors (exit 2) of
+/// every command that takes one, named before any input is read (the files given do not exist).
+#[test]
+fn a_level_outside_0_1_or_a_negative_tolerance_is_refused() {
+    let (none, other) = ("no-such-report.json", "no-such-other.json");
+    for (args, value) in [
+        (&["compare", none, other, "--alpha"][..], "1"),
+        (&["history", none, "--alpha"][..], "0"),
+        (&["html", none, "--out", "p.html", "--alpha"][..], "NaN"),
+        (&["models", "--model", "hashed", "--alpha"][..], "1.5"),
+        (&["claims", none][..], "--tolerance=-0.1"),
+    ] {
+        let (flag, given) = match value.split_once('=') {
+            Some((flag, v)) => (flag, v),
+            None => ("--alpha", value),
+        };
+        let args = [args, &[value][..]].concat();
+        let out = tenure_eval(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("'{given}' for '{flag}")),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// `--progress lines` writes plain progress lines for a log (each step's end at least); without
 /// a terminal the default writes none, and `--quiet` silences it.
 #[test]

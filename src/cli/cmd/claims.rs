@@ -25,7 +25,7 @@ pub(crate) struct ClaimsArgs {
     pub fail_on: Option<FailOnArg>,
     /// A claim whose every number is within T of the paper's reads "within ±T" and does not
     /// fail (absolute: 0.01 on a precision, 1 on a pass count).
-    #[arg(long, default_value_t = 0.0, value_name = "T")]
+    #[arg(long, default_value_t = 0.0, value_name = "T", value_parser = crate::cli::args::non_negative)]
     pub tolerance: f64,
     /// A claim known to differ, exempt from --fail-on (still shown): its label, the claim's
     /// words lower-cased and joined by `-` (`cosine-mean-precision`), or its row number.
@@ -45,12 +45,6 @@ pub(crate) enum FailOnArg {
 
 /// The claims table.
 pub(crate) fn run(args: ClaimsArgs) -> Result<ExitCode> {
-    if !(args.tolerance >= 0.0 && args.tolerance.is_finite()) {
-        return Err(crate::Error::Usage(format!(
-            "--tolerance {}: expected a number of at least 0",
-            args.tolerance
-        )));
-    }
     let reports = if args.reports.is_empty() {
         let (reports, skipped) = measure_paper()?;
         if let Some(why) = skipped {

@@ -35,7 +35,7 @@ pub(crate) struct CompareArgs {
     #[arg(long)]
     pub metrics: Option<String>,
     /// Significance level of the runs table, after Holm's adjustment.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::cli::args::level)]
     pub alpha: f64,
     /// Sign patterns drawn by a randomisation test too large to enumerate (over 40 differing
     /// cases).
@@ -99,12 +99,6 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
         return Err(Error::Usage(
             "compare needs reports of the same kind (all static or all session)".into(),
         ));
-    }
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(Error::Usage(format!(
-            "--alpha {}: expected a level between 0 and 1",
-            args.alpha
-        )));
     }
     // Reports of a suite judged by qrels (LoCoMo, BEAM, a test collection) are read by its rank
     // measures first: the pass/fail and set-precision comparison follows the runs table.

@@ -7,7 +7,7 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::error::exit;
 use crate::render::history::{figure, tables};
 use crate::render::table::render;
-use crate::{Error, Result};
+use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,7 +21,7 @@ pub(crate) struct HistoryArgs {
     #[arg(long, value_delimiter = ',')]
     pub metric: Vec<String>,
     /// Significance level of the regression verdict.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::cli::args::level)]
     pub alpha: f64,
     /// Write a figure of the first measure over the runs: `.svg`, `.png` or `.pdf`.
     #[arg(long, value_name = "FILE")]
@@ -39,12 +39,6 @@ pub(crate) struct HistoryArgs {
 
 /// Print the history.
 pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(Error::Usage(format!(
-            "--alpha {}: expected a level between 0 and 1",
-            args.alpha
-        )));
-    }
     // The figure's format is settled before any work: a name it cannot write is exit 2.
     let plot_format = match &args.plot {
         Some(file) => crate::cli::args::figure_format(args.plot_format, file, "--plot-format")?,

@@ -31,7 +31,7 @@ pub(crate) struct HtmlArgs {
     #[arg(long, default_value_t = 20_260_511)]
     pub seed: u64,
     /// Significance level of the runs table, after Holm's adjustment (as `compare`).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::cli::args::level)]
     pub alpha: f64,
     /// Sign patterns drawn by a randomisation test too large to enumerate (as `compare`).
     #[arg(long, default_value_t = 100_000)]
@@ -48,12 +48,6 @@ pub(crate) struct HtmlArgs {
 /// Write the page.
 pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(crate::Error::Usage(format!(
-            "--alpha {}: expected a level between 0 and 1",
-            args.alpha
-        )));
-    }
     let files = html::report_files(&args.reports)?;
     let reports = load_reports(&files, args.quiet)?;
     let named = args.suite.named();

@@ -58,7 +58,7 @@ pub(crate) struct ModelsArgs {
     #[arg(long)]
     pub no_chance: bool,
     /// Significance level of the test against chance, after Holm's adjustment.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::cli::args::level)]
     pub alpha: f64,
     /// Seed of sampled randomisation tests (over 40 differing cases).
     #[arg(long, default_value_t = 20_260_511)]
@@ -158,12 +158,6 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
                 "--{flag} is the test against chance's; --no-chance leaves the test out"
             )));
         }
-    }
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(crate::Error::Usage(format!(
-            "--alpha {}: expected a level between 0 and 1",
-            args.alpha
-        )));
     }
     let chance = (!args.no_chance).then(|| {
         let model = args.backends.cosine.configs(&args.remote, index).remove(0);
