@@ -3,18 +3,8 @@
 //! the rule's parts and strata hold (docs/temporal.md, "Real utterances from BEAM").
 
 use crate::common::needs::{data_file, needs, Need};
-use crate::common::tenure_eval_ok;
+use crate::common::{jsonl_ids, tenure_eval_ok};
 use std::collections::HashSet;
-
-fn ids_of(jsonl: &str) -> Vec<String> {
-    jsonl
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v["id"].as_str().unwrap().to_string()
-        })
-        .collect()
-}
 
 #[test]
 fn the_committed_beam_labels_are_the_drawn_statements() {
@@ -30,8 +20,8 @@ fn the_committed_beam_labels_are_the_drawn_statements() {
             &["temporal", "draw", "--part", part, "--n", "160", "--beam"],
             &[&beam],
         );
-        let drawn = ids_of(&String::from_utf8(out.stdout).unwrap());
-        let labelled = ids_of(&std::fs::read_to_string(crate::common::repo(file)).unwrap());
+        let drawn = jsonl_ids(&out.stdout);
+        let labelled = jsonl_ids(&std::fs::read(crate::common::repo(file)).unwrap());
         assert_eq!(drawn, labelled, "{file} is the --part {part} draw");
         // Rule 3: dev is chats 1-10, test chats 11-20.
         let chats: HashSet<u32> = drawn
@@ -56,7 +46,7 @@ fn the_committed_beam_labels_are_the_drawn_statements() {
             &["temporal", "draw", "--part", "test", "--n", n, "--beam"],
             &[&beam],
         );
-        ids_of(&String::from_utf8(out.stdout).unwrap())
+        jsonl_ids(&out.stdout)
     };
     assert_eq!(draw("40")[..], draw("160")[..40]);
 }

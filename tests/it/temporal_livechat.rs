@@ -4,18 +4,7 @@
 //! (docs/temporal.md, "Developer chat: a domain never seen").
 
 use crate::common::needs::{data_file, needs, Need};
-use crate::common::{tenure_eval, tenure_eval_ok};
-
-fn ids_of(jsonl: &[u8]) -> Vec<String> {
-    String::from_utf8(jsonl.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v["id"].as_str().unwrap().to_string()
-        })
-        .collect()
-}
+use crate::common::{jsonl_ids, tenure_eval, tenure_eval_ok};
 
 #[test]
 fn the_committed_livechat_labels_are_the_drawn_statements() {
@@ -26,10 +15,10 @@ fn the_committed_livechat_labels_are_the_drawn_statements() {
     let file = crate::common::repo("cases/temporal/livechat-test.labels.jsonl");
     let draw = |n: &str| {
         let out = tenure_eval_ok(&["temporal", "draw", "--n", n, "--livechat"], &[&dir]);
-        ids_of(&out.stdout)
+        jsonl_ids(&out.stdout)
     };
     let drawn = draw("160");
-    assert_eq!(drawn, ids_of(&std::fs::read(&file).unwrap()));
+    assert_eq!(drawn, jsonl_ids(&std::fs::read(&file).unwrap()));
     // Rule 4: a larger draw extends a smaller one; every room of rule 1 is drawn from.
     assert_eq!(draw("40")[..], drawn[..40]);
     let rooms: std::collections::BTreeSet<&str> = drawn

@@ -84,6 +84,18 @@ pub fn ids(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The `id` of every line of a JSON Lines text (a statements file, `temporal draw`'s output).
+pub fn jsonl_ids(text: &[u8]) -> Vec<String> {
+    std::str::from_utf8(text)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["id"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
 pub fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();
     v
