@@ -2,7 +2,8 @@
 # docs/results.md's section on the TemporalClassifier across domains, regenerated: the committed
 # classifier on LoCoMo's held-out test statements, BEAM's held-out test statements, BEAM's dev
 # statements (which it never trained on either), LiveChat's developer chat (a domain it never
-# saw, held out whole), and the software statements it was built on
+# saw, held out whole), the same held-out statements against a second annotator's labels and the
+# two annotators' agreement, and the software statements it was built on
 # (in sample); then the cross-validated figures of training with BEAM's dev statements
 # (train-temporal.py --beam), which were the attempt to carry it across (docs/temporal.md).
 #
@@ -32,6 +33,13 @@ eval_json locomo-test cases/temporal/locomo-test.labels.jsonl --locomo "$locomo"
 eval_json beam-test cases/temporal/beam-test.labels.jsonl --beam "$beam"
 eval_json beam-dev cases/temporal/beam-dev.labels.jsonl --beam "$beam"
 eval_json livechat cases/temporal/livechat-test.labels.jsonl --livechat "$livechat"
+# The second annotator's labels: the classifier against them, and the two annotators compared.
+eval_json livechat-second cases/temporal/livechat-test.second.labels.jsonl --livechat "$livechat"
+eval_json beam-test-second cases/temporal/beam-test.second.labels.jsonl --beam "$beam"
+eval_json agree-livechat cases/temporal/livechat-test.labels.jsonl \
+  --predicted cases/temporal/livechat-test.second.labels.jsonl
+eval_json agree-beam-test cases/temporal/beam-test.labels.jsonl \
+  --predicted cases/temporal/beam-test.second.labels.jsonl
 eval_json software cases/temporal/statements.jsonl
 "$python" scripts/train-temporal.py --locomo "$locomo" --beam "$beam" --binary "$bin" \
   --out "$work/model.json" --predictions "$work/cv" 2>"$work/train.log"
@@ -47,6 +55,10 @@ rows = [
     ("BEAM test (held out)", "beam-test"),
     ("BEAM dev (never trained on)", "beam-dev"),
     ("LiveChat developer chat (held out; a domain never seen)", "livechat"),
+    ("BEAM test, the second annotator's labels", "beam-test-second"),
+    ("LiveChat, the second annotator's labels", "livechat-second"),
+    ("agreement: BEAM test, second annotator against the first", "agree-beam-test"),
+    ("agreement: LiveChat, second annotator against the first", "agree-livechat"),
     ("software statements (in sample)", "software"),
     ("LoCoMo dev, cross-validated, trained with BEAM dev (committed features)", "cv-locomo"),
     ("BEAM dev, cross-validated, trained with BEAM dev (committed features)", "cv-beam"),
@@ -55,10 +67,10 @@ classes = ["forward_open", "current_state", "closed", "correction"]
 def ci(lo_hi):
     return f"{lo_hi['low']:.2f}–{lo_hi['high']:.2f}"
 out = ["<!-- temporal-classifier:begin (scripts/temporal-results.sh; do not edit by hand) -->", "",
-       "```sh", "scripts/temporal-results.sh DATA    # tenure-eval temporal eval FILE --locomo F | --beam D | --livechat D",
+       "```sh", "scripts/temporal-results.sh DATA    # tenure-eval temporal eval FILE --locomo F | --beam D | --livechat D | --predicted SECOND",
        "```", "",
-       "| set | n | accuracy | macro F1 (95% CI) | " + " | ".join(f"{c} F1 (n; predicted)" for c in classes) + " |",
-       "|---|---:|---:|---|" + "---|" * len(classes)]
+       "| set | n | accuracy | Cohen's κ (95% CI) | macro F1 (95% CI) | " + " | ".join(f"{c} F1 (n; predicted)" for c in classes) + " |",
+       "|---|---:|---:|---|---|" + "---|" * len(classes)]
 for title, name in rows:
     d = json.load(open(f"{work}/{name}.json"))
     cells = []
@@ -68,9 +80,12 @@ for title, name in rows:
         shown = pc["support"] > 0 or predicted[c] > 0
         cells.append(f"{pc['f1']:.3f} ({pc['support']}; {predicted[c]} predicted)" if shown else "–")
     macro = f"{d['macroF1']:.3f} ({ci(d['intervals']['macroF1'])})"
-    out.append(f"| {title} | {d['total']} | {d['accuracy']:.3f} | {macro} | " + " | ".join(cells) + " |")
+    kappa = "–" if d["kappa"] is None else f"{d['kappa']:.3f} ({ci(d['intervals']['kappa'])})"
+    out.append(f"| {title} | {d['total']} | {d['accuracy']:.3f} | {kappa} | {macro} | " + " | ".join(cells) + " |")
 out += ["", f"Macro F1 is over the classes labelled or predicted (a class predicted but never labelled "
-        f"counts, with F1 0); intervals: 2,000 bootstrap resamples of the statements, seed 34. "
+        f"counts, with F1 0); Cohen's κ is the agreement beyond chance (in the agreement rows, the "
+        f"second annotator's labels scored against the first's, `temporal eval FIRST --predicted "
+        f"SECOND`); intervals: 2,000 bootstrap resamples of the statements, seed 34. "
         f"Training with BEAM dev, the grid {chosen[len('chosen: '):]} by the mean cross-validated "
         f"macro F1 of LoCoMo dev and BEAM dev.", "", "<!-- temporal-classifier:end -->"]
 print("\n".join(out))

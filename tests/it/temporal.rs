@@ -146,6 +146,91 @@ fn a_statement_with_each_marker_class_is_classified_as_that_class() {
     assert_eq!(rows[1]["source"], "model");
 }
 
+/// The second annotator's labels (docs/temporal.md, "Agreement"): the same ids in the same
+/// order as the first's, and `eval --predicted` scores one against the other with no text
+/// read: accuracy is the share of equal classes, and Cohen's κ is recomputed here from the two
+/// files' class shares. An id in one file only is exit 2 naming it.
+#[test]
+fn a_second_labelling_is_scored_as_the_predictions() {
+    let read = |f: &str| -> Vec<(String, String)> {
+        std::fs::read_to_string(crate::common::repo(f))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["id"].as_str().unwrap().into(),
+                    v["class"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    for set in ["livechat-test", "beam-test"] {
+        let first = format!("cases/temporal/{set}.labels.jsonl");
+        let second = format!("cases/temporal/{set}.second.labels.jsonl");
+        let (a, b) = (read(&first), read(&second));
+        let ids = |v: &[(String, String)]| v.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            ids(&a),
+            ids(&b),
+            "{second} labels {first}'s statements, in order"
+        );
+        let out = tenure_eval(
+            &[
+                "temporal",
+                "eval",
+                &first,
+                "--predicted",
+                &second,
+                "--format",
+                "json",
+            ],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let n = a.len() as f64;
+        let agree = a.iter().zip(&b).filter(|(x, y)| x.1 == y.1).count() as f64;
+        let share =
+            |v: &[(String, String)], c: &str| v.iter().filter(|(_, k)| k == c).count() as f64 / n;
+        let chance: f64 = ["forward_open", "current_state", "closed", "correction"]
+            .iter()
+            .map(|c| share(&a, c) * share(&b, c))
+            .sum();
+        let kappa = (agree / n - chance) / (1.0 - chance);
+        assert!(
+            (e["accuracy"].as_f64().unwrap() - agree / n).abs() < 1e-12,
+            "{set}"
+        );
+        assert!(
+            (e["kappa"].as_f64().unwrap() - kappa).abs() < 1e-12,
+            "{set}: {kappa}"
+        );
+        let k = &e["intervals"]["kappa"];
+        assert!(k["low"].as_f64().unwrap() <= kappa && kappa <= k["high"].as_f64().unwrap());
+    }
+    let out = tenure_eval(
+        &[
+            "temporal",
+            "eval",
+            "cases/temporal/livechat-test.labels.jsonl",
+            "--predicted",
+            "cases/temporal/beam-test.second.labels.jsonl",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("beam-test.second.labels.jsonl") && stderr.contains("docker/L1152/s4"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_malformed_line_exits_2_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -95,6 +95,11 @@ pub(crate) struct EvalArgs {
     /// Where texts are read.
     #[command(flatten)]
     pub texts: TextsArgs,
+    /// Score another labelling of the same ids instead of the classifier: its classes are the
+    /// predictions (two annotators' agreement, Cohen's κ among the figures, or another
+    /// classifier's output). No text is read.
+    #[arg(long, value_name = "SECOND", conflicts_with_all = ["locomo", "beam", "livechat"])]
+    pub predicted: Option<PathBuf>,
     /// Output format: the tables (per class with the macro averages, the confusion matrix, the
     /// misclassified statements) as markdown, CSV or LaTeX, or the evaluation as JSON.
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
@@ -150,21 +155,25 @@ fn beam_suite(data: &Path) -> Result<crate::suite::Suite> {
     crate::cli::args::load_beam(data, vec![tier])
 }
 
+/// The bytes of `path` (`-` is stdin, named `<stdin>` in messages).
+fn read_input(path: &Path) -> Result<(PathBuf, Vec<u8>)> {
+    if path.as_os_str() != "-" {
+        return Ok((path.to_path_buf(), crate::io::read_bytes(path)?));
+    }
+    let stdin = PathBuf::from("<stdin>");
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
+    Ok((stdin, bytes))
+}
+
 /// The statements of `path` (`-` is stdin, named `<stdin>` in messages), lines without a text
 /// read from LoCoMo's file or BEAM's folder; without either, a line with no text is an input
 /// error.
 fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<Statement>)> {
-    let (path, bytes) = if path.as_os_str() != "-" {
-        (path.to_path_buf(), crate::io::read_bytes(path)?)
-    } else {
-        let stdin = PathBuf::from("<stdin>");
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
-        (stdin, bytes)
-    };
+    let (path, bytes) = read_input(path)?;
     // BEAM's tier is loaded only when a line needs its text.
     let load_beam = texts.beam.as_deref().map(|dir| move || beam_suite(dir));
     let from = match (&texts.locomo, &load_beam, &texts.livechat) {
@@ -189,7 +198,19 @@ fn classify(args: ClassifyArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: EvalArgs) -> Result<ExitCode> {
-    let (path, statements) = read_statements(&args.file, &args.texts)?;
+    let (path, statements) = match &args.predicted {
+        Some(second) => {
+            let (path, first) = read_input(&args.file)?;
+            let statements = crate::study::temporal::texts::with_predictions(
+                &path,
+                &first,
+                second,
+                &crate::io::read_bytes(second)?,
+            )?;
+            (path, statements)
+        }
+        None => read_statements(&args.file, &args.texts)?,
+    };
     let evaluation = evaluate(&path, &statements)?;
     let out = match args.format {
         OutputFormat::Json => lines::pretty(&evaluation)?,

@@ -1,5 +1,6 @@
-//! Per-class and macro precision, recall and F1 from (gold, predicted) pairs, and their
-//! bootstrap 95% intervals: statements resampled with replacement, the same scores recomputed
+//! Per-class and macro precision, recall and F1 from (gold, predicted) pairs, Cohen's κ (the
+//! agreement beyond chance, so two annotators' labels can be compared as a classifier's are),
+//! and their bootstrap 95% intervals: statements resampled with replacement, the same scores recomputed
 //! on each resample, the 2.5th and 97.5th percentiles kept (ranks round(q·(B−1)) of the sorted
 //! values, as `eval::stats` does for its paired intervals). Seeded, so reproducible.
 
@@ -30,6 +31,29 @@ pub(super) struct Scored {
     pub macro_precision: f64,
     pub macro_recall: f64,
     pub macro_f1: f64,
+    /// Cohen's κ: (observed agreement − chance agreement) / (1 − chance agreement), chance from
+    /// each side's class shares. `None` when chance agreement is 1 (both sides gave one and the
+    /// same class throughout: 0/0, as scikit-learn's `cohen_kappa_score` gives NaN).
+    pub kappa: Option<f64>,
+}
+
+/// Cohen's κ of a confusion matrix (rows one side, columns the other).
+fn kappa(confusion: &BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>) -> Option<f64> {
+    let n: usize = confusion.values().flat_map(|row| row.values()).sum();
+    if n == 0 {
+        return None;
+    }
+    let n = n as f64;
+    let observed = confusion.iter().map(|(c, row)| row[c]).sum::<usize>() as f64 / n;
+    let chance: f64 = TemporalClass::ALL
+        .iter()
+        .map(|c| {
+            let rows = confusion[c].values().sum::<usize>() as f64;
+            let columns = confusion.values().map(|row| row[c]).sum::<usize>() as f64;
+            (rows / n) * (columns / n)
+        })
+        .sum();
+    (chance < 1.0).then(|| (observed - chance) / (1.0 - chance))
 }
 
 impl Scored {
@@ -78,6 +102,7 @@ impl Scored {
             macro_precision: mean(|s| s.precision),
             macro_recall: mean(|s| s.recall),
             macro_f1: mean(|s| s.f1),
+            kappa: kappa(&confusion),
             per_class,
             confusion,
         }
@@ -102,6 +127,8 @@ pub(crate) struct Intervals {
     pub macro_f1: Bounds,
     /// Of each labelled class's F1 (a class with no gold statement has none).
     pub f1: BTreeMap<TemporalClass, Bounds>,
+    /// Of Cohen's κ, over the resamples where it is defined (none when it never is).
+    pub kappa: Option<Bounds>,
     /// Resamples drawn.
     pub resamples: usize,
     /// ChaCha8 seed.
@@ -119,6 +146,7 @@ pub(super) fn bootstrap(
         .filter(|c| pairs.iter().any(|(g, _)| g == c))
         .collect();
     let mut macros = Vec::with_capacity(resamples);
+    let mut kappas = Vec::with_capacity(resamples);
     let mut per_class: BTreeMap<TemporalClass, Vec<f64>> = BTreeMap::new();
     let mut sample = Vec::with_capacity(pairs.len());
     crate::eval::stats::resample(pairs.len(), resamples, seed, |drawn| {
@@ -126,6 +154,7 @@ pub(super) fn bootstrap(
         sample.extend(drawn.iter().map(|&i| pairs[i]));
         let scored = Scored::of(&sample);
         macros.push(scored.macro_f1);
+        kappas.extend(scored.kappa);
         for c in &labelled {
             per_class
                 .entry(*c)
@@ -140,6 +169,7 @@ pub(super) fn bootstrap(
             .into_iter()
             .map(|(c, v)| (c, interval(v)))
             .collect(),
+        kappa: (!kappas.is_empty()).then(|| interval(kappas)),
         resamples,
         seed,
     }
@@ -149,6 +179,33 @@ pub(super) fn bootstrap(
 mod tests {
     use super::*;
     use TemporalClass::*;
+
+    /// A known answer: 100 pairs, 45 and 15 agreeing, 25 and 15 not: observed 0.60, chance
+    /// 0.6 × 0.7 + 0.4 × 0.3 = 0.54, κ = 0.06 / 0.46 = 0.130435; scikit-learn's
+    /// `cohen_kappa_score` gives 0.13043478260869568 on the same pairs.
+    #[test]
+    fn kappa_is_agreement_beyond_chance() {
+        let mut pairs = Vec::new();
+        for (gold, predicted, n) in [
+            (ForwardOpen, ForwardOpen, 45),
+            (ForwardOpen, Closed, 15),
+            (Closed, ForwardOpen, 25),
+            (Closed, Closed, 15),
+        ] {
+            pairs.extend(std::iter::repeat_n((gold, predicted), n));
+        }
+        let k = Scored::of(&pairs).kappa.unwrap();
+        assert!((k - 0.130_434_782_608_695_7).abs() < 1e-12, "{k}");
+        // Perfect agreement is 1; one class on both sides throughout is undefined.
+        assert_eq!(
+            Scored::of(&[(Closed, Closed), (ForwardOpen, ForwardOpen)]).kappa,
+            Some(1.0)
+        );
+        assert_eq!(
+            Scored::of(&[(Closed, Closed), (Closed, Closed)]).kappa,
+            None
+        );
+    }
 
     #[test]
     fn a_perfect_classifier_has_a_point_interval_and_a_noisy_one_a_wide_one() {

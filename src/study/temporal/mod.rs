@@ -147,7 +147,9 @@ pub(crate) struct Evaluation {
     /// Unweighted mean of the per-class F1s, over the classes labelled or predicted.
     #[serde(rename = "macroF1")]
     pub macro_f1: f64,
-    /// Bootstrap 95% intervals of the macro and per-class F1.
+    /// Cohen's κ of gold against predicted (`null` when undefined: one class on both sides).
+    pub kappa: Option<f64>,
+    /// Bootstrap 95% intervals of the macro and per-class F1 and of κ.
     pub intervals: interval::Intervals,
     /// `confusion[gold][predicted]` = count, every cell present.
     pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
@@ -198,6 +200,7 @@ pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluati
         macro_precision: scored.macro_precision,
         macro_recall: scored.macro_recall,
         macro_f1: scored.macro_f1,
+        kappa: scored.kappa,
         intervals: interval::bootstrap(&pairs, interval::RESAMPLES, interval::SEED),
         per_class: scored.per_class,
         confusion: scored.confusion,

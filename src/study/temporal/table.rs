@@ -1,5 +1,5 @@
 //! The evaluation's tables, through the one `render::Table` (markdown, CSV, LaTeX, JSON): per
-//! class with the macro averages, bootstrap intervals of the F1s and the accuracy ("–" where a
+//! class with the macro averages, bootstrap intervals of the F1s, the accuracy and Cohen's κ ("–" where a
 //! figure is undefined: a class never labelled has no recall), the confusion matrix (rows gold, columns
 //! predicted), and the misclassified statements.
 
@@ -44,9 +44,14 @@ pub(crate) fn tables(e: &Evaluation) -> Vec<Table> {
         ci(Some(&e.intervals.macro_f1)),
         e.total.to_string(),
     ]);
+    let kappa = match (e.kappa, &e.intervals.kappa) {
+        (Some(k), Some(i)) => format!("; Cohen's κ {k:.3}, {:.3}–{:.3}", i.low, i.high),
+        (Some(k), None) => format!("; Cohen's κ {k:.3}"),
+        (None, _) => String::new(),
+    };
     let per_class = Table::new(
         &format!(
-            "Per class (accuracy {:.3}, {} of {})",
+            "Per class (accuracy {:.3}, {} of {}{kappa})",
             e.accuracy, e.correct, e.total
         ),
         &["class", "precision", "recall", "F1", "F1 95% CI", "support"],

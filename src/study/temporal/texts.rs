@@ -68,3 +68,47 @@ pub(crate) fn read_statements(
     draw::fill_texts(path, &mut statements, &turns)?;
     Ok(statements)
 }
+
+/// The labelled statements of `first` (read from `first_path`) with `second`'s classes as
+/// their predictions (`temporal eval FILE --predicted SECOND`): two annotators' labels compared
+/// as a classifier's are, or another classifier's output scored. No text is read. Both files
+/// must hold the same ids, each with a class; an id in one only, or a line without a class, is
+/// an input error naming the file and the id.
+pub(crate) fn with_predictions(
+    first_path: &Path,
+    first: &[u8],
+    second_path: &Path,
+    second: &[u8],
+) -> Result<Vec<Statement>> {
+    let mut statements = parse_statements(first_path, first)?;
+    let mut given: std::collections::HashMap<String, crate::temporal::TemporalClass> =
+        std::collections::HashMap::new();
+    for s in parse_statements(second_path, second)? {
+        let class = s.class.ok_or_else(|| {
+            Error::input(
+                second_path,
+                format!("id {:?}", s.id),
+                "no \"class\"; expected one",
+            )
+        })?;
+        given.insert(s.id, class);
+    }
+    for s in &mut statements {
+        let class = given.remove(&s.id).ok_or_else(|| {
+            Error::input(
+                second_path,
+                format!("id {:?}", s.id),
+                format!("missing; expected every id of {}", first_path.display()),
+            )
+        })?;
+        s.predicted = Some(class);
+    }
+    if let Some(id) = given.keys().min() {
+        return Err(Error::input(
+            second_path,
+            format!("id {id:?}"),
+            format!("not in {}; expected the same ids", first_path.display()),
+        ));
+    }
+    Ok(statements)
+}

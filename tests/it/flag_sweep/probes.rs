@@ -288,6 +288,10 @@ pub(super) fn value(command: &str, flag: &str, fx: &Fixtures) -> Option<String> 
         (_, "--table") => "1".into(),
         (_, "--split") => "dev".into(),
         ("temporal draw", "--part") => "test".into(),
+        // The base's own labels as the predictions: every statement agrees.
+        ("temporal eval", "--predicted") => crate::common::repo("cases/temporal/statements.jsonl")
+            .display()
+            .to_string(),
         // Paths: a file or folder that exists where one is read, a new name where one is written.
         (_, "--corpus" | "--cases" | "--sessions" | "--topics" | "--qrels" | "--locomo") => {
             fx.path("t/retrieval-report-tenure.qrels")
