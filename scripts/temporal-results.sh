@@ -34,7 +34,10 @@ eval_json beam-test cases/temporal/beam-test.labels.jsonl --beam "$beam"
 eval_json beam-dev cases/temporal/beam-dev.labels.jsonl --beam "$beam"
 eval_json livechat cases/temporal/livechat-test.labels.jsonl --livechat "$livechat"
 # The second annotator's labels: the classifier against them, and the two annotators compared.
+eval_json locomo-test-second cases/temporal/locomo-test.second.labels.jsonl --locomo "$locomo"
 eval_json livechat-second cases/temporal/livechat-test.second.labels.jsonl --livechat "$livechat"
+eval_json agree-locomo-test cases/temporal/locomo-test.labels.jsonl \
+  --predicted cases/temporal/locomo-test.second.labels.jsonl
 eval_json beam-test-second cases/temporal/beam-test.second.labels.jsonl --beam "$beam"
 eval_json agree-livechat cases/temporal/livechat-test.labels.jsonl \
   --predicted cases/temporal/livechat-test.second.labels.jsonl
@@ -55,8 +58,10 @@ rows = [
     ("BEAM test (held out)", "beam-test"),
     ("BEAM dev (never trained on)", "beam-dev"),
     ("LiveChat developer chat (held out; a domain never seen)", "livechat"),
+    ("LoCoMo test, the second annotator's labels", "locomo-test-second"),
     ("BEAM test, the second annotator's labels", "beam-test-second"),
     ("LiveChat, the second annotator's labels", "livechat-second"),
+    ("agreement: LoCoMo test, second annotator against the first", "agree-locomo-test"),
     ("agreement: BEAM test, second annotator against the first", "agree-beam-test"),
     ("agreement: LiveChat, second annotator against the first", "agree-livechat"),
     ("software statements (in sample)", "software"),

@@ -165,7 +165,7 @@ fn a_second_labelling_is_scored_as_the_predictions() {
             })
             .collect()
     };
-    for set in ["livechat-test", "beam-test"] {
+    for set in ["locomo-test", "beam-test", "livechat-test"] {
         let first = format!("cases/temporal/{set}.labels.jsonl");
         let second = format!("cases/temporal/{set}.second.labels.jsonl");
         let (a, b) = (read(&first), read(&second));
