@@ -23,24 +23,21 @@ fn tenure_eval(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().unwrap()
 }
 
-#[test]
-fn eval_on_the_built_in_corpus_prints_the_per_class_table() {
-    let out = tenure_eval(
-        &[
-            "temporal",
-            "eval",
-            "cases/temporal/statements.jsonl",
-            "--format",
-            "json",
-        ],
-        None,
-    );
+/// `temporal eval ARGS --format json`, which must succeed, as JSON.
+fn eval_json(args: &[&str]) -> serde_json::Value {
+    let args = [&["temporal", "eval"][..], args, &["--format", "json"][..]].concat();
+    let out = tenure_eval(&args, None);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn eval_on_the_built_in_corpus_prints_the_per_class_table() {
+    let e = eval_json(&["cases/temporal/statements.jsonl"]);
     let mut total = 0;
     for class in ["forward_open", "current_state", "closed", "correction"] {
         let scores = &e["perClass"][class];
@@ -175,24 +172,7 @@ fn a_second_labelling_is_scored_as_the_predictions() {
             ids(&b),
             "{second} labels {first}'s statements, in order"
         );
-        let out = tenure_eval(
-            &[
-                "temporal",
-                "eval",
-                &first,
-                "--predicted",
-                &second,
-                "--format",
-                "json",
-            ],
-            None,
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let e = eval_json(&[&first, "--predicted", &second]);
         let n = a.len() as f64;
         let agree = a.iter().zip(&b).filter(|(x, y)| x.1 == y.1).count() as f64;
         let share =
@@ -292,18 +272,7 @@ fn the_locomo_test_set_is_the_drawn_one_and_scores_at_least_0_80() {
         ids(&committed)
     );
 
-    let out = tenure_eval(
-        &[
-            "temporal", "eval", labels, "--locomo", locomo, "--format", "json",
-        ],
-        None,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = eval_json(&[labels, "--locomo", locomo]);
     assert_eq!(e["total"], 320);
     assert_eq!(e["perClass"]["correction"]["support"], 0);
     let macro_f1 = e["macroF1"].as_f64().unwrap();
