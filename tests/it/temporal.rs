@@ -209,6 +209,24 @@ fn a_second_labelling_is_scored_as_the_predictions() {
         stderr.contains("beam-test.second.labels.jsonl") && stderr.contains("docker/L1152/s4"),
         "{stderr}"
     );
+    // A file whose lines carry predictions of their own would have them replaced: refused.
+    let own = r#"{"id": "a", "text": "x", "class": "closed", "predicted": "closed"}"#;
+    let out = tenure_eval(
+        &[
+            "temporal",
+            "eval",
+            "-",
+            "--predicted",
+            "cases/temporal/beam-test.second.labels.jsonl",
+        ],
+        Some(own),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("<stdin>") && stderr.contains("\"predicted\""),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -94,6 +94,16 @@ pub(crate) fn with_predictions(
         given.insert(s.id, class);
     }
     for s in &mut statements {
+        if s.predicted.is_some() {
+            return Err(Error::input(
+                first_path,
+                format!("id {:?}", s.id),
+                format!(
+                    "has a \"predicted\" class of its own; expected none where {} gives them",
+                    second_path.display()
+                ),
+            ));
+        }
         let class = given.remove(&s.id).ok_or_else(|| {
             Error::input(
                 second_path,
