@@ -10,7 +10,7 @@ use crate::embed::source::fill;
 use crate::embed::{needed_texts, EmbeddingStore};
 use crate::error::{Error, Result};
 use crate::suite::Suite;
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Instant;
 
 /// Which stores to fill for which suites.
@@ -65,7 +65,7 @@ pub enum FillEvent<'a> {
     /// A store was written.
     Saved {
         /// Its folder.
-        folder: &'a PathBuf,
+        folder: &'a Path,
         /// Vectors it holds.
         vectors: usize,
     },

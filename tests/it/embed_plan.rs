@@ -40,24 +40,27 @@ fn the_library_plan_writes_the_store_the_command_line_writes() {
         ],
         &[&cli],
     );
-    let mut config = CosineConfig::new("hashed");
-    config.store_dir = Some(lib.clone());
-    let suite = Suite::load(&SuiteSource::Builtin("paper".into())).unwrap();
+    // The built-in hashed embedder into `lib`, for `paper`.
+    let plan = || {
+        let mut config = CosineConfig::new("hashed");
+        config.store_dir = Some(lib.clone());
+        FillPlan {
+            models: vec![config],
+            suites: vec![Suite::load(&SuiteSource::Builtin("paper".into())).unwrap()],
+            refresh: false,
+        }
+    };
     let mut events = Vec::new();
-    let filled = FillPlan {
-        models: vec![config],
-        suites: vec![suite],
-        refresh: false,
-    }
-    .run(&mut |event| {
-        events.push(match event {
-            FillEvent::Start { .. } => "start",
-            FillEvent::Progress { .. } => "progress",
-            FillEvent::Filled(_) => "filled",
-            FillEvent::Saved { .. } => "saved",
+    let filled = plan()
+        .run(&mut |event| {
+            events.push(match event {
+                FillEvent::Start { .. } => "start",
+                FillEvent::Progress { .. } => "progress",
+                FillEvent::Filled(_) => "filled",
+                FillEvent::Saved { .. } => "saved",
+            })
         })
-    })
-    .unwrap();
+        .unwrap();
     assert_eq!(filled.len(), 1);
     let f = &filled[0];
     // A fresh store: every needed text embedded now, none stored before.
@@ -68,15 +71,7 @@ fn the_library_plan_writes_the_store_the_command_line_writes() {
     assert!(!files(&lib).is_empty());
 
     // Again: everything is stored already, nothing embedded.
-    let mut config = CosineConfig::new("hashed");
-    config.store_dir = Some(lib.clone());
-    let again = FillPlan {
-        models: vec![config],
-        suites: vec![Suite::load(&SuiteSource::Builtin("paper".into())).unwrap()],
-        refresh: false,
-    }
-    .run(&mut |_| {})
-    .unwrap();
+    let again = plan().run(&mut |_| {}).unwrap();
     assert_eq!((again[0].needed, again[0].embedded), (f.needed, 0));
 
     // A store's name embeds nothing: refused before any work.

@@ -5,7 +5,6 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::render::render;
 use crate::study::temporal::draw::{self, Part};
 use clap::{Args, Subcommand};
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -155,18 +154,15 @@ fn beam_suite(data: &Path) -> Result<crate::suite::Suite> {
     crate::cli::args::load_beam(data, vec![tier])
 }
 
-/// The bytes of `path` (`-` is stdin, named `<stdin>` in messages).
+/// The bytes of `path` and the name messages give it (`-` is stdin, named `<stdin>`).
 fn read_input(path: &Path) -> Result<(PathBuf, Vec<u8>)> {
-    if path.as_os_str() != "-" {
-        return Ok((path.to_path_buf(), crate::io::read_bytes(path)?));
-    }
-    let stdin = PathBuf::from("<stdin>");
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::input(&stdin, "file", format!("cannot read stdin: {e}")))?;
-    Ok((stdin, bytes))
+    let bytes = crate::io::read_bytes(path)?;
+    let name = if path.as_os_str() == "-" {
+        PathBuf::from("<stdin>")
+    } else {
+        path.to_path_buf()
+    };
+    Ok((name, bytes))
 }
 
 /// The statements of `path` (`-` is stdin, named `<stdin>` in messages), lines without a text

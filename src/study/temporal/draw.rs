@@ -100,10 +100,25 @@ pub(crate) fn seeded_order(all: Vec<Statement>, seed: u64) -> Vec<Statement> {
 
 /// The first `n` of `part`'s candidates in the seeded order (rule 4).
 pub(crate) fn draw(turns: &[Turn], part: Part, n: usize, seed: u64) -> Result<Vec<Statement>> {
-    let all = candidates(turns, part)?;
+    first_n(
+        candidates(turns, part)?,
+        n,
+        seed,
+        &format!("the {part:?} part has"),
+    )
+}
+
+/// The first `n` of `all` in the seeded order (rule 4); more than there are is a usage error
+/// saying how many there are (`holding`: "the Test part has").
+pub(crate) fn first_n(
+    all: Vec<Statement>,
+    n: usize,
+    seed: u64,
+    holding: &str,
+) -> Result<Vec<Statement>> {
     if n > all.len() {
         return Err(Error::Usage(format!(
-            "--n {n}: the {part:?} part has {} candidate statements",
+            "--n {n}: {holding} {} candidate statements",
             all.len()
         )));
     }

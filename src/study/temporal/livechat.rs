@@ -21,7 +21,7 @@
 //! A statement's id is `docker/L123/s2`: the room (the file's name without `.txt`), the
 //! message's 1-based line in its file, and the sentence's 1-based place in the message.
 
-use super::draw::{seeded_order, sentences};
+use super::draw::{first_n, sentences};
 use super::Statement;
 use crate::error::{Error, Result};
 use crate::suite::locomo::Turn;
@@ -39,34 +39,27 @@ pub(crate) const ROOMS: [&str; 8] = [
     "nodejs",
 ];
 
+/// A message's time stamp, byte by byte: `d` a digit, `_` the date's `T` or a space, the rest
+/// itself (rule 2).
+const STAMP: &str = "dddd-dd-dd_dd:dd:dd";
+
 /// The message of one line (rule 2): its user and text, or `None` when the line is none.
 fn message(line: &str) -> Option<(&str, &str)> {
     let rest = line
         .trim_start_matches(|c: char| c.is_ascii_digit())
         .trim_start();
-    let rest = rest.strip_prefix('[')?;
-    let (stamp, rest) = rest.split_once("] <")?;
-    let (date, time) = stamp.split_at_checked(10)?;
-    let separator = time.chars().next()?;
-    let time = &time[1..];
-    let digits = |s: &str, shape: &str| {
-        s.len() == shape.len()
-            && s.chars().zip(shape.chars()).all(|(c, want)| {
-                if want == 'd' {
-                    c.is_ascii_digit()
-                } else {
-                    c == want
-                }
-            })
-    };
-    if !(digits(date, "dddd-dd-dd") && matches!(separator, 'T' | ' ') && digits(time, "dd:dd:dd")) {
-        return None;
-    }
+    let (stamp, rest) = rest.strip_prefix('[')?.split_once("] <")?;
     let (user, text) = rest.split_once('>')?;
-    if user.is_empty() {
-        return None;
-    }
-    Some((user, text.strip_prefix(' ').unwrap_or(text)))
+    let stamped = stamp.len() == STAMP.len()
+        && stamp
+            .bytes()
+            .zip(STAMP.bytes())
+            .all(|(c, want)| match want {
+                b'd' => c.is_ascii_digit(),
+                b'_' => c == b'T' || c == b' ',
+                _ => c == want,
+            });
+    (stamped && !user.is_empty()).then(|| (user, text.strip_prefix(' ').unwrap_or(text)))
 }
 
 /// The messages of one room's file (rules 1 and 2) as turns: sample the room, dialog `L123`.
@@ -117,14 +110,7 @@ pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
 
 /// The first `n` statements by the rule (rules 3 and 4).
 pub(crate) fn draw(turns: &[Turn], n: usize, seed: u64) -> Result<Vec<Statement>> {
-    let all = sentences(turns.iter());
-    if n > all.len() {
-        return Err(Error::Usage(format!(
-            "--n {n}: LiveChat's rooms hold {} candidate statements",
-            all.len()
-        )));
-    }
-    Ok(seeded_order(all, seed).into_iter().take(n).collect())
+    first_n(sentences(turns.iter()), n, seed, "LiveChat's rooms hold")
 }
 
 #[cfg(test)]
@@ -140,7 +126,8 @@ mod tests {
                     [2016-11-21 12:06:05] <dev> Fix underway [<-ISSUE->]\r\n\
                     [Appium] Creating new XCUITestDriver session\r\n\
                     [2016-11-21 12:06:05] <> no user here\r\n\
-                    [2016-13-21 12:06:05 <dev> no closing bracket\n";
+                    [2016-13-21 12:06:05 <dev> no closing bracket\r\n\
+                    [2016-11-21\u{e9}12:06:05] <dev> not a stamp\n";
         let turns = room_turns("Gitter", file);
         let got: Vec<(&str, &str, &str)> = turns
             .iter()

@@ -1,7 +1,8 @@
 //! A statements file's lines read, and the texts of lines drawn by id (`temporal draw`) found
 //! in the benchmark they were drawn from: LoCoMo's file, BEAM's tier or LiveChat's rooms. A benchmark given
 //! when every line has its text would be read for nothing, and a line with neither a text nor
-//! a benchmark cannot be classified: both are refused.
+//! a benchmark cannot be classified: both are refused. Or a statements file with a second
+//! labelling's classes as its predictions ([`with_predictions`]), where no text is read.
 
 use super::{beam, draw, livechat, parse_statements, Statement};
 use crate::error::{Error, Result};
