@@ -161,6 +161,8 @@ mod temporal;
 mod temporal_beam;
 /// The classifier's developer-chat statements are the ones the documented rule draws from LiveChat.
 mod temporal_livechat;
+/// The classifier's Slack statements are the ones the documented rule draws from the Slack chats.
+mod temporal_slack;
 /// TREC export: precision recomputed from the files equals the report's.
 mod trec;
 /// A TREC run made elsewhere, read back, scores what its report says.

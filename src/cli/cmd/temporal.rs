@@ -37,8 +37,8 @@ pub(crate) enum TemporalCommand {
     /// Precision, recall and F1 per class, macro averages, the confusion matrix and the
     /// misclassified ids against the gold `class` of every line.
     Eval(EvalArgs),
-    /// Draw statements from LoCoMo's dialog turns, BEAM's user messages or LiveChat's developer
-    /// chat by the documented random rule, as JSON Lines `{"id", "text"}` to label
+    /// Draw statements from LoCoMo's dialog turns, BEAM's user messages, LiveChat's developer
+    /// chat or the Slack channels by the documented random rule, as JSON Lines `{"id", "text"}` to label
     /// (docs/temporal.md, "Real utterances").
     Draw(DrawArgs),
     /// Each statement's features for the learned model, as JSON Lines `{"id", "class",
@@ -48,19 +48,23 @@ pub(crate) enum TemporalCommand {
 }
 
 /// Where lines without a text (ids drawn by `temporal draw`) find it: LoCoMo's file, BEAM's
-/// folder or LiveChat's.
+/// folder, LiveChat's or the Slack chats'.
 #[derive(Debug, Args)]
 pub(crate) struct TextsArgs {
     /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["beam", "livechat"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["beam", "livechat", "slack"])]
     pub locomo: Option<PathBuf>,
     /// BEAM's `chats/` folder, for lines without a text (ids drawn by `temporal draw --beam`).
-    #[arg(long, value_name = "DIR", conflicts_with = "livechat")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["livechat", "slack"])]
     pub beam: Option<PathBuf>,
     /// LiveChat's `data/manual/` folder, for lines without a text (ids drawn by `temporal
     /// draw --livechat`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "slack")]
     pub livechat: Option<PathBuf>,
+    /// The Slack chats' `data/` folder, for lines without a text (ids drawn by `temporal draw
+    /// --slack`).
+    #[arg(long, value_name = "DIR")]
+    pub slack: Option<PathBuf>,
 }
 
 /// A statements file, and LoCoMo's or BEAM's files for lines without a text.
@@ -97,7 +101,7 @@ pub(crate) struct EvalArgs {
     /// Score another labelling of the same ids instead of the classifier: its classes are the
     /// predictions (two annotators' agreement, Cohen's κ among the figures, or another
     /// classifier's output). No text is read.
-    #[arg(long, value_name = "SECOND", conflicts_with_all = ["locomo", "beam", "livechat"])]
+    #[arg(long, value_name = "SECOND", conflicts_with_all = ["locomo", "beam", "livechat", "slack"])]
     pub predicted: Option<PathBuf>,
     /// Output format: the tables (per class with the macro averages, the confusion matrix, the
     /// misclassified statements) as markdown, CSV or LaTeX, or the evaluation as JSON.
@@ -107,7 +111,7 @@ pub(crate) struct EvalArgs {
 
 /// `temporal draw`.
 #[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("from").required(true).args(["locomo", "beam", "livechat"]))]
+#[command(group = clap::ArgGroup::new("from").required(true).args(["locomo", "beam", "livechat", "slack"]))]
 pub(crate) struct DrawArgs {
     /// LoCoMo's released `locomo10.json`: draw from its dialog turns.
     #[arg(long, value_name = "FILE")]
@@ -121,13 +125,19 @@ pub(crate) struct DrawArgs {
     /// chat: a domain never seen").
     #[arg(long, value_name = "DIR")]
     pub livechat: Option<PathBuf>,
+    /// The Slack chats' `data/` folder (the
+    /// preethac/Software-related-Slack-Chats-with-Disentangled-Conversations repository): draw
+    /// from three channels' 2019 files, held out whole, so without `--part` (docs/temporal.md,
+    /// "Slack: a source never seen").
+    #[arg(long, value_name = "DIR")]
+    pub slack: Option<PathBuf>,
     /// `dev`: LoCoMo's first five samples, BEAM's chats 1-10; `test`: LoCoMo's last five,
     /// BEAM's chats 11-20. Required with --locomo and --beam.
     #[arg(
         long,
         value_enum,
-        conflicts_with = "livechat",
-        required_unless_present = "livechat"
+        conflicts_with_all = ["livechat", "slack"],
+        required_unless_present_any = ["livechat", "slack"]
     )]
     pub part: Option<PartArg>,
     /// How many statements to draw.
@@ -172,11 +182,12 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
     let (path, bytes) = read_input(path)?;
     // BEAM's tier is loaded only when a line needs its text.
     let load_beam = texts.beam.as_deref().map(|dir| move || beam_suite(dir));
-    let from = match (&texts.locomo, &load_beam, &texts.livechat) {
-        (Some(locomo), _, _) => TextsFrom::Locomo(locomo.clone()),
-        (None, Some(load), _) => TextsFrom::Beam(load),
-        (None, None, Some(dir)) => TextsFrom::LiveChat(dir.clone()),
-        (None, None, None) => TextsFrom::Nowhere,
+    let from = match (&texts.locomo, &load_beam, &texts.livechat, &texts.slack) {
+        (Some(locomo), _, _, _) => TextsFrom::Locomo(locomo.clone()),
+        (None, Some(load), _, _) => TextsFrom::Beam(load),
+        (None, None, Some(dir), _) => TextsFrom::LiveChat(dir.clone()),
+        (None, None, None, Some(dir)) => TextsFrom::Slack(dir.clone()),
+        (None, None, None, None) => TextsFrom::Nowhere,
     };
     let statements = read_statements_from(&path, &bytes, from)?;
     Ok((path, statements))
@@ -217,25 +228,31 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
 }
 
 fn draw(args: DrawArgs) -> Result<ExitCode> {
-    use crate::study::temporal::{beam, livechat};
+    use crate::study::temporal::{beam, livechat, slack};
     let part = args.part.map(|p| match p {
         PartArg::Dev => Part::Dev,
         PartArg::Test => Part::Test,
     });
-    // clap requires one source and --part with LoCoMo and BEAM (and refuses it with LiveChat).
-    let drawn = match (&args.locomo, &args.beam, &args.livechat, part) {
-        (Some(locomo), _, _, Some(part)) => draw::draw(
+    // clap requires one source and --part with LoCoMo and BEAM (and refuses it with LiveChat
+    // and Slack).
+    let drawn = match (&args.locomo, &args.beam, &args.livechat, &args.slack, part) {
+        (Some(locomo), _, _, _, Some(part)) => draw::draw(
             &crate::suite::locomo::turns(locomo)?,
             part,
             args.n,
             args.seed,
         )?,
-        (None, Some(dir), _, Some(part)) => beam::draw(&beam_suite(dir)?, part, args.n, args.seed)?,
-        (None, None, Some(dir), None) => livechat::draw(&livechat::turns(dir)?, args.n, args.seed)?,
+        (None, Some(dir), _, _, Some(part)) => {
+            beam::draw(&beam_suite(dir)?, part, args.n, args.seed)?
+        }
+        (None, None, Some(dir), _, None) => {
+            livechat::draw(&livechat::turns(dir)?, args.n, args.seed)?
+        }
+        (None, None, None, Some(dir), None) => slack::draw(&slack::turns(dir)?, args.n, args.seed)?,
         _ => {
             return Err(Error::Usage(
-                "temporal draw: name the source, --locomo FILE --part P, --beam DIR --part P or \
-                 --livechat DIR"
+                "temporal draw: name the source, --locomo FILE --part P, --beam DIR --part P, \
+                 --livechat DIR or --slack DIR"
                     .into(),
             ))
         }

@@ -8,6 +8,7 @@ pub(crate) mod draw;
 mod interval;
 pub(crate) mod lines;
 pub(crate) mod livechat;
+pub(crate) mod slack;
 mod table;
 pub(crate) mod texts;
 

@@ -1,10 +1,10 @@
 //! A statements file's lines read, and the texts of lines drawn by id (`temporal draw`) found
-//! in the benchmark they were drawn from: LoCoMo's file, BEAM's tier or LiveChat's rooms. A benchmark given
+//! in the benchmark they were drawn from: LoCoMo's file, BEAM's tier, LiveChat's rooms or the Slack channels. A benchmark given
 //! when every line has its text would be read for nothing, and a line with neither a text nor
 //! a benchmark cannot be classified: both are refused. Or a statements file with a second
 //! labelling's classes as its predictions ([`with_predictions`]), where no text is read.
 
-use super::{beam, draw, livechat, parse_statements, Statement};
+use super::{beam, draw, livechat, parse_statements, slack, Statement};
 use crate::error::{Error, Result};
 use crate::suite::Suite;
 use std::path::{Path, PathBuf};
@@ -19,6 +19,8 @@ pub(crate) enum TextsFrom<'a> {
     Beam(&'a dyn Fn() -> Result<Suite>),
     /// LiveChat's `data/manual/` folder (`--livechat`).
     LiveChat(PathBuf),
+    /// The Slack chats' `data/` folder (`--slack`).
+    Slack(PathBuf),
 }
 
 impl TextsFrom<'_> {
@@ -28,6 +30,7 @@ impl TextsFrom<'_> {
             TextsFrom::Locomo(_) => Some("--locomo"),
             TextsFrom::Beam(_) => Some("--beam"),
             TextsFrom::LiveChat(_) => Some("--livechat"),
+            TextsFrom::Slack(_) => Some("--slack"),
         }
     }
 }
@@ -54,8 +57,8 @@ pub(crate) fn read_statements(
             return Err(Error::input(
                 path,
                 format!("id {:?}", s.id),
-                "no \"text\"; expected a text, or --locomo FILE (--beam DIR, --livechat DIR) \
-                 for ids drawn from LoCoMo (BEAM, LiveChat)",
+                "no \"text\"; expected a text, or --locomo FILE (--beam DIR, --livechat DIR, \
+                 --slack DIR) for ids drawn from LoCoMo (BEAM, LiveChat, Slack)",
             ))
         }
         _ => {}
@@ -65,6 +68,7 @@ pub(crate) fn read_statements(
         TextsFrom::Locomo(file) => crate::suite::locomo::turns(file)?,
         TextsFrom::Beam(load) => beam::turns(&load()?),
         TextsFrom::LiveChat(dir) => livechat::turns(dir)?,
+        TextsFrom::Slack(dir) => slack::turns(dir)?,
     };
     draw::fill_texts(path, &mut statements, &turns)?;
     Ok(statements)

