@@ -2,7 +2,7 @@
 """Train the TemporalClassifier's learned part and write its weights (docs/temporal.md).
 
     .venv/bin/python scripts/train-temporal.py --locomo locomo10.json --beam chats/ \
-        [--binary target/release/tenure-eval] [--out src/temporal/model.json]
+        [--livechat data/manual/] [--binary target/release/tenure-eval] [--out src/temporal/model.json]
 
 What it does, deterministically:
 - reads each training statement's features through `tenure-eval temporal features`, the one
@@ -11,18 +11,21 @@ What it does, deterministically:
   weights file maps bucket numbers to weights and holds no words of the training text;
 - the training data: the LoCoMo dev labels (cases/temporal/locomo-dev.labels.jsonl, 640
   statements), with --beam the BEAM dev labels (cases/temporal/beam-dev.labels.jsonl, 160
-  statements of BEAM's 100K chats 1-10), and the software statements
+  statements of BEAM's 100K chats 1-10), with --livechat the LiveChat dev labels
+  (cases/temporal/livechat-dev.labels.jsonl, 320 statements of eight Gitter rooms), and the
+  software statements
   (cases/temporal/statements.jsonl) without their corrections (the rules decide corrections,
   so the model has three classes), the software statements weighted by --se-weight;
 - chooses C and the software weight from a grid by cross-validation grouped by conversation
-  (five LoCoMo dev conversations, ten BEAM dev chats, five folds of the software statements,
-  by id mod 5), on the macro F1 of the whole classifier (the rules' tiers 1-3 first, the
-  model after): the mean over the LoCoMo folds and the BEAM folds (LoCoMo's alone without
-  --beam); a tie goes to the smaller C, then the smaller weight;
+  (five LoCoMo dev conversations, ten BEAM dev chats, eight LiveChat rooms, five folds of
+  the software statements, by id mod 5), on the macro F1 of the whole classifier (the rules'
+  tiers 1-3 first, the model after): the mean over the real-utterance parts trained on
+  (LoCoMo's, and BEAM's and LiveChat's when given); a tie goes to the smaller C, then the
+  smaller weight;
 - fits scikit-learn's LogisticRegression (lbfgs, balanced class weights) on all of it and
   writes the weights, rounded to 6 decimals, as JSON.
 
-It never reads cases/temporal/locomo-test.labels.jsonl or cases/temporal/beam-test.labels.jsonl.
+It never reads a test set's labels (cases/temporal/*-test*.labels.jsonl).
 
 It runs on one thread: the matrices are a few hundred rows, and OpenBLAS's and OpenMP's
 thread pools (one thread per core by default) spun beside each fit, costing six times the
@@ -38,6 +41,7 @@ from sklearn.metrics import f1_score
 DEV = "cases/temporal/locomo-dev.labels.jsonl"
 SE = "cases/temporal/statements.jsonl"
 BEAM_DEV = "cases/temporal/beam-dev.labels.jsonl"
+LC_DEV = "cases/temporal/livechat-dev.labels.jsonl"
 CLASSES = ["forward_open", "current_state", "closed"]
 GRID_C = [0.1, 0.3, 1.0, 3.0]
 GRID_SE = [0.3, 1.0]
@@ -48,9 +52,8 @@ RULE_TIERS = {1, 2, 3}
 BUCKETS = 1 << 22
 
 
-def features(binary, path, locomo=None, beam=None):
-    cmd = [binary, "temporal", "features", path]
-    cmd += (["--locomo", locomo] if locomo else []) + (["--beam", beam] if beam else [])
+def features(binary, path, texts=()):
+    cmd = [binary, "temporal", "features", path, *texts]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines()]
 
@@ -99,18 +102,20 @@ def cross_validate(rows, c, se_weight):
 
 
 # The three sources of training statements, by their group's prefix.
-PARTS = ("locomo", "beam", "se")
+PARTS = ("locomo", "beam", "livechat", "se")
 
 
 def part_of(row):
     g = row["group"]
-    return "se" if g.startswith("se") else "beam" if g.startswith("100K") else "locomo"
+    if g.startswith("se"):
+        return "se"
+    return "beam" if g.startswith("100K") else "livechat" if g.startswith("lc-") else "locomo"
 
 
 def chosen_by(scores):
     """What the grid maximises: the mean cross-validated macro F1 over the real-utterance
-    parts present (LoCoMo dev, and BEAM dev when trained on)."""
-    real = [scores[p] for p in ("locomo", "beam") if p in scores]
+    parts present (LoCoMo dev, and BEAM's and LiveChat's dev when trained on)."""
+    real = [scores[p] for p in ("locomo", "beam", "livechat") if p in scores]
     return sum(real) / len(real)
 
 
@@ -119,22 +124,27 @@ def main():
     ap.add_argument("--locomo", required=True)
     ap.add_argument("--beam", help="BEAM's chats/ folder: train on its dev statements too "
                                    "(" + BEAM_DEV + ")")
+    ap.add_argument("--livechat", help="LiveChat's data/manual/ folder: train on its dev "
+                                       "statements too (" + LC_DEV + ")")
     ap.add_argument("--binary", default="target/release/tenure-eval")
     ap.add_argument("--out", default="src/temporal/model.json")
     ap.add_argument("--predictions", metavar="PREFIX",
                     help="write the chosen setting's cross-validated predictions to "
                          "PREFIX.locomo-dev.jsonl and PREFIX.software.jsonl")
     args = ap.parse_args()
-    dev = features(args.binary, DEV, args.locomo)
-    se = features(args.binary, SE, None)
+    dev = features(args.binary, DEV, ["--locomo", args.locomo])
+    se = features(args.binary, SE)
     for r in dev:
         r["group"] = r["id"].split("/")[0]
     for r in se:
         r["group"] = "se%d" % (int(r["id"][1:]) % 5)
-    beam = features(args.binary, BEAM_DEV, beam=args.beam) if args.beam else []
+    beam = features(args.binary, BEAM_DEV, ["--beam", args.beam]) if args.beam else []
     for r in beam:
         r["group"] = r["id"].split("/")[0]
-    rows = dev + se + beam
+    lc = features(args.binary, LC_DEV, ["--livechat", args.livechat]) if args.livechat else []
+    for r in lc:
+        r["group"] = "lc-" + r["id"].split("/")[0]
+    rows = dev + se + beam + lc
     grid = []
     for c in GRID_C:
         for se_weight in GRID_SE:
@@ -150,7 +160,8 @@ def main():
         # The chosen setting's cross-validated predictions, one file per part, for
         # `tenure-eval temporal eval` (which scores a line's "predicted" as given).
         _, pred = cross_validate(rows, c, se_weight)
-        for part, sel in (("locomo-dev", dev), ("software", se), ("beam-dev", beam)):
+        for part, sel in (("locomo-dev", dev), ("software", se), ("beam-dev", beam),
+                          ("livechat-dev", lc)):
             if not sel:
                 continue
             with open(f"{args.predictions}.{part}.jsonl", "w") as f:
@@ -171,7 +182,8 @@ def main():
                  "buckets of src/temporal/features.rs (FNV-1a 64 of each feature, modulo "
                  "2^22); weights by bucket number; built by scripts/train-temporal.py",
         "buckets": BUCKETS,
-        "trainedOn": {DEV: sha(DEV), SE: sha(SE), **({BEAM_DEV: sha(BEAM_DEV)} if beam else {})},
+        "trainedOn": {DEV: sha(DEV), SE: sha(SE), **({BEAM_DEV: sha(BEAM_DEV)} if beam else {}),
+                      **({LC_DEV: sha(LC_DEV)} if lc else {})},
         "C": c, "seWeight": se_weight,
         "crossValidatedMacroF1": {k: round(v, 4) for k, v in best[5].items()},
         "classes": CLASSES,

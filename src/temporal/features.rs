@@ -5,222 +5,10 @@
 //!
 //! Every feature is a string; a statement's features are sorted and unique.
 
+use super::lexicon::{
+    ADVICE_MODALS, DISCOURSE, FUTURE, HABIT, IMPERATIVE, IRREGULAR_PAST, NOT_PAST_ED, PRESENT_AUX,
+};
 use super::markers;
-
-/// Words that open a sentence without being its head ("Yeah, ...", "Wow, ...", "And ...").
-const DISCOURSE: &[&str] = &[
-    "yeah",
-    "yes",
-    "yep",
-    "yup",
-    "wow",
-    "oh",
-    "hey",
-    "hi",
-    "hello",
-    "well",
-    "so",
-    "and",
-    "plus",
-    "also",
-    "haha",
-    "hmm",
-    "ok",
-    "okay",
-    "sure",
-    "but",
-    "cool",
-    "awesome",
-    "great",
-    "nice",
-    "no",
-    "thanks",
-    "aw",
-    "aww",
-    "ah",
-    "omg",
-    "lol",
-    "totally",
-    "definitely",
-    "anyway",
-    "btw",
-];
-
-/// Past forms that do not end in -ed (the common irregular verbs of conversation).
-const IRREGULAR_PAST: &[&str] = &[
-    "was",
-    "were",
-    "had",
-    "did",
-    "went",
-    "got",
-    "saw",
-    "made",
-    "took",
-    "came",
-    "felt",
-    "found",
-    "thought",
-    "knew",
-    "told",
-    "said",
-    "gave",
-    "won",
-    "lost",
-    "bought",
-    "spent",
-    "left",
-    "met",
-    "ran",
-    "wrote",
-    "began",
-    "brought",
-    "caught",
-    "drove",
-    "ate",
-    "fell",
-    "heard",
-    "kept",
-    "sang",
-    "sat",
-    "taught",
-    "threw",
-    "wore",
-    "built",
-    "sent",
-    "held",
-    "became",
-    "chose",
-    "forgot",
-    "grew",
-    "led",
-    "paid",
-    "rode",
-    "shot",
-    "slept",
-    "stood",
-    "swam",
-    "understood",
-    "woke",
-    "flew",
-    "hit",
-    "put",
-    "read",
-    "set",
-    "shut",
-    "cut",
-    "couldn't",
-    "didn't",
-    "wasn't",
-    "weren't",
-    "hadn't",
-    "once",
-    "ago",
-    "yesterday",
-    "last",
-];
-
-/// Present auxiliaries: with one before the verb, an -ed form is not a simple past ("I'm
-/// excited", "I've finished", "it's called").
-const PRESENT_AUX: &[&str] = &[
-    "am", "is", "are", "i'm", "you're", "we're", "they're", "it's", "that's", "he's", "she's",
-    "have", "has", "i've", "we've", "you've", "they've", "will", "i'll", "we'll", "you'll", "can",
-    "do", "does", "get", "gets", "feel", "feels", "be", "been", "being", "keep", "stay",
-];
-
-/// Words ending in -ed that are not past forms.
-const NOT_PAST_ED: &[&str] = &[
-    "need", "feed", "speed", "indeed", "seed", "bed", "red", "shed",
-];
-
-/// Base forms that open an imperative ("Keep pushing", "Let me know", "Give them time").
-const IMPERATIVE: &[&str] = &[
-    "keep",
-    "let",
-    "let's",
-    "give",
-    "take",
-    "tell",
-    "check",
-    "look",
-    "be",
-    "remember",
-    "go",
-    "make",
-    "try",
-    "enjoy",
-    "have",
-    "stay",
-    "believe",
-    "push",
-    "cherish",
-    "hang",
-    "say",
-    "send",
-    "show",
-    "don't",
-    "never",
-    "please",
-    "just",
-    "focus",
-    "find",
-    "put",
-    "use",
-    "bring",
-    "get",
-    "follow",
-    "start",
-    "stop",
-    "see",
-    "think",
-    "trust",
-    "treat",
-    "slowly",
-    "definitely",
-];
-
-/// Words of the head clause that put it in the time to come.
-const FUTURE: &[&str] = &[
-    "will",
-    "i'll",
-    "we'll",
-    "you'll",
-    "it'll",
-    "they'll",
-    "she'll",
-    "he'll",
-    "that'll",
-    "gonna",
-    "going",
-    "plan",
-    "planning",
-    "hope",
-    "hoping",
-    "wait",
-    "forward",
-    "soon",
-    "tomorrow",
-    "next",
-    "want",
-    "wanna",
-    "aiming",
-    "considering",
-    "would",
-    "i'd",
-    "we'd",
-    "about",
-];
-
-/// Words that make a statement a routine.
-const HABIT: &[&str] = &[
-    "usually",
-    "sometimes",
-    "often",
-    "every",
-    "always",
-    "regularly",
-    "weekly",
-];
 
 /// Lower-case words (letters, digits and inner apostrophes; typographic apostrophes made plain).
 pub(crate) fn words(text: &str) -> Vec<String> {
@@ -235,11 +23,45 @@ pub(crate) fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The words of the first clause that carries content: leading discourse words and a short
-/// vocative or interjection before a comma ("Wow, Caroline, ...") are skipped; the clause
-/// ends at `,`, `;`, ` - `, `—` or " but ".
+/// `text` without the chat addressee it opens with, and whether it had one: a Slack mention
+/// (`<@Name>`), an `@name`, or one word and a colon (`alice: ...`, Gitter's and IRC's way of
+/// addressing someone), up to three of them. Found on the LiveChat dev statements
+/// (docs/temporal.md, "Slack: a source never seen"): an instruction behind a name had the name
+/// as its head.
+fn strip_addressee(text: &str) -> (&str, bool) {
+    let mut rest = text.trim_start();
+    let mut addressed = false;
+    for _ in 0..3 {
+        let next = if let Some(after) = rest.strip_prefix("<@") {
+            after.split_once('>').map(|(_, r)| r)
+        } else if let Some(after) = rest.strip_prefix('@') {
+            Some(after.trim_start_matches(|c: char| !c.is_whitespace()))
+        } else {
+            rest.split_once(": ")
+                .filter(|(name, _)| {
+                    !name.is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                })
+                .map(|(_, r)| r)
+        };
+        match next {
+            Some(r) => {
+                rest = r.trim_start();
+                addressed = true;
+            }
+            None => break,
+        }
+    }
+    (rest, addressed)
+}
+
+/// The words of the first clause that carries content: a chat addressee, leading discourse
+/// words and a short vocative or interjection before a comma ("Wow, Caroline, ...") are
+/// skipped; the clause ends at `,`, `;`, ` - `, `—` or " but ".
 fn head_clause(text: &str) -> Vec<String> {
-    let mut rest = text.trim();
+    let mut rest = strip_addressee(text.trim()).0;
     for _ in 0..2 {
         match rest.split_once(',') {
             Some((before, after)) if words(before).len() <= 2 && !after.trim().is_empty() => {
@@ -314,6 +136,15 @@ pub(crate) fn features(text: &str) -> Vec<String> {
     if all.iter().any(|w| HABIT.contains(&w.as_str())) {
         out.push("habit".into());
     }
+    if strip_addressee(text).1 {
+        out.push("addressed".into());
+    }
+    if head
+        .windows(2)
+        .any(|p| p[0] == "you" && ADVICE_MODALS.contains(&p[1].as_str()))
+    {
+        out.push("head=advice".into());
+    }
     // Tense of the head clause: a past form with no present auxiliary before it.
     let past_at = head.iter().position(|w| is_past(w));
     let aux_at = head.iter().position(|w| PRESENT_AUX.contains(&w.as_str()));
@@ -362,6 +193,34 @@ mod tests {
         let f = features("From now on, we deploy on Tuesdays.");
         assert!(f.contains(&"rule=forward_open/future".to_string()), "{f:?}");
         assert!(f.windows(2).all(|p| p[0] < p[1]), "sorted and unique");
+    }
+
+    #[test]
+    fn a_chat_addressee_is_not_the_head() {
+        let has = |text: &str, want: &[&str]| {
+            let f = features(text);
+            for w in want {
+                assert!(f.contains(&w.to_string()), "{w} in {f:?}");
+            }
+        };
+        has(
+            "goldylucks: try adding appActivity capabilities.",
+            &["addressed", "h=try", "mood=imperative"],
+        );
+        has(
+            "<@Mai> you could use a protocol, then.",
+            &["addressed", "h=you", "head=advice"],
+        );
+        has(
+            "@alice @bob: please do not cross-post.",
+            &["addressed", "h=please"],
+        );
+        // A link is no addressee; neither is a sentence with no colon.
+        assert_eq!(
+            strip_addressee("https://x.org: the docs"),
+            ("https://x.org: the docs", false)
+        );
+        assert_eq!(strip_addressee("Try it again."), ("Try it again.", false));
     }
 
     #[test]

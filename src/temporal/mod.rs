@@ -7,6 +7,7 @@
 //! ([`crate::study::temporal`]).
 
 pub(crate) mod features;
+mod lexicon;
 mod markers;
 mod model;
 
