@@ -11,6 +11,8 @@ mod lexicon;
 mod markers;
 mod model;
 
+pub(crate) use model::weights_sha256;
+
 use crate::suite::{Belief, BeliefType};
 use serde::{Deserialize, Serialize};
 

@@ -66,6 +66,13 @@ fn model() -> &'static Model {
     })
 }
 
+/// The sha256 of the compiled-in `model.json`: which weights classified, so an evaluation can
+/// be checked against the commit whose file it names (docs/temporal.md, "A slip in the
+/// scoring").
+pub(crate) fn weights_sha256() -> String {
+    crate::io::sha256_hex(include_str!("model.json").as_bytes())
+}
+
 /// The model's class for `features`, and the feature that pushed most towards it (the largest
 /// weight of the winning class among the statement's features, ties to the first by name), for
 /// the marker.

@@ -5,6 +5,7 @@
 
 use crate::common::needs::{data_file, locomo_file, needs, Need};
 
+use sha2::Digest;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -38,6 +39,13 @@ fn eval_json(args: &[&str]) -> serde_json::Value {
 #[test]
 fn eval_on_the_built_in_corpus_prints_the_per_class_table() {
     let e = eval_json(&["cases/temporal/statements.jsonl"]);
+    // The evaluation names the weights that classified: the committed file's sha256.
+    let weights = std::fs::read(crate::common::repo("src/temporal/model.json")).unwrap();
+    let sha: String = sha2::Sha256::digest(&weights)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(e["model"], serde_json::json!(sha));
     let mut total = 0;
     for class in ["forward_open", "current_state", "closed", "correction"] {
         let scores = &e["perClass"][class];
@@ -162,7 +170,7 @@ fn a_second_labelling_is_scored_as_the_predictions() {
             })
             .collect()
     };
-    for set in ["locomo-test", "beam-test", "livechat-test"] {
+    for set in ["locomo-test", "beam-test", "livechat-test", "slack-test"] {
         let first = format!("cases/temporal/{set}.labels.jsonl");
         let second = format!("cases/temporal/{set}.second.labels.jsonl");
         let (a, b) = (read(&first), read(&second));
@@ -192,6 +200,8 @@ fn a_second_labelling_is_scored_as_the_predictions() {
         );
         let k = &e["intervals"]["kappa"];
         assert!(k["low"].as_f64().unwrap() <= kappa && kappa <= k["high"].as_f64().unwrap());
+        // No statement was classified, so no weights are named.
+        assert!(e["model"].is_null(), "{set}: {}", e["model"]);
     }
     let out = tenure_eval(
         &[

@@ -152,6 +152,9 @@ pub(crate) struct Evaluation {
     pub kappa: Option<f64>,
     /// Bootstrap 95% intervals of the macro and per-class F1 and of κ.
     pub intervals: interval::Intervals,
+    /// The sha256 of the classifier's compiled-in weights (`src/temporal/model.json`) when it
+    /// classified any statement; `null` when every prediction was given (`--predicted`).
+    pub model: Option<String>,
     /// `confusion[gold][predicted]` = count, every cell present.
     pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
     /// In file order.
@@ -205,6 +208,10 @@ pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluati
         intervals: interval::bootstrap(&pairs, interval::RESAMPLES, interval::SEED),
         per_class: scored.per_class,
         confusion: scored.confusion,
+        model: statements
+            .iter()
+            .any(|s| s.predicted.is_none())
+            .then(crate::temporal::weights_sha256),
         misclassified,
     })
 }
