@@ -125,6 +125,30 @@ pub(crate) fn first_n(
     Ok(seeded_order(all, seed).into_iter().take(n).collect())
 }
 
+/// One file of a released chat corpus, as text, for a draw's reader (LiveChat's rooms, the Slack
+/// channels): a missing file is an input error naming it and what was `expected` there, bytes
+/// that are not UTF-8 one naming the byte and the `release` expected.
+pub(crate) fn release_text(
+    path: &Path,
+    expected: impl FnOnce() -> String,
+    release: &str,
+) -> Result<String> {
+    if !path.is_file() {
+        return Err(Error::input(
+            path,
+            "file",
+            format!("not found; expected {}", expected()),
+        ));
+    }
+    String::from_utf8(crate::io::read_bytes(path)?).map_err(|e| {
+        Error::input(
+            path,
+            format!("byte {}", e.utf8_error().valid_up_to()),
+            format!("invalid UTF-8; expected {release} as released"),
+        )
+    })
+}
+
 /// Give every statement without a text (and without a given prediction) the sentence its id (`conv-44/D3:7/s2`) names in
 /// `turns` (LoCoMo's file at `locomo`). An id that names no sentence is an input error naming
 /// `labels` and the id.

@@ -21,9 +21,9 @@
 //! A statement's id is `docker/L123/s2`: the room (the file's name without `.txt`), the
 //! message's 1-based line in its file, and the sentence's 1-based place in the message.
 
-use super::draw::{first_n, sentences};
+use super::draw::{first_n, release_text, sentences};
 use super::Statement;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::suite::locomo::Turn;
 use std::path::Path;
 
@@ -84,26 +84,15 @@ pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
     let mut out = Vec::new();
     for room in ROOMS {
         let path = dir.join(format!("{room}.txt"));
-        if !path.is_file() {
-            return Err(Error::input(
-                &path,
-                "file",
-                format!(
-                    "not found; expected LiveChat's data/manual/ folder, with its {} rooms' files ({}.txt)",
-                    ROOMS.len(),
-                    ROOMS.join(".txt, ")
-                ),
-            ));
-        }
-        let bytes = crate::io::read_bytes(&path)?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            Error::input(
-                &path,
-                format!("byte {}", e.valid_up_to()),
-                "invalid UTF-8; expected LiveChat's data/manual/ files as released",
+        let expected = || {
+            format!(
+                "LiveChat's data/manual/ folder, with its {} rooms' files ({}.txt)",
+                ROOMS.len(),
+                ROOMS.join(".txt, ")
             )
-        })?;
-        out.extend(room_turns(room, text));
+        };
+        let text = release_text(&path, expected, "LiveChat's data/manual/ files")?;
+        out.extend(room_turns(room, &text));
     }
     Ok(out)
 }

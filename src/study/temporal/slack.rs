@@ -20,7 +20,7 @@
 //! A statement's id is `racket-general/m123/s2`: the channel, the message's 1-based place among
 //! its file's `<message>` elements, and the sentence's 1-based place in the message's prose.
 
-use super::draw::{first_n, sentences};
+use super::draw::{first_n, release_text, sentences};
 use super::Statement;
 use crate::error::{Error, Result};
 use crate::suite::locomo::Turn;
@@ -82,25 +82,14 @@ pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
     let mut out = Vec::new();
     for (channel, file) in CHANNELS {
         let path = dir.join(file);
-        if !path.is_file() {
-            return Err(Error::input(
-                &path,
-                "file",
-                format!(
-                    "not found; expected the Slack chats' data/ folder, with {}",
-                    CHANNELS.map(|c| c.1).join(", ")
-                ),
-            ));
-        }
-        let bytes = crate::io::read_bytes(&path)?;
-        let xml = std::str::from_utf8(&bytes).map_err(|e| {
-            Error::input(
-                &path,
-                format!("byte {}", e.valid_up_to()),
-                "invalid UTF-8; expected the Slack chats' XML as released",
+        let expected = || {
+            format!(
+                "the Slack chats' data/ folder, with {}",
+                CHANNELS.map(|c| c.1).join(", ")
             )
-        })?;
-        out.extend(channel_turns(channel, &path, xml)?);
+        };
+        let xml = release_text(&path, expected, "the Slack chats' XML")?;
+        out.extend(channel_turns(channel, &path, &xml)?);
     }
     Ok(out)
 }
