@@ -23,13 +23,16 @@ beam=$data/beam
 livechat=$data/livechat
 slack=$data/slack
 [ -f "$livechat/Gitter.txt" ] || { echo "$livechat: LiveChat's data/manual/ files are not there" >&2; exit 2; }
-[ -d "$slack/racket" ] || { echo "$slack: the Slack chats' data/ files are not there" >&2; exit 2; }
+for f in clojurians/2019/merged-clojurians-clojure.xml elmlang/2019/merged-elmlang-general.xml \
+  racket/2019/merged-racket-general.xml; do
+  [ -f "$slack/$f" ] || { echo "$slack/$f: not there (the Slack chats' data/ files)" >&2; exit 2; }
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 eval_json() { # NAME FILE [--locomo F | --beam D | --livechat D | --slack D]
   local name=$1 file=$2; shift 2
-  "$bin" temporal eval "$file" "$@" --format json 2>/dev/null >"$work/$name.json"
+  "$bin" temporal eval "$file" "$@" --format json >"$work/$name.json"
 }
 eval_json locomo-test cases/temporal/locomo-test.labels.jsonl --locomo "$locomo"
 eval_json beam-test cases/temporal/beam-test.labels.jsonl --beam "$beam"

@@ -54,8 +54,11 @@ BUCKETS = 1 << 22
 
 def features(binary, path, texts=()):
     cmd = [binary, "temporal", "features", path, *texts]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return [json.loads(line) for line in out.splitlines()]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        # tenure-eval's own message names the file and what it expected.
+        sys.exit(f"train-temporal: {' '.join(cmd)}: exit {run.returncode}\n{run.stderr}")
+    return [json.loads(line) for line in run.stdout.splitlines()]
 
 
 def rule(row):
@@ -130,7 +133,8 @@ def main():
     ap.add_argument("--out", default="src/temporal/model.json")
     ap.add_argument("--predictions", metavar="PREFIX",
                     help="write the chosen setting's cross-validated predictions to "
-                         "PREFIX.locomo-dev.jsonl and PREFIX.software.jsonl")
+                         "PREFIX.locomo-dev.jsonl, PREFIX.software.jsonl and, when trained "
+                         "on them, PREFIX.beam-dev.jsonl and PREFIX.livechat-dev.jsonl")
     args = ap.parse_args()
     dev = features(args.binary, DEV, ["--locomo", args.locomo])
     se = features(args.binary, SE)

@@ -1,5 +1,6 @@
 //! The features the learned part of the TemporalClassifier reads from a statement: words, word
-//! pairs, the clause's head, the rules' verdict, and the tense of the first clause. One
+//! pairs, whether a chat addressee opens it, the head clause (its first words, an imperative,
+//! a future word, advice to "you"), a routine word, the head's tense and the rules' verdict. One
 //! definition, used both by `temporal features` (which the training script reads, so the
 //! weights are trained on exactly what inference computes) and by the model at inference.
 //!
@@ -26,8 +27,9 @@ pub(crate) fn words(text: &str) -> Vec<String> {
 /// `text` without the chat addressee it opens with, and whether it had one: a Slack mention
 /// (`<@Name>`), an `@name`, or one word and a colon (`alice: ...`, Gitter's and IRC's way of
 /// addressing someone), up to three of them. Found on the LiveChat dev statements
-/// (docs/temporal.md, "Slack: a source never seen"): an instruction behind a name had the name
-/// as its head.
+/// (docs/temporal.md, "Developer chat in training"): an instruction behind a name had the name
+/// as its head. Known over-reach, kept because the model was trained and scored with it: a
+/// label such as `Note:` or `Edit:` counts as an addressee, and a bare `@` before a space too.
 fn strip_addressee(text: &str) -> (&str, bool) {
     let mut rest = text.trim_start();
     let mut addressed = false;
@@ -57,11 +59,11 @@ fn strip_addressee(text: &str) -> (&str, bool) {
     (rest, addressed)
 }
 
-/// The words of the first clause that carries content: a chat addressee, leading discourse
-/// words and a short vocative or interjection before a comma ("Wow, Caroline, ...") are
+/// The words of the first clause that carries content (of a text whose chat addressee is
+/// already stripped): leading discourse words and a short vocative or interjection before a comma ("Wow, Caroline, ...") are
 /// skipped; the clause ends at `,`, `;`, ` - `, `—` or " but ".
 fn head_clause(text: &str) -> Vec<String> {
-    let mut rest = strip_addressee(text.trim()).0;
+    let mut rest = text.trim();
     for _ in 0..2 {
         match rest.split_once(',') {
             Some((before, after)) if words(before).len() <= 2 && !after.trim().is_empty() => {
@@ -74,7 +76,9 @@ fn head_clause(text: &str) -> Vec<String> {
         .find([',', ';', '\u{2014}', '\u{2013}'])
         .into_iter()
         .chain(rest.find(" - "))
-        .chain(rest.to_lowercase().find(" but "))
+        // ASCII lower case keeps byte offsets, so the index slices `rest` (a full lower case
+        // changes some characters' lengths: the ohm sign, the kelvin sign).
+        .chain(rest.to_ascii_lowercase().find(" but "))
         .min()
         .unwrap_or(rest.len());
     let mut clause = words(&rest[..end]);
@@ -116,7 +120,8 @@ pub(crate) fn features(text: &str) -> Vec<String> {
     let mut padded = vec!["<s>".to_string()];
     padded.extend(all.iter().cloned());
     out.extend(padded.windows(2).map(|p| format!("b={} {}", p[0], p[1])));
-    let head = head_clause(text);
+    let (unaddressed, addressed) = strip_addressee(text);
+    let head = head_clause(unaddressed);
     if let Some(first) = head.first() {
         out.push(format!("h={first}"));
         if let Some(second) = head.get(1) {
@@ -136,7 +141,7 @@ pub(crate) fn features(text: &str) -> Vec<String> {
     if all.iter().any(|w| HABIT.contains(&w.as_str())) {
         out.push("habit".into());
     }
-    if strip_addressee(text).1 {
+    if addressed {
         out.push("addressed".into());
     }
     if head
@@ -221,6 +226,15 @@ mod tests {
             ("https://x.org: the docs", false)
         );
         assert_eq!(strip_addressee("Try it again."), ("Try it again.", false));
+    }
+
+    #[test]
+    fn the_head_ends_at_but_whatever_lower_case_does_to_byte_lengths() {
+        // The ohm sign is 3 bytes, its lower case (omega) 2: an index found in the fully
+        // lower-cased text sliced this one inside a character (a panic).
+        let f = features("10 \u{2126} but the meter reads 12 volts.");
+        assert!(f.contains(&"hw=10".to_string()), "{f:?}");
+        assert!(!f.contains(&"hw=meter".to_string()), "{f:?}");
     }
 
     #[test]

@@ -13,6 +13,9 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// `model.json`, compiled in.
+const WEIGHTS: &str = include_str!("model.json");
+
 /// `model.json` as written by the training script.
 #[derive(Debug, Deserialize)]
 struct ModelFile {
@@ -36,7 +39,7 @@ fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
     MODEL.get_or_init(|| {
         // The file is a constant of the build, checked by the unit tests below.
-        let file: ModelFile = serde_json::from_str(include_str!("model.json"))
+        let file: ModelFile = serde_json::from_str(WEIGHTS)
             .expect("src/temporal/model.json is the training script's output");
         assert_eq!(
             file.buckets,
@@ -70,7 +73,7 @@ fn model() -> &'static Model {
 /// be checked against the commit whose file it names (docs/temporal.md, "A slip in the
 /// scoring").
 pub(crate) fn weights_sha256() -> String {
-    crate::io::sha256_hex(include_str!("model.json").as_bytes())
+    crate::io::sha256_hex(WEIGHTS.as_bytes())
 }
 
 /// The model's class for `features`, and the feature that pushed most towards it (the largest

@@ -67,7 +67,8 @@ pub(crate) struct TextsArgs {
     pub slack: Option<PathBuf>,
 }
 
-/// A statements file, and LoCoMo's or BEAM's files for lines without a text.
+/// A statements file, and the benchmark's files (LoCoMo's, BEAM's, LiveChat's or the Slack
+/// chats') for lines without a text.
 #[derive(Debug, Args)]
 pub(crate) struct ClassifyFileArgs {
     /// JSON Lines `{"id", "text"[, "class"]}`; `-` reads stdin.

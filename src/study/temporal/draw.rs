@@ -11,6 +11,10 @@
 //! 4. the part's candidates, in file order, each take one `u64` from ChaCha8 seeded with the
 //!    seed; they are ordered by that number (file order breaks a tie) and the first `n` are
 //!    drawn, in that order. A larger `n` extends a draw without changing its first statements.
+//!
+//! The other sources' rules (BEAM, LiveChat, Slack) reuse rules 1, 2 and 4 ([`sentences`],
+//! [`first_n`]), the chat readers read their files through [`release_text`], and
+//! [`fill_texts`] finds a drawn id's sentence again in any source's turns.
 
 use super::Statement;
 use crate::error::{Error, Result};

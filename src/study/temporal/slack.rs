@@ -6,8 +6,9 @@
 //! never seen").
 //!
 //! The rule, in full, so the set can be drawn again from the released files:
-//! 1. the three 2019 files of [`CHANNELS`], in that order, each an XML document whose root
-//!    holds `<message>` elements, each with a `<text>` (XML's entities decoded by the parser);
+//! 1. the three 2019 files of [`CHANNELS`], in that order, each an XML document; a message is
+//!    a `<message>` element that is a child of the root, its text that of its `<text>` child
+//!    (XML's entities decoded by the parser), and a file without one is an input error;
 //! 2. a message's prose is its text without Slack's fenced code: the text is cut at every
 //!    three backticks and every second piece (the code) dropped, the rest joined by line
 //!    breaks; mentions (`<@Name>`) and links (`<https://...>`) are kept as released;
@@ -52,7 +53,7 @@ pub(crate) fn channel_turns(channel: &str, path: &Path, xml: &str) -> Result<Vec
             format!("{e}; expected the Slack chats' XML as released"),
         )
     })?;
-    let turns = doc
+    let turns: Vec<Turn> = doc
         .root_element()
         .children()
         .filter(|n| n.has_tag_name("message"))
@@ -73,6 +74,13 @@ pub(crate) fn channel_turns(channel: &str, path: &Path, xml: &str) -> Result<Vec
             }
         })
         .collect();
+    if turns.is_empty() {
+        return Err(Error::input(
+            path,
+            "/",
+            "no <message> element under the root; expected the Slack chats' XML as released",
+        ));
+    }
     Ok(turns)
 }
 
@@ -137,6 +145,18 @@ mod tests {
         ids.sort_unstable();
         assert_eq!(ids, ["racket-general/m1/s2", "racket-general/m3/s1"]);
         assert!(draw(&turns, 3, 34).is_err());
+    }
+
+    #[test]
+    fn a_file_without_messages_is_an_input_error() {
+        let err = channel_turns(
+            "racket-general",
+            Path::new("r.xml"),
+            "<slack><user/></slack>",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("r.xml") && err.contains("<message>"), "{err}");
     }
 
     #[test]
