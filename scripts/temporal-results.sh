@@ -52,7 +52,7 @@ eval_json slack-second cases/temporal/slack-test.second.labels.jsonl --slack "$s
 eval_json agree-slack cases/temporal/slack-test.labels.jsonl \
   --predicted cases/temporal/slack-test.second.labels.jsonl
 eval_json software cases/temporal/statements.jsonl
-"$python" scripts/train-temporal.py --locomo "$locomo" --beam "$beam" --livechat "$livechat" --binary "$bin" \
+"$python" scripts/train-temporal.py --locomo "$locomo" --beam "$beam" --livechat --binary "$bin" \
   --out "$work/model.json" --predictions "$work/cv" 2>"$work/train.log"
 eval_json cv-locomo "$work/cv.locomo-dev.jsonl"
 eval_json cv-beam "$work/cv.beam-dev.jsonl"

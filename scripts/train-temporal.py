@@ -2,7 +2,7 @@
 """Train the TemporalClassifier's learned part and write its weights (docs/temporal.md).
 
     .venv/bin/python scripts/train-temporal.py --locomo locomo10.json --beam chats/ \
-        [--livechat data/manual/] [--binary target/release/tenure-eval] [--out src/temporal/model.json]
+        [--livechat] [--binary target/release/tenure-eval] [--out src/temporal/model.json]
 
 What it does, deterministically:
 - reads each training statement's features through `tenure-eval temporal features`, the one
@@ -11,8 +11,9 @@ What it does, deterministically:
   weights file maps bucket numbers to weights and holds no words of the training text;
 - the training data: the LoCoMo dev labels (cases/temporal/locomo-dev.labels.jsonl, 640
   statements), with --beam the BEAM dev labels (cases/temporal/beam-dev.labels.jsonl, 160
-  statements of BEAM's 100K chats 1-10), with --livechat the LiveChat dev labels
-  (cases/temporal/livechat-dev.labels.jsonl, 320 statements of eight Gitter rooms), and the
+  statements of BEAM's 100K chats 1-10), with --livechat the LiveChat dev statements
+  (cases/temporal/livechat-dev.labels.jsonl, 320 statements of eight Gitter rooms, their texts
+  in the file under LiveChat's MIT licence), and the
   software statements
   (cases/temporal/statements.jsonl) without their corrections (the rules decide corrections,
   so the model has three classes), the software statements weighted by --se-weight;
@@ -127,8 +128,8 @@ def main():
     ap.add_argument("--locomo", required=True)
     ap.add_argument("--beam", help="BEAM's chats/ folder: train on its dev statements too "
                                    "(" + BEAM_DEV + ")")
-    ap.add_argument("--livechat", help="LiveChat's data/manual/ folder: train on its dev "
-                                       "statements too (" + LC_DEV + ")")
+    ap.add_argument("--livechat", action="store_true",
+                    help="train on LiveChat's dev statements too (" + LC_DEV + ", texts included)")
     ap.add_argument("--binary", default="target/release/tenure-eval")
     ap.add_argument("--out", default="src/temporal/model.json")
     ap.add_argument("--predictions", metavar="PREFIX",
@@ -145,7 +146,7 @@ def main():
     beam = features(args.binary, BEAM_DEV, ["--beam", args.beam]) if args.beam else []
     for r in beam:
         r["group"] = r["id"].split("/")[0]
-    lc = features(args.binary, LC_DEV, ["--livechat", args.livechat]) if args.livechat else []
+    lc = features(args.binary, LC_DEV) if args.livechat else []
     for r in lc:
         r["group"] = "lc-" + r["id"].split("/")[0]
     rows = dev + se + beam + lc
