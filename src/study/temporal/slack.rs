@@ -148,26 +148,18 @@ mod tests {
     }
 
     #[test]
-    fn a_file_without_messages_is_an_input_error() {
-        let err = channel_turns(
-            "racket-general",
-            Path::new("r.xml"),
-            "<slack><user/></slack>",
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("r.xml") && err.contains("<message>"), "{err}");
-    }
-
-    #[test]
-    fn malformed_xml_is_an_input_error_naming_the_file_and_line() {
-        let err = channel_turns(
-            "racket-general",
-            Path::new("r.xml"),
-            "<slack>\n<message><text>a & b</text></message></slack>",
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("r.xml") && err.contains("line 2"), "{err}");
+    fn a_file_that_is_not_the_chats_xml_is_an_input_error_naming_it_and_where() {
+        for (xml, want) in [
+            ("<slack><user/></slack>", "<message>"),
+            (
+                "<slack>\n<message><text>a & b</text></message></slack>",
+                "line 2",
+            ),
+        ] {
+            let err = channel_turns("racket-general", Path::new("r.xml"), xml)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("r.xml") && err.contains(want), "{err}");
+        }
     }
 }
