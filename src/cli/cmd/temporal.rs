@@ -48,18 +48,20 @@ pub(crate) enum TemporalCommand {
 }
 
 /// Where lines without a text (ids drawn by `temporal draw`) find it: LoCoMo's file, BEAM's
-/// folder, LiveChat's or the Slack chats'.
+/// folder, LiveChat's or the Slack chats'. At most one (the group `texts`): a new source is one
+/// field here and one arm in `read_statements`.
 #[derive(Debug, Args)]
+#[group(id = "texts", multiple = false)]
 pub(crate) struct TextsArgs {
     /// LoCoMo's `locomo10.json`, for lines without a text (ids drawn by `temporal draw`).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["beam", "livechat", "slack"])]
+    #[arg(long, value_name = "FILE")]
     pub locomo: Option<PathBuf>,
     /// BEAM's `chats/` folder, for lines without a text (ids drawn by `temporal draw --beam`).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["livechat", "slack"])]
+    #[arg(long, value_name = "DIR")]
     pub beam: Option<PathBuf>,
     /// LiveChat's `data/manual/` folder, for lines without a text (ids drawn by `temporal
     /// draw --livechat`).
-    #[arg(long, value_name = "DIR", conflicts_with = "slack")]
+    #[arg(long, value_name = "DIR")]
     pub livechat: Option<PathBuf>,
     /// The Slack chats' `data/` folder, for lines without a text (ids drawn by `temporal draw
     /// --slack`).
@@ -102,6 +104,8 @@ pub(crate) struct EvalArgs {
     /// Score another labelling of the same ids instead of the classifier: its classes are the
     /// predictions (two annotators' agreement, Cohen's κ among the figures, or another
     /// classifier's output). No text is read.
+    // Each source named, not the group: clap then names the one given, where a group would
+    // list all four.
     #[arg(long, value_name = "SECOND", conflicts_with_all = ["locomo", "beam", "livechat", "slack"])]
     pub predicted: Option<PathBuf>,
     /// Output format: the tables (per class with the macro averages, the confusion matrix, the
@@ -177,18 +181,22 @@ fn read_input(path: &Path) -> Result<(PathBuf, Vec<u8>)> {
 }
 
 /// The statements of `path` (`-` is stdin, named `<stdin>` in messages), lines without a text
-/// read from LoCoMo's file or BEAM's folder; without either, a line with no text is an input
+/// read from the source named (clap allows one); without one, a line with no text is an input
 /// error.
 fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<Statement>)> {
     let (path, bytes) = read_input(path)?;
     // BEAM's tier is loaded only when a line needs its text.
     let load_beam = texts.beam.as_deref().map(|dir| move || beam_suite(dir));
-    let from = match (&texts.locomo, &load_beam, &texts.livechat, &texts.slack) {
-        (Some(locomo), _, _, _) => TextsFrom::Locomo(locomo.clone()),
-        (None, Some(load), _, _) => TextsFrom::Beam(load),
-        (None, None, Some(dir), _) => TextsFrom::LiveChat(dir.clone()),
-        (None, None, None, Some(dir)) => TextsFrom::Slack(dir.clone()),
-        (None, None, None, None) => TextsFrom::Nowhere,
+    let from = if let Some(locomo) = &texts.locomo {
+        TextsFrom::Locomo(locomo.clone())
+    } else if let Some(load) = &load_beam {
+        TextsFrom::Beam(load)
+    } else if let Some(dir) = &texts.livechat {
+        TextsFrom::LiveChat(dir.clone())
+    } else if let Some(dir) = &texts.slack {
+        TextsFrom::Slack(dir.clone())
+    } else {
+        TextsFrom::Nowhere
     };
     let statements = read_statements_from(&path, &bytes, from)?;
     Ok((path, statements))
