@@ -172,7 +172,7 @@ pub(crate) fn classify_all(statements: &[Statement]) -> Vec<Classification> {
 pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
     let mut pairs = Vec::with_capacity(statements.len());
     let mut misclassified = Vec::new();
-    for (statement, got) in statements.iter().zip(classify_all(statements)) {
+    for statement in statements {
         let gold = statement.class.ok_or_else(|| {
             Error::input(
                 path,
@@ -180,9 +180,14 @@ pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluati
                 "no \"class\"; expected a gold class on every line to evaluate",
             )
         })?;
+        // Only a statement without a given prediction is classified (under `--predicted`
+        // none is, and no text was read).
         let (predicted, marker) = match statement.predicted {
             Some(p) => (p, Some("given".to_string())),
-            None => (got.class, got.marker),
+            None => {
+                let got = classify_text(&statement.text);
+                (got.class, got.marker)
+            }
         };
         pairs.push((gold, predicted));
         if gold != predicted {
