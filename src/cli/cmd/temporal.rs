@@ -217,12 +217,9 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
     let (path, statements) = match &args.predicted {
         Some(second) => {
             let (path, first) = read_input(&args.file)?;
-            let statements = crate::study::temporal::texts::with_predictions(
-                &path,
-                &first,
-                second,
-                &crate::io::read_bytes(second)?,
-            )?;
+            let (second, given) = read_input(second)?;
+            let statements =
+                crate::study::temporal::texts::with_predictions(&path, &first, &second, &given)?;
             (path, statements)
         }
         None => read_statements(&args.file, &args.texts)?,
