@@ -2,7 +2,8 @@
 """Train the TemporalClassifier's learned part and write its weights (docs/temporal.md).
 
     .venv/bin/python scripts/train-temporal.py --locomo locomo10.json --beam chats/ \
-        [--livechat] [--binary target/release/tenure-eval] [--out src/temporal/model.json]
+        [--livechat] [--embedder models/all-minilm-l6-v2] [--binary target/release/tenure-eval]
+        [--out src/temporal/model.json]
 
 What it does, deterministically:
 - reads each training statement's features through `tenure-eval temporal features`, the one
@@ -23,6 +24,12 @@ What it does, deterministically:
   tiers 1-3 first, the model after): the mean over the real-utterance parts trained on
   (LoCoMo's, and BEAM's and LiveChat's when given); a tie goes to the smaller C, then the
   smaller weight;
+- with --embedder DIR (the embedded model, docs/temporal.md, "The fourth attempt"), each
+  statement's sentence embedding by that ONNX model folder, as `tenure-eval temporal features
+  --embedder DIR` gives it, is appended to its buckets, scaled by --alpha (3, chosen on the
+  development sets' cross-validation), and the weights go to src/temporal/model-minilm.json
+  with the embedder's name, model.onnx sha256 and width, and each class's dense weights
+  (already multiplied by alpha);
 - fits scikit-learn's LogisticRegression (lbfgs, balanced class weights) on all of it and
   writes the weights, rounded to 6 decimals, as JSON.
 
@@ -33,7 +40,9 @@ thread pools (one thread per core by default) spun beside each fit, costing six 
 CPU for a run three times as long on a 2-core machine (48 s of CPU in 25 s against 8 s in 8 s;
 the weights and every figure the same).
 """
-import argparse, hashlib, json, subprocess, sys
+import argparse, hashlib, json, os, subprocess, sys
+import numpy as np
+from scipy.sparse import csr_matrix, hstack
 from threadpoolctl import threadpool_limits
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
@@ -71,10 +80,24 @@ def rule(row):
     return None
 
 
+# --alpha: the scale of the embedding beside the 0/1 buckets (0 when not embedded).
+ALPHA = 0.0
+
+
+def matrix(vec, rows, fitting=False):
+    """The buckets, and with --embedder the scaled embedding after them."""
+    buckets = [{str(b): 1 for b in r["buckets"]} for r in rows]
+    x = vec.fit_transform(buckets) if fitting else vec.transform(buckets)
+    if not ALPHA:
+        return x
+    dense = np.array([r["embedding"] for r in rows], dtype=np.float64) * ALPHA
+    return hstack([x, csr_matrix(dense)]).tocsr()
+
+
 def fit(rows, c, se_weight):
     train = [r for r in rows if r["class"] != "correction"]
     vec = DictVectorizer(sort=True)
-    x = vec.fit_transform([{str(b): 1 for b in r["buckets"]} for r in train])
+    x = matrix(vec, train, fitting=True)
     w = [se_weight if r["group"].startswith("se") else 1.0 for r in train]
     model = LogisticRegression(C=c, max_iter=10000, class_weight="balanced")
     model.fit(x, [r["class"] for r in train], sample_weight=w)
@@ -82,7 +105,7 @@ def fit(rows, c, se_weight):
 
 
 def predict(vec, model, rows):
-    x = vec.transform([{str(b): 1 for b in r["buckets"]} for r in rows])
+    x = matrix(vec, rows)
     return [rule(r) or p for r, p in zip(rows, model.predict(x))]
 
 
@@ -130,23 +153,34 @@ def main():
                                    "(" + BEAM_DEV + ")")
     ap.add_argument("--livechat", action="store_true",
                     help="train on LiveChat's dev statements too (" + LC_DEV + ", texts included)")
+    ap.add_argument("--embedder", metavar="DIR",
+                    help="the embedded model: append each statement's sentence embedding by "
+                         "this ONNX model folder (writes src/temporal/model-minilm.json)")
+    ap.add_argument("--alpha", type=float, default=3.0,
+                    help="the embedding's scale beside the buckets (with --embedder)")
     ap.add_argument("--binary", default="target/release/tenure-eval")
-    ap.add_argument("--out", default="src/temporal/model.json")
+    ap.add_argument("--out", help="default: src/temporal/model.json, with --embedder "
+                                  "src/temporal/model-minilm.json")
     ap.add_argument("--predictions", metavar="PREFIX",
                     help="write the chosen setting's cross-validated predictions to "
                          "PREFIX.locomo-dev.jsonl, PREFIX.software.jsonl and, when trained "
                          "on them, PREFIX.beam-dev.jsonl and PREFIX.livechat-dev.jsonl")
     args = ap.parse_args()
-    dev = features(args.binary, DEV, ["--locomo", args.locomo])
-    se = features(args.binary, SE)
+    global ALPHA
+    embed = ["--embedder", args.embedder] if args.embedder else []
+    ALPHA = args.alpha if args.embedder else 0.0
+    out = args.out or ("src/temporal/model-minilm.json" if args.embedder
+                       else "src/temporal/model.json")
+    dev = features(args.binary, DEV, ["--locomo", args.locomo, *embed])
+    se = features(args.binary, SE, embed)
     for r in dev:
         r["group"] = r["id"].split("/")[0]
     for r in se:
         r["group"] = "se%d" % (int(r["id"][1:]) % 5)
-    beam = features(args.binary, BEAM_DEV, ["--beam", args.beam]) if args.beam else []
+    beam = features(args.binary, BEAM_DEV, ["--beam", args.beam, *embed]) if args.beam else []
     for r in beam:
         r["group"] = r["id"].split("/")[0]
-    lc = features(args.binary, LC_DEV) if args.livechat else []
+    lc = features(args.binary, LC_DEV, embed) if args.livechat else []
     for r in lc:
         r["group"] = "lc-" + r["id"].split("/")[0]
     rows = dev + se + beam + lc
@@ -177,6 +211,7 @@ def main():
     assert list(model.classes_) == sorted(CLASSES)
     order = [list(model.classes_).index(k) for k in CLASSES]
     weights = {}
+    n_buckets = len(vec.feature_names_)
     for j, name in enumerate(vec.feature_names_):
         ws = [round(float(model.coef_[i, j]), 6) for i in order]
         if any(ws):
@@ -195,13 +230,31 @@ def main():
         "intercept": [round(float(model.intercept_[i]), 6) for i in order],
         "weights": dict(sorted(weights.items(), key=lambda kv: int(kv[0]))),
     }
+    if args.embedder:
+        # The embedder's identity, so the classifier refuses vectors of another model, and
+        # each class's weight per dimension with alpha folded in (score += dense . e).
+        config = os.path.join(args.embedder, "embedder.json")
+        name = (json.load(open(config)).get("name") if os.path.exists(config) else None) \
+            or os.path.basename(os.path.normpath(args.embedder))
+        dims = len(rows[0]["embedding"])
+        doc["about"] += "; with --embedder, each class's weights on the statement's sentence " \
+                        "embedding (dense, alpha folded in)"
+        doc["alpha"] = ALPHA
+        doc["embedder"] = {"name": name, "sha256": sha(os.path.join(args.embedder, "model.onnx")),
+                           "dimensions": dims}
+        doc["dense"] = [[round(float(model.coef_[i, n_buckets + d]) * ALPHA, 6)
+                         for d in range(dims)] for i in order]
     # One bucket a line, so a retrained model's diff reads bucket by bucket.
     weights_doc = doc.pop("weights")
+    dense = doc.pop("dense", None)
     head = json.dumps(doc, indent=1)[:-2]
+    if dense is not None:
+        # One class's dense weights a line.
+        head += ',\n "dense": [\n' + ",\n".join(f"  {json.dumps(d)}" for d in dense) + "\n ]"
     body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in weights_doc.items())
-    with open(args.out, "w") as f:
+    with open(out, "w") as f:
         f.write(f'{head},\n "weights": {{\n{body}\n }}\n}}\n')
-    print(f"wrote {args.out}: {len(weights)} buckets", file=sys.stderr)
+    print(f"wrote {out}: {len(weights)} buckets", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ mod lexicon;
 mod markers;
 mod model;
 
-pub(crate) use model::weights_sha256;
+pub use model::{embedded_model, EmbeddedModel};
+pub(crate) use model::{embedded_weights_sha256, weights_sha256};
 
 use crate::suite::{Belief, BeliefType};
 use serde::{Deserialize, Serialize};
@@ -103,6 +104,17 @@ const RULE_TIERS: std::ops::RangeInclusive<usize> = 1..=3;
 /// model over [`features`] decides, and its marker is `model:FEATURE`, the feature that
 /// weighed most for the class. See `docs/temporal.md`.
 pub(crate) fn classify_text(text: &str) -> Classification {
+    classify(text, None)
+}
+
+/// [`classify_text`] with the embedded model deciding where the rules leave it open: its
+/// buckets and the statement's sentence `embedding`, of [`embedded_model`] (the caller embeds
+/// with it; docs/temporal.md, "The fourth attempt").
+pub(crate) fn classify_text_embedded(text: &str, embedding: &[f32]) -> Classification {
+    classify(text, Some(embedding))
+}
+
+fn classify(text: &str, embedding: Option<&[f32]>) -> Classification {
     if let Some(m) = markers::find_marker(text) {
         if RULE_TIERS.contains(&(m.tier + 1)) && m.family != "denial" {
             return Classification {
@@ -113,7 +125,10 @@ pub(crate) fn classify_text(text: &str) -> Classification {
         }
     }
     let words = features::features(text);
-    let (class, top) = model::predict(&words);
+    let (class, top) = match embedding {
+        Some(e) => model::predict_embedded(&words, e),
+        None => model::predict(&words),
+    };
     Classification {
         class,
         marker: top.map(|f| format!("model:{f}")),

@@ -7,6 +7,12 @@
 //! numbers to weights: it holds numbers, not the words and word pairs of the text it was
 //! trained on. A class's score is its intercept plus the weights of the statement's buckets
 //! (each 0 or 1); the highest score wins, ties to the class listed first in the file.
+//!
+//! The embedded model, `model-minilm.json` (the same script with `--embedder`), adds to each
+//! score the dot product of the statement's sentence embedding with the class's `dense`
+//! weights (the scale α already in them): trained with all-MiniLM-L6-v2's vectors, it is used
+//! only where the caller has them (`temporal classify|eval --embedder DIR`; docs/temporal.md,
+//! "The fourth attempt").
 
 use super::TemporalClass;
 use serde::Deserialize;
@@ -15,8 +21,22 @@ use std::sync::OnceLock;
 
 /// `model.json`, compiled in.
 const WEIGHTS: &str = include_str!("model.json");
+/// `model-minilm.json`, compiled in.
+const EMBEDDED_WEIGHTS: &str = include_str!("model-minilm.json");
 
-/// `model.json` as written by the training script.
+/// The embedding model the embedded weights were trained with: a caller must embed with this
+/// one (by `model.onnx`'s sha256) and no other.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct EmbeddedModel {
+    /// The model's name (`all-minilm-l6-v2`).
+    pub name: String,
+    /// sha256 of its `model.onnx`.
+    pub sha256: String,
+    /// Vector length.
+    pub dimensions: usize,
+}
+
+/// A weights file as written by the training script.
 #[derive(Debug, Deserialize)]
 struct ModelFile {
     classes: Vec<TemporalClass>,
@@ -25,48 +45,88 @@ struct ModelFile {
     weights: HashMap<String, Vec<f64>>,
     /// The bucket count the features were hashed into.
     buckets: u64,
+    /// The embedded model's: which embedder, and one weight per class and dimension.
+    #[serde(default)]
+    embedder: Option<EmbeddedModel>,
+    #[serde(default)]
+    dense: Option<Vec<Vec<f64>>>,
 }
 
-/// The model, its weights by bucket.
+/// A model, its weights by bucket (and by dimension, when embedded).
 struct Model {
     classes: Vec<TemporalClass>,
     intercept: Vec<f64>,
     weights: HashMap<u32, Vec<f64>>,
+    embedded: Option<(EmbeddedModel, Vec<Vec<f64>>)>,
 }
 
-/// The compiled-in model, parsed once.
+/// Parse a compiled-in weights file; its checks hold for the build (the unit tests below).
+fn parse(name: &str, text: &str) -> Model {
+    let file: ModelFile = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("src/temporal/{name} is the training script's output: {e}"));
+    assert_eq!(
+        file.buckets,
+        super::features::BUCKETS,
+        "src/temporal/{name}: buckets"
+    );
+    let weights: HashMap<u32, Vec<f64>> = file
+        .weights
+        .into_iter()
+        .map(|(k, w)| {
+            let bucket = k
+                .parse()
+                .unwrap_or_else(|_| panic!("src/temporal/{name}: bucket numbers"));
+            (bucket, w)
+        })
+        .collect();
+    let classes = file.classes.len();
+    assert!(
+        file.intercept.len() == classes && weights.values().all(|w| w.len() == classes),
+        "src/temporal/{name}: one weight per class"
+    );
+    let embedded = match (file.embedder, file.dense) {
+        (Some(e), Some(d)) => {
+            assert!(
+                d.len() == classes && d.iter().all(|w| w.len() == e.dimensions),
+                "src/temporal/{name}: one dense weight per class and dimension"
+            );
+            Some((e, d))
+        }
+        (None, None) => None,
+        _ => panic!("src/temporal/{name}: embedder and dense go together"),
+    };
+    Model {
+        classes: file.classes,
+        intercept: file.intercept,
+        weights,
+        embedded,
+    }
+}
+
+/// The compiled-in lexical model, parsed once.
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        // The file is a constant of the build, checked by the unit tests below.
-        let file: ModelFile = serde_json::from_str(WEIGHTS)
-            .expect("src/temporal/model.json is the training script's output");
-        assert_eq!(
-            file.buckets,
-            super::features::BUCKETS,
-            "src/temporal/model.json: buckets"
-        );
-        let weights: HashMap<u32, Vec<f64>> = file
-            .weights
-            .into_iter()
-            .map(|(k, w)| {
-                (
-                    k.parse().expect("src/temporal/model.json: bucket numbers"),
-                    w,
-                )
-            })
-            .collect();
-        assert!(
-            file.intercept.len() == file.classes.len()
-                && weights.values().all(|w| w.len() == file.classes.len()),
-            "src/temporal/model.json: one weight per class"
-        );
-        Model {
-            classes: file.classes,
-            intercept: file.intercept,
-            weights,
-        }
-    })
+    MODEL.get_or_init(|| parse("model.json", WEIGHTS))
+}
+
+/// The compiled-in embedded model, parsed once.
+fn embedded() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
+    MODEL.get_or_init(|| parse("model-minilm.json", EMBEDDED_WEIGHTS))
+}
+
+/// The embedder the compiled-in embedded weights were trained with.
+pub fn embedded_model() -> &'static EmbeddedModel {
+    &embedded()
+        .embedded
+        .as_ref()
+        .expect("src/temporal/model-minilm.json has an embedder")
+        .0
+}
+
+/// The sha256 of the compiled-in `model-minilm.json`.
+pub(crate) fn embedded_weights_sha256() -> String {
+    crate::io::sha256_hex(EMBEDDED_WEIGHTS.as_bytes())
 }
 
 /// The sha256 of the compiled-in `model.json`: which weights classified, so an evaluation can
@@ -76,11 +136,27 @@ pub(crate) fn weights_sha256() -> String {
     crate::io::sha256_hex(WEIGHTS.as_bytes())
 }
 
-/// The model's class for `features`, and the feature that pushed most towards it (the largest
-/// weight of the winning class among the statement's features, ties to the first by name), for
-/// the marker.
+/// The lexical model's class for `features`, and the feature that pushed most towards it (the
+/// largest weight of the winning class among the statement's features, ties to the first by
+/// name), for the marker.
 pub(super) fn predict(features: &[String]) -> (TemporalClass, Option<&str>) {
-    let m = model();
+    scored(model(), features, None)
+}
+
+/// The embedded model's class for `features` and the statement's `embedding` (of
+/// [`embedded_model`]'s width; the caller checked), and the marker's feature as [`predict`]'s.
+pub(super) fn predict_embedded<'a>(
+    features: &'a [String],
+    embedding: &[f32],
+) -> (TemporalClass, Option<&'a str>) {
+    scored(embedded(), features, Some(embedding))
+}
+
+fn scored<'a>(
+    m: &Model,
+    features: &'a [String],
+    embedding: Option<&[f32]>,
+) -> (TemporalClass, Option<&'a str>) {
     // Each feature hashed once: its bucket's weights, for the marker; each bucket counted once
     // in the scores (`features::buckets`).
     let mut known: Vec<(&str, u32, &Vec<f64>)> = features
@@ -99,6 +175,11 @@ pub(super) fn predict(features: &[String]) -> (TemporalClass, Option<&str>) {
             .iter_mut()
             .zip(&m.weights[&b])
             .for_each(|(s, w)| *s += w);
+    }
+    if let (Some((_, dense)), Some(e)) = (&m.embedded, embedding) {
+        for (s, w) in scores.iter_mut().zip(dense) {
+            *s += w.iter().zip(e).map(|(w, x)| w * f64::from(*x)).sum::<f64>();
+        }
     }
     let mut best = 0;
     for (i, s) in scores.iter().enumerate() {

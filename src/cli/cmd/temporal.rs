@@ -16,6 +16,7 @@ pub(crate) enum PartArg {
     /// LoCoMo's last five, BEAM's chats 11-20: the held-out test set.
     Test,
 }
+use crate::study::temporal::embedded::{embed, EmbedderChoice, EmbedderUsed};
 use crate::study::temporal::texts::{read_statements as read_statements_from, TextsFrom};
 use crate::study::temporal::{classify_all, evaluate, lines, tables, Statement};
 use crate::{Error, Result};
@@ -69,6 +70,30 @@ pub(crate) struct TextsArgs {
     pub slack: Option<PathBuf>,
 }
 
+/// `--embedder DIR [--ort-lib FILE]`: classify with the embedded model (docs/temporal.md, "The
+/// fourth attempt").
+#[derive(Debug, Args)]
+pub(crate) struct EmbedderArgs {
+    /// Classify with the embedded model: the learned part reads the statement's sentence
+    /// embedding beside its features. DIR is the ONNX folder of the model its weights were
+    /// trained with, all-MiniLM-L6-v2 (`models/all-minilm-l6-v2`, by scripts/setup-models.sh);
+    /// another model is refused. Without it, the compiled-in lexical model classifies.
+    #[arg(long, value_name = "DIR")]
+    pub embedder: Option<PathBuf>,
+    /// ONNX Runtime library for --embedder (else ORT_DYLIB_PATH).
+    #[arg(long, value_name = "FILE", requires = "embedder")]
+    pub ort_lib: Option<PathBuf>,
+}
+
+impl EmbedderArgs {
+    fn choice(&self) -> Option<EmbedderChoice> {
+        self.embedder.as_ref().map(|dir| EmbedderChoice {
+            dir: dir.clone(),
+            ort_lib: self.ort_lib.clone(),
+        })
+    }
+}
+
 /// A statements file, and the benchmark's files (LoCoMo's, BEAM's, LiveChat's or the Slack
 /// chats') for lines without a text.
 #[derive(Debug, Args)]
@@ -78,6 +103,13 @@ pub(crate) struct ClassifyFileArgs {
     /// Where texts are read.
     #[command(flatten)]
     pub texts: TextsArgs,
+    /// Each line's `embedding` too, by this model folder: what the embedded model reads (the
+    /// training script's input).
+    #[arg(long, value_name = "DIR")]
+    pub embedder: Option<PathBuf>,
+    /// ONNX Runtime library for --embedder (else ORT_DYLIB_PATH).
+    #[arg(long, value_name = "FILE", requires = "embedder")]
+    pub ort_lib: Option<PathBuf>,
 }
 
 /// `temporal classify`.
@@ -88,6 +120,9 @@ pub(crate) struct ClassifyArgs {
     /// Where texts are read.
     #[command(flatten)]
     pub texts: TextsArgs,
+    /// The embedded model.
+    #[command(flatten)]
+    pub embedder: EmbedderArgs,
     /// `tsv`: id, class, marker (`-` for none); `json`: an array of {id, class, marker, source}.
     #[arg(long, default_value = "tsv", value_parser = only(&[OutputFormat::Tsv, OutputFormat::Json]))]
     pub format: OutputFormat,
@@ -106,8 +141,11 @@ pub(crate) struct EvalArgs {
     /// classifier's output). No text is read.
     // Each source named, not the group: clap then names the one given, where a group would
     // list all four.
-    #[arg(long, value_name = "SECOND", conflicts_with_all = ["locomo", "beam", "livechat", "slack"])]
+    #[arg(long, value_name = "SECOND", conflicts_with_all = ["locomo", "beam", "livechat", "slack", "embedder"])]
     pub predicted: Option<PathBuf>,
+    /// The embedded model.
+    #[command(flatten)]
+    pub embedder: EmbedderArgs,
     /// Output format: the tables (per class with the macro averages, the confusion matrix, the
     /// misclassified statements) as markdown, CSV or LaTeX, or the evaluation as JSON.
     #[arg(long, default_value = "markdown", value_parser = only(TABLES))]
@@ -204,7 +242,8 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
-    let classified = classify_all(&statements);
+    let embedded = embedded_for(&statements, &args.embedder)?;
+    let classified = classify_all(&statements, as_embedded(&embedded));
     let out = match args.format {
         OutputFormat::Tsv => lines::classified_tsv(&statements, &classified),
         _ => lines::classified_json(&statements, &classified)?,
@@ -224,7 +263,8 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
         }
         None => read_statements(&args.file, &args.texts)?,
     };
-    let evaluation = evaluate(&path, &statements)?;
+    let embedded = embedded_for(&statements, &args.embedder)?;
+    let evaluation = evaluate(&path, &statements, as_embedded(&embedded))?;
     let out = match args.format {
         OutputFormat::Json => lines::pretty(&evaluation)?,
         other => render(&tables(&evaluation), other.table()),
@@ -269,6 +309,33 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
 
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
-    crate::cli::write_stdout(&lines::features_jsonl(&statements))?;
+    let embeddings = match &args.embedder {
+        Some(dir) => {
+            let choice = EmbedderChoice {
+                dir: dir.clone(),
+                ort_lib: args.ort_lib.clone(),
+            };
+            Some(embed(&statements, &choice, None)?.1)
+        }
+        None => None,
+    };
+    crate::cli::write_stdout(&lines::features_jsonl(&statements, embeddings.as_deref()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The statements' embeddings under `--embedder`, by the model the embedded weights were
+/// trained with (another is refused).
+fn embedded_for(
+    statements: &[Statement],
+    args: &EmbedderArgs,
+) -> Result<Option<(EmbedderUsed, Vec<Vec<f32>>)>> {
+    args.choice()
+        .map(|choice| embed(statements, &choice, Some(crate::temporal::embedded_model())))
+        .transpose()
+}
+
+fn as_embedded(
+    embedded: &Option<(EmbedderUsed, Vec<Vec<f32>>)>,
+) -> crate::study::temporal::Embedded<'_> {
+    embedded.as_ref().map(|(used, v)| (used, v.as_slice()))
 }

@@ -50,16 +50,20 @@ pub(crate) fn statements_jsonl(statements: &[Statement]) -> Result<String> {
 }
 
 /// `{"id", "class", "buckets", "features"}` per statement, one per line: what the learned
-/// part of the classifier sees of each text.
-pub(crate) fn features_jsonl(statements: &[Statement]) -> String {
+/// part of the classifier sees of each text; with `embeddings` (one per statement), each line's
+/// `embedding` too, what the embedded model sees besides.
+pub(crate) fn features_jsonl(statements: &[Statement], embeddings: Option<&[Vec<f32>]>) -> String {
     let mut out = String::new();
-    for s in statements {
+    for (i, s) in statements.iter().enumerate() {
         let features = features(&s.text);
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "id": s.id, "class": s.class,
             "buckets": buckets(&features),
             "features": features,
         });
+        if let Some(vectors) = embeddings {
+            line["embedding"] = serde_json::json!(vectors[i]);
+        }
         out.push_str(&line.to_string());
         out.push('\n');
     }

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 pub(crate) mod beam;
 pub(crate) mod draw;
+pub(crate) mod embedded;
 mod interval;
 pub(crate) mod lines;
 pub(crate) mod livechat;
@@ -14,7 +15,8 @@ pub(crate) mod texts;
 
 pub(crate) use table::tables;
 
-use crate::temporal::{classify_text, Classification, TemporalClass};
+use crate::temporal::{classify_text, classify_text_embedded, Classification, TemporalClass};
+use embedded::EmbedderUsed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -152,27 +154,52 @@ pub(crate) struct Evaluation {
     pub kappa: Option<f64>,
     /// Bootstrap 95% intervals of the macro and per-class F1 and of κ.
     pub intervals: interval::Intervals,
-    /// The sha256 of the classifier's compiled-in weights (`src/temporal/model.json`) when it
-    /// classified any statement; `null` when every prediction was given (`--predicted`).
+    /// The sha256 of the classifier's compiled-in weights that classified (`src/temporal/model.json`,
+    /// or `model-minilm.json` under `--embedder`) when it classified any statement; `null` when
+    /// every prediction was given (`--predicted`).
     pub model: Option<String>,
+    /// The embedder of the statements under `--embedder` (the embedded model classified);
+    /// `null` for the lexical model.
+    pub embedder: Option<EmbedderUsed>,
     /// `confusion[gold][predicted]` = count, every cell present.
     pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
     /// In file order.
     pub misclassified: Vec<Miss>,
 }
 
-/// Classify every statement (by text: a statements file carries no belief metadata).
-pub(crate) fn classify_all(statements: &[Statement]) -> Vec<Classification> {
-    statements.iter().map(|s| classify_text(&s.text)).collect()
+/// The statements' sentence embeddings (in file order) and the model that made them: the
+/// embedded model classifies.
+pub(crate) type Embedded<'a> = Option<(&'a EmbedderUsed, &'a [Vec<f32>])>;
+
+/// Classify every statement (by text: a statements file carries no belief metadata), with the
+/// embedded model where `embedded` gives the vectors.
+pub(crate) fn classify_all(statements: &[Statement], embedded: Embedded) -> Vec<Classification> {
+    statements
+        .iter()
+        .enumerate()
+        .map(|(i, s)| classify_one(s, i, embedded))
+        .collect()
+}
+
+fn classify_one(statement: &Statement, i: usize, embedded: Embedded) -> Classification {
+    match embedded {
+        Some((_, vectors)) => classify_text_embedded(&statement.text, &vectors[i]),
+        None => classify_text(&statement.text),
+    }
 }
 
 /// Evaluate the classifier on `statements`, every one of which must carry a gold class. A
 /// statement with a `predicted` class is scored as given (another classifier's answer, as the
-/// training script's cross-validated predictions); the others are classified.
-pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluation> {
+/// training script's cross-validated predictions); the others are classified, by the embedded
+/// model where `embedded` gives the vectors (one per statement, in file order).
+pub(crate) fn evaluate(
+    path: &Path,
+    statements: &[Statement],
+    embedded: Embedded,
+) -> Result<Evaluation> {
     let mut pairs = Vec::with_capacity(statements.len());
     let mut misclassified = Vec::new();
-    for statement in statements {
+    for (i, statement) in statements.iter().enumerate() {
         let gold = statement.class.ok_or_else(|| {
             Error::input(
                 path,
@@ -185,7 +212,7 @@ pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluati
         let (predicted, marker) = match statement.predicted {
             Some(p) => (p, Some("given".to_string())),
             None => {
-                let got = classify_text(&statement.text);
+                let got = classify_one(statement, i, embedded);
                 (got.class, got.marker)
             }
         };
@@ -216,7 +243,11 @@ pub(crate) fn evaluate(path: &Path, statements: &[Statement]) -> Result<Evaluati
         model: statements
             .iter()
             .any(|s| s.predicted.is_none())
-            .then(crate::temporal::weights_sha256),
+            .then(|| match embedded {
+                Some(_) => crate::temporal::embedded_weights_sha256(),
+                None => crate::temporal::weights_sha256(),
+            }),
+        embedder: embedded.map(|(used, _)| used.clone()),
         misclassified,
     })
 }

@@ -16,7 +16,7 @@ fn evaluation_counts_a_known_confusion() {
     ]
     .join("\n");
     let statements = parse_statements(Path::new("t.jsonl"), lines.as_bytes()).unwrap();
-    let e = evaluate(Path::new("t.jsonl"), &statements).unwrap();
+    let e = evaluate(Path::new("t.jsonl"), &statements, None).unwrap();
     assert_eq!((e.total, e.correct), (5, 4));
     let closed = e.per_class[&TemporalClass::Closed];
     assert_eq!(
@@ -66,7 +66,7 @@ fn macro_averages_skip_a_class_neither_labelled_nor_predicted() {
     ]
     .join("\n");
     let statements = parse_statements(Path::new("t.jsonl"), lines.as_bytes()).unwrap();
-    let e = evaluate(Path::new("t.jsonl"), &statements).unwrap();
+    let e = evaluate(Path::new("t.jsonl"), &statements, None).unwrap();
     // No correction labelled or predicted: the mean runs over three classes. c is predicted
     // current_state, so closed is missed (F1 0) and current_state has precision 1/2.
     let f1_current = 2.0 * 0.5 / 1.5;
@@ -74,7 +74,7 @@ fn macro_averages_skip_a_class_neither_labelled_nor_predicted() {
     // A correction predicted but never labelled counts, with F1 0.
     let lines = r#"{"id":"a","text":"Actually, it is port 80.","class":"current_state"}"#;
     let statements = parse_statements(Path::new("t.jsonl"), lines.as_bytes()).unwrap();
-    let e = evaluate(Path::new("t.jsonl"), &statements).unwrap();
+    let e = evaluate(Path::new("t.jsonl"), &statements, None).unwrap();
     assert_eq!(e.macro_f1, 0.0);
     assert_eq!(e.macro_recall, 0.0);
 }
