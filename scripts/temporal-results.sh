@@ -4,7 +4,10 @@
 # and the Slack channels, a source never developed on), the same statements against a second
 # annotator's labels and the two annotators' agreement, the software statements it was built on
 # (in sample), and the cross-validated figures of its training data (LoCoMo, BEAM and LiveChat
-# dev, by train-temporal.py, as the committed model was trained; docs/temporal.md).
+# dev, by train-temporal.py, as the committed model was trained; docs/temporal.md); the fresh
+# held-out sets (Slack's and LoCoMo test's second draws); and the embedded model
+# (`--embedder models/all-minilm-l6-v2`, src/temporal/model-minilm.json) on every held-out set
+# with its own cross-validated training figures, beside the lexical model's.
 #
 #   scripts/temporal-results.sh DATA_DIR
 #
@@ -18,6 +21,10 @@ data=${1:?usage: scripts/temporal-results.sh DATA_DIR}
 bin=target/release/tenure-eval
 python=${TENURE_EVAL_PYTHON:-.venv/bin/python}
 [ -x "$bin" ] || { echo "build it first: cargo build --release" >&2; exit 2; }
+embedder=models/all-minilm-l6-v2
+[ -f "$embedder/model.onnx" ] || { echo "$embedder: run scripts/setup-models.sh first" >&2; exit 2; }
+ORT_DYLIB_PATH=${ORT_DYLIB_PATH:-$PWD/$(scripts/setup-models.sh)}
+export ORT_DYLIB_PATH
 locomo=$data/locomo/locomo10.json
 beam=$data/beam
 livechat=$data/livechat
@@ -52,6 +59,30 @@ eval_json slack-second cases/temporal/slack-test.second.labels.jsonl --slack "$s
 eval_json agree-slack cases/temporal/slack-test.labels.jsonl \
   --predicted cases/temporal/slack-test.second.labels.jsonl
 eval_json software cases/temporal/statements.jsonl
+# The fresh held-out sets (docs/temporal.md, "Fresh held-out statements").
+eval_json slack2 cases/temporal/slack-test2.labels.jsonl --slack "$slack"
+eval_json locomo-test2 cases/temporal/locomo-test2.labels.jsonl --locomo "$locomo"
+eval_json slack2-second cases/temporal/slack-test2.second.labels.jsonl --slack "$slack"
+eval_json locomo-test2-second cases/temporal/locomo-test2.second.labels.jsonl --locomo "$locomo"
+eval_json agree-slack2 cases/temporal/slack-test2.labels.jsonl \
+  --predicted cases/temporal/slack-test2.second.labels.jsonl
+eval_json agree-locomo-test2 cases/temporal/locomo-test2.labels.jsonl \
+  --predicted cases/temporal/locomo-test2.second.labels.jsonl
+# The embedded model on every held-out set.
+emb=(--embedder "$embedder")
+eval_json e-locomo-test cases/temporal/locomo-test.labels.jsonl --locomo "$locomo" "${emb[@]}"
+eval_json e-beam-test cases/temporal/beam-test.labels.jsonl --beam "$beam" "${emb[@]}"
+eval_json e-livechat cases/temporal/livechat-test.labels.jsonl --livechat "$livechat" "${emb[@]}"
+eval_json e-slack cases/temporal/slack-test.labels.jsonl --slack "$slack" "${emb[@]}"
+eval_json e-slack2 cases/temporal/slack-test2.labels.jsonl --slack "$slack" "${emb[@]}"
+eval_json e-locomo-test2 cases/temporal/locomo-test2.labels.jsonl --locomo "$locomo" "${emb[@]}"
+eval_json e-software cases/temporal/statements.jsonl "${emb[@]}"
+"$python" scripts/train-temporal.py --locomo "$locomo" --beam "$beam" --livechat --binary "$bin" \
+  "${emb[@]}" --out "$work/model-minilm.json" --predictions "$work/ecv" 2>"$work/etrain.log"
+eval_json e-cv-locomo "$work/ecv.locomo-dev.jsonl"
+eval_json e-cv-beam "$work/ecv.beam-dev.jsonl"
+eval_json e-cv-livechat "$work/ecv.livechat-dev.jsonl"
+echosen=$(grep '^chosen:' "$work/etrain.log")
 "$python" scripts/train-temporal.py --locomo "$locomo" --beam "$beam" --livechat --binary "$bin" \
   --out "$work/model.json" --predictions "$work/cv" 2>"$work/train.log"
 eval_json cv-locomo "$work/cv.locomo-dev.jsonl"
@@ -59,10 +90,11 @@ eval_json cv-beam "$work/cv.beam-dev.jsonl"
 eval_json cv-livechat "$work/cv.livechat-dev.jsonl"
 chosen=$(grep '^chosen:' "$work/train.log")
 
-"$python" - "$work" "$chosen" >"$work/section.md" <<'EOF'
+"$python" - "$work" "$chosen" "$echosen" >"$work/section.md" <<'EOF'
 import json, sys
-work, chosen = sys.argv[1], sys.argv[2]
+work, chosen, echosen = sys.argv[1], sys.argv[2], sys.argv[3]
 weights = json.load(open(f"{work}/locomo-test.json"))["model"]
+eweights = json.load(open(f"{work}/e-locomo-test.json"))["model"]
 rows = [
     ("LoCoMo test (held out)", "locomo-test"),
     ("BEAM test (held out)", "beam-test"),
@@ -76,6 +108,12 @@ rows = [
     ("agreement: BEAM test, second annotator against the first", "agree-beam-test"),
     ("agreement: LiveChat test, second annotator against the first", "agree-livechat"),
     ("agreement: Slack, second annotator against the first", "agree-slack"),
+    ("Slack, second draw (fresh: scored after its labels were committed)", "slack2"),
+    ("LoCoMo test, second draw (fresh)", "locomo-test2"),
+    ("Slack, second draw, the second annotator's labels", "slack2-second"),
+    ("LoCoMo test, second draw, the second annotator's labels", "locomo-test2-second"),
+    ("agreement: Slack, second draw", "agree-slack2"),
+    ("agreement: LoCoMo test, second draw", "agree-locomo-test2"),
     ("software statements (in sample)", "software"),
     ("LoCoMo dev, cross-validated (5 conversations)", "cv-locomo"),
     ("BEAM dev, cross-validated (10 chats)", "cv-beam"),
@@ -89,17 +127,35 @@ out = ["<!-- temporal-classifier:begin (scripts/temporal-results.sh; do not edit
        "```", "",
        "| set | n | accuracy | Cohen's κ (95% CI) | macro F1 (95% CI) | " + " | ".join(f"{c} F1 (n; predicted)" for c in classes) + " |",
        "|---|---:|---:|---|---|" + "---|" * len(classes)]
-for title, name in rows:
-    d = json.load(open(f"{work}/{name}.json"))
-    cells = []
-    predicted = {c: sum(row[c] for row in d["confusion"].values()) for c in classes}
-    for c in classes:
-        pc = d["perClass"][c]
-        shown = pc["support"] > 0 or predicted[c] > 0
-        cells.append(f"{pc['f1']:.3f} ({pc['support']}; {predicted[c]} predicted)" if shown else "–")
-    macro = f"{d['macroF1']:.3f} ({ci(d['intervals']['macroF1'])})"
-    kappa = "–" if d["kappa"] is None else f"{d['kappa']:.3f} ({ci(d['intervals']['kappa'])})"
-    out.append(f"| {title} | {d['total']} | {d['accuracy']:.3f} | {kappa} | {macro} | " + " | ".join(cells) + " |")
+erows = [
+    ("LoCoMo test (held out)", "e-locomo-test"),
+    ("BEAM test (held out)", "e-beam-test"),
+    ("LiveChat test (held out; not clean, as above)", "e-livechat"),
+    ("Slack (held out)", "e-slack"),
+    ("Slack, second draw (fresh)", "e-slack2"),
+    ("LoCoMo test, second draw (fresh)", "e-locomo-test2"),
+    ("software statements (in sample)", "e-software"),
+    ("LoCoMo dev, cross-validated (5 conversations)", "e-cv-locomo"),
+    ("BEAM dev, cross-validated (10 chats)", "e-cv-beam"),
+    ("LiveChat dev, cross-validated (8 rooms)", "e-cv-livechat"),
+]
+def table(rows):
+    for title, name in rows:
+        d = json.load(open(f"{work}/{name}.json"))
+        cells = []
+        predicted = {c: sum(row[c] for row in d["confusion"].values()) for c in classes}
+        for c in classes:
+            pc = d["perClass"][c]
+            shown = pc["support"] > 0 or predicted[c] > 0
+            cells.append(f"{pc['f1']:.3f} ({pc['support']}; {predicted[c]} predicted)" if shown else "–")
+        macro = f"{d['macroF1']:.3f} ({ci(d['intervals']['macroF1'])})"
+        kappa = "–" if d["kappa"] is None else f"{d['kappa']:.3f} ({ci(d['intervals']['kappa'])})"
+        out.append(f"| {title} | {d['total']} | {d['accuracy']:.3f} | {kappa} | {macro} | " + " | ".join(cells) + " |")
+table(rows)
+out += ["", "The embedded model (`temporal eval --embedder models/all-minilm-l6-v2`: the "
+        "statement's all-MiniLM-L6-v2 sentence embedding beside the buckets; docs/temporal.md, "
+        "\"The fourth attempt\"):", "", out[6], out[7]]
+table(erows)
 out += ["", f"Macro F1 is over the classes labelled or predicted (a class predicted but never labelled "
         f"counts, with F1 0); Cohen's κ is the agreement beyond chance (in the agreement rows, the "
         f"second annotator's labels scored against the first's, `temporal eval FIRST --predicted "
@@ -107,7 +163,10 @@ out += ["", f"Macro F1 is over the classes labelled or predicted (a class predic
         f"The committed model's training, by train-temporal.py --beam --livechat: the grid "
         f"chose {chosen[len('chosen: '):]} by the mean cross-validated macro F1 of LoCoMo, BEAM "
         f"and LiveChat dev. The weights that classified: sha256 {weights} "
-        f"(`src/temporal/model.json`; every evaluation's JSON names them as `model`).", "", "<!-- temporal-classifier:end -->"]
+        f"(`src/temporal/model.json`; every evaluation's JSON names them as `model`). "
+        f"The embedded model's training, by train-temporal.py --beam --livechat --embedder: "
+        f"the grid chose {echosen[len('chosen: '):]}; its weights: sha256 {eweights} "
+        f"(`src/temporal/model-minilm.json`).", "", "<!-- temporal-classifier:end -->"]
 print("\n".join(out))
 EOF
 python3 scripts/put_section.py temporal-classifier "$work/section.md"

@@ -158,6 +158,13 @@ def main():
                          "this ONNX model folder (writes src/temporal/model-minilm.json)")
     ap.add_argument("--alpha", type=float, default=3.0,
                     help="the embedding's scale beside the buckets (with --embedder)")
+    ap.add_argument("--c", type=float, action="append", metavar="C",
+                    help="the grid's C values (repeatable; default: " +
+                         ", ".join(map(str, GRID_C)) + "); one value with one --se-weight "
+                         "refits a committed model at its own setting, without the grid")
+    ap.add_argument("--se-weight", type=float, action="append", metavar="W",
+                    help="the grid's software weights (repeatable; default: " +
+                         ", ".join(map(str, GRID_SE)) + ")")
     ap.add_argument("--binary", default="target/release/tenure-eval")
     ap.add_argument("--out", help="default: src/temporal/model.json, with --embedder "
                                   "src/temporal/model-minilm.json")
@@ -185,8 +192,8 @@ def main():
         r["group"] = "lc-" + r["id"].split("/")[0]
     rows = dev + se + beam + lc
     grid = []
-    for c in GRID_C:
-        for se_weight in GRID_SE:
+    for c in args.c or GRID_C:
+        for se_weight in args.se_weight or GRID_SE:
             scores, _ = cross_validate(rows, c, se_weight)
             grid.append((chosen_by(scores), -c, -se_weight, c, se_weight, scores))
             said = ", ".join(f"{k} {v:.3f}" for k, v in scores.items())

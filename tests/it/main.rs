@@ -159,6 +159,8 @@ mod tables;
 mod temporal;
 /// The classifier's BEAM statements are the ones the documented rule draws, in its order.
 mod temporal_beam;
+/// The classifier's embedded model: its figures on LoCoMo, the embedder it refuses, its retrain.
+mod temporal_embedded;
 /// The classifier's developer-chat statements are the ones the documented rule draws from LiveChat.
 mod temporal_livechat;
 /// The classifier's Slack statements are the ones the documented rule draws from the Slack chats.

@@ -1,7 +1,8 @@
 //! The TemporalClassifier's Slack statements (issue 47 #5, a source no rule or model was
 //! developed on): the committed labels are the statements the documented rule draws from the
 //! Slack chats' released files, in the drawn order; the set is held out whole, so `--part` is
-//! refused with it (docs/temporal.md, "Slack: a source never seen").
+//! refused with it (docs/temporal.md, "Slack: a source never seen"); the fresh set is the
+//! same draw's 161st to 320th statements.
 
 use crate::common::needs::{data_file, needs, Need};
 use crate::common::{jsonl_ids, tenure_eval, tenure_eval_ok};
@@ -16,11 +17,19 @@ fn the_committed_slack_labels_are_the_drawn_statements() {
         let out = tenure_eval_ok(&["temporal", "draw", "--n", n, "--slack"], &[&dir]);
         jsonl_ids(&out.stdout)
     };
-    let drawn = draw("160");
-    for labels in ["slack-test.labels.jsonl", "slack-test.second.labels.jsonl"] {
+    // The first set is the first 160; the fresh set (docs/temporal.md, "Fresh held-out
+    // statements") the 161st to 320th.
+    let drawn = draw("320");
+    for (labels, part) in [
+        ("slack-test.labels.jsonl", &drawn[..160]),
+        ("slack-test.second.labels.jsonl", &drawn[..160]),
+        ("slack-test2.labels.jsonl", &drawn[160..]),
+        ("slack-test2.second.labels.jsonl", &drawn[160..]),
+    ] {
         let file = crate::common::repo(&format!("cases/temporal/{labels}"));
-        assert_eq!(drawn, jsonl_ids(&std::fs::read(&file).unwrap()), "{labels}");
+        assert_eq!(part, jsonl_ids(&std::fs::read(&file).unwrap()), "{labels}");
     }
+    let drawn = &drawn[..160];
     // Rule 4: a larger draw extends a smaller one; every channel of rule 1 is drawn from.
     assert_eq!(draw("40")[..], drawn[..40]);
     let channels: std::collections::BTreeSet<&str> = drawn

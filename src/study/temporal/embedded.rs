@@ -44,7 +44,8 @@ pub(crate) fn embed(
         &choice.dir,
         choice.ort_lib.as_deref(),
         EmbedOptions::default(),
-    )?;
+    )
+    .map_err(named)?;
     let info = embedder.info().clone();
     let used = EmbedderUsed {
         name: info.name.clone(),
@@ -68,6 +69,17 @@ pub(crate) fn embed(
         }
     }
     let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
-    let vectors = embedder.embed(&texts, Role::Belief, &mut |_| {})?;
+    let vectors = embedder
+        .embed(&texts, Role::Belief, &mut |_| {})
+        .map_err(named)?;
     Ok((used, vectors))
+}
+
+/// The embedder's runtime failures name the cosine backend, its usual caller; here they are
+/// the classifier's `--embedder`.
+fn named(e: Error) -> Error {
+    match e {
+        Error::Backend { message, .. } => Error::backend("temporal --embedder", message),
+        other => other,
+    }
 }

@@ -1,7 +1,8 @@
 //! The evaluation's tables, through the one `render::Table` (markdown, CSV, LaTeX, JSON): per
 //! class with the macro averages, bootstrap intervals of the F1s, the accuracy and Cohen's κ ("–" where a
 //! figure is undefined: a class never labelled has no recall), the confusion matrix (rows gold, columns
-//! predicted), and the misclassified statements.
+//! predicted), and the misclassified statements; the first table's title names the classifier
+//! (its weights' sha256, and the embedder under `--embedder`) or says the predictions were given.
 
 use super::Evaluation;
 use crate::render::table::Table;
@@ -49,9 +50,16 @@ pub(crate) fn tables(e: &Evaluation) -> Vec<Table> {
         (Some(k), None) => format!("; Cohen's κ {k:.3}"),
         (None, _) => String::new(),
     };
+    // Which classifier: the weights' sha256 (as the JSON's `model`), so two evaluations of one
+    // file by the lexical and the embedded model never read alike.
+    let by = match (&e.model, &e.embedder) {
+        (None, _) => "predictions given".to_string(),
+        (Some(m), None) => format!("lexical model {}", &m[..12]),
+        (Some(m), Some(used)) => format!("embedded model {} over {}", &m[..12], used.name),
+    };
     let per_class = Table::new(
         &format!(
-            "Per class (accuracy {:.3}, {} of {}{kappa})",
+            "Per class (accuracy {:.3}, {} of {}{kappa}; {by})",
             e.accuracy, e.correct, e.total
         ),
         &["class", "precision", "recall", "F1", "F1 95% CI", "support"],

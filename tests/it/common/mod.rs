@@ -9,6 +9,7 @@ pub mod provider;
 pub mod python_reference;
 pub mod rank_reference;
 pub mod toy_memory;
+pub mod train;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -301,6 +301,13 @@ pub(super) fn value(command: &str, flag: &str, fx: &Fixtures) -> Option<String> 
         (_, "--baseline") => fx.path("r/pmb/all-minilm-l6-v2-retrieval-report-vector.json"),
         (_, "--replay" | "--store-dir" | "--index-cache") => fx.path("r"),
         (_, "--ort-lib") => "/no/such/libonnxruntime.so".into(),
+        // The model the classifier's embedded weights were trained with: it classifies (where
+        // ONNX Runtime is, as in the gate) or adds `embedding` to each line.
+        (_, "--embedder") => crate::common::needs::env_path("TENURE_EVAL_MODELS")
+            .unwrap_or_else(|| crate::common::repo("models"))
+            .join("all-minilm-l6-v2")
+            .display()
+            .to_string(),
         (_, "--out") if command == "html" => "other.html".into(),
         (_, "--out") if command == "plot" => "other.svg".into(),
         (_, "--out") if command == "embed" => "other.jsonl".into(),

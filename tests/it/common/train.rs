@@ -1,0 +1,84 @@
+//! The classifier's training script run as documented, and its output compared with the
+//! committed weights: the retrain tests of the lexical model (`temporal`) and the embedded one
+//! (`temporal_embedded`).
+
+use crate::common::needs::{data_file, locomo_file};
+use std::process::Command;
+
+/// Run the training script with `extra` arguments into a temporary file, and return what it
+/// wrote beside the committed file `committed` (a path in the repository), after checking that
+/// the two agree on what the training read and chose.
+pub fn retrain(
+    extra: &[&std::ffi::OsStr],
+    committed: &str,
+) -> (serde_json::Value, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("model.json");
+    let run = Command::new(std::env::var_os("TENURE_EVAL_PYTHON").unwrap())
+        .args(["scripts/train-temporal.py", "--locomo"])
+        .arg(locomo_file())
+        .arg("--beam")
+        .arg(data_file("beam"))
+        .arg("--livechat")
+        .args(extra)
+        .args(["--binary", env!("CARGO_BIN_EXE_tenure-eval"), "--out"])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let rebuilt = read(&out);
+    let committed = read(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(committed));
+    for key in [
+        "trainedOn",
+        "C",
+        "seWeight",
+        "crossValidatedMacroF1",
+        "classes",
+    ] {
+        assert_eq!(rebuilt[key], committed[key], "{key}");
+    }
+    (rebuilt, committed)
+}
+
+/// Two weight tables (objects of arrays, or arrays of arrays) hold the same keys and every
+/// weight within 1e-5.
+pub fn same_weights(a: &serde_json::Value, b: &serde_json::Value) {
+    let rows = |v: &serde_json::Value| -> Vec<(String, Vec<f64>)> {
+        let row = |w: &serde_json::Value| -> Vec<f64> {
+            w.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        };
+        match v {
+            serde_json::Value::Object(m) => m.iter().map(|(k, w)| (k.clone(), row(w))).collect(),
+            _ => v
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (i.to_string(), row(w)))
+                .collect(),
+        }
+    };
+    let (a, b) = (rows(a), rows(b));
+    assert_eq!(
+        a.iter().map(|r| &r.0).collect::<Vec<_>>(),
+        b.iter().map(|r| &r.0).collect::<Vec<_>>()
+    );
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert_eq!(x.len(), y.len(), "{name}");
+        for (x, y) in x.iter().zip(y) {
+            assert!((x - y).abs() <= 1e-5, "{name}: {x} rebuilt, {y} committed");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The classifier's embedded model (`temporal classify|eval --embedder DIR`; docs/temporal.md,
+//! "The fourth attempt"): it scores LoCoMo's held-out sets as measured, names its weights and
+//! embedder in the evaluation, refuses another embedding model and flags it cannot use, and is
+//! rebuilt from the committed data by the documented command.
+
+use crate::common::needs::{env_path, locomo_file, needs, Need};
+use crate::common::{repo, tenure_eval, tenure_eval_ok};
+use sha2::Digest;
+
+fn sha256(path: &std::path::Path) -> String {
+    format!("{:x}", sha2::Sha256::digest(std::fs::read(path).unwrap()))
+}
+
+/// The model folders (`TENURE_EVAL_MODELS`), or `None` and a skip line.
+fn models(also: &[Need]) -> Option<std::path::PathBuf> {
+    if !needs(&[&[Need::Onnx][..], also].concat()) {
+        return None;
+    }
+    env_path("TENURE_EVAL_MODELS")
+}
+
+#[test]
+fn the_embedded_model_scores_both_locomo_test_sets_at_least_0_80() {
+    let Some(models) = models(&[Need::Locomo]) else {
+        return;
+    };
+    let minilm = models.join("all-minilm-l6-v2");
+    let locomo = locomo_file();
+    for (labels, n) in [
+        ("cases/temporal/locomo-test.labels.jsonl", 320),
+        ("cases/temporal/locomo-test2.labels.jsonl", 160),
+    ] {
+        let out = tenure_eval_ok(
+            &["temporal", "eval", "--format", "json", "--locomo"],
+            &[
+                &locomo,
+                &repo(labels),
+                std::path::Path::new("--embedder"),
+                &minilm,
+            ],
+        );
+        let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(e["total"], n);
+        let macro_f1 = e["macroF1"].as_f64().unwrap();
+        assert!(macro_f1 >= 0.80, "{labels}: macro F1 {macro_f1}");
+        // The evaluation names the weights that classified and the model that embedded.
+        assert_eq!(e["model"], sha256(&repo("src/temporal/model-minilm.json")));
+        assert_eq!(e["embedder"]["sha256"], sha256(&minilm.join("model.onnx")));
+    }
+}
+
+#[test]
+fn another_embedding_model_and_flags_it_cannot_use_are_refused() {
+    let Some(models) = models(&[]) else {
+        return;
+    };
+    let labels = repo("cases/temporal/statements.jsonl");
+    // The int8 MiniLM is a real model, of the same width, but not the one the weights read.
+    let int8 = models.join("all-minilm-l6-v2-int8");
+    let (labels_s, int8_s) = (labels.to_str().unwrap(), int8.to_str().unwrap());
+    let out = tenure_eval(&["temporal", "eval", labels_s, "--embedder", int8_s]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(int8_s) && err.contains("all-minilm-l6-v2 (model.onnx sha256"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    // --predicted scores given labels: an embedder would be ignored.
+    let out = tenure_eval(&[
+        "temporal",
+        "eval",
+        labels_s,
+        "--predicted",
+        labels_s,
+        "--embedder",
+        int8_s,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--embedder"));
+    // --ort-lib without --embedder loads nothing.
+    let out = tenure_eval(&["temporal", "classify", labels_s, "--ort-lib", "x.so"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--embedder"));
+}
+
+#[test]
+fn features_with_an_embedder_carry_each_statements_unit_vector() {
+    let Some(models) = models(&[]) else {
+        return;
+    };
+    let minilm = models.join("all-minilm-l6-v2");
+    let out = tenure_eval_ok(
+        &["temporal", "features"],
+        &[
+            &repo("cases/temporal/statements.jsonl"),
+            std::path::Path::new("--embedder"),
+            &minilm,
+        ],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 325);
+    for line in text.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let v: Vec<f64> = row["embedding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(v.len(), 384);
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-5, "{}: norm {norm}", row["id"]);
+    }
+}
+
+/// `scripts/train-temporal.py --embedder DIR`, at the committed file's own C and software
+/// weight (the grid's eight settings cost the test gate a minute; `scripts/temporal-results.sh`
+/// runs the whole grid and prints its choice), rebuilds `model-minilm.json` from the committed
+/// labels and MiniLM's vectors: the same cross-validated figures, embedder and weights, each
+/// within 1e-5.
+#[test]
+fn the_embedded_model_is_rebuilt_from_committed_data() {
+    let Some(models) = models(&[Need::Python, Need::Locomo, Need::Beam]) else {
+        return;
+    };
+    let committed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo("src/temporal/model-minilm.json")).unwrap(),
+    )
+    .unwrap();
+    let minilm = models.join("all-minilm-l6-v2");
+    let (c, w) = (
+        committed["C"].to_string(),
+        committed["seWeight"].to_string(),
+    );
+    let args: Vec<&std::ffi::OsStr> = [
+        "--embedder".as_ref(),
+        minilm.as_os_str(),
+        "--c".as_ref(),
+        c.as_ref(),
+        "--se-weight".as_ref(),
+        w.as_ref(),
+    ]
+    .to_vec();
+    let (rebuilt, committed) =
+        crate::common::train::retrain(&args, "src/temporal/model-minilm.json");
+    assert_eq!(rebuilt["embedder"], committed["embedder"]);
+    assert_eq!(rebuilt["alpha"], committed["alpha"]);
+    crate::common::train::same_weights(&rebuilt["weights"], &committed["weights"]);
+    crate::common::train::same_weights(&rebuilt["dense"], &committed["dense"]);
+}
