@@ -122,11 +122,13 @@ rows = [
 classes = ["forward_open", "current_state", "closed", "correction"]
 def ci(lo_hi):
     return f"{lo_hi['low']:.2f}–{lo_hi['high']:.2f}"
+header = ["| set | n | accuracy | Cohen's κ (95% CI) | macro F1 (95% CI) | " + " | ".join(f"{c} F1 (n; predicted)" for c in classes) + " |",
+          "|---|---:|---:|---|---|" + "---|" * len(classes)]
 out = ["<!-- temporal-classifier:begin (scripts/temporal-results.sh; do not edit by hand) -->", "",
-       "```sh", "scripts/temporal-results.sh DATA    # tenure-eval temporal eval FILE --locomo F | --beam D | --livechat D | --slack D | --predicted SECOND",
+       "```sh", "scripts/temporal-results.sh DATA    # tenure-eval temporal eval FILE --locomo F | --beam D | --livechat D | --slack D | --predicted SECOND  [--embedder models/all-minilm-l6-v2]",
        "```", "",
-       "| set | n | accuracy | Cohen's κ (95% CI) | macro F1 (95% CI) | " + " | ".join(f"{c} F1 (n; predicted)" for c in classes) + " |",
-       "|---|---:|---:|---|---|" + "---|" * len(classes)]
+       "The lexical model (`src/temporal/model.json`, compiled in: every command without "
+       "`--embedder`, `composite --bitemporal` among them):", "", *header]
 erows = [
     ("LoCoMo test (held out)", "e-locomo-test"),
     ("BEAM test (held out)", "e-beam-test"),
@@ -154,7 +156,7 @@ def table(rows):
 table(rows)
 out += ["", "The embedded model (`temporal eval --embedder models/all-minilm-l6-v2`: the "
         "statement's all-MiniLM-L6-v2 sentence embedding beside the buckets; docs/temporal.md, "
-        "\"The fourth attempt\"):", "", out[6], out[7]]
+        "\"The fourth attempt\"):", "", *header]
 table(erows)
 out += ["", f"Macro F1 is over the classes labelled or predicted (a class predicted but never labelled "
         f"counts, with F1 0); Cohen's κ is the agreement beyond chance (in the agreement rows, the "
