@@ -83,6 +83,24 @@ eval_json e-cv-locomo "$work/ecv.locomo-dev.jsonl"
 eval_json e-cv-beam "$work/ecv.beam-dev.jsonl"
 eval_json e-cv-livechat "$work/ecv.livechat-dev.jsonl"
 echosen=$(grep '^chosen:' "$work/etrain.log")
+# The cross-validated rows come from these retrains and the held-out rows from the compiled-in
+# weights: one table only if they are the same models (the setting chosen, every weight within
+# 1e-5, as the retrain tests hold).
+"$python" - "$work/model.json" src/temporal/model.json "$work/model-minilm.json" \
+  src/temporal/model-minilm.json <<'PY'
+import json, sys
+for rebuilt, committed in zip(sys.argv[1::2], sys.argv[2::2]):
+    a, b = json.load(open(rebuilt)), json.load(open(committed))
+    same = all(a.get(k) == b.get(k) for k in ("C", "seWeight", "crossValidatedMacroF1", "embedder"))
+    rows = lambda d: list(d["weights"].items()) + list(enumerate(d.get("dense", [])))
+    ra, rb = rows(a), rows(b)
+    same = same and [k for k, _ in ra] == [k for k, _ in rb] and all(
+        len(x) == len(y) and all(abs(p - q) <= 1e-5 for p, q in zip(x, y))
+        for (_, x), (_, y) in zip(ra, rb))
+    if not same:
+        sys.exit(f"temporal-results: {rebuilt}, retrained from the committed data, is not "
+                 f"{committed}: retrain and commit it first (scripts/train-temporal.py)")
+PY
 "$python" scripts/train-temporal.py --locomo "$locomo" --beam "$beam" --livechat --binary "$bin" \
   --out "$work/model.json" --predictions "$work/cv" 2>"$work/train.log"
 eval_json cv-locomo "$work/cv.locomo-dev.jsonl"

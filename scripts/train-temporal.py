@@ -28,8 +28,9 @@ What it does, deterministically:
   statement's sentence embedding by that ONNX model folder, as `tenure-eval temporal features
   --embedder DIR` gives it, is appended to its buckets, scaled by --alpha (3, chosen on the
   development sets' cross-validation), and the weights go to src/temporal/model-minilm.json
-  with the embedder's name, model.onnx sha256 and width, and each class's dense weights
-  (already multiplied by alpha);
+  with the embedder's identity (its name, the sha256 of its model.onnx, tokenizer.json and
+  embedder.json, which the classifier compares with the folder it is given, and its width)
+  and each class's dense weights (already multiplied by alpha);
 - fits scikit-learn's LogisticRegression (lbfgs, balanced class weights) on all of it and
   writes the weights, rounded to 6 decimals, as JSON.
 
@@ -172,7 +173,16 @@ def main():
                     help="write the chosen setting's cross-validated predictions to "
                          "PREFIX.locomo-dev.jsonl, PREFIX.software.jsonl and, when trained "
                          "on them, PREFIX.beam-dev.jsonl and PREFIX.livechat-dev.jsonl")
+    ap.add_argument("--fitted", metavar="PREFIX",
+                    help="write the final model's in-sample predictions to "
+                         "PREFIX.locomo-dev.jsonl (and the other parts' files, as "
+                         "--predictions): what the harness's classifier must say with the "
+                         "weights written")
     args = ap.parse_args()
+    if args.alpha <= 0:
+        ap.error("--alpha must be above 0")
+    if args.alpha != ap.get_default("alpha") and not args.embedder:
+        ap.error("--alpha scales the embedding: give it with --embedder")
     global ALPHA
     embed = ["--embedder", args.embedder] if args.embedder else []
     ALPHA = args.alpha if args.embedder else 0.0
@@ -202,19 +212,27 @@ def main():
     best = max(grid, key=lambda g: (round(g[0], 6), g[1], g[2]))
     c, se_weight = best[3], best[4]
     print(f"chosen: C={c} se-weight={se_weight}", file=sys.stderr)
-    if args.predictions:
-        # The chosen setting's cross-validated predictions, one file per part, for
-        # `tenure-eval temporal eval` (which scores a line's "predicted" as given).
-        _, pred = cross_validate(rows, c, se_weight)
-        for part, sel in (("locomo-dev", dev), ("software", se), ("beam-dev", beam),
-                          ("livechat-dev", lc)):
+    parts = (("locomo-dev", dev), ("software", se), ("beam-dev", beam), ("livechat-dev", lc))
+
+    def write_predictions(prefix, pred):
+        # One file per part, for `tenure-eval temporal eval` (which scores a line's
+        # "predicted" as given).
+        for part, sel in parts:
             if not sel:
                 continue
-            with open(f"{args.predictions}.{part}.jsonl", "w") as f:
+            with open(f"{prefix}.{part}.jsonl", "w") as f:
                 for r in sel:
                     f.write(json.dumps({"id": r["id"], "class": r["class"],
                                         "predicted": pred[r["id"]]}) + "\n")
+
+    if args.predictions:
+        # The chosen setting's cross-validated predictions.
+        _, pred = cross_validate(rows, c, se_weight)
+        write_predictions(args.predictions, pred)
     vec, model = fit(rows, c, se_weight)
+    if args.fitted:
+        write_predictions(args.fitted, dict(zip((r["id"] for r in rows),
+                                                predict(vec, model, rows))))
     assert list(model.classes_) == sorted(CLASSES)
     order = [list(model.classes_).index(k) for k in CLASSES]
     weights = {}
@@ -240,14 +258,20 @@ def main():
     if args.embedder:
         # The embedder's identity, so the classifier refuses vectors of another model, and
         # each class's weight per dimension with alpha folded in (score += dense . e).
+        # The folder by its three files (src/temporal/model.rs, EmbeddedModel); the name is
+        # for messages only.
         config = os.path.join(args.embedder, "embedder.json")
-        name = (json.load(open(config)).get("name") if os.path.exists(config) else None) \
+        has_config = os.path.exists(config)
+        name = (json.load(open(config)).get("name") if has_config else None) \
             or os.path.basename(os.path.normpath(args.embedder))
         dims = len(rows[0]["embedding"])
         doc["about"] += "; with --embedder, each class's weights on the statement's sentence " \
                         "embedding (dense, alpha folded in)"
         doc["alpha"] = ALPHA
-        doc["embedder"] = {"name": name, "sha256": sha(os.path.join(args.embedder, "model.onnx")),
+        doc["embedder"] = {"name": name,
+                           "sha256": sha(os.path.join(args.embedder, "model.onnx")),
+                           "tokenizerSha256": sha(os.path.join(args.embedder, "tokenizer.json")),
+                           "configSha256": sha(config) if has_config else None,
                            "dimensions": dims}
         doc["dense"] = [[round(float(model.coef_[i, n_buckets + d]) * ALPHA, 6)
                          for d in range(dims)] for i in order]

@@ -11,7 +11,7 @@ mod lexicon;
 mod markers;
 mod model;
 
-pub use model::{embedded_model, EmbeddedModel};
+pub(crate) use model::{embedded_model, EmbeddedModel};
 pub(crate) use model::{embedded_weights_sha256, weights_sha256};
 
 use crate::suite::{Belief, BeliefType};

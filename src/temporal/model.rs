@@ -15,7 +15,7 @@
 //! "The fourth attempt").
 
 use super::TemporalClass;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -24,16 +24,40 @@ const WEIGHTS: &str = include_str!("model.json");
 /// `model-minilm.json`, compiled in.
 const EMBEDDED_WEIGHTS: &str = include_str!("model-minilm.json");
 
-/// The embedding model the embedded weights were trained with: a caller must embed with this
-/// one (by `model.onnx`'s sha256) and no other.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// An embedding model folder by what decides its vectors: the graph, the tokenizer and the
+/// harness's settings for it (pooling, normalisation, prefixes, truncation, all in
+/// `embedder.json`). The embedded weights record the one they were trained with, and a caller
+/// must embed with a folder whose three files are those, byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct EmbeddedModel {
-    /// The model's name (`all-minilm-l6-v2`).
+    /// The model's name (`all-minilm-l6-v2`); not part of the identity.
     pub name: String,
     /// sha256 of its `model.onnx`.
     pub sha256: String,
+    /// sha256 of its `tokenizer.json`.
+    pub tokenizer_sha256: String,
+    /// sha256 of its `embedder.json`; `null` when the folder has none (the defaults apply).
+    pub config_sha256: Option<String>,
     /// Vector length.
     pub dimensions: usize,
+}
+
+impl EmbeddedModel {
+    /// The same vectors: the same three files and width (the name may differ).
+    pub fn same_vectors(&self, other: &EmbeddedModel) -> bool {
+        (
+            &self.sha256,
+            &self.tokenizer_sha256,
+            &self.config_sha256,
+            self.dimensions,
+        ) == (
+            &other.sha256,
+            &other.tokenizer_sha256,
+            &other.config_sha256,
+            other.dimensions,
+        )
+    }
 }
 
 /// A weights file as written by the training script.
@@ -60,8 +84,9 @@ struct Model {
     embedded: Option<(EmbeddedModel, Vec<Vec<f64>>)>,
 }
 
-/// Parse a compiled-in weights file; its checks hold for the build (the unit tests below).
-fn parse(name: &str, text: &str) -> Model {
+/// Parse a compiled-in weights file, embedded (`dense` and `embedder` present) or not as
+/// `embedded` says; its checks hold for the build (the unit tests below parse both files).
+fn parse(name: &str, text: &str, embedded: bool) -> Model {
     let file: ModelFile = serde_json::from_str(text)
         .unwrap_or_else(|e| panic!("src/temporal/{name} is the training script's output: {e}"));
     assert_eq!(
@@ -84,7 +109,7 @@ fn parse(name: &str, text: &str) -> Model {
         file.intercept.len() == classes && weights.values().all(|w| w.len() == classes),
         "src/temporal/{name}: one weight per class"
     );
-    let embedded = match (file.embedder, file.dense) {
+    let dense = match (file.embedder, file.dense) {
         (Some(e), Some(d)) => {
             assert!(
                 d.len() == classes && d.iter().all(|w| w.len() == e.dimensions),
@@ -95,24 +120,29 @@ fn parse(name: &str, text: &str) -> Model {
         (None, None) => None,
         _ => panic!("src/temporal/{name}: embedder and dense go together"),
     };
+    assert_eq!(
+        dense.is_some(),
+        embedded,
+        "src/temporal/{name}: dense weights where, and only where, the embedded model is read"
+    );
     Model {
         classes: file.classes,
         intercept: file.intercept,
         weights,
-        embedded,
+        embedded: dense,
     }
 }
 
 /// The compiled-in lexical model, parsed once.
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
-    MODEL.get_or_init(|| parse("model.json", WEIGHTS))
+    MODEL.get_or_init(|| parse("model.json", WEIGHTS, false))
 }
 
 /// The compiled-in embedded model, parsed once.
 fn embedded() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
-    MODEL.get_or_init(|| parse("model-minilm.json", EMBEDDED_WEIGHTS))
+    MODEL.get_or_init(|| parse("model-minilm.json", EMBEDDED_WEIGHTS, true))
 }
 
 /// The embedder the compiled-in embedded weights were trained with.
@@ -176,11 +206,19 @@ fn scored<'a>(
             .zip(&m.weights[&b])
             .for_each(|(s, w)| *s += w);
     }
-    if let (Some((_, dense)), Some(e)) = (&m.embedded, embedding) {
-        for (s, w) in scores.iter_mut().zip(dense) {
-            *s += w.iter().zip(e).map(|(w, x)| w * f64::from(*x)).sum::<f64>();
+    // The dense term per class (the caller embedded with the model's width: `same_vectors`).
+    let dense: Vec<f64> = match (&m.embedded, embedding) {
+        (Some((model, dense)), Some(e)) => {
+            assert_eq!(e.len(), model.dimensions, "the embedded model's width");
+            let terms: Vec<f64> = dense
+                .iter()
+                .map(|w| w.iter().zip(e).map(|(w, x)| w * f64::from(*x)).sum())
+                .collect();
+            scores.iter_mut().zip(&terms).for_each(|(s, t)| *s += t);
+            terms
         }
-    }
+        _ => Vec::new(),
+    };
     let mut best = 0;
     for (i, s) in scores.iter().enumerate() {
         if *s > scores[best] {
@@ -190,9 +228,15 @@ fn scored<'a>(
     known.retain(|(_, _, w)| w[best] > 0.0);
     let top = known
         .iter()
-        .max_by(|a, b| a.2[best].total_cmp(&b.2[best]).then(b.0.cmp(a.0)))
-        .map(|(name, _, _)| *name);
-    (m.classes[best], top)
+        .max_by(|a, b| a.2[best].total_cmp(&b.2[best]).then(b.0.cmp(a.0)));
+    // Under the embedded model the embedding is the marker when its term for the winning class
+    // outweighs every single feature's weight.
+    if let Some(term) = dense.get(best) {
+        if *term > top.map_or(0.0, |t| t.2[best]) {
+            return (m.classes[best], Some("embedding"));
+        }
+    }
+    (m.classes[best], top.map(|(name, _, _)| *name))
 }
 
 #[cfg(test)]
@@ -201,20 +245,44 @@ mod tests {
     use crate::temporal::features::features;
 
     #[test]
-    fn the_weights_file_holds_bucket_numbers_not_text() {
-        let file: serde_json::Value = serde_json::from_str(include_str!("model.json")).unwrap();
-        let weights = file["weights"].as_object().unwrap();
-        assert!(weights.len() > 1000, "{} buckets", weights.len());
-        for key in weights.keys() {
-            let bucket: u64 = key
-                .parse()
-                .unwrap_or_else(|_| panic!("{key:?} is not a bucket"));
-            assert!(bucket < crate::temporal::features::BUCKETS, "{key}");
+    fn the_weights_files_hold_bucket_numbers_not_text() {
+        for raw in [WEIGHTS, EMBEDDED_WEIGHTS] {
+            let file: serde_json::Value = serde_json::from_str(raw).unwrap();
+            let weights = file["weights"].as_object().unwrap();
+            assert!(weights.len() > 1000, "{} buckets", weights.len());
+            for key in weights.keys() {
+                let bucket: u64 = key
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{key:?} is not a bucket"));
+                assert!(bucket < crate::temporal::features::BUCKETS, "{key}");
+            }
+            // The features' words are nowhere in the file.
+            for text in ["w=", "b=", "head=", "caroline", "\"tense=past\""] {
+                assert!(!raw.contains(text), "{text}");
+            }
         }
-        // The features' words are nowhere in the file.
-        for text in ["w=", "b=", "head=", "caroline", "\"tense=past\""] {
-            assert!(!include_str!("model.json").contains(text), "{text}");
-        }
+    }
+
+    #[test]
+    fn the_embedded_model_reads_minilm_vectors_and_its_term_decides() {
+        let m = embedded();
+        assert_eq!(m.classes, model().classes);
+        let (e, dense) = m.embedded.as_ref().unwrap();
+        assert_eq!((e.name.as_str(), e.dimensions), ("all-minilm-l6-v2", 384));
+        assert!(e.config_sha256.is_some());
+        assert_eq!(dense.len(), 3);
+        // A vector along the `closed` row's dense weights, long enough to outweigh any bucket,
+        // makes a plain present statement `closed`, and the embedding its marker.
+        let words = features("Your support means a lot to me.");
+        let norm = dense[2].iter().map(|w| w * w).sum::<f64>().sqrt();
+        let toward_closed: Vec<f32> = dense[2].iter().map(|w| (50.0 * w / norm) as f32).collect();
+        assert_eq!(
+            predict_embedded(&words, &toward_closed),
+            (TemporalClass::Closed, Some("embedding"))
+        );
+        // With no embedding term the lexical model's own reading is not forced.
+        let zero = vec![0.0f32; 384];
+        assert_ne!(predict_embedded(&words, &zero).1, Some("embedding"));
     }
 
     #[test]

@@ -16,9 +16,10 @@ pub(crate) enum PartArg {
     /// LoCoMo's last five, BEAM's chats 11-20: the held-out test set.
     Test,
 }
-use crate::study::temporal::embedded::{embed, EmbedderChoice, EmbedderUsed};
+use crate::study::temporal::embedded::{embed, EmbedderChoice};
 use crate::study::temporal::texts::{read_statements as read_statements_from, TextsFrom};
 use crate::study::temporal::{classify_all, evaluate, lines, tables, Statement};
+use crate::temporal::EmbeddedModel;
 use crate::{Error, Result};
 
 /// `tenure-eval temporal`.
@@ -43,8 +44,8 @@ pub(crate) enum TemporalCommand {
     /// (docs/temporal.md, "Real utterances").
     Draw(DrawArgs),
     /// Each statement's features for the learned model, as JSON Lines `{"id", "class",
-    /// "buckets", "features"}`: the buckets are what `scripts/train-temporal.py` trains on
-    /// (docs/temporal.md).
+    /// "buckets", "features"}` (and `"embedding"` with --embedder): the buckets (and
+    /// embeddings) are what `scripts/train-temporal.py` trains on (docs/temporal.md).
     Features(ClassifyFileArgs),
 }
 
@@ -74,10 +75,12 @@ pub(crate) struct TextsArgs {
 /// fourth attempt").
 #[derive(Debug, Args)]
 pub(crate) struct EmbedderArgs {
-    /// Classify with the embedded model: the learned part reads the statement's sentence
-    /// embedding beside its features. DIR is the ONNX folder of the model its weights were
-    /// trained with, all-MiniLM-L6-v2 (`models/all-minilm-l6-v2`, by scripts/setup-models.sh);
-    /// another model is refused. Without it, the compiled-in lexical model classifies.
+    /// An ONNX model folder that embeds each statement. `classify` and `eval` then classify
+    /// with the embedded model, whose learned part reads the sentence embedding beside the
+    /// features: DIR must be the folder its weights were trained with, all-MiniLM-L6-v2
+    /// (`models/all-minilm-l6-v2`, by scripts/setup-models.sh; another graph, tokenizer or
+    /// embedder.json is refused). `features` adds each line's `embedding` (any folder).
+    /// Without it, the compiled-in lexical model classifies.
     #[arg(long, value_name = "DIR")]
     pub embedder: Option<PathBuf>,
     /// ONNX Runtime library for --embedder (else ORT_DYLIB_PATH).
@@ -103,13 +106,10 @@ pub(crate) struct ClassifyFileArgs {
     /// Where texts are read.
     #[command(flatten)]
     pub texts: TextsArgs,
-    /// Each line's `embedding` too, by this model folder: what the embedded model reads (the
-    /// training script's input).
-    #[arg(long, value_name = "DIR")]
-    pub embedder: Option<PathBuf>,
-    /// ONNX Runtime library for --embedder (else ORT_DYLIB_PATH).
-    #[arg(long, value_name = "FILE", requires = "embedder")]
-    pub ort_lib: Option<PathBuf>,
+    /// With `--embedder`, each line's `embedding` too: what the embedded model reads (the
+    /// training script's input), by any model folder.
+    #[command(flatten)]
+    pub embedder: EmbedderArgs,
 }
 
 /// `temporal classify`.
@@ -263,6 +263,15 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
         }
         None => read_statements(&args.file, &args.texts)?,
     };
+    // Every gold class first, and something for --embedder to classify, before any embedding.
+    crate::study::temporal::gold(&path, &statements)?;
+    if args.embedder.embedder.is_some() && statements.iter().all(|s| s.predicted.is_some()) {
+        return Err(Error::Usage(format!(
+            "--embedder: every statement of {} has a given \"predicted\" class, so nothing \
+             would be classified; leave --embedder out to score the given predictions",
+            path.display()
+        )));
+    }
     let embedded = embedded_for(&statements, &args.embedder)?;
     let evaluation = evaluate(&path, &statements, as_embedded(&embedded))?;
     let out = match args.format {
@@ -309,14 +318,8 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
 
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
-    let embeddings = match &args.embedder {
-        Some(dir) => {
-            let choice = EmbedderChoice {
-                dir: dir.clone(),
-                ort_lib: args.ort_lib.clone(),
-            };
-            Some(embed(&statements, &choice, None)?.1)
-        }
+    let embeddings = match args.embedder.choice() {
+        Some(choice) => Some(embed(&statements, &choice, None)?.1),
         None => None,
     };
     crate::cli::write_stdout(&lines::features_jsonl(&statements, embeddings.as_deref()))?;
@@ -328,14 +331,14 @@ fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
 fn embedded_for(
     statements: &[Statement],
     args: &EmbedderArgs,
-) -> Result<Option<(EmbedderUsed, Vec<Vec<f32>>)>> {
+) -> Result<Option<(EmbeddedModel, Vec<Vec<f32>>)>> {
     args.choice()
         .map(|choice| embed(statements, &choice, Some(crate::temporal::embedded_model())))
         .transpose()
 }
 
 fn as_embedded(
-    embedded: &Option<(EmbedderUsed, Vec<Vec<f32>>)>,
+    embedded: &Option<(EmbeddedModel, Vec<Vec<f32>>)>,
 ) -> crate::study::temporal::Embedded<'_> {
     embedded.as_ref().map(|(used, v)| (used, v.as_slice()))
 }

@@ -1,17 +1,16 @@
 //! The statements' sentence embeddings, for the classifier's embedded model: the learned part
 //! with a sentence embedding beside its buckets (docs/temporal.md, "The fourth attempt"). The
 //! classifier (`crate::temporal`, a lower layer) takes the vectors; this study embeds them, with
-//! the ONNX model folder given by `--embedder`, and refuses a model other than the one the
-//! embedded weights were trained with: its vectors would be read by weights made for another
-//! space, and every figure would be wrong with exit 0.
+//! the ONNX model folder given by `--embedder`, and refuses a folder other than the one the
+//! embedded weights were trained with (another graph, tokenizer or `embedder.json`): its vectors
+//! would be read by weights made for another space, and every figure would be wrong with exit 0.
 
 use super::Statement;
 use crate::embed::onnx::{EmbedOptions, OnnxEmbedder};
 use crate::embed::{Embedder, Role};
 use crate::error::{Error, Result};
 use crate::temporal::EmbeddedModel;
-use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `--embedder DIR [--ort-lib FILE]`: the model folder that embeds the statements.
 #[derive(Debug, Clone)]
@@ -22,24 +21,15 @@ pub(crate) struct EmbedderChoice {
     pub ort_lib: Option<PathBuf>,
 }
 
-/// Which embedder embedded the statements, as an evaluation records it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct EmbedderUsed {
-    /// The model's name (its `embedder.json`, else its folder's).
-    pub name: String,
-    /// sha256 of its `model.onnx`.
-    pub sha256: String,
-}
-
-/// Each statement's embedding, in file order, with the model that made them. Statements are
-/// embedded as documents (the model's document prefix, none for MiniLM). With `model`, a model
-/// other than the one its weights were trained with (by the sha256 of `model.onnx`), or vectors
-/// of another width, is refused before anything is classified.
+/// Each statement's embedding, in file order, with the identity of the folder that made them
+/// (what the training script records). Statements are embedded as documents (the model's
+/// document prefix, none for MiniLM). With `model`, a folder whose vectors are not that
+/// model's ([`EmbeddedModel::same_vectors`]) is refused before anything is embedded.
 pub(crate) fn embed(
     statements: &[Statement],
     choice: &EmbedderChoice,
     model: Option<&EmbeddedModel>,
-) -> Result<(EmbedderUsed, Vec<Vec<f32>>)> {
+) -> Result<(EmbeddedModel, Vec<Vec<f32>>)> {
     let mut embedder = OnnxEmbedder::open(
         &choice.dir,
         choice.ort_lib.as_deref(),
@@ -47,32 +37,74 @@ pub(crate) fn embed(
     )
     .map_err(named)?;
     let info = embedder.info().clone();
-    let used = EmbedderUsed {
+    let config = choice.dir.join("embedder.json");
+    let used = EmbeddedModel {
         name: info.name.clone(),
         sha256: info.sha256.clone().unwrap_or_default(),
+        tokenizer_sha256: info.tokenizer_sha256.clone().unwrap_or_default(),
+        config_sha256: config
+            .is_file()
+            .then(|| crate::io::read_bytes(&config).map(|b| crate::io::sha256_hex(&b)))
+            .transpose()?,
+        dimensions: info.dimensions,
     };
     if let Some(model) = model {
-        if used.sha256 != model.sha256 || info.dimensions != model.dimensions {
-            return Err(Error::Usage(format!(
-                "--embedder {}: its model.onnx has sha256 {} and {} dimensions; the \
-                 classifier's embedded weights were trained with {} (model.onnx sha256 {}, {} \
-                 dimensions): give that model's folder (scripts/setup-models.sh installs it as \
-                 models/{})",
-                choice.dir.display(),
-                used.sha256,
-                info.dimensions,
-                model.name,
-                model.sha256,
-                model.dimensions,
-                model.name
-            )));
+        if !used.same_vectors(model) {
+            return Err(wrong_model(&choice.dir, &used, model));
         }
     }
     let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
     let vectors = embedder
         .embed(&texts, Role::Belief, &mut |_| {})
         .map_err(named)?;
+    if vectors.len() != texts.len() {
+        return Err(Error::backend(
+            "temporal --embedder",
+            format!("{} vectors for {} statements", vectors.len(), texts.len()),
+        ));
+    }
     Ok((used, vectors))
+}
+
+/// Exit 2, saying which of the folder's files differ from the ones the weights were trained
+/// with.
+fn wrong_model(dir: &Path, used: &EmbeddedModel, model: &EmbeddedModel) -> Error {
+    let sha = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
+    let differs: Vec<String> = [
+        (
+            "model.onnx",
+            Some(used.sha256.clone()),
+            Some(model.sha256.clone()),
+        ),
+        (
+            "tokenizer.json",
+            Some(used.tokenizer_sha256.clone()),
+            Some(model.tokenizer_sha256.clone()),
+        ),
+        (
+            "embedder.json",
+            used.config_sha256.clone(),
+            model.config_sha256.clone(),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, a, b)| a != b)
+    .map(|(file, a, b)| format!("{file} sha256 {} (expected {})", sha(&a), sha(&b)))
+    .chain((used.dimensions != model.dimensions).then(|| {
+        format!(
+            "{} dimensions (expected {})",
+            used.dimensions, model.dimensions
+        )
+    }))
+    .collect();
+    Error::Usage(format!(
+        "--embedder {}: not the model the classifier's embedded weights were trained with, \
+         {}: {}; give that model's folder (scripts/setup-models.sh installs it as models/{})",
+        dir.display(),
+        model.name,
+        differs.join(", "),
+        model.name
+    ))
 }
 
 /// The embedder's runtime failures name the cosine backend, its usual caller; here they are

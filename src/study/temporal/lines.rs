@@ -1,6 +1,6 @@
 //! What `temporal classify`, `draw` and `features` write: a statements file's classifications
 //! as TSV or JSON, drawn statements as JSON Lines (the statements file's own format), and each
-//! statement's features and their buckets as JSON Lines.
+//! statement's features and their buckets (and, under `--embedder`, its embedding) as JSON Lines.
 
 use super::Statement;
 use crate::error::{Error, Result};

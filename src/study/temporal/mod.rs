@@ -1,6 +1,7 @@
 //! Statements files (JSON Lines `{"id", "text"[, "class"][, "note"]}`) and the classifier's
 //! per-class precision, recall and F1 against their gold classes: the dissertation's open
-//! experiment 5 (spec context-scorer §5).
+//! experiment 5 (spec context-scorer §5). The lexical model classifies, or the embedded one
+//! with the statements' embeddings (`embedded.rs`).
 
 use crate::error::{Error, Result};
 pub(crate) mod beam;
@@ -15,8 +16,8 @@ pub(crate) mod texts;
 
 pub(crate) use table::tables;
 
+use crate::temporal::EmbeddedModel;
 use crate::temporal::{classify_text, classify_text_embedded, Classification, TemporalClass};
-use embedded::EmbedderUsed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -158,9 +159,11 @@ pub(crate) struct Evaluation {
     /// or `model-minilm.json` under `--embedder`) when it classified any statement; `null` when
     /// every prediction was given (`--predicted`).
     pub model: Option<String>,
-    /// The embedder of the statements under `--embedder` (the embedded model classified);
-    /// `null` for the lexical model.
-    pub embedder: Option<EmbedderUsed>,
+    /// The embedding model folder's identity under `--embedder` (the embedded model
+    /// classified); `null` for the lexical model, and when nothing was classified.
+    pub embedder: Option<EmbeddedModel>,
+    /// Statements scored by a given prediction rather than classified.
+    pub given: usize,
     /// `confusion[gold][predicted]` = count, every cell present.
     pub confusion: BTreeMap<TemporalClass, BTreeMap<TemporalClass, usize>>,
     /// In file order.
@@ -169,7 +172,7 @@ pub(crate) struct Evaluation {
 
 /// The statements' sentence embeddings (in file order) and the model that made them: the
 /// embedded model classifies.
-pub(crate) type Embedded<'a> = Option<(&'a EmbedderUsed, &'a [Vec<f32>])>;
+pub(crate) type Embedded<'a> = Option<(&'a EmbeddedModel, &'a [Vec<f32>])>;
 
 /// Classify every statement (by text: a statements file carries no belief metadata), with the
 /// embedded model where `embedded` gives the vectors.
@@ -188,6 +191,23 @@ fn classify_one(statement: &Statement, i: usize, embedded: Embedded) -> Classifi
     }
 }
 
+/// The gold class of every statement, in file order; a statement without one is an input error
+/// naming it.
+pub(crate) fn gold(path: &Path, statements: &[Statement]) -> Result<Vec<TemporalClass>> {
+    statements
+        .iter()
+        .map(|statement| {
+            statement.class.ok_or_else(|| {
+                Error::input(
+                    path,
+                    format!("id {:?}", statement.id),
+                    "no \"class\"; expected a gold class on every line to evaluate",
+                )
+            })
+        })
+        .collect()
+}
+
 /// Evaluate the classifier on `statements`, every one of which must carry a gold class. A
 /// statement with a `predicted` class is scored as given (another classifier's answer, as the
 /// training script's cross-validated predictions); the others are classified, by the embedded
@@ -197,16 +217,10 @@ pub(crate) fn evaluate(
     statements: &[Statement],
     embedded: Embedded,
 ) -> Result<Evaluation> {
+    let golds = gold(path, statements)?;
     let mut pairs = Vec::with_capacity(statements.len());
     let mut misclassified = Vec::new();
-    for (i, statement) in statements.iter().enumerate() {
-        let gold = statement.class.ok_or_else(|| {
-            Error::input(
-                path,
-                format!("id {:?}", statement.id),
-                "no \"class\"; expected a gold class on every line to evaluate",
-            )
-        })?;
+    for (i, (statement, gold)) in statements.iter().zip(golds).enumerate() {
         // Only a statement without a given prediction is classified (under `--predicted`
         // none is, and no text was read).
         let (predicted, marker) = match statement.predicted {
@@ -228,6 +242,8 @@ pub(crate) fn evaluate(
     }
     let scored = interval::Scored::of(&pairs);
     let total = statements.len();
+    let given = statements.iter().filter(|s| s.predicted.is_some()).count();
+    let classified = given < total;
     let correct = total - misclassified.len();
     Ok(Evaluation {
         total,
@@ -240,14 +256,14 @@ pub(crate) fn evaluate(
         intervals: interval::bootstrap(&pairs, interval::RESAMPLES, interval::SEED),
         per_class: scored.per_class,
         confusion: scored.confusion,
-        model: statements
-            .iter()
-            .any(|s| s.predicted.is_none())
-            .then(|| match embedded {
-                Some(_) => crate::temporal::embedded_weights_sha256(),
-                None => crate::temporal::weights_sha256(),
-            }),
-        embedder: embedded.map(|(used, _)| used.clone()),
+        model: classified.then(|| match embedded {
+            Some(_) => crate::temporal::embedded_weights_sha256(),
+            None => crate::temporal::weights_sha256(),
+        }),
+        embedder: embedded
+            .filter(|_| classified)
+            .map(|(used, _)| used.clone()),
+        given,
         misclassified,
     })
 }

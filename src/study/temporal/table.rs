@@ -52,11 +52,14 @@ pub(crate) fn tables(e: &Evaluation) -> Vec<Table> {
     };
     // Which classifier: the weights' sha256 (as the JSON's `model`), so two evaluations of one
     // file by the lexical and the embedded model never read alike.
-    let by = match (&e.model, &e.embedder) {
+    let mut by = match (&e.model, &e.embedder) {
         (None, _) => "predictions given".to_string(),
         (Some(m), None) => format!("lexical model {}", &m[..12]),
         (Some(m), Some(used)) => format!("embedded model {} over {}", &m[..12], used.name),
     };
+    if e.model.is_some() && e.given > 0 {
+        by.push_str(&format!(", {} predictions given", e.given));
+    }
     let per_class = Table::new(
         &format!(
             "Per class (accuracy {:.3}, {} of {}{kappa}; {by})",
