@@ -184,6 +184,8 @@ fn the_embedded_model_is_rebuilt_from_committed_data() {
         w.as_ref(),
         "--fitted".as_ref(),
         fitted.as_os_str(),
+        // LiveChat's second dev part, the fifth attempt's (docs/temporal.md).
+        "--more-livechat".as_ref(),
     ]
     .to_vec();
     let (rebuilt, committed) =
