@@ -119,6 +119,13 @@ import json, sys
 work, chosen, echosen = sys.argv[1], sys.argv[2], sys.argv[3]
 weights = json.load(open(f"{work}/locomo-test.json"))["model"]
 eweights = json.load(open(f"{work}/e-locomo-test.json"))["model"]
+# The binary's weights must be the committed files' (include_str!: a build made before a
+# retrain classifies with the old weights; docs/temporal.md, "A slip in the scoring").
+import hashlib
+for used, path in ((weights, "src/temporal/model.json"), (eweights, "src/temporal/model-minilm.json")):
+    if used != hashlib.sha256(open(path, "rb").read()).hexdigest():
+        sys.exit(f"temporal-results: {path} is not the weights the binary classified with: "
+                 f"rebuild it (cargo build --release) and run again")
 rows = [
     ("LoCoMo test (held out)", "locomo-test"),
     ("BEAM test (held out)", "beam-test"),
