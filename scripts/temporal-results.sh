@@ -41,7 +41,19 @@ eval_json() { # NAME FILE [--locomo F | --beam D | --livechat D | --slack D]
   local name=$1 file=$2; shift 2
   "$bin" temporal eval "$file" "$@" --format json >"$work/$name.json"
 }
+# The weights the binary classified with (each evaluation's `model`) must be the committed
+# file's: include_str! keeps, in a build made before a retrain, the weights of before
+# (docs/temporal.md, "A slip in the scoring"). Checked on the first evaluation of each model.
+same_weights() { # NAME FILE
+  local used
+  used=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["model"])' "$work/$1.json")
+  [[ $used == $(sha256sum "$2" | cut -d' ' -f1) ]] || {
+    echo "temporal-results: the binary classified with weights $used, not $2's: rebuild it (cargo build --release) and run again" >&2
+    exit 1
+  }
+}
 eval_json locomo-test cases/temporal/locomo-test.labels.jsonl --locomo "$locomo"
+same_weights locomo-test src/temporal/model.json
 eval_json beam-test cases/temporal/beam-test.labels.jsonl --beam "$beam"
 eval_json livechat cases/temporal/livechat-test.labels.jsonl --livechat "$livechat"
 eval_json slack cases/temporal/slack-test.labels.jsonl --slack "$slack"
@@ -75,6 +87,7 @@ eval_json agree-slack3 cases/temporal/slack-test3.labels.jsonl \
 # The embedded model on every held-out set.
 emb=(--embedder "$embedder")
 eval_json e-locomo-test cases/temporal/locomo-test.labels.jsonl --locomo "$locomo" "${emb[@]}"
+same_weights e-locomo-test src/temporal/model-minilm.json
 eval_json e-beam-test cases/temporal/beam-test.labels.jsonl --beam "$beam" "${emb[@]}"
 eval_json e-livechat cases/temporal/livechat-test.labels.jsonl --livechat "$livechat" "${emb[@]}"
 eval_json e-slack cases/temporal/slack-test.labels.jsonl --slack "$slack" "${emb[@]}"
@@ -119,13 +132,6 @@ import json, sys
 work, chosen, echosen = sys.argv[1], sys.argv[2], sys.argv[3]
 weights = json.load(open(f"{work}/locomo-test.json"))["model"]
 eweights = json.load(open(f"{work}/e-locomo-test.json"))["model"]
-# The binary's weights must be the committed files' (include_str!: a build made before a
-# retrain classifies with the old weights; docs/temporal.md, "A slip in the scoring").
-import hashlib
-for used, path in ((weights, "src/temporal/model.json"), (eweights, "src/temporal/model-minilm.json")):
-    if used != hashlib.sha256(open(path, "rb").read()).hexdigest():
-        sys.exit(f"temporal-results: {path} is not the weights the binary classified with: "
-                 f"rebuild it (cargo build --release) and run again")
 rows = [
     ("LoCoMo test (held out)", "locomo-test"),
     ("BEAM test (held out)", "beam-test"),

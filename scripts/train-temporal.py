@@ -214,8 +214,8 @@ def main():
     grid = []
     for c in args.c or GRID_C:
         for se_weight in args.se_weight or GRID_SE:
-            scores, _ = cross_validate(rows, c, se_weight)
-            grid.append((chosen_by(scores), -c, -se_weight, c, se_weight, scores))
+            scores, pred = cross_validate(rows, c, se_weight)
+            grid.append((chosen_by(scores), -c, -se_weight, c, se_weight, scores, pred))
             said = ", ".join(f"{k} {v:.3f}" for k, v in scores.items())
             print(f"C={c} se-weight={se_weight}: cross-validated macro F1 {said}",
                   file=sys.stderr)
@@ -236,9 +236,8 @@ def main():
                                         "predicted": pred[r["id"]]}) + "\n")
 
     if args.predictions:
-        # The chosen setting's cross-validated predictions.
-        _, pred = cross_validate(rows, c, se_weight)
-        write_predictions(args.predictions, pred)
+        # The chosen setting's cross-validated predictions, as the grid made them.
+        write_predictions(args.predictions, best[6])
     vec, model = fit(rows, c, se_weight)
     if args.fitted:
         write_predictions(args.fitted, dict(zip((r["id"] for r in rows),

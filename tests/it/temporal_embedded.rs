@@ -164,10 +164,7 @@ fn the_embedded_model_is_rebuilt_from_committed_data() {
     let Some(models) = models(&[Need::Python, Need::Locomo, Need::Beam]) else {
         return;
     };
-    let committed: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo("src/temporal/model-minilm.json")).unwrap(),
-    )
-    .unwrap();
+    let committed = crate::common::read_json("src/temporal/model-minilm.json");
     let minilm = models.join("all-minilm-l6-v2");
     let (c, w) = (
         committed["C"].to_string(),

@@ -19,7 +19,6 @@ pub(crate) enum PartArg {
 use crate::study::temporal::embedded::{embed, EmbedderChoice};
 use crate::study::temporal::texts::{read_statements as read_statements_from, TextsFrom};
 use crate::study::temporal::{classify_all, evaluate, lines, tables, Statement};
-use crate::temporal::EmbeddedModel;
 use crate::{Error, Result};
 
 /// `tenure-eval temporal`.
@@ -242,8 +241,7 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
-    let embedded = embedded_for(&statements, &args.embedder)?;
-    let classified = classify_all(&statements, as_embedded(&embedded));
+    let classified = classify_all(&statements, args.embedder.choice().as_ref())?;
     let out = match args.format {
         OutputFormat::Tsv => lines::classified_tsv(&statements, &classified),
         _ => lines::classified_json(&statements, &classified)?,
@@ -263,17 +261,7 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
         }
         None => read_statements(&args.file, &args.texts)?,
     };
-    // Every gold class first, and something for --embedder to classify, before any embedding.
-    crate::study::temporal::gold(&path, &statements)?;
-    if args.embedder.embedder.is_some() && statements.iter().all(|s| s.predicted.is_some()) {
-        return Err(Error::Usage(format!(
-            "--embedder: every statement of {} has a given \"predicted\" class, so nothing \
-             would be classified; leave --embedder out to score the given predictions",
-            path.display()
-        )));
-    }
-    let embedded = embedded_for(&statements, &args.embedder)?;
-    let evaluation = evaluate(&path, &statements, as_embedded(&embedded))?;
+    let evaluation = evaluate(&path, &statements, args.embedder.choice().as_ref())?;
     let out = match args.format {
         OutputFormat::Json => lines::pretty(&evaluation)?,
         other => render(&tables(&evaluation), other.table()),
@@ -319,26 +307,12 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (_, statements) = read_statements(&args.file, &args.texts)?;
     let embeddings = match args.embedder.choice() {
-        Some(choice) => Some(embed(&statements, &choice, None)?.1),
+        Some(choice) => {
+            let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
+            Some(embed(&texts, &choice, None)?.1)
+        }
         None => None,
     };
     crate::cli::write_stdout(&lines::features_jsonl(&statements, embeddings.as_deref()))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The statements' embeddings under `--embedder`, by the model the embedded weights were
-/// trained with (another is refused).
-fn embedded_for(
-    statements: &[Statement],
-    args: &EmbedderArgs,
-) -> Result<Option<(EmbeddedModel, Vec<Vec<f32>>)>> {
-    args.choice()
-        .map(|choice| embed(statements, &choice, Some(crate::temporal::embedded_model())))
-        .transpose()
-}
-
-fn as_embedded(
-    embedded: &Option<(EmbeddedModel, Vec<Vec<f32>>)>,
-) -> crate::study::temporal::Embedded<'_> {
-    embedded.as_ref().map(|(used, v)| (used, v.as_slice()))
 }

@@ -21,12 +21,12 @@ pub(crate) struct EmbedderChoice {
     pub ort_lib: Option<PathBuf>,
 }
 
-/// Each statement's embedding, in file order, with the identity of the folder that made them
-/// (what the training script records). Statements are embedded as documents (the model's
-/// document prefix, none for MiniLM). With `model`, a folder whose vectors are not that
-/// model's ([`EmbeddedModel::same_vectors`]) is refused before anything is embedded.
+/// Each text's embedding, in order, with the identity of the folder that made them (what the
+/// training script records). Statements are embedded as documents (the model's document
+/// prefix, none for MiniLM). With `model`, a folder whose vectors are not that model's
+/// ([`EmbeddedModel::same_vectors`]) is refused before anything is embedded.
 pub(crate) fn embed(
-    statements: &[Statement],
+    texts: &[&str],
     choice: &EmbedderChoice,
     model: Option<&EmbeddedModel>,
 ) -> Result<(EmbeddedModel, Vec<Vec<f32>>)> {
@@ -53,9 +53,8 @@ pub(crate) fn embed(
             return Err(wrong_model(&choice.dir, &used, model));
         }
     }
-    let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
     let vectors = embedder
-        .embed(&texts, Role::Belief, &mut |_| {})
+        .embed(texts, Role::Belief, &mut |_| {})
         .map_err(named)?;
     if vectors.len() != texts.len() {
         return Err(Error::backend(
@@ -64,6 +63,16 @@ pub(crate) fn embed(
         ));
     }
     Ok((used, vectors))
+}
+
+/// The texts of `statements`, embedded for the classifier's embedded model by `choice`, which
+/// must be the folder its weights were trained with.
+pub(crate) fn for_classifier<'a>(
+    statements: impl IntoIterator<Item = &'a Statement>,
+    choice: &EmbedderChoice,
+) -> Result<(EmbeddedModel, Vec<Vec<f32>>)> {
+    let texts: Vec<&str> = statements.into_iter().map(|s| s.text.as_str()).collect();
+    embed(&texts, choice, Some(crate::temporal::embedded_model()))
 }
 
 /// Exit 2, saying which of the folder's files differ from the ones the weights were trained

@@ -16,8 +16,10 @@ pub(crate) mod texts;
 
 pub(crate) use table::tables;
 
-use crate::temporal::EmbeddedModel;
-use crate::temporal::{classify_text, classify_text_embedded, Classification, TemporalClass};
+use crate::temporal::{
+    classify_text, classify_text_embedded, Classification, EmbeddedModel, TemporalClass,
+};
+use embedded::EmbedderChoice;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -170,30 +172,26 @@ pub(crate) struct Evaluation {
     pub misclassified: Vec<Miss>,
 }
 
-/// The statements' sentence embeddings (in file order) and the model that made them: the
-/// embedded model classifies.
-pub(crate) type Embedded<'a> = Option<(&'a EmbeddedModel, &'a [Vec<f32>])>;
-
 /// Classify every statement (by text: a statements file carries no belief metadata), with the
-/// embedded model where `embedded` gives the vectors.
-pub(crate) fn classify_all(statements: &[Statement], embedded: Embedded) -> Vec<Classification> {
-    statements
+/// embedded model when `embedder` names the folder to embed them with.
+pub(crate) fn classify_all(
+    statements: &[Statement],
+    embedder: Option<&EmbedderChoice>,
+) -> Result<Vec<Classification>> {
+    let Some(choice) = embedder else {
+        return Ok(statements.iter().map(|s| classify_text(&s.text)).collect());
+    };
+    let (_, vectors) = embedded::for_classifier(statements, choice)?;
+    Ok(statements
         .iter()
-        .enumerate()
-        .map(|(i, s)| classify_one(s, i, embedded))
-        .collect()
-}
-
-fn classify_one(statement: &Statement, i: usize, embedded: Embedded) -> Classification {
-    match embedded {
-        Some((_, vectors)) => classify_text_embedded(&statement.text, &vectors[i]),
-        None => classify_text(&statement.text),
-    }
+        .zip(&vectors)
+        .map(|(s, v)| classify_text_embedded(&s.text, v))
+        .collect())
 }
 
 /// The gold class of every statement, in file order; a statement without one is an input error
 /// naming it.
-pub(crate) fn gold(path: &Path, statements: &[Statement]) -> Result<Vec<TemporalClass>> {
+fn gold(path: &Path, statements: &[Statement]) -> Result<Vec<TemporalClass>> {
     statements
         .iter()
         .map(|statement| {
@@ -211,22 +209,45 @@ pub(crate) fn gold(path: &Path, statements: &[Statement]) -> Result<Vec<Temporal
 /// Evaluate the classifier on `statements`, every one of which must carry a gold class. A
 /// statement with a `predicted` class is scored as given (another classifier's answer, as the
 /// training script's cross-validated predictions); the others are classified, by the embedded
-/// model where `embedded` gives the vectors (one per statement, in file order).
+/// model when `embedder` names the folder to embed them with (their gold classes checked, and
+/// something left to classify, before anything is embedded).
 pub(crate) fn evaluate(
     path: &Path,
     statements: &[Statement],
-    embedded: Embedded,
+    embedder: Option<&EmbedderChoice>,
 ) -> Result<Evaluation> {
     let golds = gold(path, statements)?;
+    let to_classify = || statements.iter().filter(|s| s.predicted.is_none());
+    let given = statements.len() - to_classify().count();
+    let embedded = match embedder {
+        Some(_) if given == statements.len() => {
+            return Err(Error::Usage(format!(
+                "--embedder: every statement of {} has a given \"predicted\" class, so nothing \
+                 would be classified; leave --embedder out to score the given predictions",
+                path.display()
+            )))
+        }
+        Some(choice) => Some(embedded::for_classifier(to_classify(), choice)?),
+        None => None,
+    };
+    // One vector per statement to classify, taken in file order as they are met.
+    let mut vectors = embedded.as_ref().map(|(_, v)| v.iter());
     let mut pairs = Vec::with_capacity(statements.len());
     let mut misclassified = Vec::new();
-    for (i, (statement, gold)) in statements.iter().zip(golds).enumerate() {
+    for (statement, gold) in statements.iter().zip(golds) {
         // Only a statement without a given prediction is classified (under `--predicted`
         // none is, and no text was read).
         let (predicted, marker) = match statement.predicted {
             Some(p) => (p, Some("given".to_string())),
             None => {
-                let got = classify_one(statement, i, embedded);
+                let got = match vectors.as_mut() {
+                    // `embed` returns one vector per text or fails.
+                    Some(v) => classify_text_embedded(
+                        &statement.text,
+                        v.next().expect("a vector for every statement classified"),
+                    ),
+                    None => classify_text(&statement.text),
+                };
                 (got.class, got.marker)
             }
         };
@@ -242,8 +263,6 @@ pub(crate) fn evaluate(
     }
     let scored = interval::Scored::of(&pairs);
     let total = statements.len();
-    let given = statements.iter().filter(|s| s.predicted.is_some()).count();
-    let classified = given < total;
     let correct = total - misclassified.len();
     Ok(Evaluation {
         total,
@@ -256,13 +275,11 @@ pub(crate) fn evaluate(
         intervals: interval::bootstrap(&pairs, interval::RESAMPLES, interval::SEED),
         per_class: scored.per_class,
         confusion: scored.confusion,
-        model: classified.then(|| match embedded {
+        model: (given < total).then(|| match embedded {
             Some(_) => crate::temporal::embedded_weights_sha256(),
             None => crate::temporal::weights_sha256(),
         }),
-        embedder: embedded
-            .filter(|_| classified)
-            .map(|(used, _)| used.clone()),
+        embedder: embedded.map(|(used, _)| used),
         given,
         misclassified,
     })

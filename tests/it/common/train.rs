@@ -3,6 +3,7 @@
 //! (`temporal_embedded`).
 
 use crate::common::needs::{data_file, locomo_file};
+use crate::common::read_json;
 use std::process::Command;
 
 /// Run the training script with `extra` arguments into a temporary file, and return what it
@@ -31,11 +32,9 @@ pub fn retrain(
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let read = |p: &std::path::Path| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-    };
-    let rebuilt = read(&out);
-    let committed = read(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(committed));
+    // `read_json` reads a path in the repository, or an absolute one as it is.
+    let rebuilt = read_json(out.to_str().unwrap());
+    let committed = read_json(committed);
     for key in [
         "trainedOn",
         "C",
