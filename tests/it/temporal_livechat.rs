@@ -21,26 +21,31 @@ fn the_committed_livechat_labels_are_the_drawn_statements() {
     assert_eq!(drawn, jsonl_ids(&std::fs::read(&file).unwrap()));
     // Rule 4: a larger draw extends a smaller one; every room of rule 1 is drawn from.
     assert_eq!(draw("40")[..], drawn[..40]);
-    // The dev statements are the same rule's 161st to 480th, with the drawn texts (MIT, so the
-    // file carries them and the classifier's retrain needs no LiveChat files).
-    let out = tenure_eval_ok(&["temporal", "draw", "--n", "480", "--livechat"], &[&dir]);
-    let dev: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+    // The dev statements are the same rule's 161st to 480th, and its second dev part the 481st
+    // to 800th, with the drawn texts (MIT, so the files carry them and the classifier's retrain
+    // needs no LiveChat files).
+    let out = tenure_eval_ok(&["temporal", "draw", "--n", "800", "--livechat"], &[&dir]);
+    let drawn_dev: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .skip(160)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let committed = std::fs::read_to_string(crate::common::repo(
-        "cases/temporal/livechat-dev.labels.jsonl",
-    ))
-    .unwrap();
-    let committed: Vec<serde_json::Value> = committed
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(committed.len(), 320);
-    for (c, d) in committed.iter().zip(&dev) {
-        assert_eq!((&c["id"], &c["text"]), (&d["id"], &d["text"]));
+    for (file, dev) in [
+        ("livechat-dev.labels.jsonl", &drawn_dev[..320]),
+        ("livechat-dev2.labels.jsonl", &drawn_dev[320..]),
+    ] {
+        let committed =
+            std::fs::read_to_string(crate::common::repo(&format!("cases/temporal/{file}")))
+                .unwrap();
+        let committed: Vec<serde_json::Value> = committed
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(committed.len(), 320, "{file}");
+        for (c, d) in committed.iter().zip(dev) {
+            assert_eq!((&c["id"], &c["text"]), (&d["id"], &d["text"]), "{file}");
+        }
     }
     let rooms: std::collections::BTreeSet<&str> = drawn
         .iter()
