@@ -271,11 +271,11 @@ fn the_locomo_test_set_is_the_drawn_one_and_scores_at_least_0_80() {
     let locomo = locomo_file();
     let locomo = locomo.to_str().unwrap();
     let labels = "cases/temporal/locomo-test.labels.jsonl";
-    // The test set is the first 320 of the draw; the fresh set (docs/temporal.md, "Fresh
-    // held-out statements") the 321st to 480th.
+    // The test set is the first 320 of the draw; the fresh sets (docs/temporal.md, "Fresh
+    // held-out statements", "The sixth attempt") the 321st to 480th and 481st to 640th.
     let drawn = tenure_eval(
         &[
-            "temporal", "draw", "--locomo", locomo, "--part", "test", "--n", "480",
+            "temporal", "draw", "--locomo", locomo, "--part", "test", "--n", "640",
         ],
         None,
     );
@@ -306,8 +306,12 @@ fn the_locomo_test_set_is_the_drawn_one_and_scores_at_least_0_80() {
         "cases/temporal/locomo-test2.labels.jsonl",
         "cases/temporal/locomo-test2.second.labels.jsonl",
     ] {
-        assert_eq!(drawn[320..], committed(fresh), "{fresh}");
+        assert_eq!(drawn[320..480], committed(fresh), "{fresh}");
     }
+    assert_eq!(
+        drawn[480..],
+        committed("cases/temporal/locomo-test3.labels.jsonl")
+    );
 
     let e = eval_json(&[labels, "--locomo", locomo]);
     assert_eq!(e["total"], 320);

@@ -1,8 +1,8 @@
 //! The TemporalClassifier's Slack statements (issue 47 #5, a source no rule or model was
 //! developed on): the committed labels are the statements the documented rule draws from the
 //! Slack chats' released files, in the drawn order; the set is held out whole, so `--part` is
-//! refused with it (docs/temporal.md, "Slack: a source never seen"); the fresh set is the
-//! same draw's 161st to 320th statements.
+//! refused with it (docs/temporal.md, "Slack: a source never seen"); the fresh sets are the
+//! same draw's 161st to 320th, 321st to 480th and 481st to 640th statements.
 
 use crate::common::needs::{data_file, needs, Need};
 use crate::common::{jsonl_ids, tenure_eval, tenure_eval_ok};
@@ -17,14 +17,18 @@ fn the_committed_slack_labels_are_the_drawn_statements() {
         let out = tenure_eval_ok(&["temporal", "draw", "--n", n, "--slack"], &[&dir]);
         jsonl_ids(&out.stdout)
     };
-    // The first set is the first 160; the fresh set (docs/temporal.md, "Fresh held-out
-    // statements") the 161st to 320th.
-    let drawn = draw("320");
+    // The first set is the first 160; the fresh sets (docs/temporal.md, "Fresh held-out
+    // statements", "The fifth attempt", "The sixth attempt") the next three 160s.
+    let drawn = draw("640");
     for (labels, part) in [
         ("slack-test.labels.jsonl", &drawn[..160]),
         ("slack-test.second.labels.jsonl", &drawn[..160]),
-        ("slack-test2.labels.jsonl", &drawn[160..]),
-        ("slack-test2.second.labels.jsonl", &drawn[160..]),
+        ("slack-test2.labels.jsonl", &drawn[160..320]),
+        ("slack-test2.second.labels.jsonl", &drawn[160..320]),
+        ("slack-test3.labels.jsonl", &drawn[320..480]),
+        ("slack-test3.second.labels.jsonl", &drawn[320..480]),
+        ("slack-test4.labels.jsonl", &drawn[480..]),
+        ("slack-test4.second.labels.jsonl", &drawn[480..]),
     ] {
         let file = crate::common::repo(&format!("cases/temporal/{labels}"));
         assert_eq!(part, jsonl_ids(&std::fs::read(&file).unwrap()), "{labels}");
