@@ -191,26 +191,5 @@ fn the_embedded_model_is_rebuilt_from_committed_data() {
     assert_eq!(rebuilt["alpha"], committed["alpha"]);
     crate::common::train::same_weights(&rebuilt["weights"], &committed["weights"]);
     crate::common::train::same_weights(&rebuilt["dense"], &committed["dense"]);
-    // The harness's classifier with the committed weights says what scikit-learn's fitted
-    // model says, statement for statement, on the 640 LoCoMo dev statements.
-    let out = tenure_eval_ok(
-        &["temporal", "classify", "--format", "json", "--locomo"],
-        &[
-            &locomo_file(),
-            &repo("cases/temporal/locomo-dev.labels.jsonl"),
-            std::path::Path::new("--embedder"),
-            &minilm,
-        ],
-    );
-    let ours: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let theirs = std::fs::read_to_string(dir.path().join("fit.locomo-dev.jsonl")).unwrap();
-    let theirs: Vec<serde_json::Value> = theirs
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(ours.len(), 640);
-    assert_eq!(theirs.len(), 640);
-    for (a, b) in ours.iter().zip(&theirs) {
-        assert_eq!((&a["id"], &a["class"]), (&b["id"], &b["predicted"]));
-    }
+    crate::common::train::classifies_as_fitted(&fitted, &[&"--embedder".as_ref(), &minilm]);
 }

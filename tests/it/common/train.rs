@@ -3,7 +3,7 @@
 //! (`temporal_embedded`).
 
 use crate::common::needs::{data_file, locomo_file};
-use crate::common::read_json;
+use crate::common::{read_json, repo, tenure_eval_ok};
 use std::process::Command;
 
 /// Run the training script with `extra` arguments into a temporary file, and return what it
@@ -79,5 +79,32 @@ pub fn same_weights(a: &serde_json::Value, b: &serde_json::Value) {
         for (x, y) in x.iter().zip(y) {
             assert!((x - y).abs() <= 1e-5, "{name}: {x} rebuilt, {y} committed");
         }
+    }
+}
+
+/// The harness's classifier with the committed weights (and `extra` arguments, such as the
+/// embedder) says what scikit-learn's fitted model said, statement for statement, on the 640
+/// LoCoMo dev statements: `fitted` is the prefix given to the training script's `--fitted`.
+pub fn classifies_as_fitted(fitted: &std::path::Path, extra: &[&std::path::Path]) {
+    let (locomo, labels) = (
+        locomo_file(),
+        repo("cases/temporal/locomo-dev.labels.jsonl"),
+    );
+    let mut args: Vec<&std::path::Path> = vec![&locomo, &labels];
+    args.extend(extra);
+    let out = tenure_eval_ok(
+        &["temporal", "classify", "--format", "json", "--locomo"],
+        &args,
+    );
+    let ours: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let theirs = std::fs::read_to_string(fitted.with_extension("locomo-dev.jsonl")).unwrap();
+    let theirs: Vec<serde_json::Value> = theirs
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(ours.len(), 640);
+    assert_eq!(theirs.len(), 640);
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!((&a["id"], &a["class"]), (&b["id"], &b["predicted"]));
     }
 }
