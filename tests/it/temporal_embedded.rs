@@ -191,5 +191,5 @@ fn the_embedded_model_is_rebuilt_from_committed_data() {
     assert_eq!(rebuilt["alpha"], committed["alpha"]);
     crate::common::train::same_weights(&rebuilt["weights"], &committed["weights"]);
     crate::common::train::same_weights(&rebuilt["dense"], &committed["dense"]);
-    crate::common::train::classifies_as_fitted(&fitted, &[&"--embedder".as_ref(), &minilm]);
+    crate::common::train::classifies_as_fitted(&fitted, &["--embedder".as_ref(), &minilm]);
 }
