@@ -6,22 +6,28 @@ TemporalClassifier's learned part find developer chat's corrections?
     .venv/bin/python scripts/context-probe.py --locomo locomo10.json --beam chats/ \
         --livechat data/manual [--binary target/release/tenure-eval]
 
-It trains exactly as scripts/train-temporal.py --beam --livechat --more-livechat does (its
-functions, the harness's features through `tenure-eval temporal features`, the same grouped
-cross-validation), over C in 0.3, 1, 3 at software weight 0.3, in four variants: the lexical
+It trains as scripts/train-temporal.py --beam --livechat --more-livechat does (the harness's
+features through that script's `features`, its `rule`, `part_of` and `macro`, the same groups;
+its own loop of fits, the training script's `fit` and `cross_validate` with the context
+features and the fourth class added), over C in 0.3, 1, 3 at software weight 0.3, in four
+variants: the lexical
 model's training on both LiveChat parts (the fifth attempt's, without the embedding); with
 context features; with `correction` as a fourth class of the model (balanced class
 weights, as the other three); and both. The context of a LoCoMo statement is the turns before
 it in its session, of a LiveChat one the messages before it in its room's file (the three the
 annotators were shown); the software and BEAM statements have none. The context features:
-whether the message before is the speaker's own or another's, whether another's asked a
-question, how many of the statement's content words (four letters or more, not a stop word)
-the three messages before hold (0, 1, 2, 3 or more), whether the statement holds a negation or
-retraction word, and that word beside the speaker and beside an overlap; after another's
-question, the statement's head and mood features paired with it.
+whether the statement opens its session or room (nothing before it), whether the message
+before is the speaker's own or another's, whether another's asked a question, how many of the
+statement's content words (four letters or more, not a stop word) the three messages before
+hold (0, 1, 2, 3 or more), whether the statement holds a negation or retraction word, and that
+word beside the speaker and beside an overlap; after another's question, the statement's head
+and mood features paired with it.
 
 It prints, per variant, the cross-validated macro F1 of each real-utterance part at the setting
-of the best mean, and LiveChat dev's per-class F1 and corrections found; then how often the
+of the best mean (over the classes labelled or predicted, as the harness's `temporal eval`
+does: a `correction` predicted where none is labelled adds a class of F1 0), LiveChat dev's
+per-class F1 and corrections found, and how many LoCoMo and BEAM dev statements were predicted
+`correction` (none is one); then how often the
 context features fire on LiveChat dev's corrections and on its other statements. It reads no
 held-out labels. A probe, not a training script: it writes no weights.
 """
@@ -150,11 +156,13 @@ def main():
         got = [pred[r["id"]] for r in lc]
         per_class = f1_score(gold, got, labels=CLASSES4, average=None, zero_division=0)
         found = sum(1 for g, p in zip(gold, got) if g == p == "correction")
-        return scores, per_class, found, got.count("correction"), gold.count("correction")
+        false = sum(pred[r["id"]] == "correction" for r in dev + beam)
+        return scores, per_class, found, got.count("correction"), gold.count("correction"), false
 
     print("| variant | C | LoCoMo dev | BEAM dev | LiveChat dev | mean | LiveChat F1 fo / cs / "
-          "closed / corr | corrections found (predicted) of gold |")
-    print("|---|---|---|---|---|---|---|---|")
+          "closed / corr | corrections found (predicted) of gold | LoCoMo and BEAM dev "
+          "predicted `correction` |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, context, four in (("lexical, both LiveChat parts", False, False),
                                 ("context", True, False),
                                 ("fourth class", False, True),
@@ -163,10 +171,10 @@ def main():
         for c in (0.3, 1.0, 3.0):
             out = run(context, four, c)
             grid.append((round(sum(out[0].values()) / 3, 6), -c, c, out))
-        mean, _, c, (s, pc, found, predicted, gold) = max(grid)
+        mean, _, c, (s, pc, found, predicted, gold, false) = max(grid)
         print(f"| {name} | {c} | {s['locomo']:.3f} | {s['beam']:.3f} | {s['livechat']:.3f} | "
               f"{mean:.3f} | {' / '.join(f'{x:.3f}' for x in pc)} | {found} ({predicted}) of "
-              f"{gold} |", flush=True)
+              f"{gold} | {false} |", flush=True)
     fires = collections.Counter()
     for r in lc:
         for k in context_features(r):

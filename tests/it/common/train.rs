@@ -8,7 +8,7 @@ use std::process::Command;
 
 /// Run the training script with `extra` arguments into a temporary file, and return what it
 /// wrote beside the committed file `committed` (a path in the repository), after checking that
-/// the two agree on what the training read and chose.
+/// the two agree on what the training read and what its cross-validation scored.
 pub fn retrain(
     extra: &[&std::ffi::OsStr],
     committed: &str,
@@ -35,13 +35,9 @@ pub fn retrain(
     // `read_json` reads a path in the repository, or an absolute one as it is.
     let rebuilt = read_json(out.to_str().unwrap());
     let committed = read_json(committed);
-    for key in [
-        "trainedOn",
-        "C",
-        "seWeight",
-        "crossValidatedMacroF1",
-        "classes",
-    ] {
+    // C and the software weight are not compared: both retrain tests give the committed ones
+    // (`--c`, `--se-weight`); the grid's choice is scripts/temporal-results.sh's to check.
+    for key in ["trainedOn", "crossValidatedMacroF1", "classes"] {
         assert_eq!(rebuilt[key], committed[key], "{key}");
     }
     (rebuilt, committed)
@@ -97,7 +93,8 @@ pub fn classifies_as_fitted(fitted: &std::path::Path, extra: &[&std::path::Path]
         &args,
     );
     let ours: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let theirs = std::fs::read_to_string(fitted.with_extension("locomo-dev.jsonl")).unwrap();
+    let theirs = format!("{}.locomo-dev.jsonl", fitted.display());
+    let theirs = std::fs::read_to_string(theirs).unwrap();
     let theirs: Vec<serde_json::Value> = theirs
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
