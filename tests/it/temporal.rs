@@ -237,6 +237,55 @@ fn a_second_labelling_is_scored_as_the_predictions() {
         stderr.contains("<stdin>") && stderr.contains("\"predicted\""),
         "{stderr}"
     );
+    // SECOND's classes are the predictions: a SECOND whose lines carry "predicted" (the
+    // training script's files) would be scored by its gold classes, agreeing with FIRST at
+    // 1.000. Refused, naming it.
+    let dir = tempfile::tempdir().unwrap();
+    let cv = dir.path().join("cv.jsonl");
+    let first = "cases/temporal/livechat-test.labels.jsonl";
+    let with_predictions: String = read(first)
+        .iter()
+        .map(|(id, class)| {
+            format!("{{\"id\": \"{id}\", \"class\": \"{class}\", \"predicted\": \"closed\"}}\n")
+        })
+        .collect();
+    std::fs::write(&cv, with_predictions).unwrap();
+    let out = tenure_eval(
+        &[
+            "temporal",
+            "eval",
+            first,
+            "--predicted",
+            cv.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cv.jsonl") && stderr.contains("\"predicted\""),
+        "{stderr}"
+    );
+    // The same file is scored as the first file, by its given predictions.
+    let e = eval_json(&[cv.to_str().unwrap()]);
+    assert_eq!(e["given"], 160);
+    assert_eq!(e["perClass"]["closed"]["recall"], 1.0);
+    // `classify` and `features` classify texts: a line with a given prediction (and no text)
+    // would be classified as the empty string. Refused.
+    for command in ["classify", "features"] {
+        let out = tenure_eval(
+            &["temporal", command, "-"],
+            Some(r#"{"id": "a", "predicted": "closed"}"#),
+        );
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("<stdin>: id \"a\"") && stderr.contains(command),
+            "{command}: {stderr}"
+        );
+    }
 }
 
 #[test]

@@ -240,7 +240,8 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
 }
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
-    let (_, statements) = read_statements(&args.file, &args.texts)?;
+    let (path, statements) = read_statements(&args.file, &args.texts)?;
+    crate::study::temporal::texts::none_given(&path, &statements, "temporal classify")?;
     let classified = classify_all(&statements, args.embedder.choice().as_ref())?;
     let out = match args.format {
         OutputFormat::Tsv => lines::classified_tsv(&statements, &classified),
@@ -305,7 +306,8 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
 }
 
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
-    let (_, statements) = read_statements(&args.file, &args.texts)?;
+    let (path, statements) = read_statements(&args.file, &args.texts)?;
+    crate::study::temporal::texts::none_given(&path, &statements, "temporal features")?;
     let embeddings = match args.embedder.choice() {
         Some(choice) => {
             let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();

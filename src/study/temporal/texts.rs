@@ -89,6 +89,17 @@ pub(crate) fn with_predictions(
     let mut given: std::collections::HashMap<String, crate::temporal::TemporalClass> =
         std::collections::HashMap::new();
     for s in parse_statements(second_path, second)? {
+        // SECOND's classes are the predictions; a line that carries a "predicted" class of its
+        // own (the training script's files) would be scored by its gold class instead.
+        if s.predicted.is_some() {
+            return Err(Error::input(
+                second_path,
+                format!("id {:?}", s.id),
+                "has a \"predicted\" class; --predicted reads each line's \"class\" as the \
+                 prediction: expected a labels file (a file of given predictions is scored as \
+                 the first file, `temporal eval FILE`)",
+            ));
+        }
         let class = s.class.ok_or_else(|| {
             Error::input(
                 second_path,
@@ -126,4 +137,21 @@ pub(crate) fn with_predictions(
         ));
     }
     Ok(statements)
+}
+
+/// Refuse a statement with a given `predicted` class where `command` classifies every
+/// statement's text (`temporal classify`, `temporal features`): the class would be ignored,
+/// and a line without a text would be classified as the empty string.
+pub(crate) fn none_given(path: &Path, statements: &[Statement], command: &str) -> Result<()> {
+    match statements.iter().find(|s| s.predicted.is_some()) {
+        Some(s) => Err(Error::input(
+            path,
+            format!("id {:?}", s.id),
+            format!(
+                "has a \"predicted\" class, which {command} would ignore; expected statements \
+                 to classify (a file of given predictions is scored by `temporal eval`)"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
