@@ -99,6 +99,29 @@ impl RunPlan {
             } else {
                 kinds.to_vec()
             };
+        // Likewise a suite (or a selection) with no static case: `static` alone would write a
+        // report of 0 cases and pass every gate.
+        let kinds: Vec<Workload> = if suite.cases.is_empty() && kinds.contains(&Workload::Static)
+        {
+            if kinds.len() == 1 {
+                return Err(Error::Usage(format!(
+                    "suite {} has no static cases{}",
+                    suite.label(),
+                    if suite.selection.is_some() {
+                        " in the selection (--case, --category)"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            notes.push(format!(
+                "suite {} has no static cases; running the session cases only",
+                suite.label()
+            ));
+            vec![Workload::Session]
+        } else {
+            kinds
+        };
         let harness = if backends.iter().any(BackendConfig::runs_harness_copy) {
             suite.harness_copy()?
         } else {

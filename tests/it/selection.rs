@@ -118,6 +118,25 @@ fn a_pattern_or_category_that_matches_nothing_is_exit_2_naming_it() {
     let o = tenure_eval(&["static", "--suite", "pmb", "--limit", "0", "--out", out]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("keeps no case"), "{}", stderr(&o));
+    // A selection of session cases only, run by `static`: a report of 0 static cases would
+    // pass every gate (found by an audit). Refused; `run` runs the sessions with a note.
+    let o = tenure_eval(&[
+        "static",
+        "--suite",
+        "pmb",
+        "--case",
+        "session-*",
+        "--fail-on",
+        "any-failure",
+        "--out",
+        out,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("suite pmb-selected has no static cases in the selection"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(
         std::fs::read_dir(out).unwrap().count(),
         0,
