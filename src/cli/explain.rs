@@ -29,6 +29,7 @@ pub(crate) fn run(
     suite: &crate::suite::Suite,
     case: &str,
 ) -> Result<ExitCode> {
+    refuse_unread()?;
     let chosen = if args.backend.is_empty() && suite.has_aliases() {
         vec![BackendArg::Bm25]
     } else if args.backend.is_empty() {
@@ -62,4 +63,29 @@ pub(crate) fn run(
     };
     crate::cli::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--explain` prints one case's account and writes nothing: every flag of `run` that writes,
+/// gates, records, repeats or names a run would be silently ignored, so each is refused, named
+/// (found by an audit: `--explain X --fail-on any-failure --junit FILE` exited 0 and wrote
+/// neither). `--quiet` stays: it quiets what `--explain` says on stderr.
+fn refuse_unread() -> Result<()> {
+    use crate::cli::args::{GateArgs, OutputArgs};
+    use crate::cli::backends::ids;
+    use crate::cli::finish::RunHistoryArgs;
+    use crate::cli::journal::JournalArgs;
+    let mut refused: Vec<String> = ["label", "html", "repeat", "max_errors"]
+        .map(String::from)
+        .into();
+    refused.extend(ids::<OutputArgs>().into_iter().filter(|id| id != "quiet"));
+    refused.extend(ids::<GateArgs>());
+    refused.extend(ids::<JournalArgs>());
+    refused.extend(ids::<RunHistoryArgs>());
+    match refused.iter().find(|id| crate::cli::given::given(id)) {
+        Some(id) => Err(crate::Error::Usage(format!(
+            "--explain prints one case's account and writes no report; --{} does not apply",
+            id.replace('_', "-")
+        ))),
+        None => Ok(()),
+    }
 }

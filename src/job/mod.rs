@@ -101,8 +101,7 @@ impl RunPlan {
             };
         // Likewise a suite (or a selection) with no static case: `static` alone would write a
         // report of 0 cases and pass every gate.
-        let kinds: Vec<Workload> = if suite.cases.is_empty() && kinds.contains(&Workload::Static)
-        {
+        let kinds: Vec<Workload> = if suite.cases.is_empty() && kinds.contains(&Workload::Static) {
             if kinds.len() == 1 {
                 return Err(Error::Usage(format!(
                     "suite {} has no static cases{}",

@@ -127,3 +127,54 @@ fn explain_takes_one_backend() {
         .contains("--explain explains one backend; 2 were given"));
     assert!(out.stdout.is_empty());
 }
+
+/// `--explain` prints one case's account and writes nothing, so every flag that writes, gates,
+/// records or names a run is refused, named, and nothing is written (an audit found them taken
+/// and ignored with exit 0).
+#[test]
+fn explain_refuses_what_it_would_not_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("j.xml");
+    let out_dir = dir.path().join("out");
+    let junit = junit.to_str().unwrap();
+    let out_dir = out_dir.to_str().unwrap();
+    for (flag, value) in [
+        ("--fail-on", Some("any-failure")),
+        ("--junit", Some(junit)),
+        ("--out", Some(out_dir)),
+        ("--label", Some("mine")),
+        ("--repeat", Some("2")),
+        ("--format", Some("json")),
+        ("--history", Some(out_dir)),
+        ("--record", Some(out_dir)),
+    ] {
+        let mut args = vec![
+            "run",
+            "--suite",
+            "pmb",
+            "--explain",
+            "alias-gha-resolves",
+            flag,
+        ];
+        args.extend(value);
+        let out = tenure_eval_with(&args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("{flag} does not apply")),
+            "{flag}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{flag}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // --quiet is read (it quiets stderr), and --top is --explain's own.
+    let text = explain(&[
+        "alias-gha-resolves",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--top",
+        "3",
+    ]);
+    assert!(!hits(&text).is_empty());
+}
