@@ -85,6 +85,7 @@ pub(crate) fn finish(
         commit: history.commit.clone(),
         page: html.map(Path::to_path_buf),
     };
+    outputs.check_paths(&plan)?;
     let mut progress = Progress::new(quiet, &plan.suite.label());
     let outcome = match execute(&mut plan, &mut progress) {
         Ok(outcome) => outcome,

@@ -33,6 +33,56 @@ pub struct Outputs {
     pub page: Option<PathBuf>,
 }
 
+impl Outputs {
+    /// Refuse, before any work, a file `outputs` would write over another it writes or over
+    /// one the run reads (the suite's files, a baseline): found by an audit, `--junit` named
+    /// the same as `--html` lost the JUnit, and `--html` over the cases file replaced it, each
+    /// with exit 0. (A file the run itself writes, a report, is checked as it is written:
+    /// [`write_outputs`].)
+    pub fn check_paths(&self, plan: &RunPlan) -> Result<()> {
+        let named = [
+            ("--junit", &self.junit),
+            ("--summary-md", &self.summary),
+            ("--html", &self.page),
+        ];
+        let named: Vec<(&str, &PathBuf)> = named
+            .iter()
+            .filter_map(|(flag, p)| p.as_ref().map(|p| (*flag, p)))
+            .collect();
+        for (i, (flag, path)) in named.iter().enumerate() {
+            if let Some((other, _)) = named[..i].iter().find(|(_, p)| same_file(p, path)) {
+                return Err(Error::Usage(format!(
+                    "{flag} {}: the file {other} writes too; give each its own",
+                    path.display()
+                )));
+            }
+            let inputs = (plan.suite.inputs.iter())
+                .map(|f| (f.role, PathBuf::from(&f.path)))
+                .chain(plan.baselines.iter().map(|b| ("baseline", b.path.clone())));
+            for (role, input) in inputs {
+                if same_file(&input, path) {
+                    return Err(Error::Usage(format!(
+                        "{flag} {}: the run's {role} file, which it reads; write elsewhere",
+                        path.display()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether two paths name one file: both resolved where they exist (links followed), else
+/// made absolute against the current folder.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let key = |p: &Path| {
+        std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    key(a) == key(b)
+}
+
 /// A file [`write_outputs`] wrote besides JUnit and the summary, told as it is written (so that
 /// a history appended is said even when the page after it fails).
 #[derive(Debug)]
@@ -69,6 +119,22 @@ pub fn write_outputs(
         return Err(Error::Usage(
             "a commit is recorded in the history: name the history folder too".into(),
         ));
+    }
+    // A side file named as a report this run wrote would replace it.
+    let written: Vec<&PathBuf> = outcome.passes.iter().flat_map(|p| &p.reports).collect();
+    for (flag, path) in [
+        ("--junit", &outputs.junit),
+        ("--summary-md", &outputs.summary),
+        ("--html", &outputs.page),
+    ] {
+        if let Some(path) = path {
+            if written.iter().any(|r| same_file(r, path)) {
+                return Err(Error::Usage(format!(
+                    "{flag} {}: a report this run wrote (kept); write {flag} elsewhere",
+                    path.display()
+                )));
+            }
+        }
     }
     let against_baseline = plan.gates.fail_on == Some(FailOn::NewFailures);
     write_gate_files(

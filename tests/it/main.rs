@@ -147,6 +147,7 @@ mod serve;
 mod service;
 /// Sharded runs merged: equal to the whole run; mixed, missing and duplicate shards refused.
 mod shards;
+mod side_files;
 /// Many-run `compare` with p-values that scipy confirms (needs the venv).
 mod significance;
 /// Every "spec §" citation resolves to a section under docs/spec/.
