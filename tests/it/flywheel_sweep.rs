@@ -36,9 +36,11 @@ fn coverage_pools_the_five_sessions_ending_at_n() {
     assert_eq!(coverage_at(&s, 1), Some(0.25));
     // Sessions 1-5: 14 of 20.
     assert_eq!(coverage_at(&s, 5), Some(0.7));
-    // Sessions 3-7: 15 of 20; past the end reads the last five.
+    // Sessions 3-7: 15 of 20; a window past the end did not run: no figure (it read the last
+    // five, labelled as sessions that never ran).
     assert_eq!(coverage_at(&s, 7), Some(0.75));
-    assert_eq!(coverage_at(&s, 99), Some(0.75));
+    assert_eq!(coverage_at(&s, 8), None);
+    assert_eq!(coverage_at(&s, 0), None);
     assert_eq!(coverage_at(&[], 5), None);
 }
 

@@ -136,7 +136,7 @@ pub(crate) struct FlywheelArgs {
     #[arg(long)]
     pub sensitivity: bool,
     /// Sweep this parameter over these values instead (`collision=0,0.1,0.3`); repeatable.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "sensitivity")]
     pub sweep: Vec<String>,
     /// What to print on stdout: markdown tables (claims, variants, vector side, sensitivity), or
     /// the claims as JSON.

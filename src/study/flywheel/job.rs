@@ -346,8 +346,14 @@ pub(crate) fn tables(r: &FlywheelResult) -> Vec<Table> {
 /// The tables as markdown, headed by the parameters.
 pub(crate) fn markdown(plan: &FlywheelPlan, r: &FlywheelResult) -> String {
     let params = serde_json::to_string(&plan.params).unwrap_or_default();
+    // The vector side's figures (and C3, C4) are the model's: named beside them, `random` or
+    // `hashed` included (only the manifest said it before).
+    let model = match &plan.vector {
+        Some(v) => format!("Vector side: model `{}`\n\n", v.model),
+        None => String::new(),
+    };
     format!(
-        "Parameters: `{params}`\n\n{}",
+        "Parameters: `{params}`\n\n{model}{}",
         render(&tables(r), TableFormat::Markdown)
     )
 }

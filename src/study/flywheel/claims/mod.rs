@@ -101,8 +101,12 @@ pub(crate) const WINDOW: usize = 5;
 /// covered over references in the `WINDOW` sessions ending at `n`, fewer at the start. The
 /// tables read it at sessions 5 (pooling 1-5), 10 (6-10) and the last (46-50 of 50).
 pub fn coverage_at(s: &[SessionMetrics], n: usize) -> Option<f64> {
-    let end = n.min(s.len());
-    let window = &s[end.saturating_sub(WINDOW)..end];
+    // A window that ends after the last session did not run: no figure (an audit found
+    // `--sessions 1` printing the same coverage for sessions 1-5, 6-10 and the last 5).
+    if n > s.len() || n == 0 {
+        return None;
+    }
+    let window = &s[n.saturating_sub(WINDOW)..n];
     let covered = window.iter().map(|m| m.covered).sum();
     let references = window.iter().map(|m| m.references).sum();
     super::metrics::ratio(covered, references)
@@ -171,10 +175,19 @@ pub(crate) fn mechanism(
 /// What the C1 and C2 verdicts of one run are (also the sensitivity sweep's cells).
 pub fn c1_c2(s: &[SessionMetrics]) -> (Verdict, Verdict) {
     let min = min_precision(s);
+    // No precision measured (no session, or no reference retrieved anything): nothing to
+    // judge, not a failure.
     let c1 = match min {
         Some(p) if shown(p) >= 1.0 => Verdict::Holds,
-        _ => Verdict::Fails,
+        Some(_) => Verdict::Fails,
+        None => Verdict::NotMeasured,
     };
+    // Growth compares the first WINDOW sessions with the last WINDOW: with WINDOW sessions or
+    // fewer there is no first window, or the two are the same sessions, and the claim could
+    // only read "fails".
+    if s.len() <= WINDOW || c1 == Verdict::NotMeasured {
+        return (c1, Verdict::NotMeasured);
+    }
     let full = coverage_ends(s).1.is_some_and(|c| shown(c) >= FULL);
     // The claim has three parts: coverage grows, it reaches full, precision stays 1.0. Growth
     // is the flywheel itself; without it the claim fails whatever else holds.
