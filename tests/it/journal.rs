@@ -343,6 +343,21 @@ fn a_run_stopped_by_max_errors_still_writes_junit_the_summary_and_the_page() {
             "{banner}"
         );
     }
+    // The stopped report is not the suite's whole run: exported as one (`trec`), its few
+    // cases would stand for the suite's (an audit found it taken with exit 0). Refused.
+    let failed = out.join("pmb/failed/retrieval-report-toy.json");
+    assert!(failed.exists());
+    let exported = cli(&["trec", "--suite", "pmb", "--out"])
+        .arg(dir.path())
+        .arg(&failed)
+        .output()
+        .unwrap();
+    assert_eq!(exported.status.code(), Some(2), "{}", stderr(&exported));
+    assert!(
+        stderr(&exported).contains("stopped before its end"),
+        "{}",
+        stderr(&exported)
+    );
 }
 
 #[test]

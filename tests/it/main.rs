@@ -176,3 +176,4 @@ mod vectors_elsewhere;
 mod verdicts;
 /// `verify` catches tampered aggregates, rows and inputs.
 mod verify;
+mod whole_runs;

@@ -26,6 +26,9 @@ pub(crate) struct TrecArgs {
 pub(crate) fn run(args: TrecArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     let report = LoadedReport::load(&args.report)?;
+    // A shard's, a selection's or a stopped run's report, or one of a run on other files,
+    // would be exported as the suite's whole run.
+    report.whole_run_on(&suite)?;
     let dir = args
         .out
         .clone()

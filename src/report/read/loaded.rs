@@ -90,6 +90,53 @@ impl LoadedReport {
         }
     }
 
+    /// An input error unless this is a whole, finished run on `suite`'s own files: not a
+    /// shard's or a selection's ([`Self::whole_run`]), not a run that stopped before its end,
+    /// and every input file its manifest records (by sha256) one the suite was read from. The
+    /// studies that read a report's rows against a benchmark's files (`beam`, `locomo`,
+    /// `longmemeval`, `trec`) call it: an audit found each taking a stopped run's report, a
+    /// shard's, or a run on altered files as a whole run on the files given, with exit 0.
+    pub(crate) fn whole_run_on(&self, suite: &Suite) -> Result<&LoadedReport> {
+        let read: Vec<&str> = suite.inputs.iter().map(|f| f.sha256.as_str()).collect();
+        self.whole_run_of(&read, &suite.label())
+    }
+
+    /// [`Self::whole_run_on`] for a study that reads the benchmark's files itself: `read` the
+    /// sha256 of every file it read, `what` the files as messages name them.
+    pub(crate) fn whole_run_of(&self, read: &[&str], what: &str) -> Result<&LoadedReport> {
+        self.whole_run()?;
+        let Some(manifest) = &self.manifest else {
+            return Ok(self);
+        };
+        if let Some(stopped) = &manifest.stopped {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.stopped",
+                format!(
+                    "the report of a run that stopped before its end ({} of its cases): not a \
+                     whole run; resume it (`run --resume`) for one",
+                    self.rows.len()
+                ) + &format!(" [{}]", serde_json::to_string(stopped).unwrap_or_default()),
+            ));
+        }
+        for (i, input) in manifest.inputs.iter().flatten().enumerate() {
+            if let Some(sha) = input.sha256.as_deref().filter(|sha| !read.contains(sha)) {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    format!("$.manifest.inputs[{i}]"),
+                    format!(
+                        "{} (sha256 {}) is not among the files given ({}): the report is of a \
+                         run on other files",
+                        input.path.as_deref().unwrap_or("an input"),
+                        &sha[..sha.len().min(12)],
+                        what
+                    ),
+                ));
+            }
+        }
+        Ok(self)
+    }
+
     /// A report read in one pass ([`crate::report::read::parse`]).
     pub(crate) fn from_parsed(path: &Path, parsed: Parsed) -> Result<LoadedReport> {
         if !parsed.array && !parsed.has_cases {

@@ -99,6 +99,7 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
                 ),
             ));
         }
+        report.whole_run_on(suite)?;
         let values = row_values(report, &measures, None)?;
         // (tier, ability) in first-seen order → rows.
         let mut order: Vec<(String, String)> = Vec::new();

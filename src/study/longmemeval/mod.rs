@@ -84,6 +84,7 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
                 ),
             ));
         }
+        report.whole_run_on(suite)?;
         // Per level, per group: the per-question [any, all, ndcg] at each depth.
         let mut sums: BTreeMap<(&'static str, String), Vec<[Vec<f64>; 3]>> = BTreeMap::new();
         for row in &report.rows {

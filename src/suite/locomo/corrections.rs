@@ -53,7 +53,7 @@ pub(crate) struct Overlay {
 }
 
 /// The files `paths` name: a file as given, a folder's `.json` files in name order.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {

@@ -23,6 +23,7 @@ mod file;
 mod items;
 mod read;
 
+pub(crate) use corrections::files as correction_files;
 pub use corrections::Applied;
 pub use evidence::dialog_numbers;
 pub use read::conversations;
