@@ -39,12 +39,33 @@ pub(crate) fn warn(reports: &[LoadedReport]) {
     }
 }
 
-/// Refuse reports of several suites.
+/// Refuse reports of several suites, or of one suite read from different files: a case's gold
+/// may differ between two copies of a benchmark (an audit compared a run on a copy whose gold
+/// was altered with one on the released file: "972 fail→pass" with exit 0).
 pub(crate) fn refuse(reports: &[LoadedReport]) -> Result<()> {
-    match suites(reports) {
-        Some(which) => Err(Error::Usage(format!(
+    if let Some(which) = suites(reports) {
+        return Err(Error::Usage(format!(
             "compare pairs cases by id, and these reports are of different suites: {which}"
-        ))),
-        None => Ok(()),
+        )));
     }
+    let inputs = |r: &LoadedReport| -> Option<Vec<String>> {
+        let mut shas: Vec<String> = (r.manifest.as_ref()?.inputs.as_ref()?.iter())
+            .filter_map(|i| i.sha256.clone())
+            .collect();
+        shas.sort();
+        Some(shas)
+    };
+    let recorded: Vec<(&LoadedReport, Vec<String>)> = reports
+        .iter()
+        .filter_map(|r| Some((r, inputs(r)?)))
+        .collect();
+    if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
+        return Err(Error::Usage(format!(
+            "compare pairs cases by id, and these runs read different files (their manifests' \
+             inputs differ by sha256): {} and {}; a case's gold may differ between them",
+            recorded[0].0.path.display(),
+            other.path.display()
+        )));
+    }
+    Ok(())
 }

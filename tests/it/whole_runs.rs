@@ -66,6 +66,14 @@ fn a_shard_or_a_run_on_other_files_is_not_measured_as_a_whole_run_on_these() {
         assert!(stderr.contains(says), "{stderr}");
         assert!(out.stdout.is_empty());
     }
+    // `compare` pairs the two runs' cases by id: their gold differs, so it refuses.
+    let out = tenure_eval(&[
+        "compare",
+        whole.to_str().unwrap(),
+        on_copy.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("these runs read different files"));
     // The run on the copy is measured against the copy.
     let out = tenure_eval(&[
         "locomo",
