@@ -233,6 +233,19 @@ pub(crate) fn load_reports(
     paths: &[PathBuf],
     quiet: bool,
 ) -> Result<Vec<crate::report::LoadedReport>> {
+    // A file given twice stands as two runs (two rows of `tables`, a pair of `compare` equal
+    // by construction): said, even with --quiet, so that it is never taken for two runs that
+    // agree (an audit found it silent).
+    let mut seen = std::collections::HashSet::new();
+    for path in paths {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(key) {
+            say!(
+                "warning: {} is given twice: it stands as two runs, equal by construction",
+                path.display()
+            );
+        }
+    }
     let (reports, skipped) = crate::report::LoadedReport::load_all(paths)?;
     if !quiet {
         for path in skipped {

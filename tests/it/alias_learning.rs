@@ -202,4 +202,25 @@ fn the_command_prints_the_table_and_its_seed_changes_the_split() {
         Some(2),
         "a backend flag is not the study's"
     );
+    // Suite flags it would read and ignore: a profile, a session file.
+    for (flag, value) in [
+        ("--profile", "paper"),
+        ("--sessions", "cases/pmb/session-retrieval.cases.json"),
+    ] {
+        let out = tenure_eval(&[
+            "alias-learning",
+            "--corpus",
+            "seeds/pmb/beliefs.seed.json",
+            "--cases",
+            "cases/pmb/retrieval.cases.json",
+            flag,
+            value,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!("{flag}: alias-learning")),
+            "{flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

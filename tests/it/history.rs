@@ -131,6 +131,16 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(!dir.path().join("h.gif").exists());
+    // A measure no run recorded is refused, naming it (it printed a column of dashes).
+    let o = shown(&["--metric", "bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--metric bogus: no run of"));
+    // A shard is not a whole run: appended, it stood in the series beside whole runs.
+    let o = cli(&["run", "--suite", "pmb", "--shard", "1/3", "--history"])
+        .arg(&history)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
     // The page `run --html` wrote with the history shows it, the verdict as an alert.
     let page = dir.path().join("page.html");
     let html = std::fs::read_to_string(&page).unwrap();

@@ -64,4 +64,12 @@ fn verify_skips_sidecars_and_mixed_suites_are_named_or_refused() {
         stderr.contains("compare pairs cases by id, and these reports are of different suites"),
         "{stderr}"
     );
+    // One file given twice stands as two runs: said, even with --quiet.
+    let tables = tenure_eval(&["tables", b, b, "--quiet"]);
+    let stderr = String::from_utf8_lossy(&tables.stderr);
+    assert!(tables.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("warning: {b} is given twice")),
+        "{stderr}"
+    );
 }

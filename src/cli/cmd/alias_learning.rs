@@ -30,6 +30,24 @@ pub(crate) struct AliasLearningArgs {
 
 /// Split, learn, measure, print.
 pub(crate) fn run(args: AliasLearningArgs) -> Result<ExitCode> {
+    // It splits static questions and retrieves with its own BM25 over name, aliases and text:
+    // a session file or a profile would be read and then ignored (an audit found both taken
+    // with exit 0 and the same bytes out).
+    for (id, why) in [
+        (
+            "sessions",
+            "alias-learning splits the static questions; session cases are not read",
+        ),
+        (
+            "profile",
+            "alias-learning retrieves with its own BM25 over name, aliases and text, \
+                     whatever the profile",
+        ),
+    ] {
+        if crate::cli::given::given(id) {
+            return Err(Error::Usage(format!("--{id}: {why}")));
+        }
+    }
     let suite = load(&args.suite)?;
     if !args.quiet {
         for note in input_notes(&suite) {

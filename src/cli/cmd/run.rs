@@ -95,8 +95,9 @@ pub(crate) struct RunArgs {
     pub history: crate::cli::finish::RunHistoryArgs,
     /// Run shard K of N: the cases whose id hashes to it (sessions whole), into this --out;
     /// `tenure-eval merge` makes the whole run's reports from every shard's folder.
+    /// (A history records whole runs: `merge --history` appends the merged one.)
     #[arg(long, value_name = "K/N", help_heading = "Shard",
-          conflicts_with_all = ["replay", "repeat"])]
+          conflicts_with_all = ["replay", "repeat", "history"])]
     pub shard: Option<String>,
 }
 
