@@ -88,3 +88,38 @@ fn a_folder_that_is_not_livechats_is_exit_2_naming_the_file_it_lacks() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// A LiveChat folder whose files are not the released ones is drawn from and said, on stderr
+/// (an audit found altered sources taken in silence, the figures then of other statements);
+/// the released files are not.
+#[test]
+fn a_folder_that_is_not_the_release_is_said() {
+    if !needs(&[Need::LiveChat]) {
+        return;
+    }
+    let released = data_file("livechat");
+    let copy = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&released).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, copy.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let stderr = |dir: &std::path::Path| {
+        let out = tenure_eval_ok(&["temporal", "draw", "--n", "5", "--livechat"], &[dir]);
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(
+        !stderr(&released).contains("warning"),
+        "{}",
+        stderr(&released)
+    );
+    let docker = copy.path().join("docker.txt");
+    let mut text = std::fs::read_to_string(&docker).unwrap();
+    text.push_str("\n[2020-01-01 00:00:00] <someone> An added line changes the bytes.\n");
+    std::fs::write(&docker, text).unwrap();
+    assert!(
+        stderr(copy.path())
+            .contains("warning: livechat: the input is not the benchmark's released files"),
+        "{}",
+        stderr(copy.path())
+    );
+}

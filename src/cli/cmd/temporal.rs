@@ -236,7 +236,38 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
         TextsFrom::Nowhere
     };
     let statements = read_statements_from(&path, &bytes, from)?;
+    say_if_not_released(
+        texts.locomo.as_deref(),
+        texts.livechat.as_deref(),
+        texts.slack.as_deref(),
+    )?;
     Ok((path, statements))
+}
+
+/// Said when a source named is not the benchmark's released files, as every command that
+/// reads a benchmark says it (BEAM's loader says its own): the texts, and so every figure, are
+/// then of other statements than the committed labels name.
+fn say_if_not_released(
+    locomo: Option<&Path>,
+    livechat: Option<&Path>,
+    slack: Option<&Path>,
+) -> Result<()> {
+    let (label, released) = if let Some(file) = locomo {
+        ("locomo", crate::suite::locomo::is_released(file)?)
+    } else if let Some(dir) = livechat {
+        (
+            "livechat",
+            crate::study::temporal::livechat::is_released(dir)?,
+        )
+    } else if let Some(dir) = slack {
+        ("slack", crate::study::temporal::slack::is_released(dir)?)
+    } else {
+        return Ok(());
+    };
+    if !released {
+        crate::cli::args::say_not_released(label);
+    }
+    Ok(())
 }
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
@@ -301,6 +332,11 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
             ))
         }
     };
+    say_if_not_released(
+        args.locomo.as_deref(),
+        args.livechat.as_deref(),
+        args.slack.as_deref(),
+    )?;
     crate::cli::write_stdout(&lines::statements_jsonl(&drawn)?)?;
     Ok(ExitCode::SUCCESS)
 }

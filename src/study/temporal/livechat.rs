@@ -39,6 +39,30 @@ pub(crate) const ROOMS: [&str; 8] = [
     "nodejs",
 ];
 
+/// The sha256 of each room's file as released (LiveChat2021/LiveChat 062c40f, `data/manual/`),
+/// in [`ROOMS`]' order: other bytes are drawn and classified, and said (`is_released`).
+const RELEASED_SHA256: [&str; 8] = [
+    "dad9d6c4db76e095cf1db199409ffad363b40ade04c3f3a3151d83b42715f480",
+    "376a87a4bbe30d8082d77a123dab1d365ceaf91f26ee90adcc00aa4bbd4afbfe",
+    "960c3c2b3cc0567bbe193d198907ef4a7e9a315e6f0c0858807fada2af00e3ab",
+    "38b63404bb739a81df4d1e7e85497b3878fd520256652f3f6f5a8b964096be94",
+    "0fadde7b6e6ec6609f3369a9012b6c3ee49dbacdb4c37acce989d4c4a45f2727",
+    "091dfed408086d2e51607fed8ec01b4c235bcf8c7fa0a92af42ea6bfbebe4c9d",
+    "ac26614aab15f062b2c99ea464454147c9534e25e2048011862d05245031ddc4",
+    "6bd13ba7cb4417ebcafe8c37f19d8ed8b015e36eebaa797a5c165fefdd7e698e",
+];
+
+/// Whether every room's file under `dir` holds the released bytes.
+pub(crate) fn is_released(dir: &Path) -> Result<bool> {
+    for (room, sha) in ROOMS.iter().zip(RELEASED_SHA256) {
+        let bytes = crate::io::read_bytes(&dir.join(format!("{room}.txt")))?;
+        if crate::io::sha256_hex(&bytes) != sha {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// A message's time stamp, byte by byte: `d` a digit, `_` the date's `T` or a space, the rest
 /// itself (rule 2).
 const STAMP: &str = "dddd-dd-dd_dd:dd:dd";
