@@ -185,6 +185,51 @@ fn claims_refuse_reports_of_another_suite() {
     assert!(out.stdout.is_empty());
 }
 
+/// Claims are the paper's whole run at its settings, one report of each kind: a shard's or a
+/// selection's report, a run at other settings and two reports of one kind are each refused,
+/// named (an audit found every one taken as the paper's run, the first of two read and the
+/// other ignored).
+#[test]
+fn claims_refuse_what_is_not_the_papers_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str], out: &str| {
+        let out = dir.path().join(out);
+        let args = [&["run", "--suite", "paper", "--quiet"][..], extra].concat();
+        crate::common::tenure_eval_ok(&args, &[std::path::Path::new("--out"), &out]);
+        out
+    };
+    let whole = run(&[], "whole").join("paper/retrieval-report.json");
+    let shard = run(&["--shard", "1/2"], "shard").join("paper/retrieval-report.json");
+    let limited = run(&["--limit", "10"], "limit").join("paper-selected/retrieval-report.json");
+    let min = run(&["--min-score", "2.5"], "min");
+    let min = std::fs::read_dir(min.join("paper"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("retrieval-report") && !name.contains("manifest")
+        })
+        .unwrap();
+    for (reports, says) in [
+        (vec![&shard], "shard 1/2"),
+        (vec![&limited], "chose some cases"),
+        (vec![&min], "other settings than the paper's"),
+        (
+            vec![&whole, &whole.clone()],
+            "two static reports of one kind",
+        ),
+    ] {
+        let mut args = vec!["claims"];
+        let paths: Vec<String> = reports.iter().map(|p| p.display().to_string()).collect();
+        args.extend(paths.iter().map(String::as_str));
+        let out = crate::common::tenure_eval(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{says}: {stderr}");
+        assert!(stderr.contains(says), "{says}: {stderr}");
+        assert!(out.stdout.is_empty(), "{says}");
+    }
+}
+
 /// `claims --fail-on` as a CI gate: exit 1 naming the claims that differ; a tolerance lets
 /// figures within it pass; `fails` also fails the claims the given reports cannot measure.
 #[test]

@@ -19,13 +19,36 @@ pub(crate) fn check_paper_reports(reports: &[LoadedReport]) -> Result<()> {
         suite.cases.iter().any(|c| c.case_id == id)
             || suite.sessions.iter().any(|c| c.case_id == id)
     };
-    for report in reports {
+    for (i, report) in reports.iter().enumerate() {
         if let Some(row) = report.rows.iter().find(|r| !known(&r.case_id)) {
             return Err(crate::error::Error::Usage(format!(
                 "{}: case {:?} is not one of the paper suite's; claims are measured on `paper` \
                  reports (tenure-eval run --suite paper)",
                 report.path.display(),
                 row.case_id
+            )));
+        }
+        // An audit found each of these taken as the paper's run, with exit 0: a shard's, a
+        // selection's (`--limit`) or a stopped run's report; one at other settings
+        // (`--min-score 2.5`, every BM25 claim then "reproduced"); and, of two reports of one
+        // kind, the first read and the other ignored.
+        report.whole_run_on(&suite)?;
+        if let Some(tag) = &report.backend.tag {
+            return Err(crate::error::Error::Usage(format!(
+                "{}: a run at other settings than the paper's ({tag}); the claims are the \
+                 paper's, at its settings",
+                report.path.display()
+            )));
+        }
+        let same = |r: &&LoadedReport| {
+            r.kind == report.kind && r.backend.score_scale == report.backend.score_scale
+        };
+        if let Some(other) = reports[..i].iter().find(same) {
+            return Err(crate::error::Error::Usage(format!(
+                "{} and {}: two {} reports of one kind of backend; claims reads one of each",
+                other.path.display(),
+                report.path.display(),
+                report.kind.label()
             )));
         }
     }
