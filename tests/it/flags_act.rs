@@ -148,4 +148,7 @@ fn models_writes_its_own_folder_and_its_reference_follows_the_suite() {
     );
     let rows = models(&["--reference", "bm25"]);
     assert_eq!(rows[0]["backend"], "bm25", "{rows}");
+    // The reference's settings are in its name, as `run` labels them (it read plain `bm25`).
+    let rows = models(&["--reference", "bm25", "--min-score", "8"]);
+    assert_eq!(rows[0]["backend"], "bm25-min8", "{rows}");
 }

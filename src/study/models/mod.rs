@@ -127,7 +127,12 @@ fn row_of(passes: &[crate::job::PassOutcome]) -> ModelRow {
     let info = &passes[0].backend;
     let session = passes.get(1).map(|p| &p.row);
     ModelRow {
-        backend: info.id.clone(),
+        // A row without a model (the lexical reference) carries its settings in its name, as
+        // `run` labels it (`bm25-min8`): an audit found `--min-score 8` shown as plain `bm25`.
+        backend: match (&info.model, &info.file_prefix, &info.tag) {
+            (None, None, Some(tag)) => format!("{}-{tag}", info.id),
+            _ => info.id.clone(),
+        },
         // A fusion names its model in its label: rrf(bm25+cosine/all-minilm-l6-v2).
         model: info
             .model
