@@ -111,8 +111,16 @@ pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
                 .get_arguments()
                 .find(|a| a.get_long() == Some(key.as_str()))
             else {
+                // A default for other commands; a key no command has is a typo that would be
+                // ignored by every command (an audit found `min_score` and `bakend` so).
+                if table == DEFAULTS && any_command_has(key) {
+                    continue;
+                }
                 if table == DEFAULTS {
-                    continue; // a default for other commands
+                    return Err(at(format!(
+                        "`{key}` is not a flag of any command (a [defaults] key is a long flag \
+                         name, such as min-score)"
+                    )));
                 }
                 return Err(at(format!(
                     "`{key}` is not a flag of `{name}`{} ({})",
@@ -200,6 +208,14 @@ fn flags(command: &Command) -> String {
 }
 
 /// Every command's name.
+/// Whether some command has the long flag `key`.
+fn any_command_has(key: &str) -> bool {
+    use clap::CommandFactory;
+    super::Cli::command()
+        .get_subcommands()
+        .any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)))
+}
+
 fn command_names() -> Vec<String> {
     use clap::CommandFactory;
     super::Cli::command()

@@ -149,7 +149,7 @@ impl RunPlan {
                 .unwrap_or(crate::eval::rank::DEFAULT_MEASURES),
         )
         .map_err(Error::Usage)?;
-        let warnings =
+        let mut warnings =
             if !suite.has_aliases() && backends.iter().any(BackendConfig::matches_names_only) {
                 vec![format!(
                 "alias-BM25 (--backend bm25) matches a query word only against a whole name or \
@@ -160,6 +160,13 @@ impl RunPlan {
             } else {
                 Vec::new()
             };
+        // A custom suite's load warnings (no belief of `test-user` while cases search as it, an
+        // assertion upstream ignores, ...) were said by `validate` only; a run says them too,
+        // as the guide promises (an audit found a corpus of another user's scoring 0 in
+        // silence). Built-in suites' and benchmarks' are documented, and said by `validate`.
+        if suite.copy.is_none() && suite.released.is_none() {
+            warnings.extend(suite.warnings.iter().cloned());
+        }
         Ok(RunPlan {
             warnings,
             out_dir: out.join(suite.label()),

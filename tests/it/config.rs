@@ -131,4 +131,13 @@ fn a_bad_file_is_exit_2_naming_the_file_the_line_and_the_key() {
     refused("[runn]\nquiet = true\n", &["[runn]", "not a command"]);
     refused("[run]\nconcurrency = 0\n", &["line 2, [run] concurrency"]);
     refused("[run\n", &["line 1"]);
+    // A [defaults] key no command has (a typo: the flag is min-score) was left to "the
+    // commands that have it", none, and ignored by all.
+    refused(
+        "[defaults]\nmin_score = 8\n",
+        &[
+            "line 2, [defaults] min_score",
+            "is not a flag of any command",
+        ],
+    );
 }

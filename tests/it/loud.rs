@@ -116,3 +116,25 @@ fn a_seeding_failure_is_one_error_naming_the_belief() {
     let searched = crate::common::provider::searches(&log);
     assert_eq!(searched, Vec::<String>::new());
 }
+
+/// A custom corpus whose beliefs belong to another user scores 0 everywhere: a run says why,
+/// even with --quiet, as `validate` does (an audit found such a run silent).
+#[test]
+fn a_run_on_a_corpus_of_another_user_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::fs::read_to_string(crate::common::repo("seeds/pmb/beliefs.seed.json")).unwrap();
+    let corpus = dir.path().join("beliefs.json");
+    std::fs::write(&corpus, seed.replace("\"test-user\"", "\"alice\"")).unwrap();
+    let out = cli(&["static", "--quiet", "--corpus"])
+        .arg(&corpus)
+        .args(["--cases", "cases/pmb/retrieval.cases.json", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no belief belongs to \"test-user\""),
+        "{stderr}"
+    );
+}

@@ -178,6 +178,17 @@ fn empty_assertions_are_errors_and_vacuous_ones_warnings() {
             "no assertion; expected at least one of",
         ],
     );
+    // A turn without `expect` checks nothing, as `{}` would (an audit found a file of such
+    // turns "passed 12/12").
+    session_error(
+        |s| {
+            s[0]["turns"][2].as_object_mut().unwrap().remove("expect");
+        },
+        &[
+            "$[0].turns[2]: ",
+            "no \"expect\"; expected one with at least one of",
+        ],
+    );
 
     // Only empty lists: a warning naming the case.
     let mut c = cases();
