@@ -198,3 +198,23 @@ pub(crate) fn last_change(series: &Series<'_>, alpha: f64) -> Option<Change> {
         p,
     })
 }
+
+/// Refuse a measure no run of `entries` recorded (it would show as a column of dashes; an
+/// audit found `--metric bogus` so), naming the measures recorded.
+pub(crate) fn check_metrics(entries: &[Entry], metrics: &[String]) -> Result<(), String> {
+    let Some(m) = metrics
+        .iter()
+        .find(|m| !entries.iter().any(|e| e.metric(m).is_some()))
+    else {
+        return Ok(());
+    };
+    let mut known: Vec<&str> = (entries.iter())
+        .flat_map(|e| e.metrics.iter().map(|(m, _)| m.as_str()))
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    Err(format!(
+        "--metric {m}: no run of the history records it; recorded: {}",
+        known.join(", ")
+    ))
+}

@@ -207,7 +207,6 @@ fn flags(command: &Command) -> String {
     format!("its flags: {}", names.join(" "))
 }
 
-/// Every command's name.
 /// Whether some command has the long flag `key`.
 fn any_command_has(key: &str) -> bool {
     use clap::CommandFactory;
@@ -216,6 +215,7 @@ fn any_command_has(key: &str) -> bool {
         .any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)))
 }
 
+/// Every command's name.
 fn command_names() -> Vec<String> {
     use clap::CommandFactory;
     super::Cli::command()

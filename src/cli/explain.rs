@@ -74,7 +74,7 @@ fn refuse_unread() -> Result<()> {
     use crate::cli::backends::ids;
     use crate::cli::finish::RunHistoryArgs;
     use crate::cli::journal::JournalArgs;
-    let mut refused: Vec<String> = ["label", "html", "repeat", "max_errors"]
+    let mut refused: Vec<String> = ["label", "html", "repeat", "max_errors", "shard"]
         .map(String::from)
         .into();
     refused.extend(ids::<OutputArgs>().into_iter().filter(|id| id != "quiet"));

@@ -48,16 +48,9 @@ pub(crate) fn refuse(reports: &[LoadedReport]) -> Result<()> {
             "compare pairs cases by id, and these reports are of different suites: {which}"
         )));
     }
-    let inputs = |r: &LoadedReport| -> Option<Vec<String>> {
-        let mut shas: Vec<String> = (r.manifest.as_ref()?.inputs.as_ref()?.iter())
-            .filter_map(|i| i.sha256.clone())
-            .collect();
-        shas.sort();
-        Some(shas)
-    };
     let recorded: Vec<(&LoadedReport, Vec<String>)> = reports
         .iter()
-        .filter_map(|r| Some((r, inputs(r)?)))
+        .filter_map(|r| Some((r, r.recorded_inputs()?)))
         .collect();
     if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
         return Err(Error::Usage(format!(

@@ -34,11 +34,11 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    /// Refuse, before any work, a file `outputs` would write over another it writes or over
-    /// one the run reads (the suite's files, a baseline): found by an audit, `--junit` named
-    /// the same as `--html` lost the JUnit, and `--html` over the cases file replaced it, each
-    /// with exit 0. (A file the run itself writes, a report, is checked as it is written:
-    /// [`write_outputs`].)
+    /// Refuse, before any work, a file `outputs` would write over another it writes, over one
+    /// the run reads (the suite's files, a baseline), or where the run writes its reports (a
+    /// `.json` in the suite's report folder): found by an audit, `--junit` named the same as
+    /// `--html` lost the JUnit, `--junit` over a report replaced it, and `--html` over the
+    /// cases file replaced that, each with exit 0.
     pub fn check_paths(&self, plan: &RunPlan) -> Result<()> {
         let named = [
             ("--junit", &self.junit),
@@ -54,6 +54,13 @@ impl Outputs {
                 return Err(Error::Usage(format!(
                     "{flag} {}: the file {other} writes too; give each its own",
                     path.display()
+                )));
+            }
+            if among_reports(plan, path) {
+                return Err(Error::Usage(format!(
+                    "{flag} {}: in {}, where this run writes its reports; write elsewhere",
+                    path.display(),
+                    plan.out_dir.display()
                 )));
             }
             let inputs = (plan.suite.inputs.iter())
@@ -75,12 +82,30 @@ impl Outputs {
 /// Whether two paths name one file: both resolved where they exist (links followed), else
 /// made absolute against the current folder.
 fn same_file(a: &Path, b: &Path) -> bool {
+    // A file not written yet: its folder resolved (`..` and links), its name joined.
     let key = |p: &Path| {
         std::fs::canonicalize(p)
+            .or_else(|_| {
+                let name = p.file_name().ok_or(std::io::ErrorKind::InvalidInput)?;
+                let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+                std::fs::canonicalize(parent.unwrap_or(Path::new("."))).map(|d| d.join(name))
+            })
             .or_else(|_| std::path::absolute(p))
             .unwrap_or_else(|_| p.to_path_buf())
     };
     key(a) == key(b)
+}
+
+/// Whether `path` would be written where this run writes its reports and journals: a `.json`
+/// or `.jsonl` file in the suite's report folder or its `failed/`.
+fn among_reports(plan: &RunPlan, path: &Path) -> bool {
+    let folder = |d: &Path| std::fs::canonicalize(d).unwrap_or_else(|_| d.to_path_buf());
+    let parent = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let parent = folder(parent.unwrap_or(Path::new(".")));
+    let json = path
+        .extension()
+        .is_some_and(|e| e == "json" || e == "jsonl");
+    json && (parent == folder(&plan.out_dir) || parent == folder(&plan.out_dir.join("failed")))
 }
 
 /// A file [`write_outputs`] wrote besides JUnit and the summary, told as it is written (so that
@@ -119,22 +144,6 @@ pub fn write_outputs(
         return Err(Error::Usage(
             "a commit is recorded in the history: name the history folder too".into(),
         ));
-    }
-    // A side file named as a report this run wrote would replace it.
-    let written: Vec<&PathBuf> = outcome.passes.iter().flat_map(|p| &p.reports).collect();
-    for (flag, path) in [
-        ("--junit", &outputs.junit),
-        ("--summary-md", &outputs.summary),
-        ("--html", &outputs.page),
-    ] {
-        if let Some(path) = path {
-            if written.iter().any(|r| same_file(r, path)) {
-                return Err(Error::Usage(format!(
-                    "{flag} {}: a report this run wrote (kept); write {flag} elsewhere",
-                    path.display()
-                )));
-            }
-        }
     }
     let against_baseline = plan.gates.fail_on == Some(FailOn::NewFailures);
     write_gate_files(

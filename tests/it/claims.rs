@@ -185,8 +185,9 @@ fn claims_refuse_reports_of_another_suite() {
     assert!(out.stdout.is_empty());
 }
 
-/// Claims are the paper's whole run at its settings, one report of each kind: a shard's or a
-/// selection's report, a run at other settings and two reports of one kind are each refused,
+/// Claims are the paper's whole run at its settings, one BM25 and one cosine report of each
+/// kind: a shard's or a selection's report, a run at other settings and two BM25 reports of one
+/// kind are each refused,
 /// named (an audit found every one taken as the paper's run, the first of two read and the
 /// other ignored).
 #[test]
@@ -214,10 +215,7 @@ fn claims_refuse_what_is_not_the_papers_run() {
         (vec![&shard], "shard 1/2"),
         (vec![&limited], "chose some cases"),
         (vec![&min], "other settings than the paper's"),
-        (
-            vec![&whole, &whole.clone()],
-            "two static reports of one kind",
-        ),
+        (vec![&whole, &whole.clone()], "two BM25 static reports"),
     ] {
         let mut args = vec!["claims"];
         let paths: Vec<String> = reports.iter().map(|p| p.display().to_string()).collect();
@@ -227,7 +225,23 @@ fn claims_refuse_what_is_not_the_papers_run() {
         assert_eq!(out.status.code(), Some(2), "{says}: {stderr}");
         assert!(stderr.contains(says), "{says}: {stderr}");
         assert!(out.stdout.is_empty(), "{says}");
-    }
+    } // Reports claims does not read (two fusions') beside the BM25 ones: taken, as a folder's
+      // glob gives them (guide.md).
+    let fused = run(&["--backend", "bm25,rrf,combsum"], "fused").join("paper");
+    let reports: Vec<String> = std::fs::read_dir(&fused)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".json") && !p.ends_with(".manifest.json"))
+        .collect();
+    assert!(reports.len() >= 6, "{reports:?}");
+    let mut args = vec!["claims"];
+    args.extend(reports.iter().map(String::as_str));
+    let out = crate::common::tenure_eval(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `claims --fail-on` as a CI gate: exit 1 naming the claims that differ; a tolerance lets

@@ -135,12 +135,48 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
     let o = shown(&["--metric", "bogus"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--metric bogus: no run of"));
-    // A shard is not a whole run: appended, it stood in the series beside whole runs.
-    let o = cli(&["run", "--suite", "pmb", "--shard", "1/3", "--history"])
+    // A shard is not a whole run: appended, it stood in the series beside whole runs. Refused
+    // on the command line; from a config file, left for `merge --history`, said.
+    let lines = || {
+        std::fs::read_to_string(history.join("history.jsonl"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    let before = lines();
+    let o = cli(&["run", "--suite", "pmb", "--shard", "1/3", "--out"])
+        .arg(dir.path().join("shard"))
+        .arg("--history")
         .arg(&history)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--history records whole runs"));
+    let config = dir.path().join("tenure-eval.toml");
+    std::fs::write(
+        &config,
+        format!("[run]\nhistory = {:?}\n", history.display().to_string()),
+    )
+    .unwrap();
+    let o = cli(&[
+        "--config",
+        config.to_str().unwrap(),
+        "run",
+        "--suite",
+        "pmb",
+        "--shard",
+    ])
+    .args(["1/3", "--out"])
+    .arg(dir.path().join("shard"))
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("history is not appended for a shard"),
+        "{stderr}"
+    );
+    assert_eq!(lines(), before, "nothing appended");
     // The page `run --html` wrote with the history shows it, the verdict as an alert.
     let page = dir.path().join("page.html");
     let html = std::fs::read_to_string(&page).unwrap();

@@ -147,6 +147,7 @@ mod serve;
 mod service;
 /// Sharded runs merged: equal to the whole run; mixed, missing and duplicate shards refused.
 mod shards;
+/// A run's side files never replace one another, an input or a report.
 mod side_files;
 /// Many-run `compare` with p-values that scipy confirms (needs the venv).
 mod significance;
@@ -158,6 +159,8 @@ mod streamed;
 mod tables;
 /// `tenure-eval temporal classify|eval` through the binary.
 mod temporal;
+/// Two labellings of one set compared (`temporal eval --predicted`), and what it refuses.
+mod temporal_agreement;
 /// The classifier's BEAM statements are the ones the documented rule draws, in its order.
 mod temporal_beam;
 /// The classifier's embedded model: its figures on LoCoMo, the embedder it refuses, its retrain.
@@ -176,4 +179,5 @@ mod vectors_elsewhere;
 mod verdicts;
 /// `verify` catches tampered aggregates, rows and inputs.
 mod verify;
+/// The studies read only a whole, finished run on the files they are given.
 mod whole_runs;

@@ -1,7 +1,7 @@
 //! The files a run writes beside its reports (`--junit`, `--summary-md`, `--html`) never
-//! replace one another, a file the run reads, or a report it wrote: each such path is refused,
-//! named (exit 2), and the file it named is left as it was. An audit found each of them
-//! overwritten with exit 0.
+//! replace one another (however the path is spelt), a file the run reads, or a report: each
+//! such path is refused before any work, named (exit 2), and the file it named is left as it
+//! was. An audit found each of them overwritten with exit 0.
 
 use crate::common::{repo, tenure_eval_with};
 
@@ -37,6 +37,18 @@ fn a_side_file_never_replaces_another_an_input_or_a_report() {
         &with(&suite, &["--junit", &same, "--html", &same]),
         "--html",
     );
+    refused(
+        &with(&suite, &["--junit", &same, "--html", &same]),
+        "the file --junit writes too",
+    );
+    // The same file by another spelling (`..`), not yet written.
+    std::fs::create_dir(d("sub")).unwrap();
+    let other = format!("{}/../same.md", d("sub"));
+    let same_md = d("same.md");
+    refused(
+        &with(&suite, &["--summary-md", &same_md, "--html", &other]),
+        "the file --summary-md writes too",
+    );
     refused(&with(&suite, &["--html", &cases]), "the run's cases file");
     assert_eq!(std::fs::read(d("cases.json")).unwrap(), cases_before);
     assert!(!std::path::Path::new(&out).exists(), "nothing ran");
@@ -54,7 +66,7 @@ fn a_side_file_never_replaces_another_an_input_or_a_report() {
     let report = report.to_str().unwrap().to_string();
     refused(
         &with(&suite, &["--junit", &report]),
-        "a report this run wrote",
+        "where this run writes its reports",
     );
     let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     assert!(kept.is_object() || kept.is_array());

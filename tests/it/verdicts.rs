@@ -2,7 +2,7 @@
 //! sweep, and the paper's claims, each re-derived here from the table's own figures by the
 //! rules docs/flywheel.md ("How the verdicts are decided") and docs/results.md print.
 
-use crate::common::tenure_eval_ok;
+use crate::common::{tenure_eval, tenure_eval_ok};
 
 /// The numbers of a text, in order (`6/6` gives 6 and 6; `0.43–0.50` gives both ends).
 fn numbers(text: &str) -> Vec<f64> {
@@ -210,4 +210,76 @@ fn paper_claim_statuses_follow_from_their_figures() {
         assert_eq!(cell(3), want, "{row:?}");
     }
     assert_eq!(rows, 16);
+}
+
+/// A verdict needs its measurement: with five sessions or fewer there is no first window of
+/// five to grow from, so C2 is not measured, and the windows that did not run print "-"; with no
+/// reference, no precision is measured and C1 is not either (an audit found both read as
+/// "fails", and `--sessions 1` printing one coverage for sessions 1-5, 6-10 and the last 5).
+/// `--sweep` and `--sensitivity` choose the sweep two ways: both at once is refused.
+#[test]
+fn a_claim_without_its_measurement_is_not_measured() {
+    let claims = |args: &[&str]| -> serde_json::Value {
+        let out = tenure_eval_ok(
+            &[
+                &[
+                    "flywheel",
+                    "--initial-beliefs",
+                    "20",
+                    "--quiet",
+                    "--format",
+                    "json",
+                ],
+                args,
+            ]
+            .concat(),
+            &[],
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let verdict = |c: &serde_json::Value, id: &str| {
+        c.as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .unwrap()["verdict"]
+            .clone()
+    };
+    let one = claims(&["--sessions", "1"]);
+    assert_eq!(verdict(&one, "C2"), "not-measured");
+    assert_ne!(verdict(&one, "C1"), "not-measured");
+    let six = claims(&["--sessions", "6"]);
+    assert_ne!(verdict(&six, "C2"), "not-measured");
+    let none = claims(&["--sessions", "12", "--references", "0"]);
+    assert_eq!(verdict(&none, "C1"), "not-measured");
+    assert_eq!(verdict(&none, "C2"), "not-measured");
+    // The variants table: in a run of 7, sessions 6-10 did not all run; in a run of 3,
+    // sessions 1-5 did not either; the last five are as many as ran.
+    for (sessions, measured) in [("7", [true, false]), ("3", [false, false])] {
+        let args = [
+            "flywheel",
+            "--sessions",
+            sessions,
+            "--initial-beliefs",
+            "20",
+            "--quiet",
+        ];
+        let text = String::from_utf8(tenure_eval_ok(&args, &[]).stdout).unwrap();
+        let all = text.lines().find(|l| l.starts_with("| all ")).unwrap();
+        let cells: Vec<&str> = all.split('|').map(str::trim).collect();
+        assert_eq!(
+            [cells[2] != "-", cells[3] != "-"],
+            measured,
+            "{sessions}: {all}"
+        );
+        assert_ne!(cells[4], "-", "{sessions}: {all}");
+    }
+    let out = tenure_eval(&[
+        "flywheel",
+        "--sweep",
+        "collision=0,0.1",
+        "--sensitivity",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
 }

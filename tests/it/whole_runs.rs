@@ -1,6 +1,8 @@
 //! The studies read a report's rows against the benchmark's files given them (`locomo`,
-//! `beam`, `longmemeval`, `trec`): a report that is not a whole, finished run on those very
-//! files is refused, named (exit 2), never measured as one. An audit found a shard's report
+//! `beam`, `longmemeval`, `trec`; all through one check, `LoadedReport::whole_run_on`, tried
+//! here through `locomo` and `trec`, and a stopped run's report in `journal`): a report that
+//! is not a whole, finished run on those very files is refused, named (exit 2), never
+//! measured as one. An audit found a shard's report
 //! and a run on an altered copy of LoCoMo each measured against the released file with exit 0
 //! (the altered run's gold, read from its rows, made every figure 1.000).
 
@@ -86,5 +88,93 @@ fn a_shard_or_a_run_on_other_files_is_not_measured_as_a_whole_run_on_these() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Through `trec`, on the built-in suite (no benchmark file needed): a shard's report is
+/// refused, and a whole run's exported.
+#[test]
+fn trec_exports_a_whole_run_and_refuses_a_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    for (out, extra) in [("whole", None), ("shard", Some("1/3"))] {
+        let mut args = vec!["run", "--suite", "pmb", "--quiet"];
+        if let Some(k) = extra {
+            args.extend(["--shard", k]);
+        }
+        tenure_eval_ok(&args, &[Path::new("--out"), &dir.path().join(out)]);
+        let report = dir
+            .path()
+            .join(out)
+            .join("pmb/retrieval-report-tenure.json");
+        let exported = tenure_eval(&[
+            "trec",
+            "--suite",
+            "pmb",
+            "--out",
+            dir.path().to_str().unwrap(),
+            report.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&exported.stderr);
+        match extra {
+            None => assert!(exported.status.success(), "{stderr}"),
+            Some(_) => {
+                assert_eq!(exported.status.code(), Some(2), "{stderr}");
+                assert!(stderr.contains("the report of shard 1/3"), "{stderr}");
+            }
+        }
+    }
+}
+
+/// LoCoMo with the audit's corrections: the run must have read the very overlay given, not
+/// fewer files of it (its gold differs).
+#[test]
+fn a_run_with_another_overlay_of_corrections_is_refused() {
+    if !needs(&[Need::Locomo, Need::LocomoAudit]) {
+        return;
+    }
+    let data = locomo_file();
+    let audit = crate::common::needs::data_file("locomo-audit");
+    let (zero, one) = (
+        audit.join("errors_conv_0.json"),
+        audit.join("errors_conv_1.json"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "locomo",
+        "--backend",
+        "bm25-text",
+        "--quiet",
+    ];
+    let paths = [
+        Path::new("--data"),
+        &data,
+        Path::new("--corrections"),
+        &zero,
+        Path::new("--out"),
+        dir.path(),
+    ];
+    tenure_eval_ok(&args, &paths);
+    let report = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path().join("retrieval-report-bm25-text.json"))
+        .find(|p| p.exists())
+        .unwrap();
+    let measure = |overlay: &[&Path]| {
+        let mut args = vec!["locomo", "--quiet", "--data", data.to_str().unwrap()];
+        for file in overlay {
+            args.extend(["--corrections", file.to_str().unwrap()]);
+        }
+        args.push(report.to_str().unwrap());
+        tenure_eval(&args)
+    };
+    assert!(measure(&[&zero]).status.success());
+    let out = measure(&[&zero, &one]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the run did not read one of the files given"),
+        "{stderr}"
     );
 }

@@ -52,21 +52,8 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
             .map(|e| e.metrics.iter().map(|(m, _)| m.clone()).collect())
             .unwrap_or_default()
     } else {
-        // A measure no run recorded would print a column of dashes: refused, named.
-        if let Some(m) =
-            (args.metric.iter()).find(|m| !entries.iter().any(|e| e.metric(m).is_some()))
-        {
-            let mut known: Vec<&str> = (entries.iter())
-                .flat_map(|e| e.metrics.iter().map(|(m, _)| m.as_str()))
-                .collect();
-            known.sort_unstable();
-            known.dedup();
-            return Err(crate::Error::Usage(format!(
-                "--metric {m}: no run of {} records it; recorded: {}",
-                args.dir.display(),
-                known.join(", ")
-            )));
-        }
+        crate::analysis::history::check_metrics(&entries, &args.metric)
+            .map_err(|why| crate::Error::Usage(format!("{why} ({})", args.dir.display())))?;
         args.metric.clone()
     };
     let (tables, verdicts) = tables(&series, &metrics, args.alpha);

@@ -97,7 +97,7 @@ pub(crate) struct RunArgs {
     /// `tenure-eval merge` makes the whole run's reports from every shard's folder.
     /// (A history records whole runs: `merge --history` appends the merged one.)
     #[arg(long, value_name = "K/N", help_heading = "Shard",
-          conflicts_with_all = ["replay", "repeat", "history"])]
+          conflicts_with_all = ["replay", "repeat"])]
     pub shard: Option<String>,
 }
 
@@ -185,11 +185,25 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     if let Some(dir) = &replay {
         plan = plan.with_replay(dir)?;
     }
+    // A history records whole runs: a shard in it stood in the series as one. `--history` with
+    // `--shard` is refused; one from the config file is left for `merge --history`, said.
+    let mut history = args.history;
+    if plan.shard.is_some() && history.history.is_some() {
+        if crate::cli::given::given("history") {
+            return Err(crate::Error::Usage(
+                "--history records whole runs: give it to `merge`, which appends the merged run"
+                    .into(),
+            ));
+        }
+        say!("note: the config file's history is not appended for a shard; `merge --history` appends the whole run");
+        history.history = None;
+        history.commit = None;
+    }
     finish(
         plan,
         &args.output,
         &args.gates,
         args.html.as_deref(),
-        &args.history,
+        &history,
     )
 }

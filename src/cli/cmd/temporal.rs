@@ -245,26 +245,14 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
 }
 
 /// Said when a source named is not the benchmark's released files, as every command that
-/// reads a benchmark says it (BEAM's loader says its own): the texts, and so every figure, are
-/// then of other statements than the committed labels name.
+/// reads a benchmark says it (BEAM's loader says its own).
 fn say_if_not_released(
     locomo: Option<&Path>,
     livechat: Option<&Path>,
     slack: Option<&Path>,
 ) -> Result<()> {
-    let (label, released) = if let Some(file) = locomo {
-        ("locomo", crate::suite::locomo::is_released(file)?)
-    } else if let Some(dir) = livechat {
-        (
-            "livechat",
-            crate::study::temporal::livechat::is_released(dir)?,
-        )
-    } else if let Some(dir) = slack {
-        ("slack", crate::study::temporal::slack::is_released(dir)?)
-    } else {
-        return Ok(());
-    };
-    if !released {
+    if let Some(label) = crate::study::temporal::texts::unreleased_source(locomo, livechat, slack)?
+    {
         crate::cli::args::say_not_released(label);
     }
     Ok(())

@@ -13,6 +13,7 @@ pub(crate) mod parse;
 pub(crate) mod recorded;
 pub mod row;
 pub mod trec_run;
+mod whole;
 
 pub use loaded::{same_json, LoadedReport};
 pub use row::Row;

@@ -52,7 +52,7 @@ pub(crate) fn measure_reports(
     }
     let read: Vec<&str> = read.iter().map(String::as_str).collect();
     for report in reports {
-        report.whole_run_of(&read, &data.display().to_string())?;
+        report.whole_run_of(Some(&read), true, &data.display().to_string())?;
     }
     if !is_released(data)? {
         not_released();

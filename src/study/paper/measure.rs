@@ -2,7 +2,7 @@
 //! MiniLM vectors), or reports checked to be the paper suite's.
 
 use crate::backend::cosine::CosineConfig;
-use crate::backend::BackendConfig;
+use crate::backend::{BackendConfig, ScoreScale};
 use crate::embed::source::DEFAULT_MODEL;
 use crate::error::Result;
 use crate::report::{json, LoadedReport, Manifest, Shape};
@@ -40,12 +40,19 @@ pub(crate) fn check_paper_reports(reports: &[LoadedReport]) -> Result<()> {
                 report.path.display()
             )));
         }
+        // Claims read one BM25 and one cosine report of each kind (ClaimSources); others (a
+        // fusion's) are not read, so only these may not come twice.
+        let which = match report.backend.score_scale {
+            ScoreScale::LuceneBm25 => "BM25",
+            ScoreScale::VectorSimilarity => "cosine",
+            _ => continue,
+        };
         let same = |r: &&LoadedReport| {
             r.kind == report.kind && r.backend.score_scale == report.backend.score_scale
         };
         if let Some(other) = reports[..i].iter().find(same) {
             return Err(crate::error::Error::Usage(format!(
-                "{} and {}: two {} reports of one kind of backend; claims reads one of each",
+                "{} and {}: two {which} {} reports; claims reads one of each",
                 other.path.display(),
                 report.path.display(),
                 report.kind.label()

@@ -155,3 +155,24 @@ pub(crate) fn none_given(path: &Path, statements: &[Statement], command: &str) -
         None => Ok(()),
     }
 }
+
+/// The label of the source named (`--locomo`, `--livechat` or `--slack`; clap allows one) when
+/// its files are not the released ones by sha256: the texts, and so every figure, are then of
+/// other statements than the committed labels name. An audit found such sources read in
+/// silence.
+pub(crate) fn unreleased_source(
+    locomo: Option<&Path>,
+    livechat: Option<&Path>,
+    slack: Option<&Path>,
+) -> Result<Option<&'static str>> {
+    let (label, released) = if let Some(file) = locomo {
+        ("locomo", crate::suite::locomo::is_released(file)?)
+    } else if let Some(dir) = livechat {
+        ("livechat", livechat::is_released(dir)?)
+    } else if let Some(dir) = slack {
+        ("slack", slack::is_released(dir)?)
+    } else {
+        return Ok(None);
+    };
+    Ok((!released).then_some(label))
+}

@@ -1,0 +1,134 @@
+//! Whether a report is a whole, finished run, and on which files: what `tables`, `verify`,
+//! `claims` and the studies that read a report against a benchmark's files (`locomo`, `beam`,
+//! `longmemeval`, `trec`) ask before they take one as a run of the suite. An audit found a
+//! shard's, a selection's and a stopped run's report, and a run on an altered copy of a
+//! benchmark, each measured as a whole run on the files given, with exit 0.
+
+use super::LoadedReport;
+use crate::error::Result;
+use crate::suite::Suite;
+
+impl LoadedReport {
+    /// An input error for a shard's or a selection's report where a whole run's belongs.
+    pub(crate) fn whole_run(&self) -> Result<&LoadedReport> {
+        if let Some(selection) = self.manifest.as_ref().and_then(|m| m.selection.as_ref()) {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.selection",
+                format!(
+                    "the report of a run that chose some cases ({}), not a whole run: run \
+                     without --case, --category and --limit for one",
+                    serde_json::to_string(selection).unwrap_or_default()
+                ),
+            ));
+        }
+        match self.shard() {
+            Some(shard) => Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.shard",
+                format!(
+                    "the report of shard {shard} of a run (its cases only), not a whole run: \
+                     `tenure-eval merge` the shards' --out folders and use the merged report"
+                ),
+            )),
+            None => Ok(self),
+        }
+    }
+
+    /// An input error unless this is a whole, finished run on `suite`'s own files: not a
+    /// shard's or a selection's ([`Self::whole_run`]), not a run that stopped before its end,
+    /// and every input file its manifest records (by sha256) one the suite was read from. The
+    /// studies that read a report's rows against a benchmark's files (`beam`, `locomo`,
+    /// `longmemeval`, `trec`) call it: an audit found each taking a stopped run's report, a
+    /// shard's, or a run on altered files as a whole run on the files given, with exit 0.
+    pub(crate) fn whole_run_on(&self, suite: &Suite) -> Result<&LoadedReport> {
+        // A built-in suite's files are compiled in and cannot be altered; its runs through a
+        // memory system record PrecisionMemBench's own copy of them (other bytes, the same
+        // expectations: docs/providers.md), so no input is compared.
+        if suite.copy.is_some() {
+            return self.whole_run_of(None, false, &suite.label());
+        }
+        let read: Vec<&str> = suite.inputs.iter().map(|f| f.sha256.as_str()).collect();
+        // A tier or unit of a benchmark reads some of its files: the run's inputs are among
+        // the suite's.
+        self.whole_run_of(Some(&read), false, &suite.label())
+    }
+
+    /// [`Self::whole_run_on`] for a study that reads the benchmark's files itself: `read` the
+    /// sha256 of every file it read (`None`: no input compared), `exact` when the run must
+    /// have read those files and no others (LoCoMo's file and its overlay of corrections: a
+    /// run with fewer corrections has other gold), `what` the files as messages name them.
+    pub(crate) fn whole_run_of(
+        &self,
+        read: Option<&[&str]>,
+        exact: bool,
+        what: &str,
+    ) -> Result<&LoadedReport> {
+        self.whole_run()?;
+        let Some(manifest) = &self.manifest else {
+            return Ok(self);
+        };
+        if let Some(stopped) = &manifest.stopped {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.stopped",
+                format!(
+                    "the report of a run that stopped before its end ({} of its cases): not a \
+                     whole run; resume it (`run --resume`) for one",
+                    self.rows.len()
+                ) + &format!(" [{}]", serde_json::to_string(stopped).unwrap_or_default()),
+            ));
+        }
+        let Some(read) = read else {
+            return Ok(self);
+        };
+        let recorded: Vec<&str> = (manifest.inputs.iter().flatten())
+            .filter_map(|i| i.sha256.as_deref())
+            .collect();
+        for (i, input) in manifest.inputs.iter().flatten().enumerate() {
+            if let Some(sha) = input.sha256.as_deref().filter(|sha| !read.contains(sha)) {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    format!("$.manifest.inputs[{i}]"),
+                    format!(
+                        "{} (sha256 {}) is not among the files given ({}): the report is of a \
+                         run on other files",
+                        input.path.as_deref().unwrap_or("an input"),
+                        &sha[..sha.len().min(12)],
+                        what
+                    ),
+                ));
+            }
+        }
+        if exact && manifest.inputs.is_some() {
+            if let Some(missing) = read.iter().find(|sha| !recorded.contains(sha)) {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    "$.manifest.inputs",
+                    format!(
+                        "the run did not read one of the files given ({what}; sha256 {}): the \
+                         report is of a run on other files (another overlay of corrections?)",
+                        &missing[..missing.len().min(12)]
+                    ),
+                ));
+            }
+        }
+        Ok(self)
+    }
+
+    /// The sha256 of every input file its manifest records, sorted; `None` when it records
+    /// none, or when it is of a built-in suite (compiled in: its files cannot be altered, and
+    /// a memory system's run of it records PrecisionMemBench's own copy, other bytes with the
+    /// same expectations).
+    pub(crate) fn recorded_inputs(&self) -> Option<Vec<String>> {
+        let manifest = self.manifest.as_ref()?;
+        if manifest.suite_copy.is_some() {
+            return None;
+        }
+        let mut shas: Vec<String> = (manifest.inputs.as_ref()?.iter())
+            .filter_map(|i| i.sha256.clone())
+            .collect();
+        shas.sort();
+        Some(shas)
+    }
+}
