@@ -276,22 +276,7 @@ fn the_learned_model_is_rebuilt_from_committed_data() {
     if !needs(&[Need::Python, Need::Locomo, Need::Beam]) {
         return;
     }
-    let committed = crate::common::read_json("src/temporal/model.json");
-    let (c, w) = (
-        committed["C"].to_string(),
-        committed["seWeight"].to_string(),
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let fitted = dir.path().join("fit");
-    let args: Vec<&std::ffi::OsStr> = vec![
-        "--c".as_ref(),
-        c.as_ref(),
-        "--se-weight".as_ref(),
-        w.as_ref(),
-        "--fitted".as_ref(),
-        fitted.as_os_str(),
-    ];
-    let (rebuilt, committed) = crate::common::train::retrain(&args, "src/temporal/model.json");
-    crate::common::train::same_weights(&rebuilt["weights"], &committed["weights"]);
-    crate::common::train::classifies_as_fitted(&fitted, &[]);
+    let r = crate::common::train::retrain(&[], "src/temporal/model.json");
+    crate::common::train::same_weights(&r.rebuilt["weights"], &r.committed["weights"]);
+    crate::common::train::classifies_as_fitted(&r.fitted, &[]);
 }

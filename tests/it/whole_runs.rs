@@ -10,6 +10,16 @@ use crate::common::needs::{locomo_file, needs, Need};
 use crate::common::{tenure_eval, tenure_eval_ok};
 use std::path::Path;
 
+/// A plain-BM25 run of LoCoMo (with `--data`, `--out` and more after it).
+const LOCOMO_RUN: [&str; 6] = [
+    "run",
+    "--suite",
+    "locomo",
+    "--backend",
+    "bm25-text",
+    "--quiet",
+];
+
 #[test]
 fn a_shard_or_a_run_on_other_files_is_not_measured_as_a_whole_run_on_these() {
     if !needs(&[Need::Locomo]) {
@@ -27,18 +37,7 @@ fn a_shard_or_a_run_on_other_files_is_not_measured_as_a_whole_run_on_these() {
     std::fs::write(&copy, altered).unwrap();
     let run = |data: &Path, out: &str, extra: &[&str]| {
         let out = dir.path().join(out);
-        let args = [
-            &[
-                "run",
-                "--suite",
-                "locomo",
-                "--backend",
-                "bm25-text",
-                "--quiet",
-            ],
-            extra,
-        ]
-        .concat();
+        let args = [&LOCOMO_RUN[..], extra].concat();
         tenure_eval_ok(
             &args,
             &[Path::new("--data"), data, Path::new("--out"), &out],
@@ -139,14 +138,7 @@ fn a_run_with_another_overlay_of_corrections_is_refused() {
         audit.join("errors_conv_1.json"),
     );
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "run",
-        "--suite",
-        "locomo",
-        "--backend",
-        "bm25-text",
-        "--quiet",
-    ];
+    let args = LOCOMO_RUN;
     let paths = [
         Path::new("--data"),
         &data,
