@@ -81,10 +81,9 @@ fn refuse_unread() -> Result<()> {
     refused.extend(ids::<GateArgs>());
     refused.extend(ids::<JournalArgs>());
     refused.extend(ids::<RunHistoryArgs>());
-    match refused.iter().find(|id| crate::cli::given::given(id)) {
-        Some(id) => Err(crate::Error::Usage(format!(
-            "--explain prints one case's account and writes no report; --{} does not apply",
-            id.replace('_', "-")
+    match crate::cli::given::first_given(&refused) {
+        Some(flag) => Err(crate::Error::Usage(format!(
+            "--explain prints one case's account and writes no report; {flag} does not apply"
         ))),
         None => Ok(()),
     }

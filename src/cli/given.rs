@@ -150,6 +150,14 @@ pub(crate) fn set(id: &str) -> bool {
     given(id) || CONFIGURED.get().is_some_and(|c| c.contains(id))
 }
 
+/// The first of the flags whose fields are `ids` given on the command line, as its flag
+/// (`--max-errors`): what a command refuses, named, when it would ignore it.
+pub(crate) fn first_given<S: AsRef<str>>(ids: impl IntoIterator<Item = S>) -> Option<String> {
+    (ids.into_iter())
+        .find(|id| given(id.as_ref()))
+        .map(|id| format!("--{}", id.as_ref().replace('_', "-")))
+}
+
 /// Was the flag whose field is `id` given on the command line?
 pub(crate) fn given(id: &str) -> bool {
     GIVEN.get().is_some_and(|g| g.contains(id))

@@ -69,11 +69,10 @@ pub(crate) fn refuse_backends_in_replay() -> Result<()> {
     refused.extend(ids::<BackendFlags>());
     refused.extend(ids::<RemoteArgs>());
     refused.extend(ids::<HttpArgs>());
-    match refused.iter().find(|id| crate::cli::given::given(id)) {
-        Some(id) => Err(crate::Error::Usage(format!(
+    match crate::cli::given::first_given(&refused) {
+        Some(flag) => Err(crate::Error::Usage(format!(
             "--replay re-scores the recording's own backends with their recorded settings; \
-             --{} does not apply",
-            id.replace('_', "-")
+             {flag} does not apply"
         ))),
         None => Ok(()),
     }

@@ -47,14 +47,11 @@ pub(crate) struct MergeArgs {
 pub(crate) fn run(args: MergeArgs) -> Result<ExitCode> {
     // Scale shards hold the study's rows and its settings, merged as `scale` wrote them.
     if args.shards.iter().any(|dir| scale_shard::is_shard(dir)) {
-        let given = ids::<MergeArgs>()
-            .into_iter()
-            .find(|id| id != "shards" && crate::cli::given::given(id));
-        if let Some(id) = given {
+        let ids = ids::<MergeArgs>().into_iter().filter(|id| id != "shards");
+        if let Some(flag) = crate::cli::given::first_given(ids) {
             return Err(Error::Usage(format!(
-                "merge: these are `scale` shards, merged with the settings they ran with; --{} \
-                 does not apply",
-                id.replace('_', "-")
+                "merge: these are `scale` shards, merged with the settings they ran with; {flag} \
+                 does not apply"
             )));
         }
         return crate::cli::study_rows::merge_scale(&args.shards);

@@ -16,7 +16,7 @@ pub(crate) enum PartArg {
     /// LoCoMo's last five, BEAM's chats 11-20: the held-out test set.
     Test,
 }
-use crate::study::temporal::embedded::{embed, EmbedderChoice};
+use crate::study::temporal::embedded::EmbedderChoice;
 use crate::study::temporal::texts::{read_statements as read_statements_from, TextsFrom};
 use crate::study::temporal::{classify_all, evaluate, lines, tables, Statement};
 use crate::{Error, Result};
@@ -235,27 +235,12 @@ fn read_statements(path: &Path, texts: &TextsArgs) -> Result<(PathBuf, Vec<State
     } else {
         TextsFrom::Nowhere
     };
-    let statements = read_statements_from(&path, &bytes, from)?;
-    say_if_not_released(
-        texts.locomo.as_deref(),
-        texts.livechat.as_deref(),
-        texts.slack.as_deref(),
-    )?;
-    Ok((path, statements))
-}
-
-/// Said when a source named is not the benchmark's released files, as every command that
-/// reads a benchmark says it (BEAM's loader says its own).
-fn say_if_not_released(
-    locomo: Option<&Path>,
-    livechat: Option<&Path>,
-    slack: Option<&Path>,
-) -> Result<()> {
-    if let Some(label) = crate::study::temporal::texts::unreleased_source(locomo, livechat, slack)?
-    {
+    let (statements, unreleased) = read_statements_from(&path, &bytes, from)?;
+    // Said as every command reading a benchmark says it.
+    if let Some(label) = unreleased {
         crate::cli::args::say_not_released(label);
     }
-    Ok(())
+    Ok((path, statements))
 }
 
 fn classify(args: ClassifyArgs) -> Result<ExitCode> {
@@ -298,20 +283,31 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
     });
     // clap requires one source and --part with LoCoMo and BEAM (and refuses it with LiveChat
     // and Slack).
-    let drawn = match (&args.locomo, &args.beam, &args.livechat, &args.slack, part) {
-        (Some(locomo), _, _, _, Some(part)) => draw::draw(
-            &crate::suite::locomo::turns(locomo)?,
-            part,
-            args.n,
-            args.seed,
-        )?,
-        (None, Some(dir), _, _, Some(part)) => {
-            beam::draw(&beam_suite(dir)?, part, args.n, args.seed)?
+    // Each with the source's label when its files are not the release (BEAM's loader says its
+    // own).
+    let (drawn, unreleased) = match (&args.locomo, &args.beam, &args.livechat, &args.slack, part) {
+        (Some(locomo), _, _, _, Some(part)) => {
+            let turns = crate::suite::locomo::turns(locomo)?;
+            let released = crate::suite::locomo::is_released(locomo)?;
+            let drawn = draw::draw(&turns, part, args.n, args.seed)?;
+            (drawn, (!released).then_some("locomo"))
         }
+        (None, Some(dir), _, _, Some(part)) => (
+            beam::draw(&beam_suite(dir)?, part, args.n, args.seed)?,
+            None,
+        ),
         (None, None, Some(dir), _, None) => {
-            livechat::draw(&livechat::turns(dir)?, args.n, args.seed)?
+            let (turns, released) = livechat::turns(dir)?;
+            let drawn = livechat::draw(&turns, args.n, args.seed)?;
+            (drawn, (!released).then_some("livechat"))
         }
-        (None, None, None, Some(dir), None) => slack::draw(&slack::turns(dir)?, args.n, args.seed)?,
+        (None, None, None, Some(dir), None) => {
+            let (turns, released) = slack::turns(dir)?;
+            (
+                slack::draw(&turns, args.n, args.seed)?,
+                (!released).then_some("slack"),
+            )
+        }
         _ => {
             return Err(Error::Usage(
                 "temporal draw: name the source, --locomo FILE --part P, --beam DIR --part P, \
@@ -320,11 +316,9 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
             ))
         }
     };
-    say_if_not_released(
-        args.locomo.as_deref(),
-        args.livechat.as_deref(),
-        args.slack.as_deref(),
-    )?;
+    if let Some(label) = unreleased {
+        crate::cli::args::say_not_released(label);
+    }
     crate::cli::write_stdout(&lines::statements_jsonl(&drawn)?)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -332,13 +326,7 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
 fn features(args: ClassifyFileArgs) -> Result<ExitCode> {
     let (path, statements) = read_statements(&args.file, &args.texts)?;
     crate::study::temporal::texts::none_given(&path, &statements, "temporal features")?;
-    let embeddings = match args.embedder.choice() {
-        Some(choice) => {
-            let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
-            Some(embed(&texts, &choice, None)?.1)
-        }
-        None => None,
-    };
-    crate::cli::write_stdout(&lines::features_jsonl(&statements, embeddings.as_deref()))?;
+    let text = crate::study::temporal::features(&statements, args.embedder.choice().as_ref())?;
+    crate::cli::write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
 }

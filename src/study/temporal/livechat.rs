@@ -40,7 +40,7 @@ pub(crate) const ROOMS: [&str; 8] = [
 ];
 
 /// The sha256 of each room's file as released (LiveChat2021/LiveChat 062c40f, `data/manual/`),
-/// in [`ROOMS`]' order: other bytes are drawn and classified, and said (`is_released`).
+/// in [`ROOMS`]' order: other bytes are drawn and classified, and said ([`turns`]).
 const RELEASED_SHA256: [&str; 8] = [
     "dad9d6c4db76e095cf1db199409ffad363b40ade04c3f3a3151d83b42715f480",
     "376a87a4bbe30d8082d77a123dab1d365ceaf91f26ee90adcc00aa4bbd4afbfe",
@@ -51,17 +51,6 @@ const RELEASED_SHA256: [&str; 8] = [
     "ac26614aab15f062b2c99ea464454147c9534e25e2048011862d05245031ddc4",
     "6bd13ba7cb4417ebcafe8c37f19d8ed8b015e36eebaa797a5c165fefdd7e698e",
 ];
-
-/// Whether every room's file under `dir` holds the released bytes.
-pub(crate) fn is_released(dir: &Path) -> Result<bool> {
-    for (room, sha) in ROOMS.iter().zip(RELEASED_SHA256) {
-        let bytes = crate::io::read_bytes(&dir.join(format!("{room}.txt")))?;
-        if crate::io::sha256_hex(&bytes) != sha {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
 
 /// A message's time stamp, byte by byte: `d` a digit, `_` the date's `T` or a space, the rest
 /// itself (rule 2).
@@ -102,11 +91,13 @@ pub(crate) fn room_turns(room: &str, text: &str) -> Vec<Turn> {
         .collect()
 }
 
-/// Every message of the eight rooms in `dir` (LiveChat's `data/manual/`), in the rule's order.
-/// A missing or unreadable file is an input error naming it.
-pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
+/// Every message of the eight rooms in `dir` (LiveChat's `data/manual/`), in the rule's order,
+/// and whether every file holds its released bytes (hashed as read). A missing or unreadable
+/// file is an input error naming it.
+pub(crate) fn turns(dir: &Path) -> Result<(Vec<Turn>, bool)> {
     let mut out = Vec::new();
-    for room in ROOMS {
+    let mut released = true;
+    for (room, sha) in ROOMS.iter().zip(RELEASED_SHA256) {
         let path = dir.join(format!("{room}.txt"));
         let expected = || {
             format!(
@@ -116,9 +107,10 @@ pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
             )
         };
         let text = release_text(&path, expected, "LiveChat's data/manual/ files")?;
+        released &= crate::io::sha256_hex(text.as_bytes()) == sha;
         out.extend(room_turns(room, &text));
     }
-    Ok(out)
+    Ok((out, released))
 }
 
 /// The first `n` statements by the rule (rules 3 and 4).

@@ -189,6 +189,23 @@ pub(crate) fn classify_all(
         .collect())
 }
 
+/// `temporal features`' lines: each statement's features and buckets, and with `embedder` its
+/// sentence embedding by that folder (any model: the training script's vectors), the one
+/// featurisation the training script reads.
+pub(crate) fn features(
+    statements: &[Statement],
+    embedder: Option<&EmbedderChoice>,
+) -> Result<String> {
+    let embeddings = match embedder {
+        Some(choice) => {
+            let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
+            Some(embedded::embed(&texts, choice, None)?.1)
+        }
+        None => None,
+    };
+    Ok(lines::features_jsonl(statements, embeddings.as_deref()))
+}
+
 /// The gold class of every statement, in file order; a statement without one is an input error
 /// naming it.
 fn gold(path: &Path, statements: &[Statement]) -> Result<Vec<TemporalClass>> {

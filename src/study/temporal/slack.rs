@@ -45,16 +45,6 @@ const RELEASED_SHA256: [&str; 3] = [
     "73620f815f9b5ebdae5b05a9904a257c58b9e6ac4077df1bc175a5e01d25c5d4",
 ];
 
-/// Whether every channel's file under `dir` holds the released bytes.
-pub(crate) fn is_released(dir: &Path) -> Result<bool> {
-    for ((_, file), sha) in CHANNELS.iter().zip(RELEASED_SHA256) {
-        if crate::io::sha256_hex(&crate::io::read_bytes(&dir.join(file))?) != sha {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
 /// A message's prose: its text without fenced code (rule 2).
 fn prose(text: &str) -> String {
     text.split("```").step_by(2).collect::<Vec<_>>().join("\n")
@@ -103,10 +93,12 @@ pub(crate) fn channel_turns(channel: &str, path: &Path, xml: &str) -> Result<Vec
 }
 
 /// Every message of the three channels under `dir` (the repository's `data/`), in the rule's
-/// order. A missing or unreadable file is an input error naming it.
-pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
+/// order, and whether every file holds its released bytes (hashed as read). A missing or
+/// unreadable file is an input error naming it.
+pub(crate) fn turns(dir: &Path) -> Result<(Vec<Turn>, bool)> {
     let mut out = Vec::new();
-    for (channel, file) in CHANNELS {
+    let mut released = true;
+    for ((channel, file), sha) in CHANNELS.iter().zip(RELEASED_SHA256) {
         let path = dir.join(file);
         let expected = || {
             format!(
@@ -115,9 +107,10 @@ pub(crate) fn turns(dir: &Path) -> Result<Vec<Turn>> {
             )
         };
         let xml = release_text(&path, expected, "the Slack chats' XML")?;
+        released &= crate::io::sha256_hex(xml.as_bytes()) == sha;
         out.extend(channel_turns(channel, &path, &xml)?);
     }
-    Ok(out)
+    Ok((out, released))
 }
 
 /// The first `n` statements by the rule (rules 3 and 4).

@@ -36,12 +36,14 @@ impl TextsFrom<'_> {
 }
 
 /// The statements of `bytes` (read from `path`), each line without a text given the sentence
-/// its id names in `from`.
+/// its id names in `from`, and the label of that source when its files were read and are not
+/// the released ones by sha256 (`locomo`, `livechat`, `slack`; BEAM's loader says its own): the
+/// texts, and so every figure, are then of other statements than the committed labels name.
 pub(crate) fn read_statements(
     path: &Path,
     bytes: &[u8],
     from: TextsFrom,
-) -> Result<Vec<Statement>> {
+) -> Result<(Vec<Statement>, Option<&'static str>)> {
     let mut statements = parse_statements(path, bytes)?;
     let untexted = statements
         .iter()
@@ -63,15 +65,27 @@ pub(crate) fn read_statements(
         }
         _ => {}
     }
-    let turns = match &from {
-        TextsFrom::Nowhere => return Ok(statements),
-        TextsFrom::Locomo(file) => crate::suite::locomo::turns(file)?,
-        TextsFrom::Beam(load) => beam::turns(&load()?),
-        TextsFrom::LiveChat(dir) => livechat::turns(dir)?,
-        TextsFrom::Slack(dir) => slack::turns(dir)?,
+    let (turns, unreleased) = match &from {
+        TextsFrom::Nowhere => return Ok((statements, None)),
+        TextsFrom::Locomo(file) => {
+            let released = crate::suite::locomo::is_released(file)?;
+            (
+                crate::suite::locomo::turns(file)?,
+                (!released).then_some("locomo"),
+            )
+        }
+        TextsFrom::Beam(load) => (beam::turns(&load()?), None),
+        TextsFrom::LiveChat(dir) => {
+            let (turns, released) = livechat::turns(dir)?;
+            (turns, (!released).then_some("livechat"))
+        }
+        TextsFrom::Slack(dir) => {
+            let (turns, released) = slack::turns(dir)?;
+            (turns, (!released).then_some("slack"))
+        }
     };
     draw::fill_texts(path, &mut statements, &turns)?;
-    Ok(statements)
+    Ok((statements, unreleased))
 }
 
 /// The labelled statements of `first` (read from `first_path`) with `second`'s classes as
@@ -154,25 +168,4 @@ pub(crate) fn none_given(path: &Path, statements: &[Statement], command: &str) -
         )),
         None => Ok(()),
     }
-}
-
-/// The label of the source named (`--locomo`, `--livechat` or `--slack`; clap allows one) when
-/// its files are not the released ones by sha256: the texts, and so every figure, are then of
-/// other statements than the committed labels name. An audit found such sources read in
-/// silence.
-pub(crate) fn unreleased_source(
-    locomo: Option<&Path>,
-    livechat: Option<&Path>,
-    slack: Option<&Path>,
-) -> Result<Option<&'static str>> {
-    let (label, released) = if let Some(file) = locomo {
-        ("locomo", crate::suite::locomo::is_released(file)?)
-    } else if let Some(dir) = livechat {
-        ("livechat", livechat::is_released(dir)?)
-    } else if let Some(dir) = slack {
-        ("slack", slack::is_released(dir)?)
-    } else {
-        return Ok(None);
-    };
-    Ok((!released).then_some(label))
 }
