@@ -170,3 +170,82 @@ fn a_run_with_another_overlay_of_corrections_is_refused() {
         "{stderr}"
     );
 }
+
+/// A run that reached its end with cases the backend failed on (its report in `failed/`) is no
+/// measurement of those cases: `tables`, `compare`, `plot` and the studies refuse it, naming the
+/// first errored entry's JSON path. An audit found each reading the errored rows as misses,
+/// with exit 0; and `tables` reading a stopped run's first cases as the suite's.
+#[test]
+fn a_failed_runs_report_is_not_scored_as_a_run() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    use crate::common::provider::{static_toy, Provider};
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    let out = dir.path().join("out");
+    let failed_run = static_toy(
+        &provider.url,
+        &out,
+        &["--retries", "0", "--max-errors", "100"],
+    )
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&failed_run.stderr);
+    assert_eq!(failed_run.status.code(), Some(3), "{stderr}");
+    let failed = out.join("pmb/failed/retrieval-report-toy.json");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&failed).unwrap()).unwrap();
+    assert!(report["manifest"]["stopped"].is_null(), "it ran to its end");
+    let first = report["cases"][0]["caseId"].as_str().unwrap().to_string();
+    assert!(report["cases"][0]["error"].is_object());
+    let good_out = dir.path().join("good");
+    tenure_eval_ok(
+        &["static", "--suite", "pmb", "--backend", "bm25", "--quiet"],
+        &[Path::new("--out"), &good_out],
+    );
+    let good = good_out.join("pmb/retrieval-report-tenure.json");
+    let (f, g) = (failed.to_str().unwrap(), good.to_str().unwrap());
+    let svg = dir.path().join("f.svg");
+    let svg = svg.to_str().unwrap();
+    for args in [
+        &["tables", f][..],
+        &["compare", g, f],
+        &[
+            "trec",
+            "--suite",
+            "pmb",
+            "--out",
+            dir.path().to_str().unwrap(),
+            f,
+        ],
+        &["plot", "--case", &first, g, f, "--out", svg],
+    ] {
+        let output = tenure_eval(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(f), "{args:?} names the file: {stderr}");
+        assert!(
+            stderr.contains("$.cases[0].error") && stderr.contains("the backend failed on"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(!Path::new(svg).exists(), "no figure drawn");
+    // A run stopped by its errors: its first cases are not the suite's, for `tables` too.
+    let stopped_out = dir.path().join("stopped");
+    let stopped = static_toy(
+        &provider.url,
+        &stopped_out,
+        &["--retries", "0", "--max-errors", "2"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(stopped.status.code(), Some(3));
+    let partial = stopped_out.join("pmb/failed/retrieval-report-toy.json");
+    let output = tenure_eval(&["tables", partial.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("stopped before its end"), "{stderr}");
+    // The good report alone is read as before.
+    assert!(tenure_eval(&["tables", g]).status.success());
+}

@@ -73,6 +73,10 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
         ));
     }
     let mut reports = load_reports(&args.reports, true)?;
+    // Flips and significance over a backend's errors would be a comparison of no measurement.
+    for report in &reports {
+        report.no_errored()?;
+    }
     // A suite named is the gold every measure is computed from (so its files are read, said
     // when they are not a benchmark's release, and checked against the reports' cases);
     // otherwise gold is read only when a report lacks a measure in its block.

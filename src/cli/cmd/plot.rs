@@ -42,8 +42,22 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
         };
         // Both reports read typed, through the report's read half.
         let (a, b) = (static_case(top, case)?, static_case(bottom, case)?);
-        let la = LoadedReport::load(top)?.score_label();
-        let lb = LoadedReport::load(bottom)?.score_label();
+        let (ra, rb) = (LoadedReport::load(top)?, LoadedReport::load(bottom)?);
+        // A case the backend failed on has no scores: its half of the figure would be empty.
+        for (report, (i, entry)) in [(&ra, &a), (&rb, &b)] {
+            if entry.error.is_some() {
+                let at = match report.bare_array {
+                    true => format!("$[{i}].error"),
+                    false => format!("$.cases[{i}].error"),
+                };
+                return Err(Error::input(
+                    &report.path,
+                    at,
+                    format!("the backend failed on case {case}: it has no scores to draw"),
+                ));
+            }
+        }
+        let (la, lb) = (ra.score_label(), rb.score_label());
         let query = a.1.expanded_query.clone().unwrap_or_default();
         let svg = score_figure(
             case,
@@ -63,6 +77,10 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
+    // An errored turn has no lists: its drift would be drawn as 0, the best a system can do.
+    for report in &reports {
+        report.no_errored()?;
+    }
     crate::cli::mixed::warn(&reports);
     let svg = crate::render::plot::drift_figure(&reports)?;
     out_figure(&args.out, &svg, format)?;

@@ -48,7 +48,7 @@ pub(crate) fn run(args: TablesArgs) -> Result<ExitCode> {
     }
     let reports = load_reports(&args.reports, args.quiet)?;
     for report in &reports {
-        report.whole_run()?;
+        report.finished()?;
     }
     let runs = trec_runs(&args, &reports)?;
     crate::cli::mixed::warn(&reports);

@@ -46,6 +46,9 @@ pub struct LoadedReport {
     /// Its rows carry the suite's pass/fail and set precision: false for a TREC run made
     /// elsewhere ([`super::trec_run`]), which holds rankings only.
     pub pass_fail: bool,
+    /// Read from the paper layout's bare array (`$[i]`), not an object's `cases` (`$.cases[i]`):
+    /// how messages name an entry's JSON path.
+    pub(crate) bare_array: bool,
 }
 
 impl LoadedReport {
@@ -71,7 +74,7 @@ impl LoadedReport {
         }
         let sidecar = sidecar_manifest(path, parsed.manifest.is_some());
         let manifest = recorded(path, parsed.manifest, sidecar)?;
-        Ok(LoadedReport::assemble(
+        let mut report = LoadedReport::assemble(
             path,
             parsed.kind.unwrap_or(Workload::Static),
             parsed.rows,
@@ -83,7 +86,9 @@ impl LoadedReport {
                 .and_then(|i| i.get("totalMs"))
                 .and_then(Value::as_f64),
             manifest,
-        ))
+        );
+        report.bare_array = parsed.array;
+        Ok(report)
     }
 
     /// Read every report in `paths`, skipping the paper layout's sidecar manifests that a
@@ -151,9 +156,10 @@ impl LoadedReport {
                 Workload::Session => turn_row(crate::io::parse_value(path, &at(i), e)?),
             });
         }
-        Ok(LoadedReport::assemble(
-            path, kind, rows, provider, summary, ingestion, manifest,
-        ))
+        let mut report =
+            LoadedReport::assemble(path, kind, rows, provider, summary, ingestion, manifest);
+        report.bare_array = matches!(value, Value::Array(_));
+        Ok(report)
     }
 
     /// A loaded report from its rows and the blocks around them.
@@ -213,6 +219,7 @@ impl LoadedReport {
             case_count,
             manifest,
             pass_fail: true,
+            bare_array: false,
         }
     }
 

@@ -1,8 +1,9 @@
 //! Whether a report is a whole, finished run, and on which files: what `tables`, `verify`,
 //! `claims` and the studies that read a report against a benchmark's files (`locomo`, `beam`,
 //! `longmemeval`, `trec`) ask before they take one as a run of the suite. An audit found a
-//! shard's, a selection's and a stopped run's report, and a run on an altered copy of a
-//! benchmark, each measured as a whole run on the files given, with exit 0.
+//! shard's, a selection's and a stopped run's report, a failed run's (cases the backend erred
+//! on), and a run on an altered copy of a benchmark, each measured as a whole run on the files
+//! given, with exit 0.
 
 use super::LoadedReport;
 use crate::error::Result;
@@ -35,9 +36,62 @@ impl LoadedReport {
         }
     }
 
+    /// An input error unless this is a whole run ([`Self::whole_run`]) that ran to its end
+    /// and measured every case ([`Self::no_errored`]): what `tables` and the studies read as a
+    /// run of the suite. A stopped run's report holds the cases before it stopped.
+    pub(crate) fn finished(&self) -> Result<&LoadedReport> {
+        self.whole_run()?;
+        if let Some(stopped) = self.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.stopped",
+                format!(
+                    "the report of a run that stopped before its end ({} of its cases): not a \
+                     whole run; resume it (`run --resume`) for one",
+                    self.rows.len()
+                ) + &format!(" [{}]", serde_json::to_string(stopped).unwrap_or_default()),
+            ));
+        }
+        self.no_errored()
+    }
+
+    /// An input error when the backend failed on any of its cases or turns (an `error` on the
+    /// entry; such a run's report goes to `failed/`). An errored row is no measurement, yet it
+    /// reads as a miss: an audit found `tables`, `compare`, `plot` and the studies scoring a
+    /// failed run's report, its errored cases as failures, with exit 0.
+    pub(crate) fn no_errored(&self) -> Result<&LoadedReport> {
+        let errored: Vec<usize> = (self.rows.iter().enumerate())
+            .filter(|(_, r)| r.errored)
+            .map(|(i, _)| i)
+            .collect();
+        let Some(&first) = errored.first() else {
+            return Ok(self);
+        };
+        let at = match self.bare_array {
+            true => format!("$[{first}].error"),
+            false => format!("$.cases[{first}].error"),
+        };
+        let what = match self.kind {
+            crate::backend::Workload::Static => "cases",
+            crate::backend::Workload::Session => "turns",
+        };
+        Err(crate::error::Error::input(
+            &self.path,
+            at,
+            format!(
+                "the backend failed on {} of its {} {what} ({} first): an errored row is no \
+                 measurement, yet reads as a miss; run them again (`run --rerun-errored` with \
+                 the same settings) for a report of every case",
+                errored.len(),
+                self.rows.len(),
+                self.rows[first].key()
+            ),
+        ))
+    }
+
     /// An input error unless this is a whole, finished run on `suite`'s own files: not a
-    /// shard's or a selection's ([`Self::whole_run`]), not a run that stopped before its end,
-    /// and every input file its manifest records (by sha256) one the suite was read from. The
+    /// shard's or a selection's, not a run that stopped before its end or erred on a case
+    /// ([`Self::finished`]), and every input file its manifest records (by sha256) one the suite was read from. The
     /// studies that read a report's rows against a benchmark's files (`beam`, `locomo`,
     /// `longmemeval`, `trec`) call it: an audit found each taking a stopped run's report, a
     /// shard's, or a run on altered files as a whole run on the files given, with exit 0.
@@ -64,21 +118,10 @@ impl LoadedReport {
         exact: bool,
         what: &str,
     ) -> Result<&LoadedReport> {
-        self.whole_run()?;
+        self.finished()?;
         let Some(manifest) = &self.manifest else {
             return Ok(self);
         };
-        if let Some(stopped) = &manifest.stopped {
-            return Err(crate::error::Error::input(
-                &self.path,
-                "$.manifest.stopped",
-                format!(
-                    "the report of a run that stopped before its end ({} of its cases): not a \
-                     whole run; resume it (`run --resume`) for one",
-                    self.rows.len()
-                ) + &format!(" [{}]", serde_json::to_string(stopped).unwrap_or_default()),
-            ));
-        }
         let Some(read) = read else {
             return Ok(self);
         };
