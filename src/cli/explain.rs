@@ -81,7 +81,10 @@ fn refuse_unread() -> Result<()> {
     refused.extend(ids::<GateArgs>());
     refused.extend(ids::<JournalArgs>());
     refused.extend(ids::<RunHistoryArgs>());
-    match crate::cli::given::first_given(&refused) {
+    match crate::cli::given::first_given(
+        &refused,
+        "--explain prints one case's account and writes no report",
+    ) {
         Some(flag) => Err(crate::Error::Usage(format!(
             "--explain prints one case's account and writes no report; {flag} does not apply"
         ))),

@@ -1,7 +1,10 @@
 //! Which flags were given on the command line, whatever their values: a flag given for a
 //! backend not chosen is refused ([`super::backends::BackendFlags::check`]), and a flag at its
 //! default is not one given. The config file's flags (`super::config`) are inserted here,
-//! before the user's, and remembered apart: they are set, not given.
+//! before the user's, and remembered apart: they are set, not given. A command that would
+//! ignore a flag refuses it when given, and says on stderr when the config file set it
+//! ([`given_else_noted`]): one file serves many commands and runs, and a refusal the user
+//! could undo only with `--config none` would trap them (docs/config.md).
 
 use clap::parser::ValueSource;
 use std::collections::BTreeSet;
@@ -151,11 +154,46 @@ pub(crate) fn set(id: &str) -> bool {
 }
 
 /// The first of the flags whose fields are `ids` given on the command line, as its flag
-/// (`--max-errors`): what a command refuses, named, when it would ignore it.
-pub(crate) fn first_given<S: AsRef<str>>(ids: impl IntoIterator<Item = S>) -> Option<String> {
+/// (`--max-errors`): what a command refuses, named, when it would ignore it. Those the config
+/// file set are said (`why` the command does not use them, [`given_else_noted`]).
+pub(crate) fn first_given<S: AsRef<str>>(
+    ids: impl IntoIterator<Item = S>,
+    why: &str,
+) -> Option<String> {
     (ids.into_iter())
-        .find(|id| given(id.as_ref()))
+        .find(|id| given_else_noted(id.as_ref(), || why.to_string()))
         .map(|id| format!("--{}", id.as_ref().replace('_', "-")))
+}
+
+/// For a flag the command would ignore: was it given on the command line (the caller refuses
+/// it)? When the config file set it instead, say so on stderr, once, with the file's line, its
+/// table and `why` the command does not use it, and answer no: the setting is left, not
+/// silently (an audit found `[run] backend` ignored by `run --replay` without a word).
+pub(crate) fn given_else_noted(id: &str, why: impl FnOnce() -> String) -> bool {
+    if given(id) {
+        return true;
+    }
+    if !CONFIGURED.get().is_some_and(|c| c.contains(id)) {
+        return false;
+    }
+    static NOTED: std::sync::Mutex<BTreeSet<String>> = std::sync::Mutex::new(BTreeSet::new());
+    let first = NOTED.lock().map(|mut n| n.insert(id.to_string()));
+    let key = id.replace('_', "-");
+    let config = CONFIG.get();
+    let setting = config.and_then(|c| c.settings.iter().find(|s| s.key == key));
+    if let (Ok(true), Some(config), Some(setting)) = (first, config, setting) {
+        let file = config.path.as_deref().unwrap_or(std::path::Path::new(""));
+        say!(
+            "note: {} line {}, [{}] {} = {}: not used by this command ({})",
+            file.display(),
+            setting.line,
+            setting.table,
+            setting.key,
+            setting.shown,
+            why()
+        );
+    }
+    false
 }
 
 /// Was the flag whose field is `id` given on the command line?

@@ -69,7 +69,10 @@ pub(crate) fn refuse_backends_in_replay() -> Result<()> {
     refused.extend(ids::<BackendFlags>());
     refused.extend(ids::<RemoteArgs>());
     refused.extend(ids::<HttpArgs>());
-    match crate::cli::given::first_given(&refused) {
+    match crate::cli::given::first_given(
+        &refused,
+        "--replay re-scores the recording's own backends with their recorded settings",
+    ) {
         Some(flag) => Err(crate::Error::Usage(format!(
             "--replay re-scores the recording's own backends with their recorded settings; \
              {flag} does not apply"

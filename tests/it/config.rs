@@ -141,3 +141,51 @@ fn a_bad_file_is_exit_2_naming_the_file_the_line_and_the_key() {
         ],
     );
 }
+
+/// A setting of the file that a command would ignore is said on stderr, with its line and
+/// table, and left (one file serves many commands and runs); the same flag given on the command
+/// line is refused. An audit found `[run] backend` ignored by `run --replay`, and `[static]
+/// model` by a BM25 run, without a word.
+#[test]
+fn a_setting_the_command_does_not_use_is_said_and_the_flag_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tenure-eval.toml"),
+        "[static]\nsuite = \"pmb\"\nbackend = [\"bm25\"]\nmodel = \"hashed:64\"\nout = \"reports\"\n\n\
+         [run]\nsuite = \"pmb\"\nbackend = [\"bm25-text\"]\nout = \"reports\"\n",
+    )
+    .unwrap();
+    let o = from(dir.path(), &["static", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "tenure-eval.toml line 4, [static] model = \"hashed:64\": not used by this command \
+             (--model applies to --backend cosine"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).matches("note:").count(), 1, "said once");
+    let o = from(dir.path(), &["static", "--quiet", "--model", "hashed:64"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--model applies to"), "{}", stderr(&o));
+
+    // A replay re-scores the recording's backends: the file's `backend` is not used, said.
+    let o = from(dir.path(), &["run", "--quiet", "--record", "rec"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = from(dir.path(), &["run", "--quiet", "--replay", "rec"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "line 9, [run] backend = [\"bm25-text\"]: not used by this command (--replay \
+             re-scores the recording's own backends"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = from(
+        dir.path(),
+        &["run", "--quiet", "--replay", "rec", "--backend", "bm25"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -210,12 +210,17 @@ impl CosineArgs {
             ("document_prefix", served, service),
         ];
         for (id, applies, what) in rules {
-            if !applies && crate::cli::given::given(id) {
-                return Err(crate::Error::Usage(format!(
-                    "--{} applies to {what}; the models chosen are {}: drop the flag or choose \
-                     such a model",
+            let why = || {
+                format!(
+                    "--{} applies to {what}; the models chosen are {}",
                     id.replace('_', "-"),
                     self.shown_models()
+                )
+            };
+            if !applies && crate::cli::given::given_else_noted(id, why) {
+                return Err(crate::Error::Usage(format!(
+                    "{}: drop the flag or choose such a model",
+                    why()
                 )));
             }
         }

@@ -19,7 +19,7 @@ pub(crate) use cosine::{BeliefTextArg, CosineArgs, HnswArgs, IndexArg, IndexArgs
 pub(crate) use fusion::{CombsumArgs, FusionArgs, RrfArgs};
 pub(crate) use scorers::ScorerArgs;
 
-use super::given::given;
+use super::given::given_else_noted;
 use super::remote::{HttpArgs, RemoteArgs};
 use crate::backend::bm25::Bm25Config;
 use crate::backend::composite::CompositeConfig;
@@ -260,13 +260,18 @@ impl BackendFlags {
             names.push("with --index exact".into());
         }
         for group in groups.filter(|g| !g.applies) {
-            if let Some(id) = group.ids.iter().find(|id| given(id)) {
-                return Err(Error::Usage(format!(
-                    "--{} applies to {}; the backends chosen are {}: drop the flag or choose \
-                     what it applies to",
+            let why = |id: &str| {
+                format!(
+                    "--{} applies to {}; the backends chosen are {}",
                     id.replace('_', "-"),
                     group.what,
                     names.join(", ")
+                )
+            };
+            if let Some(id) = (group.ids.iter()).find(|id| given_else_noted(id, || why(id))) {
+                return Err(Error::Usage(format!(
+                    "{}: drop the flag or choose what it applies to",
+                    why(id)
                 )));
             }
         }

@@ -44,7 +44,7 @@ pub(crate) fn run(args: AliasLearningArgs) -> Result<ExitCode> {
                      whatever the profile",
         ),
     ] {
-        if crate::cli::given::given(id) {
+        if crate::cli::given::given_else_noted(id, || why.to_string()) {
             return Err(Error::Usage(format!("--{id}: {why}")));
         }
     }

@@ -48,7 +48,10 @@ pub(crate) fn run(args: MergeArgs) -> Result<ExitCode> {
     // Scale shards hold the study's rows and its settings, merged as `scale` wrote them.
     if args.shards.iter().any(|dir| scale_shard::is_shard(dir)) {
         let ids = ids::<MergeArgs>().into_iter().filter(|id| id != "shards");
-        if let Some(flag) = crate::cli::given::first_given(ids) {
+        if let Some(flag) = crate::cli::given::first_given(
+            ids,
+            "these are `scale` shards, merged with the settings they ran with",
+        ) {
             return Err(Error::Usage(format!(
                 "merge: these are `scale` shards, merged with the settings they ran with; {flag} \
                  does not apply"

@@ -115,12 +115,11 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         Some(ReferenceArg::Bm25Text) => BackendArg::Bm25Text,
     };
     // What a fusion fuses is the reference and each model: a --fuse list would be ignored.
-    if crate::cli::given::given("fuse") {
-        return Err(crate::Error::Usage(
-            "--fuse does not apply to models: each --fusion row fuses the --reference backend \
-             with one model"
-                .into(),
-        ));
+    let why = "each --fusion row of models fuses the --reference backend with one model";
+    if crate::cli::given::given_else_noted("fuse", || why.into()) {
+        return Err(crate::Error::Usage(format!(
+            "--fuse does not apply to models: {why}"
+        )));
     }
     let fusions: Vec<BackendArg> = args.fusion.iter().map(|f| f.backend()).collect();
     let mut chosen = vec![reference, BackendArg::Cosine];
@@ -150,10 +149,11 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         ));
     }
     if args.no_chance {
-        if let Some(flag) = ["alpha", "seed"]
-            .iter()
-            .find(|id| crate::cli::given::given(id))
-        {
+        if let Some(flag) = ["alpha", "seed"].iter().find(|id| {
+            crate::cli::given::given_else_noted(id, || {
+                "--no-chance leaves the test against chance out".into()
+            })
+        }) {
             return Err(crate::Error::Usage(format!(
                 "--{flag} is the test against chance's; --no-chance leaves the test out"
             )));

@@ -95,7 +95,7 @@ pub(crate) struct EmbedArgs {
 /// import; `--model` in an export without `--missing`; when embedding, a flag of a kind of
 /// model none of `--model` is.
 fn refuse_unused(args: &EmbedArgs) -> Result<()> {
-    use crate::cli::given::given;
+    use crate::cli::given::given_else_noted as given;
     let one = match args.suite.as_slice() {
         [s] => Some(*s),
         _ => None,
@@ -107,12 +107,10 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
     }
     .check_flags()?;
     let import = args.import_vectors.is_some() || args.import_upstream.is_some();
-    if !import && given("source") {
-        return Err(Error::Usage(
-            "--source applies to an import (--import-vectors, --import-upstream): it names \
-             where imported vectors came from"
-                .into(),
-        ));
+    let why = "--source applies to an import (--import-vectors, --import-upstream): it names \
+               where imported vectors came from";
+    if !import && given("source", || why.into()) {
+        return Err(Error::Usage(why.into()));
     }
     let mode = match (args.export_texts, import) {
         (true, _) => "--export-texts",
@@ -120,11 +118,15 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
         (false, false) => {
             args.cosine.check_kinds()?;
             let remote = ["concurrency", "timeout", "retries"];
-            return match remote.iter().find(|id| given(id)) {
-                Some(id) if !args.cosine.serves() => Err(Error::Usage(format!(
-                    "--{id} applies to a served model (--model ollama:NAME or openai:NAME)"
-                ))),
-                _ => Ok(()),
+            let why = |id: &str| {
+                format!("--{id} applies to a served model (--model ollama:NAME or openai:NAME)")
+            };
+            if args.cosine.serves() {
+                return Ok(());
+            }
+            return match remote.iter().find(|id| given(id, || why(id))) {
+                Some(id) => Err(Error::Usage(why(id))),
+                None => Ok(()),
             };
         }
     };
@@ -143,19 +145,28 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
         "retries",
         "progress",
     ];
-    if let Some(id) = running.iter().find(|id| given(id)) {
-        return Err(Error::Usage(format!(
+    let why = |id: &str| {
+        format!(
             "--{} applies when embedding with a model; {mode} runs none",
             id.replace('_', "-")
-        )));
+        )
+    };
+    if let Some(id) = running.iter().find(|id| given(id, || why(id))) {
+        return Err(Error::Usage(why(id)));
     }
     if args.export_texts && !args.missing {
-        if let Some(flag) = ["model", "store_dir"].iter().find(|id| given(id)) {
-            return Err(Error::Usage(format!(
+        let why = |id: &str| {
+            format!(
                 "--{} with --export-texts finds the store whose missing texts to list: it \
                  applies with --missing",
-                flag.replace('_', "-")
-            )));
+                id.replace('_', "-")
+            )
+        };
+        if let Some(id) = ["model", "store_dir"]
+            .iter()
+            .find(|id| given(id, || why(id)))
+        {
+            return Err(Error::Usage(why(id)));
         }
     }
     Ok(())
