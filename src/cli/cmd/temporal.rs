@@ -287,8 +287,7 @@ fn draw(args: DrawArgs) -> Result<ExitCode> {
     // own).
     let (drawn, unreleased) = match (&args.locomo, &args.beam, &args.livechat, &args.slack, part) {
         (Some(locomo), _, _, _, Some(part)) => {
-            let turns = crate::suite::locomo::turns(locomo)?;
-            let released = crate::suite::locomo::is_released(locomo)?;
+            let (turns, released) = crate::suite::locomo::turns(locomo)?;
             let drawn = draw::draw(&turns, part, args.n, args.seed)?;
             (drawn, (!released).then_some("locomo"))
         }

@@ -68,11 +68,8 @@ pub(crate) fn read_statements(
     let (turns, unreleased) = match &from {
         TextsFrom::Nowhere => return Ok((statements, None)),
         TextsFrom::Locomo(file) => {
-            let released = crate::suite::locomo::is_released(file)?;
-            (
-                crate::suite::locomo::turns(file)?,
-                (!released).then_some("locomo"),
-            )
+            let (turns, released) = crate::suite::locomo::turns(file)?;
+            (turns, (!released).then_some("locomo"))
         }
         TextsFrom::Beam(load) => (beam::turns(&load()?), None),
         TextsFrom::LiveChat(dir) => {

@@ -42,12 +42,6 @@ use std::path::{Path, PathBuf};
 pub(crate) const RELEASED_SHA256: &str =
     "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4";
 
-/// Whether `data` holds the released `locomo10.json`'s bytes: what a command that reads the
-/// file without loading the suite (`tenure-eval locomo`) checks, as loading does.
-pub(crate) fn is_released(data: &Path) -> Result<bool> {
-    Ok(sha256_hex(&read_bytes(data)?) == RELEASED_SHA256)
-}
-
 /// Results a case's context holds: enough for R@50.
 pub(crate) const DEPTH: usize = 50;
 

@@ -61,9 +61,12 @@ pub struct Turn {
     pub text: String,
 }
 
-/// Every dialog turn of `data`: samples in file order, sessions in number order, turns in order.
-pub fn turns(data: &Path) -> Result<Vec<Turn>> {
+/// Every dialog turn of `data`: samples in file order, sessions in number order, turns in
+/// order; and whether the file is the released `locomo10.json` (by sha256, of the bytes read
+/// once), for the commands that read its turns without loading the suite (`temporal`).
+pub fn turns(data: &Path) -> Result<(Vec<Turn>, bool)> {
     let bytes = read_bytes(data)?;
+    let released = sha256_hex(&bytes) == RELEASED_SHA256;
     let mut out = Vec::new();
     for (i, sample) in file::samples(data, &bytes)?.iter().enumerate() {
         for session in file::sessions(data, i, sample)? {
@@ -75,7 +78,7 @@ pub fn turns(data: &Path) -> Result<Vec<Turn>> {
             }));
         }
     }
-    Ok(out)
+    Ok((out, released))
 }
 
 /// A conversation of the file as `--unit turns` items, session by session, for suites built on
