@@ -64,7 +64,14 @@ impl Outputs {
                 )));
             }
             let inputs = (plan.suite.inputs.iter())
-                .map(|f| (f.role, PathBuf::from(&f.path)))
+                .map(|f| {
+                    (
+                        f.role,
+                        f.read_from
+                            .clone()
+                            .unwrap_or_else(|| PathBuf::from(&f.path)),
+                    )
+                })
                 .chain(plan.baselines.iter().map(|b| ("baseline", b.path.clone())));
             for (role, input) in inputs {
                 if same_file(&input, path) {

@@ -250,6 +250,7 @@ pub(crate) fn load(source: &LocomoPlusSource) -> Result<Suite> {
         role: "data",
         path: data.display().to_string(),
         sha256,
+        read_from: None,
     }];
     inputs.push(InputFile {
         role: "locomo",

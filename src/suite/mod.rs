@@ -44,6 +44,11 @@ pub struct InputFile {
     pub path: String,
     /// Hex sha256 of the exact bytes read.
     pub sha256: String,
+    /// Where it was read from, when `path` records it relative to a data folder (BEAM, the
+    /// Temporal Memory Dataset): what a run's side files are checked against, so that none
+    /// replaces a file the run reads (`job::files`). Not recorded.
+    #[serde(skip)]
+    pub read_from: Option<std::path::PathBuf>,
 }
 
 /// An input anomaly a loader met and what became of it (LoCoMo's evidence strings that hold
@@ -353,6 +358,7 @@ impl Suite {
             role,
             path: path.display().to_string(),
             sha256: sha256_hex(bytes),
+            read_from: None,
         };
         let mut inputs = vec![input("corpus", corpus), input("cases", cases)];
         let beliefs: Vec<Belief> = parse_json(corpus.0, corpus.1)?;

@@ -136,6 +136,7 @@ pub(crate) fn load(data: &Path) -> Result<Suite> {
                 .display()
                 .to_string(),
             sha256: sha256_hex(&bytes),
+            read_from: Some(path.to_path_buf()),
         });
         Ok(bytes)
     };

@@ -104,3 +104,57 @@ fn a_side_file_never_replaces_another_an_input_or_a_report() {
         .unwrap()
         .contains("<testsuite"));
 }
+
+/// BEAM and the Temporal Memory Dataset record their files relative to `--data`: a side file
+/// named as one of them by its full path is still the run's input, refused (an audit found the
+/// check comparing the relative path, and the file replaced). Run on copies: a failing check
+/// must not replace a fixture.
+#[test]
+fn a_side_file_never_replaces_a_benchmark_file_read_under_data() {
+    use crate::common::needs::{data_file, needs, Need};
+    if !needs(&[Need::Beam, Need::TemporalMemory]) {
+        return;
+    }
+    fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            match path.is_dir() {
+                true => copy_tree(&path, &target),
+                false => drop(std::fs::copy(&path, &target).unwrap()),
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let beam = dir.path().join("beam");
+    copy_tree(&data_file("beam/100K/1"), &beam.join("100K/1"));
+    let tmd = dir.path().join("tmd");
+    copy_tree(&data_file("zyphra-temporal"), &tmd);
+    let chat = beam.join("100K/1/chat.json");
+    let log = tmd.join("ConversationData/26.json");
+    let out = dir.path().join("out");
+    for (suite, data, read, role) in [
+        ("beam", &beam, &chat, "chat"),
+        ("temporal-memory", &tmd, &log, "log"),
+    ] {
+        let before = std::fs::read(read).unwrap();
+        let args = [
+            "run",
+            "--suite",
+            suite,
+            "--backend",
+            "bm25-text",
+            "--quiet",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--html",
+            read.to_str().unwrap(),
+        ];
+        refused(&args, &format!("the run's {role}"));
+        refused(&args, "which it reads");
+        assert_eq!(std::fs::read(read).unwrap(), before, "{suite}: kept");
+    }
+}

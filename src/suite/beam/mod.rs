@@ -316,6 +316,7 @@ impl Loading {
             role,
             path: relative.display().to_string(),
             sha256: sha256_hex(bytes),
+            read_from: Some(path.to_path_buf()),
         });
     }
 }

@@ -88,6 +88,7 @@ pub(crate) fn read(paths: &[PathBuf], samples: &[RawSample]) -> Result<Overlay> 
             role: "corrections",
             path: file.display().to_string(),
             sha256: sha256_hex(&bytes),
+            read_from: None,
         });
         let entries: Vec<Entry> = parse_json(&file, &bytes)?;
         for (n, entry) in entries.iter().enumerate() {

@@ -159,6 +159,7 @@ pub(crate) fn load(source: &LocomoSource) -> Result<Suite> {
         role: "data",
         path: data.display().to_string(),
         sha256,
+        read_from: None,
     }];
     let corrected = !overlay.inputs.is_empty();
     inputs.extend(overlay.inputs);

@@ -125,6 +125,7 @@ pub fn conversations(data: &Path) -> Result<(Vec<Conversation>, InputFile, bool)
         role: "data",
         path: data.display().to_string(),
         sha256,
+        read_from: None,
     };
     Ok((out, input, released))
 }

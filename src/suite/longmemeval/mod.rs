@@ -162,6 +162,7 @@ pub(crate) fn load(data: &Path, unit: Unit) -> Result<Suite> {
             role: "data",
             path: data.display().to_string(),
             sha256: sha256_hex(&bytes),
+            read_from: None,
         }],
         warnings: Vec::new(),
         copy: None,

@@ -197,6 +197,7 @@ fn load(name: &str, corpus: &Path, topics: &Path, qrels: &Path) -> Result<Suite>
             role,
             path: path.display().to_string(),
             sha256: sha256_hex(&read_bytes(path)?),
+            read_from: None,
         })
     };
     Ok(Suite {
