@@ -44,9 +44,8 @@ pub struct InputFile {
     pub path: String,
     /// Hex sha256 of the exact bytes read.
     pub sha256: String,
-    /// Where it was read from, when `path` records it relative to a data folder (BEAM, the
-    /// Temporal Memory Dataset): what a run's side files are checked against, so that none
-    /// replaces a file the run reads (`job::files`). Not recorded.
+    /// Where it was read from, when `path` is relative to a data folder (BEAM, the Temporal
+    /// Memory Dataset): what side files are checked against (`job::files`). Not recorded.
     #[serde(skip)]
     pub read_from: Option<std::path::PathBuf>,
 }

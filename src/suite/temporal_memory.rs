@@ -128,13 +128,10 @@ pub(crate) fn load(data: &Path) -> Result<Suite> {
     let mut inputs = Vec::new();
     let mut read = |path: &Path, role: &'static str| -> Result<Vec<u8>> {
         let bytes = read_bytes(path)?;
+        let relative = path.strip_prefix(data).unwrap_or(path);
         inputs.push(InputFile {
             role,
-            path: path
-                .strip_prefix(data)
-                .unwrap_or(path)
-                .display()
-                .to_string(),
+            path: relative.display().to_string(),
             sha256: sha256_hex(&bytes),
             read_from: Some(path.to_path_buf()),
         });
