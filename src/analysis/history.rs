@@ -4,8 +4,11 @@
 //! (docs/history.md).
 //!
 //! The folder holds `history.jsonl`, one line per pass: when it ran (the report's `startedAt`),
-//! its label, suite and kind, the system's commit when given, every summary and rank measure,
-//! and each case's pass/fail (what the paired test needs), with the report it came from.
+//! its label, suite and kind, its profile and a digest of its input files, the system's commit
+//! when given, every summary and rank measure, and each case's pass/fail (what the paired test
+//! needs), with the report it came from. A series is one label, suite, kind, profile and set of
+//! inputs: an audit found a run at another profile, and one on an edited corpus, read as the
+//! system's regression of one series.
 
 use crate::error::{Error, Result};
 use crate::eval::stats::{mcnemar_exact, mean};
@@ -32,6 +35,13 @@ pub(crate) struct Entry {
     /// The memory system's commit (`--commit`), when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// The suite's profile, when the report records one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// The first 12 hex digits of the sha256 of its input files' sha256s, sorted and joined
+    /// by newlines; none for a built-in suite (`LoadedReport::recorded_inputs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<String>,
     /// The report it summarises.
     pub report: String,
     /// Every measure: `passRate`, `totalPassed`, `meanPrecision`, `meanRecall`, rank means.
@@ -75,6 +85,10 @@ impl Entry {
             suite: report.suite().unwrap_or("?").to_string(),
             kind: report.kind.label().to_string(),
             commit: commit.map(str::to_string),
+            profile: report.manifest.as_ref().and_then(|m| m.profile.clone()),
+            inputs: report
+                .recorded_inputs()
+                .map(|shas| crate::io::sha256_hex(shas.join("\n").as_bytes())[..12].to_string()),
             report: report.path.display().to_string(),
             metrics,
             cases: report.rows.iter().map(|r| (r.key(), r.passed)).collect(),
@@ -125,8 +139,9 @@ pub(crate) fn read(dir: &Path) -> Result<Vec<Entry>> {
 pub(crate) struct Series<'a> {
     /// The run label.
     pub label: &'a str,
-    /// The suite.
-    pub suite: &'a str,
+    /// The suite as the series is shown: its name, then its profile and its inputs' digest
+    /// where another series of the label, suite and kind differs in them.
+    pub suite: String,
     /// `static` or `session`.
     pub kind: &'a str,
     /// Its runs, in the order they were written.
@@ -135,22 +150,37 @@ pub(crate) struct Series<'a> {
 
 /// The series of `entries`, in the order each first appears.
 pub(crate) fn series(entries: &[Entry]) -> Vec<Series<'_>> {
-    let mut out: Vec<Series<'_>> = Vec::new();
+    let key = |e: &Entry| (e.label.clone(), e.suite.clone(), e.kind.clone());
+    let mut groups: Vec<Vec<&Entry>> = Vec::new();
     for e in entries {
-        match out
-            .iter_mut()
-            .find(|s| (s.label, s.suite, s.kind) == (&e.label[..], &e.suite[..], &e.kind[..]))
-        {
-            Some(s) => s.runs.push(e),
-            None => out.push(Series {
-                label: &e.label,
-                suite: &e.suite,
-                kind: &e.kind,
-                runs: vec![e],
-            }),
+        let same = |g: &&mut Vec<&Entry>| {
+            key(g[0]) == key(e) && (&g[0].profile, &g[0].inputs) == (&e.profile, &e.inputs)
+        };
+        match groups.iter_mut().find(same) {
+            Some(g) => g.push(e),
+            None => groups.push(vec![e]),
         }
     }
-    out
+    (groups.iter())
+        .map(|runs| {
+            let e = runs[0];
+            // Named by what tells it from another series of its label, suite and kind.
+            let mut suite = e.suite.clone();
+            let kin = || groups.iter().map(|g| g[0]).filter(|o| key(o) == key(e));
+            if let (true, Some(profile)) = (kin().any(|o| o.profile != e.profile), &e.profile) {
+                suite.push_str(&format!(" (profile {profile})"));
+            }
+            if let (true, Some(inputs)) = (kin().any(|o| o.inputs != e.inputs), &e.inputs) {
+                suite.push_str(&format!(" (inputs {inputs})"));
+            }
+            Series {
+                label: &e.label,
+                suite,
+                kind: &e.kind,
+                runs: runs.clone(),
+            }
+        })
+        .collect()
 }
 
 /// The last two runs of a series, compared case by case.

@@ -108,8 +108,18 @@ pub(crate) fn finish(
             return;
         }
         match wrote {
-            Wrote::History { path, appended } => {
+            Wrote::History {
+                path,
+                appended,
+                left,
+            } => {
                 say!("history: {appended} run(s) appended to {}", path.display());
+                if left > 0 {
+                    say!(
+                        "history: {left} run(s) not appended: stopped, or with cases the \
+                         backend failed on (no measurement of those cases)"
+                    );
+                }
             }
             Wrote::Page {
                 path,

@@ -24,7 +24,8 @@ pub struct Outputs {
     pub junit: Option<PathBuf>,
     /// The markdown step summary.
     pub summary: Option<PathBuf>,
-    /// The history folder: each pass that ran to its end is appended to its `history.jsonl`.
+    /// The history folder: each pass that ran to its end with every case measured is appended
+    /// to its `history.jsonl`.
     pub history: Option<PathBuf>,
     /// The memory system's commit, recorded with each pass in the history (refused without
     /// one).
@@ -123,8 +124,10 @@ pub enum Wrote {
     History {
         /// The history file (`DIR/history.jsonl`).
         path: PathBuf,
-        /// How many passes were appended (those that ran to their end).
+        /// How many passes were appended (those that ran to their end, every case measured).
         appended: usize,
+        /// How many were not: stopped, or with cases the backend failed on.
+        left: usize,
     },
     /// A page written.
     Page {
@@ -161,14 +164,18 @@ pub fn write_outputs(
     )?;
     let mut kept = Vec::new();
     if let Some(dir) = &outputs.history {
-        let entries: Vec<history::Entry> = (outcome.passes.iter())
-            .filter(|p| p.stopped.is_none())
+        // A history is a series of measurements: a pass that stopped, or whose backend failed
+        // on cases (their rows are no measurement, yet would read as failures), is left out.
+        let (whole, left): (Vec<_>, Vec<_>) =
+            (outcome.passes.iter()).partition(|p| p.stopped.is_none() && p.errored == 0);
+        let entries: Vec<history::Entry> = (whole.iter())
             .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
             .collect();
         let path = history::append(dir, &entries)?;
         wrote(Wrote::History {
             path,
             appended: entries.len(),
+            left: left.len(),
         });
         kept = history::read(dir)?;
     }

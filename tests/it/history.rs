@@ -1,6 +1,8 @@
 //! Run history (issue 36): three runs with `--history` give three points per measure, and a
-//! regression planted in the third is flagged by the exact McNemar test, in `history`, its JSON,
-//! its exit code under `--fail-on-regression`, its figure and the page.
+//! regression planted in the third (the system under the label changed: plain BM25 for alias
+//! BM25) is flagged by the exact McNemar test, in `history`, its JSON, its exit code under
+//! `--fail-on-regression`, its figure and the page. A run on edited suite files is a series of
+//! its own, never the system's regression.
 
 use crate::common::{cli, read_json};
 use serde_json::Value;
@@ -35,12 +37,19 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
     let good = cases(dir.path(), "good.json", 0);
     let broken = cases(dir.path(), "broken.json", 8);
     let history = dir.path().join("history");
-    for (i, (file, commit)) in [(&good, "a1"), (&good, "b2"), (&broken, "c3")]
-        .iter()
-        .enumerate()
-    {
-        let mut command = cli(&["static", "--quiet", "--corpus"]);
-        command.arg(&corpus).arg("--cases").arg(file);
+    let runs = [
+        (&good, "a1", "bm25"),
+        (&good, "b2", "bm25"),
+        (&good, "c3", "bm25-text"),
+        (&broken, "d4", "bm25"),
+    ];
+    for (i, (file, commit, backend)) in runs.iter().enumerate() {
+        let mut command = cli(&["static", "--quiet", "--label", "sys", "--backend", backend]);
+        command
+            .arg("--corpus")
+            .arg(&corpus)
+            .arg("--cases")
+            .arg(file);
         command.arg("--out").arg(dir.path().join(format!("run{i}")));
         command
             .arg("--history")
@@ -65,7 +74,13 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
     assert_eq!(o.status.code(), Some(0));
     let series: Value = serde_json::from_slice(&o.stdout).unwrap();
     let series = series.as_array().unwrap();
-    assert_eq!(series.len(), 1, "one label, suite and kind");
+    // One label, suite and kind; the run on edited cases apart, named by its inputs, with
+    // nothing to compare (an audit found such a run read as the system's regression).
+    assert_eq!(series.len(), 2, "{series:?}");
+    let edited = series[1]["suite"].as_str().unwrap();
+    assert!(edited.starts_with("custom (inputs "), "{edited}");
+    assert_eq!(series[1]["rows"].as_array().unwrap().len(), 1);
+    assert!(series[1]["lastChange"].is_null());
     let rows = series[0]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 3, "three points");
     let header: Vec<&str> = series[0]["header"]
@@ -75,8 +90,14 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
         .map(|h| h.as_str().unwrap())
         .collect();
     let passed = header.iter().position(|h| *h == "totalPassed").unwrap();
-    let points: Vec<&str> = rows.iter().map(|r| r[passed].as_str().unwrap()).collect();
-    assert_eq!(points, ["77.0000", "77.0000", "69.0000"]);
+    let points: Vec<f64> = rows
+        .iter()
+        .map(|r| r[passed].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(points[..2], [77.0, 77.0]);
+    // Plain BM25 misses what only an alias names: k cases broke, none mended.
+    let k = 77 - points[2] as usize;
+    assert!(k > 0, "{points:?}");
     assert_eq!(
         rows.iter()
             .map(|r| r[2].as_str().unwrap())
@@ -84,10 +105,11 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
         ["a1", "b2", "c3"]
     );
     let change = &series[0]["lastChange"];
-    assert_eq!(change["passToFail"].as_array().unwrap().len(), 8);
+    assert_eq!(change["passToFail"].as_array().unwrap().len(), k);
     assert_eq!(change["failToPass"].as_array().unwrap().len(), 0);
-    // Exact McNemar on 8 discordant pairs all one way: p = 2 · 0.5^8.
-    assert!((change["p"].as_f64().unwrap() - 2.0 * 0.5f64.powi(8)).abs() < 1e-12);
+    // Exact McNemar on k discordant pairs all one way: p = 2 · 0.5^k.
+    let p = 2.0 * 0.5f64.powi(k as i32);
+    assert!((change["p"].as_f64().unwrap() - p).abs() < 1e-12);
     assert_eq!(change["regression"], true);
 
     let o = shown(&[
@@ -99,14 +121,16 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("REGRESSION from run 2 to run 3"), "{text}");
     assert!(
-        text.contains("8 pass→fail, 0 fail→pass, exact McNemar p = 0.0078"),
+        text.contains(&format!(
+            "{k} pass→fail, 0 fail→pass, exact McNemar p = {p:.4}"
+        )),
         "{text}"
     );
     let svg = std::fs::read_to_string(dir.path().join("h.svg")).unwrap();
     assert_eq!(
         svg.matches("<circle").count(),
-        3,
-        "three points of one series"
+        4,
+        "three points of the series, one of the run on edited cases"
     );
     // The format the file's name says, or a refusal before any output; never SVG under .png.
     if cfg!(feature = "figures") {
@@ -152,6 +176,17 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--history records whole runs"));
+    // A selection neither: its 11 cases read beside the suite's 77 as one series.
+    let o = cli(&["run", "--suite", "pmb", "--case", "alias-*", "--out"])
+        .arg(dir.path().join("selected"))
+        .arg("--history")
+        .arg(&history)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("--history records whole runs, and this is a selection of cases"));
+    assert_eq!(lines(), before, "nothing appended");
     let config = dir.path().join("tenure-eval.toml");
     std::fs::write(
         &config,
@@ -188,6 +223,9 @@ fn three_runs_give_three_points_and_a_planted_regression_is_flagged() {
         let rows = b.wait("return document.querySelectorAll('table.history tbody tr').length;");
         assert_eq!(rows, 3);
         let alert = b.wait("const p = [...document.querySelectorAll('p[role=alert]')].find((p) => p.textContent.includes('REGRESSION')); return p && p.textContent;");
-        assert!(alert.as_str().unwrap().contains("8 pass→fail"), "{alert}");
+        assert!(
+            alert.as_str().unwrap().contains(&format!("{k} pass→fail")),
+            "{alert}"
+        );
     }
 }

@@ -174,7 +174,8 @@ fn a_run_with_another_overlay_of_corrections_is_refused() {
 /// A run that reached its end with cases the backend failed on (its report in `failed/`) is no
 /// measurement of those cases: `tables`, `compare`, `plot` and the studies refuse it, naming the
 /// first errored entry's JSON path. An audit found each reading the errored rows as misses,
-/// with exit 0; and `tables` reading a stopped run's first cases as the suite's.
+/// with exit 0; `tables` reading a stopped run's first cases as the suite's; and `run
+/// --history` appending such a run to the series as a measurement.
 #[test]
 fn a_failed_runs_report_is_not_scored_as_a_run() {
     if !needs(&[Need::Python3]) {
@@ -184,10 +185,18 @@ fn a_failed_runs_report_is_not_scored_as_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
     let out = dir.path().join("out");
+    let history = dir.path().join("history");
     let failed_run = static_toy(
         &provider.url,
         &out,
-        &["--retries", "0", "--max-errors", "100"],
+        &[
+            "--retries",
+            "0",
+            "--max-errors",
+            "100",
+            "--history",
+            history.to_str().unwrap(),
+        ],
     )
     .output()
     .unwrap();
@@ -197,6 +206,9 @@ fn a_failed_runs_report_is_not_scored_as_a_run() {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&failed).unwrap()).unwrap();
     assert!(report["manifest"]["stopped"].is_null(), "it ran to its end");
+    // Nor is it a point of the run history.
+    let series = std::fs::read_to_string(history.join("history.jsonl")).unwrap_or_default();
+    assert_eq!(series, "", "not appended to the history");
     let first = report["cases"][0]["caseId"].as_str().unwrap().to_string();
     assert!(report["cases"][0]["error"].is_object());
     let good_out = dir.path().join("good");
