@@ -25,7 +25,7 @@ pub(crate) struct RemoteArgs {
 }
 
 /// A count of at least 1: zero calls in flight would run nothing.
-fn at_least_one(text: &str) -> std::result::Result<usize, String> {
+pub(crate) fn at_least_one(text: &str) -> std::result::Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!("{text:?} is not a whole number ≥ 1")),

@@ -1,5 +1,6 @@
-//! `tenure-eval scale`: a store no larger than the suite is the suite (77/77, precision 1);
-//! grown stores are generated deterministically (same seed, same outcomes) and searched.
+//! `tenure-eval scale`: a store of the suite's size is the suite (77/77, precision 1, nothing
+//! generated to search); grown stores are generated deterministically (same seed, same
+//! outcomes) and searched; a smaller size is refused.
 
 use crate::common::tenure_eval_ok;
 use serde_json::Value;
@@ -55,6 +56,9 @@ fn the_suite_alone_reproduces_bm25_and_grown_stores_are_deterministic() {
         (Some(77), Some(77))
     );
     assert_eq!(a[0]["precision"], 1.0);
+    // No generated belief to search: no query, and no latency (never a 0 µs measured).
+    assert_eq!(a[0]["queries"], 0);
+    assert!(a[0]["searchP50Us"].is_null() && a[0]["searchP95Us"].is_null());
     assert_eq!(a[1]["beliefs"], 3000);
     assert_eq!(a[1]["queries"], 50);
     assert_eq!(a[1]["recall"], 1.0);
@@ -142,8 +146,9 @@ fn the_study_draws_its_figure() {
     small_scale(&["--plot", svg.to_str().unwrap()]);
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..80.min(text.len())]);
-    // Two sizes, a point each on four lines (p50, p95, build, precision).
-    assert_eq!(text.matches("<circle").count(), 8);
+    // Two sizes, a point each on four lines (p50, p95, build, precision), but for the search
+    // latency of the suite alone (35 beliefs, none generated to search: no query, no point).
+    assert_eq!(text.matches("<circle").count(), 6);
     for label in ["p50", "p95", "build", "precision"] {
         assert!(text.lines().any(|l| l.trim() == label), "{label}");
     }
@@ -240,4 +245,45 @@ fn a_scale_study_in_shards_merges_into_the_whole_study() {
     )
     .unwrap();
     refused(&[&one, &two], "scale-shard.json: $.rows[0].segments");
+}
+
+/// What an audit found measured wrongly with exit 0: a size below the suite's run at the
+/// suite's size, `--queries 0` printing a search latency of 0 µs, and the vector study's
+/// recall@10 divided by 10 in a store of fewer vectors (0.5 for 5 of 5 found).
+#[test]
+fn sizes_and_counts_that_measure_nothing_are_refused_and_small_stores_measured_as_they_are() {
+    for (args, says) in [
+        (
+            &["scale", "--suite", "pmb", "--sizes", "10"][..],
+            "--sizes 10: a size is the store's whole size",
+        ),
+        (
+            &["scale", "--suite", "pmb", "--sizes", "1k", "--queries", "0"],
+            "--queries",
+        ),
+    ] {
+        let out = crate::common::tenure_eval(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let out = tenure_eval_ok(
+        &[
+            "scale",
+            "--vectors",
+            "--sizes",
+            "5,20",
+            "--format",
+            "json",
+            "--quiet",
+            "--index-cache",
+        ],
+        &[cache.path()],
+    );
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows[0]["vectors"], 5);
+    // Exact search of 5 vectors returns all 5; the graph finds them all.
+    assert_eq!(rows[0]["recallAt10"], 1.0, "{}", rows[0]);
+    assert!(rows[1]["recallAt10"].as_f64().unwrap() > 0.9, "{}", rows[1]);
 }

@@ -23,8 +23,8 @@ pub(crate) struct ScaleArgs {
     /// Seed of the synthetic corpus and queries.
     #[arg(long, default_value_t = 20_260_511)]
     pub seed: u64,
-    /// Generated queries searched per size.
-    #[arg(long, default_value_t = 200)]
+    /// Generated queries searched per size (at least 1: no query, no latency).
+    #[arg(long, default_value_t = 200, value_parser = crate::cli::remote::at_least_one)]
     pub queries: usize,
     /// Run the suite's static cases repeated to this many (ids suffixed `~1`, `~2`, ...):
     /// a long run, for its memory (the report is streamed).
@@ -144,6 +144,17 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
             .map(|()| ExitCode::SUCCESS);
     }
     let suite = load(&args.suite)?;
+    // A size is the whole store, the suite's own beliefs included: a smaller one was run at
+    // the suite's size in silence (the suite alone, its size, is a row of its own, with no
+    // generated belief to search and so no search latency).
+    if let Some(size) = args.sizes.iter().find(|s| **s < suite.corpus.len()) {
+        return Err(crate::Error::Usage(format!(
+            "--sizes {size}: a size is the store's whole size, and {} holds {} beliefs of its \
+             own; give that size (the suite alone) or more",
+            suite.label(),
+            suite.corpus.len()
+        )));
+    }
     let rows = plan.run(&suite, |size| {
         if !quiet {
             say!("scale: {size} beliefs");

@@ -13,10 +13,10 @@ pub(crate) struct ScalePoint {
     pub beliefs: f64,
     /// Index build, ms.
     pub build_ms: f64,
-    /// Median search, µs.
-    pub search_p50_us: f64,
+    /// Median search, µs (`None`: no query ran, no point drawn).
+    pub search_p50_us: Option<f64>,
     /// 95th percentile search, µs.
-    pub search_p95_us: f64,
+    pub search_p95_us: Option<f64>,
     /// The suite's mean precision in the grown store.
     pub precision: Option<f64>,
 }
@@ -52,12 +52,8 @@ pub(crate) fn scale_figure(points: &[ScalePoint], title: &str) -> Result<String>
         (
             "search, µs",
             vec![
-                (
-                    "p50",
-                    blue,
-                    Box::new(|p: &ScalePoint| Some(p.search_p50_us)),
-                ),
-                ("p95", red, Box::new(|p: &ScalePoint| Some(p.search_p95_us))),
+                ("p50", blue, Box::new(|p: &ScalePoint| p.search_p50_us)),
+                ("p95", red, Box::new(|p: &ScalePoint| p.search_p95_us)),
             ],
             false,
         ),

@@ -40,10 +40,11 @@ pub(crate) struct ScaleRow {
     pub build_ms: f64,
     /// Generated queries searched (top 10, one user's beliefs).
     pub queries: usize,
-    /// Median search time, µs. Measured.
-    pub search_p50_us: f64,
-    /// 95th percentile search time, µs. Measured.
-    pub search_p95_us: f64,
+    /// Median search time, µs; `None` when no query ran (a store of the suite alone has no
+    /// generated belief to search: an audit found its latency printed as 0). Measured.
+    pub search_p50_us: Option<f64>,
+    /// 95th percentile search time, µs (`None` as above). Measured.
+    pub search_p95_us: Option<f64>,
     /// The suite's static cases: median context build time, ms (2 decimals). Measured.
     pub case_p50_ms: f64,
     /// The suite's static cases passed.
@@ -200,8 +201,8 @@ pub(crate) fn measure(
         segments,
         build_ms,
         queries: times.len(),
-        search_p50_us: percentile(&times, 0.5),
-        search_p95_us: percentile(&times, 0.95),
+        search_p50_us: (!times.is_empty()).then(|| percentile(&times, 0.5)),
+        search_p95_us: (!times.is_empty()).then(|| percentile(&times, 0.95)),
         case_p50_ms: summary.p50_latency_ms,
         passed: summary.total_passed,
         cases: summary.total_cases,
@@ -262,8 +263,8 @@ pub(crate) fn table(rows: &[ScaleRow]) -> Table {
                     r.segments.to_string(),
                     format!("{:.0}", r.build_ms),
                     r.queries.to_string(),
-                    format!("{:.0}", r.search_p50_us),
-                    format!("{:.0}", r.search_p95_us),
+                    number_cell(r.search_p50_us, 0),
+                    number_cell(r.search_p95_us, 0),
                     format!("{:.2}", r.case_p50_ms),
                     format!("{}/{}", r.passed, r.cases),
                     number_cell(r.precision, 2),
