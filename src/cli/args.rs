@@ -151,6 +151,28 @@ pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// A cosine similarity, in [-1, 1] (`--cosine-floor`, `--edge-threshold`): NaN would drop
+/// every hit as a floor above 1 would, each with exit 0.
+pub(crate) fn cosine(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (-1.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text:?} is not a cosine similarity in [-1, 1]")),
+    }
+}
+
+/// [`cosine`] as the f32 the search compares with.
+pub(crate) fn cosine_f32(text: &str) -> std::result::Result<f32, String> {
+    cosine(text).map(|x| x as f32)
+}
+
+/// A share in [0, 1] as an f32 (`flywheel --floors`, on Atlas's score (1 + cos) / 2).
+pub(crate) fn unit_f32(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text:?} is not a number in [0, 1]")),
+    }
+}
+
 /// A significance level: a number strictly between 0 and 1 (`--alpha`).
 pub(crate) fn level(text: &str) -> std::result::Result<f64, String> {
     match text.parse::<f64>() {

@@ -48,14 +48,21 @@ pub(crate) fn refuse(reports: &[LoadedReport]) -> Result<()> {
             "compare pairs cases by id, and these reports are of different suites: {which}"
         )));
     }
+    same_inputs(reports, "compare pairs cases by id")
+}
+
+/// Refuse runs of one suite read from different files (their manifests' inputs differ by
+/// sha256): `why` says what would put them side by side. Built-in suites and reports without
+/// inputs are left out (`LoadedReport::recorded_inputs`).
+pub(crate) fn same_inputs(reports: &[LoadedReport], why: &str) -> Result<()> {
     let recorded: Vec<(&LoadedReport, Vec<String>)> = reports
         .iter()
         .filter_map(|r| Some((r, r.recorded_inputs()?)))
         .collect();
     if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
         return Err(Error::Usage(format!(
-            "compare pairs cases by id, and these runs read different files (their manifests' \
-             inputs differ by sha256): {} and {}; a case's gold may differ between them",
+            "{why}, and these runs read different files (their manifests' inputs differ by \
+             sha256): {} and {}; a case's gold may differ between them",
             recorded[0].0.path.display(),
             other.path.display()
         )));

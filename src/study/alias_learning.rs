@@ -200,9 +200,11 @@ pub struct Row {
     pub condition: String,
     /// Questions with gold in the group.
     pub questions: usize,
-    /// Means of [`MEASURES`], in order.
-    pub means: Vec<f64>,
-    /// Against `none`, per measure: the mean difference and the two-sided p (none for `none`).
+    /// Means of [`MEASURES`], in order (`None` for a group without questions: an audit found
+    /// an empty group printed as a mean of 0.000).
+    pub means: Vec<Option<f64>>,
+    /// Against `none`, per measure: the mean difference and the two-sided p (none for `none`,
+    /// and for a group without questions).
     pub versus_none: Vec<Option<(f64, f64)>>,
 }
 
@@ -231,6 +233,16 @@ pub fn measure(suite: &Suite, seed: u64, observer: &mut dyn Observer) -> Result<
     let qrels = Qrels::of(suite);
     let measures = measures();
     let halves = split(suite, seed);
+    // Each user's questions are halved: a suite whose users ask one question each (LoCoMo-Plus)
+    // has no learning half, and its "learned" rows would be the none rows, printed as measured.
+    if halves.learning.is_empty() {
+        return Err(crate::error::Error::Usage(format!(
+            "alias-learning: no user of {} asks more than one question, so the learning half \
+             is empty and nothing can be learned; the study needs users with several questions \
+             (LoCoMo, BEAM, a custom suite)",
+            suite.label()
+        )));
+    }
     let (learned_corpus, learned) = learn(suite, &qrels, &halves.learning);
     let (random_corpus, random) = control(suite, &qrels, &halves.learning, seed);
     let aliased: HashSet<&str> = aliased(&suite.corpus, &learned_corpus)
@@ -288,11 +300,11 @@ pub fn measure(suite: &Suite, seed: u64, observer: &mut dyn Observer) -> Result<
         for (condition, by_case) in &scores {
             let values: Vec<&Vec<f64>> = base.iter().map(|(c, _)| &by_case[*c]).collect();
             let means = (0..measures.len())
-                .map(|m| mean(values.iter().map(|v| v[m])).unwrap_or(0.0))
+                .map(|m| mean(values.iter().map(|v| v[m])))
                 .collect();
             let versus_none = (0..measures.len())
                 .map(|m| {
-                    (*condition != "none").then(|| {
+                    (*condition != "none" && !values.is_empty()).then(|| {
                         let diffs: Vec<f64> = values
                             .iter()
                             .zip(&base)
@@ -348,7 +360,7 @@ pub(crate) fn table(outcome: &Outcome) -> Table {
                 r.condition.clone(),
                 r.questions.to_string(),
             ];
-            row.extend(r.means.iter().map(|v| number_cell(Some(*v), 3)));
+            row.extend(r.means.iter().map(|v| number_cell(*v, 3)));
             row.extend(r.versus_none.iter().map(|v| match v {
                 Some((d, p)) => format!("{d:+.3} ({})", p_cell(*p)),
                 None => "–".into(),

@@ -48,6 +48,15 @@ pub(crate) fn validate(
                 ),
             ));
         }
+        // Tenure's confidence is a probability: an audit found 1e308 read as 1 and -5 drop the
+        // belief from the composite scorer's context, both in silence.
+        if let Some(c) = belief.confidence.filter(|c| !(0.0..=1.0).contains(c)) {
+            return Err(Error::input(
+                corpus,
+                format!("$[{i}].confidence"),
+                format!("{c}; expected a confidence in [0, 1]"),
+            ));
+        }
         known.insert(&belief.id);
     }
 

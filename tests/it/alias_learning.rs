@@ -150,6 +150,7 @@ fn on_locomo_learning_helps_seen_evidence_and_none_equals_a_plain_run() {
     );
     assert_eq!(none.questions, values.len());
     for (m, want) in none.means.iter().enumerate() {
+        let want = want.expect("the group has questions");
         let got = values.iter().map(|v| v[m]).sum::<f64>() / values.len() as f64;
         assert!((got - want).abs() < 1e-12, "{}: {got} vs {want}", MEASURES);
     }

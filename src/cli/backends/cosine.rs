@@ -99,7 +99,7 @@ pub(crate) struct IndexArgs {
     pub index: IndexArg,
     /// Drop hits whose cosine similarity is below F (none by default, as Atlas). Several
     /// (`0.3,0.4,0.5`) sweep: one cosine run per floor and model.
-    #[arg(long, value_delimiter = ',', value_name = "F")]
+    #[arg(long, value_delimiter = ',', value_name = "F", value_parser = crate::cli::args::cosine_f32)]
     pub cosine_floor: Vec<f32>,
 }
 
@@ -184,7 +184,15 @@ impl CosineArgs {
 
     /// Refuse a flag of a kind of model that none of `--model` is (`--ort-lib` with store
     /// names only, `--api-key-env` without a served model): it would be taken and ignored.
+    /// A model named twice is refused too: it ran twice and wrote one report over the other
+    /// (`models` printed two rows of it and adjusted its tests for both).
     pub(crate) fn check_kinds(&self) -> crate::Result<()> {
+        let twice = (self.model.iter().enumerate()).find(|(i, m)| self.model[..*i].contains(m));
+        if let Some((_, model)) = twice {
+            return Err(crate::Error::Usage(format!(
+                "--model {model} is given twice: each model runs once"
+            )));
+        }
         let kinds = self.kinds();
         let folder = kinds.contains(&ModelKind::Folder);
         let served = any_served(&kinds);

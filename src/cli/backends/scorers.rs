@@ -96,7 +96,7 @@ pub(crate) struct TierArgs {
 #[command(next_help_heading = "Context scorers (--backend composite|spreading|recent)")]
 pub(crate) struct SpreadingArgs {
     /// spreading: beliefs whose cosine reaches this are neighbours.
-    #[arg(long, default_value_t = 0.6)]
+    #[arg(long, default_value_t = 0.6, value_parser = crate::cli::args::cosine)]
     pub edge_threshold: f64,
     /// spreading: share of the neighbours' mean activation added.
     #[arg(long, default_value_t = 0.5, value_parser = non_negative)]

@@ -122,7 +122,8 @@ pub(crate) struct FlywheelArgs {
         long,
         requires = "vector",
         value_delimiter = ',',
-        default_value = "0.8,0.85,0.9"
+        default_value = "0.8,0.85,0.9",
+        value_parser = crate::cli::args::unit_f32
     )]
     pub floors: Vec<f32>,
     /// Queries per store size, at most.

@@ -50,9 +50,20 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
     let files = html::report_files(&args.reports)?;
     let reports = load_reports(&files, args.quiet)?;
+    // The page sets the runs side by side, case by case, against one suite's gold: runs on other
+    // files than each other's, or than the suite named, have other gold (an audit found both
+    // shown with exit 0, as `compare` and `locomo` refuse them).
+    crate::cli::mixed::same_inputs(&reports, "html sets runs side by side, case by case")?;
     let named = args.suite.named();
     let suite = if named {
-        crate::cli::args::load(&args.suite)?
+        let suite = crate::cli::args::load(&args.suite)?;
+        if suite.copy.is_none() {
+            let read: Vec<&str> = suite.inputs.iter().map(|f| f.sha256.as_str()).collect();
+            for report in &reports {
+                report.read_among(&read, &suite.label())?;
+            }
+        }
+        suite
     } else {
         let name = html::suite_name(&reports)?.unwrap_or_else(|| "pmb".into());
         Suite::load(&SuiteSource::Builtin(name))?

@@ -99,6 +99,14 @@ pub(crate) fn report_view(report: &LoadedReport, name: String, entries: Entries)
             .as_ref()
             .and_then(|m| m.stopped.as_ref())
             .map(crate::render::junit::stopped_text),
+        part: report
+            .manifest
+            .as_ref()
+            .and_then(|m| match (&m.shard, &m.selection) {
+                (Some(shard), _) => Some(format!("shard {shard} of a run")),
+                (None, Some(_)) => Some("a selection of the suite's cases".into()),
+                (None, None) => None,
+            }),
         repeats: report.manifest.as_ref().and_then(|m| m.repeats.clone()),
         entries: BTreeMap::new(),
         turns: BTreeMap::new(),

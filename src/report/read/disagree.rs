@@ -46,6 +46,24 @@ impl LoadedReport {
                 ));
             }
         }
+        // The rank measures' means: over the rows that carry each (an audit found an edited
+        // mean verified).
+        let means = published.get("rankMetrics").and_then(|b| b.get("means"));
+        for (measure, stated) in means.and_then(Value::as_object).into_iter().flatten() {
+            let values = (self.rows.iter()).filter_map(|r| r.rank_metrics.get(measure).flatten());
+            let rows = crate::eval::stats::mean(values);
+            let agree = match (stated.as_f64(), rows) {
+                (Some(s), Some(r)) => (s - r).abs() <= 1e-12 * r.abs().max(1.0),
+                (None, None) => stated.is_null(),
+                _ => false,
+            };
+            if !agree {
+                out.push(format!(
+                    "retrieval.rankMetrics.means.{measure} is {stated} but the per-case rows give {}",
+                    rows.map_or(Value::Null, Value::from)
+                ));
+            }
+        }
         if self.has_latency() {
             for key in ["meanLatencyMs", "p50LatencyMs", "p95LatencyMs"] {
                 compare(

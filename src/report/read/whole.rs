@@ -125,10 +125,32 @@ impl LoadedReport {
         let Some(read) = read else {
             return Ok(self);
         };
+        self.read_among(read, what)?;
         let recorded: Vec<&str> = (manifest.inputs.iter().flatten())
             .filter_map(|i| i.sha256.as_deref())
             .collect();
-        for (i, input) in manifest.inputs.iter().flatten().enumerate() {
+        if exact && manifest.inputs.is_some() {
+            if let Some(missing) = read.iter().find(|sha| !recorded.contains(sha)) {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    "$.manifest.inputs",
+                    format!(
+                        "the run did not read one of the files given ({what}; sha256 {}): the \
+                         report is of a run on other files (another overlay of corrections?)",
+                        &missing[..missing.len().min(12)]
+                    ),
+                ));
+            }
+        }
+        Ok(self)
+    }
+
+    /// An input error unless every input file its manifest records (by sha256) is among
+    /// `read`, the files the suite given was read from (`what` names them): a run on other
+    /// files has other gold. A report that records no inputs passes.
+    pub(crate) fn read_among(&self, read: &[&str], what: &str) -> Result<&LoadedReport> {
+        let inputs = self.manifest.iter().flat_map(|m| m.inputs.iter().flatten());
+        for (i, input) in inputs.enumerate() {
             if let Some(sha) = input.sha256.as_deref().filter(|sha| !read.contains(sha)) {
                 return Err(crate::error::Error::input(
                     &self.path,
@@ -139,19 +161,6 @@ impl LoadedReport {
                         input.path.as_deref().unwrap_or("an input"),
                         &sha[..sha.len().min(12)],
                         what
-                    ),
-                ));
-            }
-        }
-        if exact && manifest.inputs.is_some() {
-            if let Some(missing) = read.iter().find(|sha| !recorded.contains(sha)) {
-                return Err(crate::error::Error::input(
-                    &self.path,
-                    "$.manifest.inputs",
-                    format!(
-                        "the run did not read one of the files given ({what}; sha256 {}): the \
-                         report is of a run on other files (another overlay of corrections?)",
-                        &missing[..missing.len().min(12)]
                     ),
                 ));
             }

@@ -137,8 +137,22 @@ impl Params {
                 "--initial-beliefs must be at least 2, --forms and --limit at least 1".into(),
             );
         }
-        if !(self.zipf >= 0.0 && self.topic_skew >= 0.0) {
-            return Err("--zipf and --topic-skew must be 0 or more".into());
+        // Finite: infinity changes the simulation yet is recorded as null, so the recorded
+        // parameters could not reproduce the run.
+        for (name, x) in [("zipf", self.zipf), ("topic-skew", self.topic_skew)] {
+            if !(x.is_finite() && x >= 0.0) {
+                return Err(format!("--{name} {x}: expected a finite number, 0 or more"));
+            }
+        }
+        if !(self.min_score.is_finite() && self.min_score >= 0.0) {
+            return Err(format!(
+                "--min-score {}: expected a finite number, 0 or more",
+                self.min_score
+            ));
+        }
+        // No session: no store is measured, and its table would be zeros.
+        if self.sessions == 0 {
+            return Err("--sessions must be at least 1".into());
         }
         Ok(())
     }

@@ -122,7 +122,11 @@ function overview() {
   const stops = R.filter((r) => r.stopped).map((r) =>
     h("p", { class: "stopped", role: "alert" }, h("strong", {}, "Run stopped: "),
       `${r.file} ${r.stopped}. Its cases before the stop are shown; --resume continues it.`));
-  const out = [h("h2", {}, "Reports"), ...stops,
+  // A shard's or a selection's report holds some of the suite's cases: say so beside it.
+  const parts = R.filter((r) => r.part).map((r) =>
+    h("p", { class: "stopped part", role: "note" }, h("strong", {}, "Part of a run: "),
+      `${r.file} is ${r.part}: its cases only, not the suite's whole run.`));
+  const out = [h("h2", {}, "Reports"), ...stops, ...parts,
     h("p", { class: "muted" }, `Suite ${DATA.suite.name} (${DATA.suite.profile} profile) · ${R.length} report(s). `
       + "Click a heading to sort. Drift: the paper's noise / (relevant + pinned), and PrecisionMemBench's 1 − precision."),
     h("div", { class: "scroll" }, h("table", { id: "overview-table" }, h("thead", {}, head), h("tbody", {}, body)))];
