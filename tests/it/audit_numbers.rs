@@ -164,7 +164,8 @@ fn verify_catches_an_edited_rank_mean_and_an_emptied_input_list() {
 }
 
 /// A page of a shard's report says it holds part of a run; a page of runs on different files
-/// is refused, as `compare` refuses them.
+/// is refused, as `compare` refuses them; a page or a comparison against a suite named is
+/// refused for a run on other files than the suite's.
 #[test]
 fn a_page_says_a_shard_is_part_of_a_run_and_refuses_runs_on_other_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -256,6 +257,14 @@ fn a_page_says_a_shard_is_part_of_a_run_and_refuses_runs_on_other_files() {
     assert_eq!(against.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("is not among the files given"), "{stderr}");
     assert!(!Path::new(&page).exists(), "no page written");
+    // `compare` with the suite named re-scores by its gold: the same refusal.
+    let compared = tenure_eval_with(
+        &["compare", "--corpus", &out("a.json")],
+        &[Path::new("--cases"), &cases, &report("a"), &report("b")],
+    );
+    let stderr = String::from_utf8_lossy(&compared.stderr);
+    assert_eq!(compared.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is not among the files given"), "{stderr}");
 }
 
 /// LoCoMo-Plus's users ask one question each: the learning half is empty, and the study's
