@@ -139,48 +139,70 @@ pub(crate) fn read(dir: &Path) -> Result<Vec<Entry>> {
 pub(crate) struct Series<'a> {
     /// The run label.
     pub label: &'a str,
+    /// The suite.
+    pub suite: &'a str,
+    /// Its runs' profile, when recorded.
+    pub profile: Option<String>,
+    /// Its runs' inputs digest ([`Entry::inputs`]), when recorded.
+    pub inputs: Option<String>,
     /// The suite as the series is shown: its name, then its profile and its inputs' digest
     /// where another series of the label, suite and kind differs in them.
-    pub suite: String,
+    pub shown: String,
     /// `static` or `session`.
     pub kind: &'a str,
     /// Its runs, in the order they were written.
     pub runs: Vec<&'a Entry>,
 }
 
-/// The series of `entries`, in the order each first appears.
+/// The series of `entries`, in the order each first appears. A line written before history
+/// recorded profiles and inputs (neither field) joins the series of its label, suite and kind
+/// whatever they are: an upgrade does not split a system's history.
 pub(crate) fn series(entries: &[Entry]) -> Vec<Series<'_>> {
-    let key = |e: &Entry| (e.label.clone(), e.suite.clone(), e.kind.clone());
-    let mut groups: Vec<Vec<&Entry>> = Vec::new();
+    let fits = |a: &Option<String>, b: &Option<String>| a.is_none() || b.is_none() || a == b;
+    let mut out: Vec<Series<'_>> = Vec::new();
     for e in entries {
-        let same = |g: &&mut Vec<&Entry>| {
-            key(g[0]) == key(e) && (&g[0].profile, &g[0].inputs) == (&e.profile, &e.inputs)
-        };
-        match groups.iter_mut().find(same) {
-            Some(g) => g.push(e),
-            None => groups.push(vec![e]),
+        let found = out.iter_mut().find(|s| {
+            (s.label, s.suite, s.kind) == (&e.label[..], &e.suite[..], &e.kind[..])
+                && fits(&s.profile, &e.profile)
+                && fits(&s.inputs, &e.inputs)
+        });
+        match found {
+            Some(s) => {
+                s.profile = s.profile.take().or_else(|| e.profile.clone());
+                s.inputs = s.inputs.take().or_else(|| e.inputs.clone());
+                s.runs.push(e);
+            }
+            None => out.push(Series {
+                label: &e.label,
+                suite: &e.suite,
+                kind: &e.kind,
+                profile: e.profile.clone(),
+                inputs: e.inputs.clone(),
+                shown: String::new(),
+                runs: vec![e],
+            }),
         }
     }
-    (groups.iter())
-        .map(|runs| {
-            let e = runs[0];
-            // Named by what tells it from another series of its label, suite and kind.
-            let mut suite = e.suite.clone();
-            let kin = || groups.iter().map(|g| g[0]).filter(|o| key(o) == key(e));
-            if let (true, Some(profile)) = (kin().any(|o| o.profile != e.profile), &e.profile) {
-                suite.push_str(&format!(" (profile {profile})"));
+    // Each named by what tells it from another series of its label, suite and kind.
+    let named: Vec<String> = (out.iter())
+        .map(|s| {
+            let kin = || {
+                (out.iter()).filter(|o| (o.label, o.suite, o.kind) == (s.label, s.suite, s.kind))
+            };
+            let mut shown = s.suite.to_string();
+            if let (true, Some(profile)) = (kin().any(|o| o.profile != s.profile), &s.profile) {
+                shown.push_str(&format!(" (profile {profile})"));
             }
-            if let (true, Some(inputs)) = (kin().any(|o| o.inputs != e.inputs), &e.inputs) {
-                suite.push_str(&format!(" (inputs {inputs})"));
+            if let (true, Some(inputs)) = (kin().any(|o| o.inputs != s.inputs), &s.inputs) {
+                shown.push_str(&format!(" (inputs {inputs})"));
             }
-            Series {
-                label: &e.label,
-                suite,
-                kind: &e.kind,
-                runs: runs.clone(),
-            }
+            shown
         })
-        .collect()
+        .collect();
+    for (s, shown) in out.iter_mut().zip(named) {
+        s.shown = shown;
+    }
+    out
 }
 
 /// The last two runs of a series, compared case by case.

@@ -38,7 +38,23 @@ pub(crate) fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
             );
             continue;
         }
-        out.push(LoadedReport::load(path)?);
+        // A baseline's cases are what "new failures" are counted against: a stopped run's
+        // lacks some, and an errored case would count as failed before (a new failure of the
+        // system there would pass the gate). A shard's report is a baseline of its shard.
+        let baseline = LoadedReport::load(path)?;
+        if let Some(stopped) = baseline.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
+            return Err(crate::Error::input(
+                path,
+                "$.manifest.stopped",
+                format!(
+                    "--baseline: the report of a run that stopped before its end ({}); expected \
+                     a finished run's",
+                    crate::render::junit::stopped_text(stopped)
+                ),
+            ));
+        }
+        baseline.no_errored()?;
+        out.push(baseline);
     }
     Ok(out)
 }
@@ -116,8 +132,8 @@ pub(crate) fn finish(
                 say!("history: {appended} run(s) appended to {}", path.display());
                 if left > 0 {
                     say!(
-                        "history: {left} run(s) not appended: stopped, or with cases the \
-                         backend failed on (no measurement of those cases)"
+                        "history: {left} run(s) not appended: stopped, with cases the backend \
+                         failed on, or answers that make no good run (in failed/)"
                     );
                 }
             }

@@ -126,7 +126,7 @@ pub enum Wrote {
         path: PathBuf,
         /// How many passes were appended (those that ran to their end, every case measured).
         appended: usize,
-        /// How many were not: stopped, or with cases the backend failed on.
+        /// How many were not: stopped, with cases the backend failed on, or unhealthy.
         left: usize,
     },
     /// A page written.
@@ -164,10 +164,10 @@ pub fn write_outputs(
     )?;
     let mut kept = Vec::new();
     if let Some(dir) = &outputs.history {
-        // A history is a series of measurements: a pass that stopped, or whose backend failed
-        // on cases (their rows are no measurement, yet would read as failures), is left out.
-        let (whole, left): (Vec<_>, Vec<_>) =
-            (outcome.passes.iter()).partition(|p| p.stopped.is_none() && p.errored == 0);
+        // A history is a series of measurements: a pass that stopped, whose backend failed on
+        // cases (their rows are no measurement, yet would read as failures) or whose answers
+        // make no good run (compat mode), is left out.
+        let (whole, left): (Vec<_>, Vec<_>) = (outcome.passes.iter()).partition(|p| p.is_good());
         let entries: Vec<history::Entry> = (whole.iter())
             .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
             .collect();

@@ -41,6 +41,15 @@ pub struct PassOutcome {
     pub unhealthy: Option<String>,
 }
 
+impl PassOutcome {
+    /// A measurement of every case: it ran to its end, the backend failed on none, and its
+    /// answers make a good run (compat mode's failed calls read as no results do not). What a
+    /// history appends.
+    pub fn is_good(&self) -> bool {
+        self.stopped.is_none() && self.errored == 0 && self.unhealthy.is_none()
+    }
+}
+
 /// What a whole plan produced.
 #[derive(Debug)]
 pub struct JobOutcome {

@@ -45,7 +45,7 @@ pub(crate) fn tables(
             title: format!(
                 "{} · {} {} ({} runs)",
                 s.label,
-                s.suite,
+                s.shown,
                 s.kind,
                 s.runs.len()
             ),
@@ -55,7 +55,7 @@ pub(crate) fn tables(
         verdicts.push(match last_change(s, alpha) {
             None => format!(
                 "{} · {} {}: one run, nothing to compare",
-                s.label, s.suite, s.kind
+                s.label, s.shown, s.kind
             ),
             Some(c) => {
                 let head = if c.regression {
@@ -67,7 +67,7 @@ pub(crate) fn tables(
                     "{} · {} {}: {head} from run {} to run {} ({} → {}): {} pass→fail, {} \
                      fail→pass, exact McNemar p = {:.4} (α = {alpha})",
                     s.label,
-                    s.suite,
+                    s.shown,
                     s.kind,
                     s.runs.len() - 1,
                     s.runs.len(),
@@ -148,7 +148,7 @@ pub(crate) fn figure(series: &[Series<'_>], metric: &str) -> Result<String> {
         }
         let names: Vec<String> = series
             .iter()
-            .map(|s| format!("{} · {} {}", s.label, s.suite, s.kind))
+            .map(|s| format!("{} · {} {}", s.label, s.shown, s.kind))
             .collect();
         legend(&legend_area, &names, &TABLEAU)?;
         root.present().map_err(plot_error)?;

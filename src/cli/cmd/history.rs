@@ -65,6 +65,7 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
                 .map(|(s, t)| {
                     serde_json::json!({
                         "label": s.label, "suite": s.suite, "kind": s.kind,
+                        "profile": s.profile, "inputs": s.inputs, "shown": s.shown,
                         "header": t.header, "rows": t.rows,
                         "lastChange": last_change(s, args.alpha),
                     })

@@ -201,12 +201,12 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         (false, true) => None,
     };
     if let (Some((what, then)), Some(_)) = (part, &history.history) {
-        if crate::cli::given::given("history") {
+        let why = || format!("the history is not appended for {what}; {then}");
+        if crate::cli::given::given_else_noted("history", why) {
             return Err(crate::Error::Usage(format!(
                 "--history records whole runs, and this is {what}: {then}"
             )));
         }
-        say!("note: the config file's history is not appended for {what}; {then}");
         history.history = None;
         history.commit = None;
     }
