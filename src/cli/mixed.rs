@@ -60,12 +60,15 @@ pub(crate) fn same_inputs(reports: &[LoadedReport], why: &str) -> Result<()> {
         .filter_map(|r| Some((r, r.recorded_inputs()?)))
         .collect();
     if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
-        return Err(Error::Usage(format!(
-            "{why}, and these runs read different files (their manifests' inputs differ by \
-             sha256): {} and {}; a case's gold may differ between them",
-            recorded[0].0.path.display(),
-            other.path.display()
-        )));
+        return Err(Error::input(
+            &other.path,
+            "$.manifest.inputs",
+            format!(
+                "{why}, and these runs read different files (their manifests' inputs differ by \
+                 sha256): {} and this; a case's gold may differ between them",
+                recorded[0].0.path.display(),
+            ),
+        ));
     }
     Ok(())
 }

@@ -70,9 +70,22 @@ fn settings_that_cannot_be_trusted_are_refused_by_name() {
     ] {
         refused(&[&flywheel[..], &[flag, value]].concat(), says);
     }
+    for (flag, says) in [
+        ("--sessions", "--sessions and"),
+        ("--references", "--references must be"),
+    ] {
+        refused(&["flywheel", "--quiet", flag, "0"], says);
+    }
     refused(
-        &["flywheel", "--quiet", "--sessions", "0"],
-        "--sessions must be at least 1",
+        &[
+            "flywheel",
+            "--vector",
+            "--model",
+            "hashed",
+            "--vector-queries",
+            "0",
+        ],
+        "--vector-queries",
     );
     refused(
         &[
@@ -81,9 +94,12 @@ fn settings_that_cannot_be_trusted_are_refused_by_name() {
         "is not a number in [0, 1]",
     );
     // A repeat of a run taking its passed cases from the journal is no repeat.
+    let args = ["run", "--suite", "pmb", "--repeat", "2", "--rerun-failed"];
+    refused(&args, "cannot be used with '--rerun-failed'");
+    // A floor given twice ran twice, one report over the other.
     refused(
-        &["run", "--suite", "pmb", "--repeat", "2", "--rerun-failed"],
-        "--rerun-failed",
+        &[&cosine[..], &["--cosine-floor", "0.5,0.5"]].concat(),
+        "--cosine-floor 0.5 is given twice",
     );
     // A model given twice ran twice, and models adjusted its tests over both rows.
     refused(
@@ -92,28 +108,6 @@ fn settings_that_cannot_be_trusted_are_refused_by_name() {
         ],
         "--model hashed is given twice",
     );
-}
-
-/// With no reference in a session, retrieval per query is no measurement: "-", not 0.00.
-#[test]
-fn a_flywheel_without_references_prints_no_retrieval_per_query() {
-    let out = tenure_eval_ok(
-        &[
-            "flywheel",
-            "--quiet",
-            "--sessions",
-            "2",
-            "--initial-beliefs",
-            "20",
-            "--references",
-            "0",
-            "--variants",
-            "all",
-        ],
-        &[],
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("retrieved per query -"), "{text}");
 }
 
 /// `verify` recomputes the rank measures' means of the summary too, and a manifest whose input

@@ -250,9 +250,10 @@ fn a_claim_without_its_measurement_is_not_measured() {
     assert_ne!(verdict(&one, "C1"), "not-measured");
     let six = claims(&["--sessions", "6"]);
     assert_ne!(verdict(&six, "C2"), "not-measured");
-    let none = claims(&["--sessions", "12", "--references", "0"]);
-    assert_eq!(verdict(&none, "C1"), "not-measured");
-    assert_eq!(verdict(&none, "C2"), "not-measured");
+    // No reference: nothing is searched, so nothing is claimed (refused, exit 2).
+    let none = crate::common::tenure_eval(&["flywheel", "--sessions", "12", "--references", "0"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("--references must be at least 1"));
     // The variants table: in a run of 7, sessions 6-10 did not all run; in a run of 3,
     // sessions 1-5 did not either; the last five are as many as ran.
     for (sessions, measured) in [("7", [true, false]), ("3", [false, false])] {

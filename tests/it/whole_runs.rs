@@ -7,7 +7,7 @@
 //! (the altered run's gold, read from its rows, made every figure 1.000).
 
 use crate::common::needs::{locomo_file, needs, Need};
-use crate::common::{tenure_eval, tenure_eval_ok};
+use crate::common::{tenure_eval, tenure_eval_ok, tenure_eval_with};
 use std::path::Path;
 
 /// A plain-BM25 run of LoCoMo (with `--data`, `--out` and more after it).
@@ -169,6 +169,29 @@ fn a_run_with_another_overlay_of_corrections_is_refused() {
         stderr.contains("the run did not read one of the files given"),
         "{stderr}"
     );
+    // A page against the suite with more corrections is refused the same way (other gold).
+    let page = dir.path().join("page.html");
+    let shown = tenure_eval_with(
+        &["html", "--quiet", "--suite", "locomo"],
+        &[
+            Path::new("--data"),
+            &data,
+            Path::new("--corrections"),
+            &zero,
+            Path::new("--corrections"),
+            &one,
+            Path::new("--out"),
+            &page,
+            &report,
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&shown.stderr);
+    assert_eq!(shown.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a file of the corrections given"),
+        "{stderr}"
+    );
+    assert!(!page.exists());
 }
 
 /// A run that reached its end with cases the backend failed on (its report in `failed/`) is no
@@ -260,4 +283,44 @@ fn a_failed_runs_report_is_not_scored_as_a_run() {
     assert!(stderr.contains("stopped before its end"), "{stderr}");
     // The good report alone is read as before.
     assert!(tenure_eval(&["tables", g]).status.success());
+}
+
+/// A baseline is what new failures are counted against: a failed run's report (its errored
+/// cases counted as failed before, so a new failure there passed `--fail-on new-failures`) or a
+/// stopped run's is refused, named.
+#[test]
+fn a_failed_or_stopped_report_is_no_baseline() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    use crate::common::provider::{static_toy, Provider};
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    let mut reports = Vec::new();
+    for (name, max_errors) in [("errored", "100"), ("stopped", "2")] {
+        let out = dir.path().join(name);
+        let extra = ["--retries", "0", "--max-errors", max_errors];
+        let run = static_toy(&provider.url, &out, &extra).output().unwrap();
+        assert_eq!(run.status.code(), Some(3));
+        reports.push(out.join("pmb/failed/retrieval-report-toy.json"));
+    }
+    for (baseline, says) in reports
+        .iter()
+        .zip(["$.cases[0].error", "$.manifest.stopped"])
+    {
+        let gated = tenure_eval_with(
+            &["static", "--suite", "pmb", "--backend", "bm25", "--quiet"],
+            &[
+                Path::new("--out"),
+                &dir.path().join("gated"),
+                Path::new("--fail-on"),
+                Path::new("new-failures"),
+                Path::new("--baseline"),
+                baseline,
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&gated.stderr);
+        assert_eq!(gated.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    }
 }

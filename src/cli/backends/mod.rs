@@ -278,6 +278,15 @@ impl BackendFlags {
         if models {
             self.cosine.check_kinds()?;
         }
+        // A floor given twice ran twice, one report written over the other.
+        let floors = &self.index.cosine_floor;
+        if let Some((_, floor)) =
+            (floors.iter().enumerate()).find(|(i, f)| floors[..*i].contains(f))
+        {
+            return Err(Error::Usage(format!(
+                "--cosine-floor {floor} is given twice: each floor runs once"
+            )));
+        }
         Ok(())
     }
 

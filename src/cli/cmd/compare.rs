@@ -94,11 +94,8 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
     if let Some(suite) = &suite {
         // The suite named is the gold every measure is computed from: a report of a run on other
         // files would be re-scored against gold its run never read (an audit found it, exit 0).
-        if suite.copy.is_none() {
-            let read: Vec<&str> = suite.inputs.iter().map(|f| f.sha256.as_str()).collect();
-            for report in &reports {
-                report.read_among(&read, &suite.label())?;
-            }
+        for report in &reports {
+            report.on_files_of(suite)?;
         }
         reports.extend(crate::cli::load_trec_runs(
             &args.trec_run,

@@ -127,7 +127,7 @@ pub(crate) struct FlywheelArgs {
     )]
     pub floors: Vec<f32>,
     /// Queries per store size, at most.
-    #[arg(long, requires = "vector", default_value_t = 200)]
+    #[arg(long, requires = "vector", default_value_t = 200, value_parser = crate::cli::remote::at_least_one)]
     pub vector_queries: usize,
     /// Belief text embedded by the vector side.
     #[arg(long, requires = "vector", value_enum, default_value = "names")]

@@ -57,11 +57,8 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     let named = args.suite.named();
     let suite = if named {
         let suite = crate::cli::args::load(&args.suite)?;
-        if suite.copy.is_none() {
-            let read: Vec<&str> = suite.inputs.iter().map(|f| f.sha256.as_str()).collect();
-            for report in &reports {
-                report.read_among(&read, &suite.label())?;
-            }
+        for report in &reports {
+            report.on_files_of(&suite)?;
         }
         suite
     } else {

@@ -46,13 +46,9 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
         // A case the backend failed on has no scores: its half of the figure would be empty.
         for (report, (i, entry)) in [(&ra, &a), (&rb, &b)] {
             if entry.error.is_some() {
-                let at = match report.bare_array {
-                    true => format!("$[{i}].error"),
-                    false => format!("$.cases[{i}].error"),
-                };
                 return Err(Error::input(
                     &report.path,
-                    at,
+                    report.entry_at(*i) + ".error",
                     format!("the backend failed on case {case}: it has no scores to draw"),
                 ));
             }

@@ -144,16 +144,16 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
             .map(|()| ExitCode::SUCCESS);
     }
     let suite = load(&args.suite)?;
-    // A size is the whole store, the suite's own beliefs included: a smaller one was run at
-    // the suite's size in silence (the suite alone, its size, is a row of its own, with no
-    // generated belief to search and so no search latency).
-    if let Some(size) = args.sizes.iter().find(|s| **s < suite.corpus.len()) {
-        return Err(crate::Error::Usage(format!(
-            "--sizes {size}: a size is the store's whole size, and {} holds {} beliefs of its \
-             own; give that size (the suite alone) or more",
-            suite.label(),
-            suite.corpus.len()
-        )));
+    // The default sizes below a large suite's own corpus are left out, said; sizes given are
+    // the user's, and one too small is refused by the plan.
+    let mut plan = plan;
+    if !crate::cli::given::set("sizes") {
+        let own = suite.corpus.len();
+        let (kept, left): (Vec<usize>, Vec<usize>) = plan.sizes.iter().partition(|s| **s >= own);
+        if !left.is_empty() && !quiet {
+            say!("note: {} holds {own} beliefs of its own: the default sizes below that ({left:?}) are left out", suite.label());
+        }
+        plan.sizes = kept;
     }
     let rows = plan.run(&suite, |size| {
         if !quiet {

@@ -36,6 +36,15 @@ impl LoadedReport {
         }
     }
 
+    /// The JSON path of its `i`th case or turn: `$[i]` in the paper layout's bare array,
+    /// `$.cases[i]` otherwise.
+    pub(crate) fn entry_at(&self, i: usize) -> String {
+        match self.bare_array {
+            true => format!("$[{i}]"),
+            false => format!("$.cases[{i}]"),
+        }
+    }
+
     /// An input error unless this is a whole run ([`Self::whole_run`]) that ran to its end
     /// and measured every case ([`Self::no_errored`]): what `tables` and the studies read as a
     /// run of the suite. A stopped run's report holds the cases before it stopped.
@@ -67,10 +76,7 @@ impl LoadedReport {
         let Some(&first) = errored.first() else {
             return Ok(self);
         };
-        let at = match self.bare_array {
-            true => format!("$[{first}].error"),
-            false => format!("$.cases[{first}].error"),
-        };
+        let at = self.entry_at(first) + ".error";
         let what = match self.kind {
             crate::backend::Workload::Static => "cases",
             crate::backend::Workload::Session => "turns",
@@ -96,16 +102,44 @@ impl LoadedReport {
     /// `longmemeval`, `trec`) call it: an audit found each taking a stopped run's report, a
     /// shard's, or a run on altered files as a whole run on the files given, with exit 0.
     pub(crate) fn whole_run_on(&self, suite: &Suite) -> Result<&LoadedReport> {
-        // A built-in suite's files are compiled in and cannot be altered; its runs through a
-        // memory system record PrecisionMemBench's own copy of them (other bytes, the same
-        // expectations: docs/providers.md), so no input is compared.
+        self.finished()?.on_files_of(suite)
+    }
+
+    /// An input error unless the report's run read `suite`'s files: each file its manifest
+    /// records is one the suite was read from ([`Self::read_among`]), and where the suite holds
+    /// an overlay of corrections (LoCoMo's audit), the run read every file of it (with fewer,
+    /// its gold differs). What `compare` and `html` ask of a report against a suite named, and
+    /// the studies through [`Self::whole_run_on`]. A built-in suite's files are compiled in and
+    /// cannot be altered; its runs through a memory system record PrecisionMemBench's own copy
+    /// (other bytes, the same expectations: docs/providers.md), so none is compared.
+    pub(crate) fn on_files_of(&self, suite: &Suite) -> Result<&LoadedReport> {
         if suite.copy.is_some() {
-            return self.whole_run_of(None, false, &suite.label());
+            return Ok(self);
         }
         let read: Vec<&str> = suite.inputs.iter().map(|f| f.sha256.as_str()).collect();
-        // A tier or unit of a benchmark reads some of its files: the run's inputs are among
-        // the suite's.
-        self.whole_run_of(Some(&read), false, &suite.label())
+        self.read_among(&read, &suite.label())?;
+        let Some(recorded) = self.manifest.as_ref().and_then(|m| m.inputs.as_ref()) else {
+            return Ok(self);
+        };
+        let corrections = suite.inputs.iter().filter(|f| f.role == "corrections");
+        for missing in corrections {
+            if !recorded
+                .iter()
+                .any(|r| r.sha256.as_deref() == Some(&missing.sha256))
+            {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    "$.manifest.inputs",
+                    format!(
+                        "the run did not read {} (sha256 {}), a file of the corrections given: \
+                         the report is of a run with other gold",
+                        missing.path,
+                        &missing.sha256[..missing.sha256.len().min(12)]
+                    ),
+                ));
+            }
+        }
+        Ok(self)
     }
 
     /// [`Self::whole_run_on`] for a study that reads the benchmark's files itself: `read` the

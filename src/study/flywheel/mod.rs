@@ -150,9 +150,10 @@ impl Params {
                 self.min_score
             ));
         }
-        // No session: no store is measured, and its table would be zeros.
-        if self.sessions == 0 {
-            return Err("--sessions must be at least 1".into());
+        // No session, or no reference in one: nothing is searched, and every coverage and
+        // retrieval per query would be printed as 0 (an audit found both, exit 0).
+        if self.sessions == 0 || self.references == 0 {
+            return Err("--sessions and --references must be at least 1".into());
         }
         Ok(())
     }

@@ -105,6 +105,23 @@ impl ScalePlan {
         suite: &Suite,
         measure: impl FnMut(usize) -> Result<ScaleRow>,
     ) -> Result<Vec<ScaleRow>> {
+        // A size is the whole store, the suite's own beliefs included: a smaller one ran at the
+        // suite's size in silence (the suite alone, its size, is a row of its own, with no
+        // generated belief to search and so no search latency).
+        let own = suite.corpus.len();
+        if let Some(size) = self.sizes.iter().find(|s| **s < own) {
+            return Err(Error::Usage(format!(
+                "--sizes {size}: a size is the store's whole size, and {} holds {own} beliefs of \
+                 its own; give that size (the suite alone) or more",
+                suite.label()
+            )));
+        }
+        if self.sizes.is_empty() {
+            return Err(Error::Usage(format!(
+                "{} holds {own} beliefs of its own, more than every default size: give --sizes",
+                suite.label()
+            )));
+        }
         let rows = self.each(measure)?;
         if let Some(shard) = self.shard {
             self.write_shard(Some(suite), shard, &Rows::Bm25(rows.clone()))?;

@@ -38,7 +38,7 @@ pub(crate) const CHANNELS: [(&str, &str); 3] = [
 ];
 
 /// The sha256 of each channel's file as released (the repository at 8804415, `data/`), in
-/// [`CHANNELS`]' order: other bytes are drawn and classified, and said (`is_released`).
+/// [`CHANNELS`]' order: other bytes are drawn and classified, and said ([`turns`] tells).
 const RELEASED_SHA256: [&str; 3] = [
     "77111c16ce7aa070d0d405a5330477690be5e2a965ea22bfea82d2ce012552cb",
     "ae9d38d3088f06b958adeba3404670f0db34860812ee9a09991f62230cefdd59",

@@ -231,10 +231,7 @@ pub(crate) fn claims(e: &Evidence) -> Vec<Claim> {
                 "per-session precision (variant all): min {}, last {}; retrieved per query {}",
                 f2(min_precision(all)),
                 f2(all.last().and_then(|m| m.precision)),
-                f2(all
-                    .last()
-                    .filter(|m| m.references > 0)
-                    .map(|m| m.retrieved_per_query))
+                f2(all.last().map(|m| m.retrieved_per_query))
             ),
             parameters: model.clone(),
             verdict: c1,
