@@ -311,3 +311,37 @@ fn a_confidence_outside_0_1_is_refused_naming_its_belief() {
         );
     }
 }
+
+/// Figure 2 from a session run whose backend failed on turns: an errored turn has no lists, and
+/// its drift was drawn as 0, the best a system can do. Refused, naming the turn's path.
+#[test]
+fn the_drift_figure_refuses_a_run_with_errored_turns() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    let out = dir.path().join("out");
+    let extra = ["--retries", "0", "--max-errors", "100"];
+    let run = toy("session", &provider.url, &out, &extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let failed = out.join("pmb/failed/session-retrieval-report-toy.json");
+    let svg = dir.path().join("drift.svg");
+    let drawn = tenure_eval_with(&["plot", "--out", svg.to_str().unwrap()], &[&failed]);
+    let stderr = String::from_utf8_lossy(&drawn.stderr);
+    assert_eq!(drawn.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("$.cases[0].error") && stderr.contains("turns"),
+        "{stderr}"
+    );
+    assert!(!svg.exists());
+}
