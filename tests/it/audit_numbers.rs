@@ -7,6 +7,9 @@ use crate::common::{tenure_eval, tenure_eval_ok, tenure_eval_with};
 use serde_json::Value;
 use std::path::Path;
 
+/// A BM25 run of pmb's static cases, quietly (with `--out` and more after it).
+const PMB_BM25: [&str; 6] = ["static", "--suite", "pmb", "--backend", "bm25", "--quiet"];
+
 /// `args` is exit 2 and says `says`.
 fn refused(args: &[&str], says: &str) {
     let out = tenure_eval(args);
@@ -115,18 +118,7 @@ fn settings_that_cannot_be_trusted_are_refused_by_name() {
 #[test]
 fn verify_catches_an_edited_rank_mean_and_an_emptied_input_list() {
     let dir = tempfile::tempdir().unwrap();
-    tenure_eval_ok(
-        &[
-            "static",
-            "--suite",
-            "pmb",
-            "--backend",
-            "bm25",
-            "--quiet",
-            "--out",
-        ],
-        &[dir.path()],
-    );
+    tenure_eval_ok(&[&PMB_BM25[..], &["--out"]].concat(), &[dir.path()]);
     let report = dir.path().join("pmb/retrieval-report-tenure.json");
     assert!(tenure_eval_with(&["verify"], &[&report]).status.success());
     let value: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
@@ -166,17 +158,7 @@ fn a_page_says_a_shard_is_part_of_a_run_and_refuses_runs_on_other_files() {
     let d = |name: &str| dir.path().join(name);
     let out = |name: &str| d(name).to_str().unwrap().to_string();
     tenure_eval_ok(
-        &[
-            "static",
-            "--suite",
-            "pmb",
-            "--backend",
-            "bm25",
-            "--quiet",
-            "--shard",
-            "1/3",
-            "--out",
-        ],
+        &[&PMB_BM25[..], &["--shard", "1/3", "--out"]].concat(),
         &[&d("shard")],
     );
     let shard = d("shard/pmb/retrieval-report-tenure.json");
