@@ -15,10 +15,9 @@ use crate::eval::qrels::Qrels;
 use crate::eval::rank::Measure;
 use crate::eval::summary::Summary;
 use crate::render::run_table::RunRow;
-use crate::report::rank_block;
 use crate::report::write::stream::StaticStream;
 use crate::report::LoadedReport;
-use crate::report::{json, label, write_report, Manifest, ReportFile, Shape};
+use crate::report::{json, label, write_in_memory, Manifest, Shape};
 use crate::run::journal::{Checkpoint, Stopped};
 use crate::run::{run_sessions_journaled, run_static_journaled, Observer};
 use crate::suite::Suite;
@@ -310,12 +309,14 @@ fn static_pass(
         let manifest = Manifest::for_static(suite, &run)
             .labelled(options.label)
             .configured(options.config)
-            .sharded(pass.checkpoint.shard());
+            .sharded(pass.checkpoint.shard())
+            .unhealthy(health.unhealthy.clone());
         let report = json::static_report(&run, &manifest, shape);
         let (reports, loaded) = write_in_memory(&path, report, pass.qrels, options.measures)?;
         (reports, loaded, run.summary(), run.errored())
     } else {
         let errored = stream.errored();
+        stream.unhealthy = health.unhealthy.clone();
         let (reports, loaded, summary) = stream.finish(&path, &run, suite)?;
         (reports, loaded, summary, errored)
     };
@@ -352,14 +353,15 @@ fn session_pass(
         },
     )?;
     observer.pass_finished();
-    let manifest = Manifest::for_sessions(suite, &run)
-        .labelled(options.label)
-        .configured(options.config)
-        .sharded(pass.checkpoint.shard());
-    let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
     let mut answers = Answers::default();
     run.turns.iter().for_each(|t| answers.see(&t.context));
     let health = Health::of(&run.backend, &run.backend_stats, &answers);
+    let manifest = Manifest::for_sessions(suite, &run)
+        .labelled(options.label)
+        .configured(options.config)
+        .sharded(pass.checkpoint.shard())
+        .unhealthy(health.unhealthy.clone());
+    let report = json::session_report(&run, &manifest, Shape::of(suite.profile));
     let failed = pass.tally.total() > 0 || run.stopped.is_some() || health.unhealthy.is_some();
     let path = file_path(
         pass.dir,
@@ -382,18 +384,4 @@ fn session_pass(
         health,
         reused: run.reused,
     })
-}
-
-/// A report built in memory (sessions; an external system's static cases): rank metrics added,
-/// written, and read back from memory.
-fn write_in_memory(
-    path: &Path,
-    mut report: ReportFile,
-    qrels: &Qrels,
-    measures: &[Measure],
-) -> Result<(Vec<PathBuf>, LoadedReport)> {
-    rank_block::annotate(&mut report.body, qrels, measures);
-    let reports = write_report(path, &report)?;
-    let loaded = LoadedReport::from_parts(path, &report.body, report.sidecar)?;
-    Ok((reports, loaded))
 }

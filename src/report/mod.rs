@@ -119,6 +119,11 @@ pub struct Manifest {
     /// The cases the run chose (`--case`, `--category`, `--limit`): its report holds those only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection: Option<crate::suite::select::Selection>,
+    /// Why the system's answers make no good run though no case errored (compat mode's failed
+    /// calls read as no results: `job::health`): the report is a failed one, and readers that
+    /// take a report as a run refuse it (`LoadedReport::finished`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unhealthy: Option<String>,
 }
 
 /// A config file as a manifest records it.
@@ -169,7 +174,14 @@ impl Manifest {
             config: None,
             shard: None,
             selection: suite.selection.clone(),
+            unhealthy: None,
         }
+    }
+
+    /// The same, recording why the system's answers make no good run, when they do not.
+    pub(crate) fn unhealthy(mut self, why: Option<String>) -> Manifest {
+        self.unhealthy = why;
+        self
     }
 
     /// The same, recording the shard the run was.
@@ -299,6 +311,20 @@ pub fn write_report(
 ) -> crate::Result<Vec<std::path::PathBuf>> {
     let bytes = json::to_bytes(&report.body);
     write_report_with(path, report.sidecar.as_ref(), |out| out.write_all(&bytes))
+}
+
+/// A report built in memory (sessions; an external system's static cases): rank metrics added
+/// (judged by `qrels` on `measures`), written, and read back from memory.
+pub(crate) fn write_in_memory(
+    path: &std::path::Path,
+    mut report: ReportFile,
+    qrels: &crate::eval::qrels::Qrels,
+    measures: &[crate::eval::rank::Measure],
+) -> crate::Result<(Vec<std::path::PathBuf>, LoadedReport)> {
+    rank_block::annotate(&mut report.body, qrels, measures);
+    let reports = write_report(path, &report)?;
+    let loaded = LoadedReport::from_parts(path, &report.body, report.sidecar)?;
+    Ok((reports, loaded))
 }
 
 /// [`write_report`] for a report written piece by piece by `write` (a streamed report); the

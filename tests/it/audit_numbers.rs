@@ -327,3 +327,41 @@ fn the_drift_figure_refuses_a_run_with_errored_turns() {
     );
     assert!(!svg.exists());
 }
+
+/// In compat mode a failed search reads as no results (upstream's client does so), and a pass
+/// where most calls failed is a failed run: its report, in failed/, now says why in
+/// `manifest.unhealthy`, and `tables` and the studies refuse it as a run (they read it as one).
+#[test]
+fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    let out = dir.path().join("out");
+    let extra = ["--compat", "pmb", "--retries", "0", "--max-errors", "100"];
+    let run = static_toy(&provider.url, &out, &extra).output().unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let failed: Vec<_> = std::fs::read_dir(out.join("pmb/failed"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    let report: Value = serde_json::from_slice(&std::fs::read(&failed[0]).unwrap()).unwrap();
+    assert!(
+        report["manifest"]["unhealthy"].is_string(),
+        "{}",
+        report["manifest"]
+    );
+    let tables = tenure_eval_with(&["tables"], &[&failed[0]]);
+    let stderr = String::from_utf8_lossy(&tables.stderr);
+    assert_eq!(tables.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("$.manifest.unhealthy"), "{stderr}");
+}

@@ -69,6 +69,9 @@ pub struct RecordedManifest {
     /// The run chose some of the cases (`--case`, `--category`, `--limit`): those only.
     #[serde(default)]
     pub selection: Option<crate::suite::select::Selection>,
+    /// Why the system's answers make no good run (compat mode), when they do not.
+    #[serde(default)]
+    pub unhealthy: Option<String>,
 }
 
 /// One input file of a run.

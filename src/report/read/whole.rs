@@ -61,6 +61,15 @@ impl LoadedReport {
                 ) + &format!(" [{}]", serde_json::to_string(stopped).unwrap_or_default()),
             ));
         }
+        if let Some(why) = self.manifest.as_ref().and_then(|m| m.unhealthy.as_ref()) {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.unhealthy",
+                format!(
+                    "the report of a failed run, whose system's answers make no good run: {why}"
+                ),
+            ));
+        }
         self.no_errored()
     }
 

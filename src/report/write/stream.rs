@@ -43,6 +43,8 @@ pub struct StaticStream<'a> {
     config: Option<crate::report::ConfigFile>,
     /// The shard the run is, for the manifest.
     shard: Option<crate::shard::Shard>,
+    /// Why the system's answers make no good run, for the manifest (set before `finish`).
+    pub(crate) unhealthy: Option<String>,
 }
 
 fn spill_error(dir: &Path, source: std::io::Error) -> Error {
@@ -76,6 +78,7 @@ impl<'a> StaticStream<'a> {
             label: None,
             config: None,
             shard: None,
+            unhealthy: None,
         })
     }
 
@@ -150,7 +153,8 @@ impl<'a> StaticStream<'a> {
         let manifest = Manifest::for_static(suite, run)
             .labelled(self.label.as_deref())
             .configured(self.config.as_ref())
-            .sharded(self.shard);
+            .sharded(self.shard)
+            .unhealthy(self.unhealthy.clone());
         let ingestion = json::tenure_ingestion(&run.ingestion);
         let crate::report::ReportFile {
             body: mut skeleton,
