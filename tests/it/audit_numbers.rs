@@ -364,4 +364,20 @@ fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
     let stderr = String::from_utf8_lossy(&tables.stderr);
     assert_eq!(tables.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("$.manifest.unhealthy"), "{stderr}");
+    // The page shows it, and says it is a failed run.
+    let page = dir.path().join("page.html");
+    tenure_eval_ok(
+        &["html", "--quiet", "--out", page.to_str().unwrap()],
+        &[&failed[0]],
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"unhealthy\":"), "the page's data");
+    if let Some(b) = crate::common::browser::browser_or_skip() {
+        b.goto(&crate::common::browser::Browser::file_url(&page, ""));
+        let alert = b.wait("const p = [...document.querySelectorAll('p[role=alert]')].find((p) => p.textContent.startsWith('Failed run')); return p && p.textContent;");
+        assert!(
+            alert.as_str().unwrap().contains("scored as empty answers"),
+            "{alert}"
+        );
+    }
 }

@@ -99,6 +99,7 @@ pub(crate) fn report_view(report: &LoadedReport, name: String, entries: Entries)
             .as_ref()
             .and_then(|m| m.stopped.as_ref())
             .map(crate::render::junit::stopped_text),
+        unhealthy: report.manifest.as_ref().and_then(|m| m.unhealthy.clone()),
         part: report
             .manifest
             .as_ref()

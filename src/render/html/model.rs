@@ -76,6 +76,9 @@ pub(crate) struct ReportView {
     /// The run stopped before its end: `stopped after CASE: REASON` (a failed run's report).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// The system's answers made no good run (compat mode; `manifest.unhealthy`): why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unhealthy: Option<String>,
     /// The report holds part of a run's cases: `shard K/N` (`--shard`) or the cases a selection
     /// chose (`--case`, `--category`, `--limit`). An audit found a shard's page saying
     /// `static 28/28` with no word that 49 more cases were elsewhere.

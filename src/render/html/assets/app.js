@@ -126,7 +126,11 @@ function overview() {
   const parts = R.filter((r) => r.part).map((r) =>
     h("p", { class: "stopped part", role: "note" }, h("strong", {}, "Part of a run: "),
       `${r.file} is ${r.part}: its cases only, not the suite's whole run.`));
-  const out = [h("h2", {}, "Reports"), ...stops, ...parts,
+  // A compat-mode run whose system failed its calls: its scores count the failures as empty.
+  const unhealthy = R.filter((r) => r.unhealthy).map((r) =>
+    h("p", { class: "stopped", role: "alert" }, h("strong", {}, "Failed run: "),
+      `${r.file}: ${r.unhealthy}. Its failed calls are scored as empty answers, as upstream scores them.`));
+  const out = [h("h2", {}, "Reports"), ...stops, ...unhealthy, ...parts,
     h("p", { class: "muted" }, `Suite ${DATA.suite.name} (${DATA.suite.profile} profile) · ${R.length} report(s). `
       + "Click a heading to sort. Drift: the paper's noise / (relevant + pinned), and PrecisionMemBench's 1 − precision."),
     h("div", { class: "scroll" }, h("table", { id: "overview-table" }, h("thead", {}, head), h("tbody", {}, body)))];
