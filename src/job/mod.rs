@@ -72,6 +72,16 @@ pub struct RunPlan {
     pub shard: Option<crate::shard::Shard>,
 }
 
+/// What a run or a server of alias-BM25 says over `suite`'s items when they have no aliases.
+pub(crate) fn names_only_warning(suite: &Suite) -> String {
+    format!(
+        "alias-BM25 (--backend bm25) matches a query word only against a whole name or alias, \
+         and {}'s items have none: it can retrieve almost nothing. Plain BM25 over the items' \
+         words is --backend bm25-text",
+        suite.label()
+    )
+}
+
 impl RunPlan {
     /// A plan for `kinds` of `suite` through `backends`, reports under `out/<suite>`. A suite
     /// without session cases runs the static half of `run` (with a note) and cannot run
@@ -151,12 +161,7 @@ impl RunPlan {
         .map_err(Error::Usage)?;
         let mut warnings =
             if !suite.has_aliases() && backends.iter().any(BackendConfig::matches_names_only) {
-                vec![format!(
-                "alias-BM25 (--backend bm25) matches a query word only against a whole name or \
-                 alias, and {}'s items have none: it can retrieve almost nothing. Plain BM25 over \
-                 the items' words is --backend bm25-text",
-                suite.label()
-            )]
+                vec![names_only_warning(&suite)]
             } else {
                 Vec::new()
             };

@@ -188,6 +188,8 @@ pub(crate) struct ModelRow {
 pub(crate) struct ChanceTest {
     /// The measure tested (the first of `--metrics`).
     pub measure: String,
+    /// Cases with a value in both (a measure undefined on a case without gold leaves it out).
+    pub cases: usize,
     /// Mean of this row − chance over the cases with a value in both.
     pub mean_difference: f64,
     /// Paired randomisation test's p, Holm-adjusted over the table's pairs.

@@ -381,3 +381,74 @@ fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
         );
     }
 }
+
+/// From the fourth audit: `run --explain --top 0` said "no belief ... matches any query term" of a
+/// case whose first belief scores 7.67; `models`' note said its chance test ran over the suite's
+/// 77 cases where nDCG@10 is defined on 43 (the cases with gold); `serve` served alias-BM25 over
+/// LoCoMo's items, which have no aliases, so a run against it read 0 everywhere, in silence.
+#[test]
+fn explain_top_0_refused_the_chance_test_counts_its_cases_and_serve_chooses_as_run() {
+    refused(
+        &[
+            "run",
+            "--explain",
+            "happy-alias-match-kubernetes",
+            "--top",
+            "0",
+        ],
+        "--top",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = tenure_eval_with(
+        &[
+            "models", "--suite", "pmb", "--model", "hashed", "--quiet", "--out",
+        ],
+        &[dir.path()],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("over 43 cases, paired randomisation test"),
+        "{text}"
+    );
+    use crate::common::needs::{locomo_file, needs, Need};
+    if !needs(&[Need::Locomo]) {
+        return;
+    }
+    let data = locomo_file();
+    let data = data.to_str().unwrap();
+    // What the server says on stderr once it serves (it prints its URL, then what it serves).
+    let served = |extra: &[&str]| {
+        let log = dir.path().join("serve.err");
+        let mut child = crate::common::cli(&["serve", "--port", "0", "--suite", "locomo"])
+            .args(["--data", data])
+            .args(extra)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let mut said = String::new();
+        while !said.contains("serving ") && start.elapsed() < std::time::Duration::from_secs(60) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            said = std::fs::read_to_string(&log).unwrap_or_default();
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        said
+    };
+    let stderr = served(&[]);
+    assert!(
+        stderr.contains("serving bm25-text over suite locomo"),
+        "{stderr}"
+    );
+    let stderr = served(&["--backend", "bm25"]);
+    assert!(
+        stderr.contains("warning: alias-BM25 (--backend bm25) matches"),
+        "{stderr}"
+    );
+}

@@ -52,7 +52,8 @@ pub(crate) struct RunArgs {
         long,
         default_value_t = 10,
         requires = "explain",
-        help_heading = "Explain one case"
+        help_heading = "Explain one case",
+        value_parser = crate::cli::remote::at_least_one
     )]
     pub top: usize,
     /// Remote calls: concurrency, timeout, retries.

@@ -16,9 +16,10 @@ pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub progress: crate::cli::progress::ProgressArg,
     /// The backend to serve: any built-in one (bm25, bm25-text, cosine, a fusion, a context
-    /// scorer, recent), over the suite's beliefs; not http.
-    #[arg(long, value_enum, default_value = "bm25")]
-    pub backend: BackendArg,
+    /// scorer, recent), over the suite's beliefs; not http. Default: alias-BM25 (bm25) where the
+    /// suite's items have aliases, else plain BM25 (bm25-text), as `run` chooses.
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
     /// Address to listen on; 127.0.0.1 keeps it to this machine.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
@@ -56,8 +57,19 @@ pub(crate) struct ServeArgs {
 
 /// Serve until killed.
 pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
-    args.backends.check(&[args.backend], None, false)?;
-    if args.backend == BackendArg::Http {
+    let given = load(&args.suite)?;
+    // Alias-BM25 over items without aliases (LoCoMo, BEAM) retrieves almost nothing: a run
+    // against it read as a broken memory system, every figure 0 (an audit found it in silence).
+    let backend = match args.backend {
+        Some(b) => b,
+        None if given.has_aliases() => BackendArg::Bm25,
+        None => BackendArg::Bm25Text,
+    };
+    if backend == BackendArg::Bm25 && !given.has_aliases() {
+        say!("warning: {}", crate::job::names_only_warning(&given));
+    }
+    args.backends.check(&[backend], None, false)?;
+    if backend == BackendArg::Http {
         return Err(Error::Usage(
             "serve exposes a built-in backend (bm25, bm25-text, cosine, rrf, composite, ...), not \
              another server"
@@ -66,9 +78,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     }
     // A served backend is a memory system that PrecisionMemBench's harness (or ours, standing
     // in for it) seeds: it holds PrecisionMemBench's own copy of the suite, the texts it is sent.
-    let given = load(&args.suite)?;
     let suite = given.harness_copy()?.unwrap_or(given);
-    let mut configs = args.backends.configs(&[args.backend], &args.remote, None)?;
+    let mut configs = args.backends.configs(&[backend], &args.remote, None)?;
     let mut config = configs.remove(0);
     let mut progress = Progress::new(args.quiet, &suite.label());
     config.prepare(&suite, &mut |done, total| {
@@ -91,7 +102,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         say!(
             "serving {} over suite {}{} at {} with {} workers{} (DELETE /reset, POST /add, POST \
              /search, PUT /update, POST /wait, GET /health); Ctrl-C stops",
-            args.backend.name(),
+            backend.name(),
             suite.label(),
             suite
                 .copy
