@@ -141,3 +141,66 @@ fn a_second_labelling_is_scored_as_the_predictions() {
         );
     }
 }
+
+/// A figure of nothing is null in the JSON and "–" in the table (precision of a class never
+/// predicted, recall of one never labelled, both of one neither), and a labelled class's F1
+/// interval is over the resamples where it is defined: fifteen `forward_open` statements and
+/// one `closed`, every one predicted right, gave `closed` an interval from 0.000 (the resamples
+/// that drew no `closed` counted as F1 0). Found by an audit.
+#[test]
+fn figures_of_nothing_are_null_and_a_perfect_rare_class_has_a_perfect_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = String::new();
+    for i in 0..15 {
+        lines += &format!("{{\"id\": \"f{i}\", \"class\": \"forward_open\"}}\n");
+    }
+    lines += "{\"id\": \"c0\", \"class\": \"closed\"}\n";
+    let (gold, same) = (dir.path().join("gold.jsonl"), dir.path().join("same.jsonl"));
+    std::fs::write(&gold, &lines).unwrap();
+    std::fs::write(&same, &lines).unwrap();
+    // The same file but the closed statement predicted current_state.
+    let other = dir.path().join("other.jsonl");
+    std::fs::write(
+        &other,
+        lines.replace(
+            "\"c0\", \"class\": \"closed\"",
+            "\"c0\", \"class\": \"current_state\"",
+        ),
+    )
+    .unwrap();
+    let eval = |predicted: &std::path::Path, format: &str| {
+        let out = crate::common::tenure_eval_with(
+            &["temporal", "eval", "--format", format],
+            &[&gold, std::path::Path::new("--predicted"), predicted],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: serde_json::Value = serde_json::from_str(&eval(&same, "json")).unwrap();
+    let per_class = &json["perClass"];
+    assert!(
+        per_class["correction"]["precision"].is_null(),
+        "{per_class}"
+    );
+    assert!(per_class["correction"]["f1"].is_null(), "{per_class}");
+    assert_eq!(per_class["closed"]["f1"], 1.0);
+    let table = eval(&same, "markdown");
+    let closed = table.lines().find(|l| l.starts_with("| closed")).unwrap();
+    assert!(closed.contains("1.000–1.000"), "{closed}");
+    // current_state predicted once, never labelled: precision 0, recall "–"; closed labelled,
+    // never predicted: precision "–", recall 0.
+    let table = eval(&other, "markdown");
+    let row = |class: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {class} ")))
+            .unwrap();
+        line.split('|').map(|c| c.trim().to_string()).collect()
+    };
+    assert_eq!(row("current_state")[2..4], ["0.000", "–"], "{table}");
+    assert_eq!(row("closed")[2..4], ["–", "0.000"], "{table}");
+}

@@ -86,6 +86,7 @@ impl Scored {
                     recall,
                     f1,
                     support,
+                    predicted,
                 };
                 (c, scores)
             })
@@ -155,11 +156,13 @@ pub(super) fn bootstrap(
         let scored = Scored::of(&sample);
         macros.push(scored.macro_f1);
         kappas.extend(scored.kappa);
+        // A labelled class's F1 over the resamples where it is defined (labelled or predicted
+        // in the resample): one drawn without it has no F1, and counting 0 there put the lower
+        // end of a perfectly classified class's interval at 0 (found by an audit).
         for c in &labelled {
-            per_class
-                .entry(*c)
-                .or_default()
-                .push(scored.per_class[c].f1);
+            if let [_, _, Some(f1)] = scored.per_class[c].defined() {
+                per_class.entry(*c).or_default().push(f1);
+            }
         }
     });
     let interval = crate::eval::stats::percentile_bounds;

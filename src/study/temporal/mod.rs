@@ -108,8 +108,10 @@ pub(crate) fn parse_statements(path: &Path, bytes: &[u8]) -> Result<Vec<Statemen
     Ok(out)
 }
 
-/// Precision, recall, F1 and support of one class.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// Precision, recall, F1 and support of one class. The averages take 0 for a figure of
+/// nothing (scikit-learn's `zero_division=0`); the JSON writes it null, as the table writes
+/// "–" (an audit found `"correction": {"precision": 0.0, ...}` for a class never seen).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ClassScores {
     /// Correct predictions of the class over all its predictions (0 when never predicted).
     pub precision: f64,
@@ -119,6 +121,34 @@ pub(crate) struct ClassScores {
     pub f1: f64,
     /// Gold statements of the class.
     pub support: usize,
+    /// Statements predicted as the class.
+    pub predicted: usize,
+}
+
+impl ClassScores {
+    /// Precision, recall and F1 where defined: precision over a class predicted at least once,
+    /// recall over one labelled, F1 over one labelled or predicted.
+    pub(crate) fn defined(&self) -> [Option<f64>; 3] {
+        let seen = self.support > 0 || self.predicted > 0;
+        [
+            (self.predicted > 0).then_some(self.precision),
+            (self.support > 0).then_some(self.recall),
+            seen.then_some(self.f1),
+        ]
+    }
+}
+
+impl Serialize for ClassScores {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let [precision, recall, f1] = self.defined();
+        let mut out = s.serialize_struct("ClassScores", 4)?;
+        out.serialize_field("precision", &precision)?;
+        out.serialize_field("recall", &recall)?;
+        out.serialize_field("f1", &f1)?;
+        out.serialize_field("support", &self.support)?;
+        out.end()
+    }
 }
 
 /// A misclassified statement.

@@ -14,24 +14,19 @@ pub(crate) fn tables(e: &Evaluation) -> Vec<Table> {
     let ci = |i: Option<&crate::eval::stats::Bounds>| {
         i.map_or("–".to_string(), |i| format!("{:.3}–{:.3}", i.low, i.high))
     };
-    let seen: Vec<TemporalClass> = super::interval::seen(&e.confusion).collect();
     let mut rows: Vec<Vec<String>> = e
         .per_class
         .iter()
         .map(|(class, s)| {
-            // A class neither labelled nor predicted has no precision, recall or F1.
-            let defined = seen.contains(class);
-            let cell = |x: f64| if defined { f3(x) } else { "–".into() };
-            let recall = if s.support > 0 {
-                f3(s.recall)
-            } else {
-                "–".into()
-            };
+            // A figure of nothing is "–": precision of a class never predicted, recall of one
+            // never labelled, F1 of one neither.
+            let cell = |x: Option<f64>| x.map_or("–".to_string(), f3);
+            let [precision, recall, f1] = s.defined();
             vec![
                 class.to_string(),
-                cell(s.precision),
-                recall,
-                cell(s.f1),
+                cell(precision),
+                cell(recall),
+                cell(f1),
                 ci(e.intervals.f1.get(class)),
                 s.support.to_string(),
             ]
