@@ -398,6 +398,11 @@ fn explain_top_0_refused_the_chance_test_counts_its_cases_and_serve_chooses_as_r
         ],
         "--top",
     );
+    // A draw of no statement wrote an empty file with exit 0.
+    let draw = [
+        "temporal", "draw", "--locomo", "x.json", "--part", "dev", "--n", "0",
+    ];
+    refused(&draw, "invalid value '0' for '--n <N>'");
     let dir = tempfile::tempdir().unwrap();
     let out = tenure_eval_with(
         &[

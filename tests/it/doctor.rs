@@ -102,7 +102,7 @@ fn a_sound_toy_store_passes_and_each_flaw_is_named() {
     assert_eq!((d.code, d.not_ok()), (0, vec![]), "{}", d.stdout);
 
     // (flaw, the check that names it, its verdict, words its effect must say, exit code)
-    let cases: [(Flaws, &str, &str, &str, i32); 7] = [
+    let cases: [(Flaws, &str, &str, &str, i32); 8] = [
         (
             Flaws {
                 ids_in_metadata_only: true,
@@ -172,6 +172,18 @@ fn a_sound_toy_store_passes_and_each_flaw_is_named() {
             "fail",
             "re-seeding duplicates them",
             1,
+        ),
+        // An update that changes nothing, on a store that answers any word: the new alias finds
+        // the belief before the update, so no search can show the update (it was advised on).
+        (
+            Flaws {
+                neighbours_and_no_op_update: true,
+                ..Flaws::default()
+            },
+            "update",
+            "warn",
+            "cannot be told from searches",
+            0,
         ),
     ];
     for (flaws, check, verdict, effect, code) in cases {

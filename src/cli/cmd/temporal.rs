@@ -183,7 +183,7 @@ pub(crate) struct DrawArgs {
     )]
     pub part: Option<PartArg>,
     /// How many statements to draw.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::remote::at_least_one)]
     pub n: usize,
     /// The ChaCha8 seed of the draw.
     #[arg(long, default_value_t = 34)]

@@ -24,6 +24,9 @@ pub struct Flaws {
     pub errors_as_ok: bool,
     /// `/reset` answers 200 and keeps everything.
     pub reset_keeps_data: bool,
+    /// A search no stored word matches answers the user's beliefs anyway (a vector store
+    /// returns its nearest), and `PUT /update` answers 200 and changes nothing.
+    pub neighbours_and_no_op_update: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -59,6 +62,9 @@ pub fn start(flaws: Flaws) -> MemoryServer {
                 let update = request.method == "PUT";
                 if update && flaws.no_update {
                     return Reply::Body(404, r#"{"detail":"Not Found"}"#.into());
+                }
+                if update && flaws.neighbours_and_no_op_update {
+                    return json(j!({"status": "ok"}));
                 }
                 let id = if update {
                     body["beliefId"].as_str()
@@ -111,8 +117,11 @@ pub fn start(flaws: Flaws) -> MemoryServer {
                         let have = words(&s.text);
                         (asked.iter().filter(|w| have.contains(w)).count(), i, s)
                     })
-                    .filter(|(n, _, _)| *n > 0)
                     .collect();
+                let matched = hits.iter().any(|(n, _, _)| *n > 0);
+                if matched || !flaws.neighbours_and_no_op_update {
+                    hits.retain(|(n, _, _)| *n > 0);
+                }
                 hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
                 let results: Vec<Value> = hits
                     .iter()

@@ -225,6 +225,19 @@ impl Doctor<'_> {
 
     /// `PUT /update` with a new alias, then a search for it.
     fn update(&mut self, belief: &Belief) {
+        // A store that answers any query with the user's beliefs (a vector store returns its
+        // nearest) finds the belief by the new alias before the update too, and a finding after
+        // it would show nothing: an audit got "give --supports-update" from a store whose
+        // updates did nothing.
+        match self.search(NEW_ALIAS, USER, &[], 20) {
+            Ok(a) if a.has(&belief.id) => {
+                return self.note("update", Verdict::Warn,
+                    format!("the new alias {NEW_ALIAS:?} finds the belief before any update (the store answers a word it never saw)"),
+                    "whether updates work cannot be told from searches: leave supportsUpdate off unless the system says so")
+            }
+            Ok(_) => {}
+            Err(saw) => return self.note("update", Verdict::Fail, saw, "searches fail"),
+        }
         let mut updated = belief.clone();
         updated.aliases.push(NEW_ALIAS.into());
         let reply = match self
