@@ -457,3 +457,32 @@ fn explain_top_0_refused_the_chance_test_counts_its_cases_and_serve_chooses_as_r
         "{stderr}"
     );
 }
+
+/// A store linked into the user cache: `cache prune` removes the link, leaves the store it
+/// names, and says so (it said "removed … (0.0 MB)" of the target's size, freeing nothing).
+#[test]
+fn pruning_a_linked_store_says_the_store_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("elsewhere");
+    std::fs::create_dir(&store).unwrap();
+    std::fs::write(store.join("manifest.json"), b"{}").unwrap();
+    std::fs::write(store.join("vectors.bin"), vec![0u8; 4096]).unwrap();
+    let cache = dir.path().join("cache");
+    std::fs::create_dir_all(cache.join("embeddings")).unwrap();
+    std::os::unix::fs::symlink(&store, cache.join("embeddings/linked")).unwrap();
+    let out = crate::common::cli(&["cache", "prune", "linked"])
+        .env("TENURE_EVAL_CACHE", &cache)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("removed the link") && stderr.contains("is left"),
+        "{stderr}"
+    );
+    assert!(!cache.join("embeddings/linked").exists());
+    assert!(
+        store.join("vectors.bin").is_file(),
+        "the store it named is left"
+    );
+}

@@ -71,10 +71,22 @@ pub(crate) fn run(args: CacheArgs) -> Result<ExitCode> {
             }
             for (name, folder, bytes, _) in &stores {
                 if all || names.contains(name) {
-                    std::fs::remove_dir_all(folder).map_err(|source| Error::Output {
+                    let output = |source| Error::Output {
                         path: folder.clone(),
                         source,
-                    })?;
+                    };
+                    // A store linked into the cache: the link goes, the store it names stays
+                    // (remove_dir_all does not follow it), and its size was not freed.
+                    if let Ok(target) = std::fs::read_link(folder) {
+                        std::fs::remove_file(folder).map_err(output)?;
+                        say!(
+                            "removed the link {} (the store it named, {}, is left)",
+                            folder.display(),
+                            target.display()
+                        );
+                        continue;
+                    }
+                    std::fs::remove_dir_all(folder).map_err(output)?;
                     say!(
                         "removed {} ({:.1} MB)",
                         folder.display(),
