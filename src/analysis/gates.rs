@@ -98,6 +98,42 @@ pub(crate) fn evaluate(
         }
         checks.extend(check(report, baseline, gates)?);
     }
+    // A baseline that judges none of the run's reports disarms the gates it was given for: a
+    // run relabelled by a setting (`-settle1`, `-compat`) passed `--fail-on new-failures` with
+    // 57 new failures (an audit). It fails the gate, named.
+    if gates.need_baseline() {
+        for b in baselines {
+            let judged = |r: &&&LoadedReport| {
+                pick_baseline(r, baselines).is_some_and(|p| std::ptr::eq(p, b))
+            };
+            if !reports.iter().any(|r| judged(&r)) {
+                let labels: Vec<String> = (reports.iter())
+                    .filter(|r| r.kind == b.kind)
+                    .map(|r| r.provider.clone())
+                    .collect();
+                checks.push(GateCheck {
+                    report: b.file_name(),
+                    gate: "baseline".into(),
+                    passed: false,
+                    detail: format!(
+                        "--baseline {} ({} report of {}) judges no report of this run (its {} \
+                         reports: {}): a baseline is paired by the run's label; give the run \
+                         --label {} or a baseline of this run's label",
+                        b.path.display(),
+                        b.kind.label(),
+                        b.provider,
+                        b.kind.label(),
+                        if labels.is_empty() {
+                            "none".into()
+                        } else {
+                            labels.join(", ")
+                        },
+                        b.provider
+                    ),
+                });
+            }
+        }
+    }
     Ok(checks)
 }
 

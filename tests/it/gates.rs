@@ -168,14 +168,23 @@ fn a_baseline_judges_only_the_report_of_its_own_label_and_kind() {
     );
     assert!(stderr(&o).contains("gate fail-on new-failures passed on retrieval-report-tenure.json"));
     // Another system's baseline does not judge this one: mem0 fails cases BM25 passes, and
-    // the other way round; compared, BM25 would fail the gate.
+    // the other way round; compared, BM25 would fail the gate. Nor is it ignored in silence: a
+    // baseline that judges no report of the run disarmed the gate (an audit passed a run
+    // relabelled by a setting with 57 new failures), so it fails the gate, named.
     let o = gated(
         "static",
         "tests/golden/pmb-baseline/retrieval-report-mem0.json",
     );
-    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(code(&o), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("skipped: no --baseline is a static report of bm25"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(
+            "(static report of mem0) judges no report of this run (its static reports: bm25)"
+        ),
         "{}",
         stderr(&o)
     );
