@@ -10,6 +10,23 @@ use crate::report::{repeats, LoadedReport};
 /// One outcome of `runs`, the outcomes of one pass's repeats in run order (one: as it is).
 pub(crate) fn combine(mut runs: Vec<PassOutcome>) -> Result<PassOutcome> {
     let mut last = runs.pop().expect("a pass runs at least once");
+    // A repeat that failed wrote its report to failed/; the good-named one an earlier repeat
+    // wrote is one repeat of N, with no spread, and a reader took it as the run's (an audit
+    // found `tables` would). It goes: the run's report is the failed one.
+    let earlier = runs.iter().flat_map(|r| &r.reports);
+    for file in earlier.filter(|f| !last.reports.contains(f)) {
+        match std::fs::remove_file(file) {
+            // Two repeats wrote the same good-named file: gone with the first.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(crate::error::Error::Output {
+                    path: file.clone(),
+                    source,
+                })
+            }
+            Ok(()) => {}
+        }
+    }
     if runs.is_empty() || last.stopped.is_some() {
         return Ok(fold_errors(last, &runs));
     }

@@ -206,3 +206,36 @@ fn pruning_a_linked_store_says_the_store_is_left() {
         "the store it named is left"
     );
 }
+
+/// A `--repeat 3` run whose system dies in its second repeat: the first repeat's good-named
+/// report, one repeat of three with no spread, was left beside failed/ and read as the run's.
+/// The run's report is the failed one; the good-named file goes.
+#[test]
+fn a_repeated_run_that_fails_leaves_no_good_named_report() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(
+        0,
+        &dir.path().join("p.log"),
+        &["--die-after-searches", "100"],
+    );
+    let out = dir.path().join("out");
+    let run = static_toy(&provider.url, &out, &["--repeat", "3", "--retries", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.join("pmb/failed/retrieval-report-toy.json").is_file());
+    assert!(
+        !out.join("pmb/retrieval-report-toy.json").exists(),
+        "no good-named report of one repeat"
+    );
+}
