@@ -135,6 +135,19 @@ impl HttpArgs {
             Some(CompatArg::Pmb) => Mode::Compat,
             None => Mode::Careful,
         };
+        // Upstream's client neither retries nor waits after a mutation: in compat mode both
+        // flags did nothing, yet named the run (`-settle1000`) and its manifest (an audit).
+        if config.mode == Mode::Compat {
+            let rules = [
+                ("settle_ms", "--settle-ms is the careful client's: --compat pmb, as upstream's client, waits after no mutation"),
+                ("retries", "--retries is the careful client's: --compat pmb, as upstream's client, never retries a call"),
+            ];
+            for (id, why) in rules {
+                if crate::cli::given::given_else_noted(id, || why.into()) {
+                    return Err(Error::Usage(why.into()));
+                }
+            }
+        }
         config.reseed = !self.no_reseed;
         if let Some(ms) = self.seed_delay_ms {
             config.seed_delay_ms = ms;
@@ -142,8 +155,9 @@ impl HttpArgs {
         config.supports_update |= self.supports_update;
         config.wait_after_seed |= self.wait_after_seed;
         config.timeout_secs = remote.timeout.unwrap_or(300).max(1);
-        config.retries = remote.retries;
-        config.settle_ms = self.settle_ms;
+        let careful = config.mode == Mode::Careful;
+        config.retries = if careful { remote.retries } else { 0 };
+        config.settle_ms = if careful { self.settle_ms } else { 0 };
         Ok(config)
     }
 }

@@ -239,3 +239,37 @@ fn a_repeated_run_that_fails_leaves_no_good_named_report() {
         "no good-named report of one repeat"
     );
 }
+
+/// Flags of the careful client's that `--compat pmb` ignores (upstream's client neither retries
+/// nor waits after a mutation), and the session flags a `static` run ignores, named the run
+/// (`-settle1000`) or its manifest (`retries: 5`) and did nothing: refused before any call.
+#[test]
+fn client_flags_a_run_would_ignore_are_refused() {
+    let http = [
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        "http://127.0.0.1:9",
+        "--name",
+        "x",
+    ];
+    for (command, extra, says) in [
+        (
+            "session",
+            &["--compat", "pmb", "--settle-ms", "1000"][..],
+            "--settle-ms is the careful client's",
+        ),
+        (
+            "static",
+            &["--compat", "pmb", "--retries", "5"],
+            "--retries is the careful client's",
+        ),
+        ("static", &["--supports-update"], "`static` runs no session"),
+        ("static", &["--settle-ms", "50"], "`static` runs no session"),
+    ] {
+        let args = [&[command][..], &http, extra].concat();
+        refused(&args, says);
+    }
+}

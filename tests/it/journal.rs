@@ -168,12 +168,13 @@ fn a_run_whose_system_crashes_is_resumed_without_sending_a_finished_case_again()
         &report(&out.join("pmb/retrieval-report-toy.json")),
         &expected,
     );
-    // Another run's settings are named.
-    let other = run(&again.url, &out, &["--rerun-errored", "--settle-ms", "5"]);
+    // Another run's settings are named (a static run's: --settle-ms, a session flag, is refused).
+    let other = run(&again.url, &out, &["--rerun-errored", "--no-reseed"]);
     assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
     assert!(
-        stderr(&other)
-            .contains("is this system's with other settings (settings.settleMs: journal 0, now 5)"),
+        stderr(&other).contains(
+            "is this system's with other settings (settings.reseed: journal true, now false)"
+        ),
         "{}",
         stderr(&other)
     );
