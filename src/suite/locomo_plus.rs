@@ -256,8 +256,14 @@ pub(crate) fn load(source: &LocomoPlusSource) -> Result<Suite> {
         role: "locomo",
         ..locomo_input
     });
+    // The splice is part of the suite: another seed puts each cue in another haystack, with
+    // the same files (an audit merged and compared runs on two splices as one suite).
+    let name = match source.seed {
+        SEED => "locomo-plus".to_string(),
+        seed => format!("locomo-plus-seed{seed}"),
+    };
     Ok(Suite {
-        name: "locomo-plus".into(),
+        name,
         unit: None,
         view: None,
         profile: Profile::Head,

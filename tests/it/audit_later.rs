@@ -273,3 +273,57 @@ fn client_flags_a_run_would_ignore_are_refused() {
         refused(&args, says);
     }
 }
+
+/// LoCoMo-Plus's splice is part of the suite: another `--splice-seed` puts each cue in another
+/// conversation with the same files, and runs on two splices were merged and compared as one.
+/// The suite is named by a seed other than the default (`locomo-plus-seed7`), so the suite
+/// checks of `merge`, `compare` and the studies tell them apart.
+#[test]
+fn a_splice_seed_names_the_suite() {
+    use crate::common::needs::{data_file, locomo_file, needs, Need};
+    if !needs(&[Need::Locomo, Need::LocomoPlus]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (plus, locomo) = (data_file("locomo-plus/locomo_plus.json"), locomo_file());
+    let suite_of = |seed: &[&str]| -> String {
+        let out = dir.path().join(format!("out{}", seed.len()));
+        let args = [
+            &[
+                "run",
+                "--suite",
+                "locomo-plus",
+                "--backend",
+                "bm25-text",
+                "--quiet",
+                "--limit",
+                "2",
+            ][..],
+            seed,
+        ]
+        .concat();
+        let paths = [
+            std::path::Path::new("--data"),
+            &plus,
+            std::path::Path::new("--locomo"),
+            &locomo,
+            std::path::Path::new("--out"),
+            &out,
+        ];
+        tenure_eval_ok(&args, &paths);
+        let folder = (std::fs::read_dir(&out).unwrap())
+            .map(|e| e.unwrap().path())
+            .find(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+            .unwrap();
+        let report: Value = serde_json::from_slice(
+            &std::fs::read(folder.join("retrieval-report-bm25-text.json")).unwrap(),
+        )
+        .unwrap();
+        report["manifest"]["suite"].as_str().unwrap().to_string()
+    };
+    assert_eq!(suite_of(&[]), "locomo-plus-selected");
+    assert_eq!(
+        suite_of(&["--splice-seed", "7"]),
+        "locomo-plus-seed7-selected"
+    );
+}
