@@ -195,9 +195,13 @@ fn main() -> tenure_eval::Result<()> {
     );
 
     let session_run = run_sessions(&suite, &WordOverlapFactory, &mut Silent)?;
-    let (drift, precision_drift) = session_run.mean_drift_scores();
+    // `None` when no turn was measured (every one errored): a drift of nothing is no 0.
+    let drift = match session_run.mean_drift_scores() {
+        Some((drift, precision)) => format!("{drift:.2} (1 − precision {precision:.2})"),
+        None => "– (no turn measured)".into(),
+    };
     println!(
-        "session: {}/{} turns passed, mean drift {drift:.2} (1 − precision {precision_drift:.2})",
+        "session: {}/{} turns passed, mean drift {drift}",
         session_run.summary().total_passed,
         session_run.turns.len()
     );

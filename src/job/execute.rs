@@ -376,7 +376,7 @@ fn session_pass(
         reports,
         loaded,
         summary: run.summary(),
-        drift: Some(run.mean_drift_scores()),
+        drift: run.mean_drift_scores(),
         errored: run.errored(),
         backend: run.backend,
         stats: run.backend_stats,

@@ -117,6 +117,10 @@ pub fn annotate(report: &mut Value, qrels: &Qrels, measures: &[Measure]) {
     let mut tally = RankTally::new(measures);
     if let Some(entries) = entries_mut(report) {
         for entry in entries.iter_mut() {
+            // An entry the backend failed on has no ranking to judge (see `StaticStream::push`).
+            if entry.get("error").is_some() {
+                continue;
+            }
             let case_id = entry.get("caseId").and_then(Value::as_str).unwrap_or("");
             let turn = entry.get("turnIndex").and_then(Value::as_i64);
             let Some(values) = tally.judge(qrels, case_id, turn, &entry_ranking(entry)) else {

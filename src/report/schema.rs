@@ -173,8 +173,8 @@ pub(crate) struct ExternalTurnEntry {
     pub pinned_belief_ids: Vec<String>,
     /// Noise that surfaced.
     pub noise_belief_ids: Vec<String>,
-    /// 1 − precision, 0 when precision is null.
-    pub drift_score: f64,
+    /// 1 − precision, 0 when precision is null; null for a turn the backend failed on.
+    pub drift_score: Option<f64>,
     /// Passed.
     pub passed: bool,
     /// Failures in check order.

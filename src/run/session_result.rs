@@ -95,21 +95,17 @@ impl SessionRun {
         summarise(&outcomes, self.case_count, Some(outcomes.len()))
     }
 
-    /// Mean drift over every turn: (paper `driftScore`, PrecisionMemBench 1 − precision).
-    pub fn mean_drift_scores(&self) -> (f64, f64) {
-        let n = self.turns.len().max(1) as f64;
-        // Folds from +0.0: `Sum` of no turns (a shard without sessions) is -0.0.
-        let drift = self
-            .turns
-            .iter()
-            .map(|t| t.metrics.drift_score)
-            .fold(0.0, |a, b| a + b);
-        let precision_drift = self
-            .turns
-            .iter()
-            .map(|t| t.metrics.precision_drift_score)
-            .fold(0.0, |a, b| a + b);
-        (drift / n, precision_drift / n)
+    /// Mean drift over the turns measured (paper `driftScore`, PrecisionMemBench 1 −
+    /// precision); `None` when there is none: a shard without sessions, or a run whose every
+    /// turn the backend failed on (its drift read 0.00, the best a system can do).
+    pub fn mean_drift_scores(&self) -> Option<(f64, f64)> {
+        let measured: Vec<_> = self.turns.iter().filter(|t| t.error.is_none()).collect();
+        let n = measured.len() as f64;
+        // Folds from +0.0: `Sum` of nothing is -0.0.
+        let drift = (measured.iter().map(|t| t.metrics.drift_score)).fold(0.0, |a, b| a + b);
+        let precision_drift =
+            (measured.iter().map(|t| t.metrics.precision_drift_score)).fold(0.0, |a, b| a + b);
+        (!measured.is_empty()).then(|| (drift / n, precision_drift / n))
     }
 
     /// Turns the backend failed on.

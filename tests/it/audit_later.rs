@@ -37,6 +37,12 @@ fn the_drift_figure_refuses_a_run_with_errored_turns() {
         String::from_utf8_lossy(&run.stderr)
     );
     let failed = out.join("pmb/failed/session-retrieval-report-toy.json");
+    // An errored turn's drift is of nothing: null, never 0.0.
+    let report: Value = serde_json::from_slice(&std::fs::read(&failed).unwrap()).unwrap();
+    let turns = report["cases"].as_array().unwrap();
+    assert!(turns
+        .iter()
+        .all(|t| t["driftScore"].is_null() && t["precisionDriftScore"].is_null()));
     let svg = dir.path().join("drift.svg");
     let drawn = tenure_eval_with(&["plot", "--out", svg.to_str().unwrap()], &[&failed]);
     let stderr = String::from_utf8_lossy(&drawn.stderr);
@@ -61,7 +67,7 @@ fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
     let out = dir.path().join("out");
-    let extra = ["--compat", "pmb", "--retries", "0", "--max-errors", "100"];
+    let extra = ["--compat", "pmb", "--max-errors", "100"];
     let run = static_toy(&provider.url, &out, &extra).output().unwrap();
     assert_eq!(
         run.status.code(),

@@ -234,6 +234,20 @@ fn a_failed_runs_report_is_not_scored_as_a_run() {
     assert_eq!(series, "", "not appended to the history");
     let first = report["cases"][0]["caseId"].as_str().unwrap().to_string();
     assert!(report["cases"][0]["error"].is_object());
+    // An errored case has no ranking: no rank measures (they read 0.0), and the summary's
+    // means are of nothing (they read 0.0 over 43 "queries", every one errored).
+    let cases = report["cases"].as_array().unwrap();
+    let errored: Vec<&serde_json::Value> =
+        cases.iter().filter(|c| c["error"].is_object()).collect();
+    assert!(errored.len() >= 70, "{}", errored.len());
+    assert!(
+        errored.iter().all(|c| c["rankMetrics"].is_null()),
+        "{}",
+        errored[0]
+    );
+    let block = &report["retrieval"]["rankMetrics"];
+    assert_eq!(block["queries"], 0, "{block}");
+    assert!(block["means"]["nDCG@10"].is_null(), "{block}");
     let good_out = dir.path().join("good");
     tenure_eval_ok(
         &["static", "--suite", "pmb", "--backend", "bm25", "--quiet"],

@@ -96,11 +96,14 @@ pub(in crate::report) fn turn_row(e: TurnEntry) -> Row {
         precision: e.retrieval_precision.flatten(),
         recall: e.retrieval_recall.flatten(),
         latency_ms: e.retrieval_latency_ms,
-        noise_drift: Some(crate::eval::metrics::noise_share(
-            e.noise_belief_ids.len(),
-            e.retrieved_belief_ids.len(),
-            e.pinned_belief_ids.len(),
-        )),
+        // A turn the backend failed on has no lists: no drift to recompute.
+        noise_drift: e.error.is_none().then(|| {
+            crate::eval::metrics::noise_share(
+                e.noise_belief_ids.len(),
+                e.retrieved_belief_ids.len(),
+                e.pinned_belief_ids.len(),
+            )
+        }),
         drift: e.drift_score,
         precision_drift: e.precision_drift_score,
         scores,

@@ -54,7 +54,8 @@ pub(in crate::report) fn turn_entry(t: &TurnResult, exact: bool) -> ExternalTurn
         retrieved_belief_ids: t.context.relevant.clone(),
         pinned_belief_ids: t.context.pinned.clone(),
         noise_belief_ids: t.noise.clone(),
-        drift_score: t.metrics.precision_drift_score,
+        // Null for a turn the backend failed on (careful mode): a drift of nothing.
+        drift_score: t.error.is_none().then_some(t.metrics.precision_drift_score),
         passed: t.passed(),
         failures: t.failures.clone(),
         error: t.error.clone(),

@@ -140,8 +140,9 @@ fn turn_entry(t: &TurnResult, shape: Shape, style: ScoreStyle) -> TurnEntry {
         retrieved_belief_ids: t.context.relevant.clone(),
         pinned_belief_ids: t.context.pinned.clone(),
         noise_belief_ids: t.noise.clone(),
-        drift_score: Some(t.metrics.drift_score),
-        precision_drift_score: Some(t.metrics.precision_drift_score),
+        // A turn the backend failed on has no lists: its drift is of nothing (it read 0.0).
+        drift_score: t.error.is_none().then_some(t.metrics.drift_score),
+        precision_drift_score: t.error.is_none().then_some(t.metrics.precision_drift_score),
         passed: t.passed(),
         failures: t.failures.clone(),
         error: t.error.clone(),

@@ -86,9 +86,13 @@ impl<'a> StaticStream<'a> {
     pub fn push(&mut self, backend: &BackendInfo, r: &CaseResult) -> Result<()> {
         let style = *self.style.get_or_insert(ScoreStyle::of(backend, false));
         let mut entry = json::case_entry(r, self.shape, style);
-        entry.rank_metrics =
-            self.tally
-                .judge(self.qrels, &entry.case_id, None, &entry.relevant_beliefs);
+        // A case the backend failed on has no ranking to judge: no block, and no part in the
+        // means (its measures read 0.0, and its summary's means were of nothing).
+        if r.error.is_none() {
+            entry.rank_metrics =
+                self.tally
+                    .judge(self.qrels, &entry.case_id, None, &entry.relevant_beliefs);
+        }
         self.entry.clear();
         serde_json::to_writer_pretty(&mut self.entry, &entry)
             .map_err(|e| spill_error(&self.dir, e.into()))?;
