@@ -51,6 +51,13 @@ pub(crate) fn junit(
             status.set_type("stopped");
             suite.add_test_case(TestCase::new("run stopped", status));
         }
+        // A compat-mode run whose system failed its calls has no errored case to show it.
+        if let Some(why) = report.manifest.as_ref().and_then(|m| m.unhealthy.as_ref()) {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_message(why.clone());
+            status.set_type("unhealthy");
+            suite.add_test_case(TestCase::new("run failed", status));
+        }
         junit.add_test_suite(suite);
     }
     if !checks.is_empty() {
@@ -114,6 +121,17 @@ pub(crate) fn summary_markdown(
         out.push('\n');
     }
     for report in reports {
+        if let Some(why) = report.manifest.as_ref().and_then(|m| m.unhealthy.as_ref()) {
+            out.push_str(&format!(
+                "### ❌ Run failed
+
+`{}`: {why}. Its failed calls are scored as empty answers, \
+                 as upstream scores them.
+
+",
+                report.file_name()
+            ));
+        }
         if let Some(stop) = report.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
             out.push_str(&format!(
                 "### ❌ Run stopped\n\n`{}`: {}. The report holds the cases before the stop; \

@@ -67,7 +67,18 @@ fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
     let out = dir.path().join("out");
-    let extra = ["--compat", "pmb", "--max-errors", "100"];
+    let (junit, summary) = (dir.path().join("j.xml"), dir.path().join("s.md"));
+    let (j, s) = (junit.to_str().unwrap(), summary.to_str().unwrap());
+    let extra = [
+        "--compat",
+        "pmb",
+        "--max-errors",
+        "100",
+        "--junit",
+        j,
+        "--summary-md",
+        s,
+    ];
     let run = static_toy(&provider.url, &out, &extra).output().unwrap();
     assert_eq!(
         run.status.code(),
@@ -75,6 +86,14 @@ fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
+    // CI's files say it too: the JUnit had no error, the summary only a warning.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("name=\"run failed\"") && xml.contains("type=\"unhealthy\""),
+        "{xml}"
+    );
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("### ❌ Run failed"), "{md}");
     let failed: Vec<_> = std::fs::read_dir(out.join("pmb/failed"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -332,4 +351,40 @@ fn a_splice_seed_names_the_suite() {
         suite_of(&["--splice-seed", "7"]),
         "locomo-plus-seed7-selected"
     );
+}
+
+/// A run stopped before its first case (an add refused while seeding) has no case: the
+/// any-failure gate said "no failing case" and passed, in JUnit and the summary.
+#[test]
+fn no_case_is_no_evidence_that_none_fails() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(
+        0,
+        &dir.path().join("p.log"),
+        &["--fail-add", "b-ci-gha-entity"],
+    );
+    let junit = dir.path().join("j.xml");
+    let extra = [
+        "--fail-on",
+        "any-failure",
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let run = static_toy(&provider.url, &dir.path().join("out"), &extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("no case ran: nothing to judge"), "{xml}");
+    assert!(!xml.contains("no failing case"), "{xml}");
 }
