@@ -153,12 +153,17 @@ pub(crate) fn check(
             detail,
         })
     };
+    // A repeated run's rows are its last repeat's: a case that failed in another repeat fails
+    // the gates too (a flaky case passing 2 of 3 passed them on an odd N, failed on an even).
+    let flaky = report.manifest.as_ref().and_then(|m| m.repeats.as_ref());
+    let fails = |r: &crate::report::Row| {
+        !r.passed
+            || flaky.is_some_and(|f| f.flaky.iter().any(|c| c.case == r.key() && c.passed < c.of))
+    };
     match gates.fail_on {
         Some(FailOn::AnyFailure) => {
-            let failing: Vec<String> = report
-                .rows
-                .iter()
-                .filter(|r| !r.passed)
+            let failing: Vec<String> = (report.rows.iter())
+                .filter(|r| fails(r))
                 .map(|r| r.key())
                 .collect();
             // No case at all (a run stopped before its first) is no evidence of none failing.
@@ -179,7 +184,7 @@ pub(crate) fn check(
                 .rows
                 .iter()
                 .filter(|r| {
-                    !r.passed && baseline.rows.iter().any(|b| b.key() == r.key() && b.passed)
+                    fails(r) && baseline.rows.iter().any(|b| b.key() == r.key() && b.passed)
                 })
                 .map(|r| r.key())
                 .collect();

@@ -22,8 +22,17 @@ pub(crate) fn junit(
         let known = |key: &str| {
             baseline.is_some_and(|b| b.rows.iter().any(|r| r.key() == key && !r.passed))
         };
+        // A repeated run's rows are its last repeat's; a case that failed in another is flaky.
+        let repeats = report.manifest.as_ref().and_then(|m| m.repeats.as_ref());
+        let flaky = |key: &str| {
+            repeats.and_then(|r| r.flaky.iter().find(|f| f.case == key && f.passed < f.of))
+        };
         for row in &report.rows {
-            let status = if row.passed {
+            let status = if let (true, Some(f)) = (row.passed, flaky(&row.key())) {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status.set_message(format!("flaky: passed in {} of {} repeats", f.passed, f.of));
+                status
+            } else if row.passed {
                 TestCaseStatus::success()
             } else if known(&row.key()) {
                 let mut status = TestCaseStatus::skipped();

@@ -232,73 +232,6 @@ fn pruning_a_linked_store_says_the_store_is_left() {
     );
 }
 
-/// A `--repeat 3` run whose system dies in its second repeat: the first repeat's good-named
-/// report, one repeat of three with no spread, was left beside failed/ and read as the run's.
-/// The run's report is the failed one; the good-named file goes.
-#[test]
-fn a_repeated_run_that_fails_leaves_no_good_named_report() {
-    use crate::common::needs::{needs, Need};
-    use crate::common::provider::{static_toy, Provider};
-    if !needs(&[Need::Python3]) {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(
-        0,
-        &dir.path().join("p.log"),
-        &["--die-after-searches", "100"],
-    );
-    let out = dir.path().join("out");
-    let run = static_toy(&provider.url, &out, &["--repeat", "3", "--retries", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    assert!(out.join("pmb/failed/retrieval-report-toy.json").is_file());
-    assert!(
-        !out.join("pmb/retrieval-report-toy.json").exists(),
-        "no good-named report of one repeat"
-    );
-}
-
-/// Flags of the careful client's that `--compat pmb` ignores (upstream's client neither retries
-/// nor waits after a mutation), and the session flags a `static` run ignores, named the run
-/// (`-settle1000`) or its manifest (`retries: 5`) and did nothing: refused before any call.
-#[test]
-fn client_flags_a_run_would_ignore_are_refused() {
-    let http = [
-        "--suite",
-        "pmb",
-        "--backend",
-        "http",
-        "--url",
-        "http://127.0.0.1:9",
-        "--name",
-        "x",
-    ];
-    for (command, extra, says) in [
-        (
-            "session",
-            &["--compat", "pmb", "--settle-ms", "1000"][..],
-            "--settle-ms is the careful client's",
-        ),
-        (
-            "static",
-            &["--compat", "pmb", "--retries", "5"],
-            "--retries is the careful client's",
-        ),
-        ("static", &["--supports-update"], "`static` runs no session"),
-        ("static", &["--settle-ms", "50"], "`static` runs no session"),
-    ] {
-        let args = [&[command][..], &http, extra].concat();
-        refused(&args, says);
-    }
-}
-
 /// LoCoMo-Plus's splice is part of the suite: another `--splice-seed` puts each cue in another
 /// conversation with the same files, and runs on two splices were merged and compared as one.
 /// The suite is named by a seed other than the default (`locomo-plus-seed7`), so the suite
@@ -351,40 +284,4 @@ fn a_splice_seed_names_the_suite() {
         suite_of(&["--splice-seed", "7"]),
         "locomo-plus-seed7-selected"
     );
-}
-
-/// A run stopped before its first case (an add refused while seeding) has no case: the
-/// any-failure gate said "no failing case" and passed, in JUnit and the summary.
-#[test]
-fn no_case_is_no_evidence_that_none_fails() {
-    use crate::common::needs::{needs, Need};
-    use crate::common::provider::{static_toy, Provider};
-    if !needs(&[Need::Python3]) {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(
-        0,
-        &dir.path().join("p.log"),
-        &["--fail-add", "b-ci-gha-entity"],
-    );
-    let junit = dir.path().join("j.xml");
-    let extra = [
-        "--fail-on",
-        "any-failure",
-        "--junit",
-        junit.to_str().unwrap(),
-    ];
-    let run = static_toy(&provider.url, &dir.path().join("out"), &extra)
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("no case ran: nothing to judge"), "{xml}");
-    assert!(!xml.contains("no failing case"), "{xml}");
 }

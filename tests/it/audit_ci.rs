@@ -1,0 +1,163 @@
+//! What a fifth audit found in CI runs against memory systems, each kept closed here: a
+//! repeated run that fails, client flags a run would ignore, a gate over no case, a flaky case
+//! of a repeated run (the gates, JUnit and the summary judged the last repeat only).
+
+use crate::common::tenure_eval;
+
+/// `args` is exit 2 and says `says`.
+fn refused(args: &[&str], says: &str) {
+    let out = tenure_eval(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(says), "{args:?}: {stderr}");
+}
+
+/// A `--repeat 3` run whose system dies in its second repeat: the first repeat's good-named
+/// report, one repeat of three with no spread, was left beside failed/ and read as the run's.
+/// The run's report is the failed one; the good-named file goes.
+#[test]
+fn a_repeated_run_that_fails_leaves_no_good_named_report() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(
+        0,
+        &dir.path().join("p.log"),
+        &["--die-after-searches", "100"],
+    );
+    let out = dir.path().join("out");
+    let run = static_toy(&provider.url, &out, &["--repeat", "3", "--retries", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.join("pmb/failed/retrieval-report-toy.json").is_file());
+    assert!(
+        !out.join("pmb/retrieval-report-toy.json").exists(),
+        "no good-named report of one repeat"
+    );
+}
+
+/// Flags of the careful client's that `--compat pmb` ignores (upstream's client neither retries
+/// nor waits after a mutation), and the session flags a `static` run ignores, named the run
+/// (`-settle1000`) or its manifest (`retries: 5`) and did nothing: refused before any call.
+#[test]
+fn client_flags_a_run_would_ignore_are_refused() {
+    let http = [
+        "--suite",
+        "pmb",
+        "--backend",
+        "http",
+        "--url",
+        "http://127.0.0.1:9",
+        "--name",
+        "x",
+    ];
+    for (command, extra, says) in [
+        (
+            "session",
+            &["--compat", "pmb", "--settle-ms", "1000"][..],
+            "--settle-ms is the careful client's",
+        ),
+        (
+            "static",
+            &["--compat", "pmb", "--retries", "5"],
+            "--retries is the careful client's",
+        ),
+        ("static", &["--supports-update"], "`static` runs no session"),
+        ("static", &["--settle-ms", "50"], "`static` runs no session"),
+    ] {
+        let args = [&[command][..], &http, extra].concat();
+        refused(&args, says);
+    }
+}
+
+/// A run stopped before its first case (an add refused while seeding) has no case: the
+/// any-failure gate said "no failing case" and passed, in JUnit and the summary.
+#[test]
+fn no_case_is_no_evidence_that_none_fails() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(
+        0,
+        &dir.path().join("p.log"),
+        &["--fail-add", "b-ci-gha-entity"],
+    );
+    let junit = dir.path().join("j.xml");
+    let extra = [
+        "--fail-on",
+        "any-failure",
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let run = static_toy(&provider.url, &dir.path().join("out"), &extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("no case ran: nothing to judge"), "{xml}");
+    assert!(!xml.contains("no failing case"), "{xml}");
+}
+
+/// `--repeat 3` against a system that answers a query every second time: its case passed in 2
+/// of the 3 repeats, the last among them, and the gates, JUnit and summary judged the last
+/// repeat only (passing on an odd N, failing on an even one). A case that failed in any repeat
+/// fails the gate and is a failure in JUnit, saying it is flaky.
+#[test]
+fn a_flaky_case_of_a_repeated_run_fails_the_gate() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sound = Provider::start(0, &dir.path().join("a.log"), &[]);
+    let base_out = dir.path().join("base");
+    let base = static_toy(&sound.url, &base_out, &[]).output().unwrap();
+    assert_eq!(
+        base.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&base.stderr)
+    );
+    let baseline = base_out.join("pmb/retrieval-report-toy.json");
+    let flaky = Provider::start(0, &dir.path().join("b.log"), &["--flaky", "GHA"]);
+    let junit = dir.path().join("j.xml");
+    let extra = [
+        "--repeat",
+        "3",
+        "--fail-on",
+        "new-failures",
+        "--baseline",
+        baseline.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let run = static_toy(&flaky.url, &dir.path().join("out"), &extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("newly failing: alias-gha-resolves"),
+        "{stderr}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("flaky: passed in 2 of 3 repeats"), "{xml}");
+}
