@@ -165,6 +165,19 @@ pub(crate) fn first_given<S: AsRef<str>>(
         .map(|id| format!("--{}", id.as_ref().replace('_', "-")))
 }
 
+/// Refuse the first of `rules` (a flag's field, why the command would ignore it) given on the
+/// command line, with its why as the message; say those the config file set
+/// ([`given_else_noted`]).
+pub(crate) fn refuse_ignored(rules: &[(&str, &str)]) -> crate::Result<()> {
+    match rules
+        .iter()
+        .find(|(id, why)| given_else_noted(id, || why.to_string()))
+    {
+        Some((_, why)) => Err(crate::Error::Usage(why.to_string())),
+        None => Ok(()),
+    }
+}
+
 /// For a flag the command would ignore: was it given on the command line (the caller refuses
 /// it)? When the config file set it instead, say so on stderr, once, with the file's line, its
 /// table and `why` the command does not use it, and answer no: the setting is left, not

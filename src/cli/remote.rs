@@ -138,15 +138,10 @@ impl HttpArgs {
         // Upstream's client neither retries nor waits after a mutation: in compat mode both
         // flags did nothing, yet named the run (`-settle1000`) and its manifest (an audit).
         if config.mode == Mode::Compat {
-            let rules = [
+            crate::cli::given::refuse_ignored(&[
                 ("settle_ms", "--settle-ms is the careful client's: --compat pmb, as upstream's client, waits after no mutation"),
                 ("retries", "--retries is the careful client's: --compat pmb, as upstream's client, never retries a call"),
-            ];
-            for (id, why) in rules {
-                if crate::cli::given::given_else_noted(id, || why.into()) {
-                    return Err(Error::Usage(why.into()));
-                }
-            }
+            ])?;
         }
         config.reseed = !self.no_reseed;
         if let Some(ms) = self.seed_delay_ms {

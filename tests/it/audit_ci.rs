@@ -2,32 +2,17 @@
 //! repeated run that fails, client flags a run would ignore, a gate over no case, a flaky case
 //! of a repeated run (the gates, JUnit and the summary judged the last repeat only).
 
-use crate::common::tenure_eval;
-
-/// `args` is exit 2 and says `says`.
-fn refused(args: &[&str], says: &str) {
-    let out = tenure_eval(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.contains(says), "{args:?}: {stderr}");
-}
+use crate::common::refused;
 
 /// A `--repeat 3` run whose system dies in its second repeat: the first repeat's good-named
 /// report, one repeat of three with no spread, was left beside failed/ and read as the run's.
 /// The run's report is the failed one; the good-named file goes.
 #[test]
 fn a_repeated_run_that_fails_leaves_no_good_named_report() {
-    use crate::common::needs::{needs, Need};
-    use crate::common::provider::{static_toy, Provider};
-    if !needs(&[Need::Python3]) {
+    use crate::common::provider::{faulty, static_toy};
+    let Some((dir, provider)) = faulty(&["--die-after-searches", "100"]) else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(
-        0,
-        &dir.path().join("p.log"),
-        &["--die-after-searches", "100"],
-    );
+    };
     let out = dir.path().join("out");
     let run = static_toy(&provider.url, &out, &["--repeat", "3", "--retries", "0"])
         .output()
@@ -83,17 +68,10 @@ fn client_flags_a_run_would_ignore_are_refused() {
 /// any-failure gate said "no failing case" and passed, in JUnit and the summary.
 #[test]
 fn no_case_is_no_evidence_that_none_fails() {
-    use crate::common::needs::{needs, Need};
-    use crate::common::provider::{static_toy, Provider};
-    if !needs(&[Need::Python3]) {
+    use crate::common::provider::{faulty, static_toy};
+    let Some((dir, provider)) = faulty(&["--fail-add", "b-ci-gha-entity"]) else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(
-        0,
-        &dir.path().join("p.log"),
-        &["--fail-add", "b-ci-gha-entity"],
-    );
+    };
     let junit = dir.path().join("j.xml");
     let extra = [
         "--fail-on",

@@ -3,28 +3,17 @@
 //! system failed its calls read as a run, `--explain --top 0`, the chance test's case count,
 //! `serve`'s default backend over items without aliases, a linked store's prune.
 
-use crate::common::{tenure_eval, tenure_eval_ok, tenure_eval_with};
+use crate::common::{refused, tenure_eval_ok, tenure_eval_with};
 use serde_json::Value;
-
-/// `args` is exit 2 and says `says`.
-fn refused(args: &[&str], says: &str) {
-    let out = tenure_eval(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.contains(says), "{args:?}: {stderr}");
-}
 
 /// Figure 2 from a session run whose backend failed on turns: an errored turn has no lists, and
 /// its drift was drawn as 0, the best a system can do. Refused, naming the turn's path.
 #[test]
 fn the_drift_figure_refuses_a_run_with_errored_turns() {
-    use crate::common::needs::{needs, Need};
-    use crate::common::provider::{toy, Provider};
-    if !needs(&[Need::Python3]) {
+    use crate::common::provider::{faulty, toy};
+    let Some((dir, provider)) = faulty(&["--search-status", "500"]) else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    };
     let out = dir.path().join("out");
     let extra = ["--retries", "0", "--max-errors", "100"];
     let run = toy("session", &provider.url, &out, &extra)
@@ -59,13 +48,10 @@ fn the_drift_figure_refuses_a_run_with_errored_turns() {
 /// `manifest.unhealthy`, and `tables` and the studies refuse it as a run (they read it as one).
 #[test]
 fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
-    use crate::common::needs::{needs, Need};
-    use crate::common::provider::{static_toy, Provider};
-    if !needs(&[Need::Python3]) {
+    use crate::common::provider::{faulty, static_toy};
+    let Some((dir, provider)) = faulty(&["--search-status", "500"]) else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    };
     let out = dir.path().join("out");
     let (junit, summary) = (dir.path().join("j.xml"), dir.path().join("s.md"));
     let (j, s) = (junit.to_str().unwrap(), summary.to_str().unwrap());

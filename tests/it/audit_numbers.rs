@@ -3,20 +3,12 @@
 //! of nothing is printed as "-", never as 0; a hand-edited aggregate is caught by `verify`; a
 //! page of part of a run, or of runs on other files, says so or is refused.
 
-use crate::common::{tenure_eval, tenure_eval_ok, tenure_eval_with};
+use crate::common::{refused, tenure_eval_ok, tenure_eval_with};
 use serde_json::Value;
 use std::path::Path;
 
 /// A BM25 run of pmb's static cases, quietly (with `--out` and more after it).
 const PMB_BM25: [&str; 6] = ["static", "--suite", "pmb", "--backend", "bm25", "--quiet"];
-
-/// `args` is exit 2 and says `says`.
-fn refused(args: &[&str], says: &str) {
-    let out = tenure_eval(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.contains(says), "{args:?}: {stderr}");
-}
 
 #[test]
 fn settings_that_cannot_be_trusted_are_refused_by_name() {

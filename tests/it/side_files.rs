@@ -3,14 +3,7 @@
 //! such path is refused before any work, named (exit 2), and the file it named is left as it
 //! was. An audit found each of them overwritten with exit 0.
 
-use crate::common::{repo, tenure_eval_with};
-
-fn refused(args: &[&str], says: &str) {
-    let out = tenure_eval_with(args, &[]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.contains(says), "{args:?}: {stderr}");
-}
+use crate::common::{refused, repo, tenure_eval_with};
 
 #[test]
 fn a_side_file_never_replaces_another_an_input_or_a_report() {

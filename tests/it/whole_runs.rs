@@ -201,12 +201,10 @@ fn a_run_with_another_overlay_of_corrections_is_refused() {
 /// --history` appending such a run to the series as a measurement.
 #[test]
 fn a_failed_runs_report_is_not_scored_as_a_run() {
-    if !needs(&[Need::Python3]) {
+    use crate::common::provider::{faulty, static_toy};
+    let Some((dir, provider)) = faulty(&["--search-status", "500"]) else {
         return;
-    }
-    use crate::common::provider::{static_toy, Provider};
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    };
     let out = dir.path().join("out");
     let history = dir.path().join("history");
     let failed_run = static_toy(
@@ -304,12 +302,10 @@ fn a_failed_runs_report_is_not_scored_as_a_run() {
 /// stopped run's is refused, named.
 #[test]
 fn a_failed_or_stopped_report_is_no_baseline() {
-    if !needs(&[Need::Python3]) {
+    use crate::common::provider::{faulty, static_toy};
+    let Some((dir, provider)) = faulty(&["--search-status", "500"]) else {
         return;
-    }
-    use crate::common::provider::{static_toy, Provider};
-    let dir = tempfile::tempdir().unwrap();
-    let provider = Provider::start(0, &dir.path().join("p.log"), &["--search-status", "500"]);
+    };
     let mut reports = Vec::new();
     for (name, max_errors) in [("errored", "100"), ("stopped", "2")] {
         let out = dir.path().join(name);

@@ -165,15 +165,10 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     // The memory system's session flags without a session pass did nothing (`--settle-ms` still
     // renamed the run).
     if !kinds.contains(&Workload::Session) {
-        let rules = [
+        crate::cli::given::refuse_ignored(&[
             ("supports_update", "--supports-update sends session alias updates to PUT /update, and `static` runs no session"),
             ("settle_ms", "--settle-ms waits after each session mutation, and `static` runs no session"),
-        ];
-        for (id, why) in rules {
-            if crate::cli::given::given_else_noted(id, || why.into()) {
-                return Err(crate::Error::Usage(why.into()));
-            }
-        }
+        ])?;
     }
     // Gate inputs are checked before any work.
     let baselines = baselines(&args.gates)?;

@@ -46,10 +46,17 @@ impl LoadedReport {
     }
 
     /// An input error unless this is a whole run ([`Self::whole_run`]) that ran to its end
-    /// and measured every case ([`Self::no_errored`]): what `tables` and the studies read as a
-    /// run of the suite. A stopped run's report holds the cases before it stopped.
+    /// and measured every case ([`Self::ran_to_end`]): what `tables` and the studies read as a
+    /// run of the suite.
     pub(crate) fn finished(&self) -> Result<&LoadedReport> {
-        self.whole_run()?;
+        self.whole_run()?.ran_to_end()
+    }
+
+    /// An input error unless its run (a whole one or a shard) ran to its end, its system's
+    /// answers made a good run, and the backend failed on no case ([`Self::no_errored`]): what
+    /// a run's report must be to stand for its cases, as a study's input or a `--baseline`. A
+    /// stopped run's report holds the cases before it stopped.
+    pub(crate) fn ran_to_end(&self) -> Result<&LoadedReport> {
         if let Some(stopped) = self.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
             return Err(crate::error::Error::input(
                 &self.path,

@@ -184,6 +184,14 @@ pub fn tenure_eval_with(args: &[&str], paths: &[&Path]) -> std::process::Output 
     cli(args).args(paths).output().unwrap()
 }
 
+/// Run `tenure-eval ARGS`, require exit 2 (a usage or input error) and `says` on stderr.
+pub fn refused(args: &[&str], says: &str) {
+    let out = tenure_eval(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(says), "{args:?}: {stderr}");
+}
+
 /// Run `tenure-eval ARGS PATHS...`, require success, return its output.
 pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
     let output = tenure_eval_with(args, paths);

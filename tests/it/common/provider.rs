@@ -15,6 +15,18 @@ pub struct Provider {
     pub log: PathBuf,
 }
 
+/// A provider with `faults` (see provider.py), logging into a fresh folder the test writes in
+/// too; `None` (said) where python3 is missing. The audits' tests start one this way.
+pub fn faulty(faults: &[&str]) -> Option<(tempfile::TempDir, Provider)> {
+    use super::needs::{needs, Need};
+    if !needs(&[Need::Python3]) {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let provider = Provider::start(0, &dir.path().join("p.log"), faults);
+    Some((dir, provider))
+}
+
 impl Provider {
     /// Start on `port` (0: any), logging to `log` (appended), with `flags` (see provider.py).
     pub fn start(port: u16, log: &Path, flags: &[&str]) -> Provider {
