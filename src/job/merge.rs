@@ -5,7 +5,8 @@
 //!
 //! Refused (exit 2) before anything is written: shards of different runs (suite, inputs, kind,
 //! label, backend or settings; a difference is named), a shard given twice, a shard missing, a
-//! shard that did not finish, and a folder holding no shard's journal.
+//! shard that did not finish, and a folder holding no shard's journal. Shards that reached
+//! their system at different addresses are merged, every address recorded.
 
 use super::journal::suite_of;
 use crate::error::{Error, Result};
@@ -146,6 +147,7 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
             }
         }
     }
+    record_addresses(&mut merged, &shards);
     merged.end = Some(End {
         backend_stats: None,
     });
@@ -160,4 +162,28 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
         )));
     }
     Ok(merged)
+}
+
+/// The shard check leaves out how each shard reached its system (docs/journal.md: a cluster's
+/// shards reach one system by different addresses), so a merged run of shards that reached
+/// different addresses keeps every shard's, in shard order, where a run keeps its one
+/// (`backendSettings.url`): the report says what answered, and a reader can see two systems.
+fn record_addresses(merged: &mut Recorded, shards: &[Recorded]) {
+    let urls: Vec<serde_json::Value> = shards
+        .iter()
+        .map(|r| {
+            r.built
+                .as_ref()
+                .and_then(|b| b.settings.get("url").cloned())
+                .unwrap_or(serde_json::Value::Null)
+        })
+        .collect();
+    if urls.iter().all(|u| u == &urls[0]) {
+        return;
+    }
+    if let Some(serde_json::Value::Object(settings)) =
+        merged.built.as_mut().map(|b| &mut b.settings)
+    {
+        settings.insert("url".into(), serde_json::Value::Array(urls));
+    }
 }

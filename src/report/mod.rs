@@ -124,6 +124,9 @@ pub struct Manifest {
     /// take a report as a run refuse it (`LoadedReport::finished`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unhealthy: Option<String>,
+    /// A `--rerun-failed` run: its passes may be second tries (docs/journal.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerun_failed: Option<crate::run::journal::Rerun>,
 }
 
 /// A config file as a manifest records it.
@@ -175,6 +178,7 @@ impl Manifest {
             shard: None,
             selection: suite.selection.clone(),
             unhealthy: None,
+            rerun_failed: None,
         }
     }
 
@@ -231,6 +235,7 @@ impl Manifest {
             )
             .stopped(&run.stopped)
             .in_flight(run.in_flight)
+            .rerun(run.rerun)
     }
 
     /// Manifest of a session run of `suite`.
@@ -243,6 +248,13 @@ impl Manifest {
                 run.turns.iter().map(|t| &t.context),
             )
             .stopped(&run.stopped)
+            .rerun(run.rerun)
+    }
+
+    /// The same, recording a `--rerun-failed` run's second look.
+    fn rerun(mut self, rerun: Option<crate::run::journal::Rerun>) -> Manifest {
+        self.rerun_failed = rerun;
+        self
     }
 
     /// The same, recording `cases` sent at once when more than one.

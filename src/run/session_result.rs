@@ -65,6 +65,8 @@ pub struct SessionRun {
     pub started_at: String,
     /// The run stopped before its last turn: where and why (`turns` hold those before).
     pub stopped: Option<Stopped>,
+    /// A `--rerun-failed` run's turns taken and sent again, for its manifest.
+    pub rerun: Option<super::journal::Rerun>,
 }
 
 impl SessionRun {

@@ -78,7 +78,7 @@ pub fn run_sessions_journaled(
     let fidelity = Fidelity::new(suite.profile, backend.info().reader);
     let info = backend.info().clone();
     let mut retries = 0;
-    let mut reused = 0;
+    let (mut reused, mut sent) = (0, 0);
     let mut store = BeliefStore::new(&suite.corpus);
     let total: usize = suite
         .sessions
@@ -132,6 +132,7 @@ pub fn run_sessions_journaled(
                 },
             );
             reused += usize::from(taken.is_some());
+            sent += usize::from(taken.is_none());
             let (built, mut entry) = match taken {
                 Some(built) => (built, None),
                 None => {
@@ -228,6 +229,7 @@ pub fn run_sessions_journaled(
     }
     drop(running);
     let backend_stats = backend.stats();
+    let rerun = checkpoint.rerun(reused, sent);
     match &stopped {
         Some(s) => checkpoint.stop(&s.at, &s.reason),
         None => checkpoint.finish(backend_stats.clone())?,
@@ -243,6 +245,7 @@ pub fn run_sessions_journaled(
         ingestion,
         started_at,
         stopped,
+        rerun,
     })
 }
 

@@ -44,6 +44,8 @@ pub struct StaticRun {
     pub in_flight: usize,
     /// The run stopped before its last case: where and why (`results` hold the cases before).
     pub stopped: Option<Stopped>,
+    /// A `--rerun-failed` run's cases taken and sent again, for its manifest.
+    pub rerun: Option<super::journal::Rerun>,
 }
 
 impl StaticRun {
@@ -180,7 +182,7 @@ pub fn run_static_journaled(
     // Finished cases waiting for an earlier one (at most about `concurrency` of them).
     let mut waiting: std::collections::BTreeMap<usize, CaseResult> = Default::default();
     let mut handed = 0;
-    let (mut retries, mut reused) = (0, 0);
+    let (mut retries, mut reused, mut sent) = (0, 0, 0);
     let mut stopped: Option<Stopped> = super::seeding_stop(index.as_ref());
     if stopped.is_some() {
         stop.store(true, Ordering::Relaxed);
@@ -227,6 +229,7 @@ pub fn run_static_journaled(
         for (done, (at, result, recorder, entry)) in receive.iter().enumerate() {
             retries += recorder.replay(observer);
             reused += usize::from(entry.is_none());
+            sent += usize::from(entry.is_some());
             observer.finished(done + 1, total, &result.case_id);
             if let (Some(entry), Some(journal), None) = (entry, journal.as_deref_mut(), &stopped) {
                 if let Err(e) = journal.write(&Line::Case(entry)) {
@@ -258,6 +261,7 @@ pub fn run_static_journaled(
         });
     }
     let backend_stats = index.stats();
+    let rerun = checkpoint.rerun(reused, sent);
     match &stopped {
         Some(s) => checkpoint.stop(&s.at, &s.reason),
         None => checkpoint.finish(backend_stats.clone())?,
@@ -273,6 +277,7 @@ pub fn run_static_journaled(
         started_at,
         in_flight,
         stopped,
+        rerun,
     })
 }
 

@@ -3,6 +3,7 @@
 //! of a repeated run (the gates, JUnit and the summary judged the last repeat only).
 
 use crate::common::refused;
+use std::path::Path;
 
 /// A `--repeat 3` run whose system dies in its second repeat: the first repeat's good-named
 /// report, one repeat of three with no spread, was left beside failed/ and read as the run's.
@@ -138,4 +139,43 @@ fn a_flaky_case_of_a_repeated_run_fails_the_gate() {
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("flaky: passed in 2 of 3 repeats"), "{xml}");
+}
+
+/// Shards that reached their system at different addresses are merged (a cluster's shards
+/// may reach one system so), but the merged report keeps every shard's address, in shard
+/// order, where it said shard 1's alone: two systems under one `--name` can be seen.
+#[test]
+fn a_merged_run_records_every_address_its_shards_reached() {
+    use crate::common::needs::{needs, Need};
+    use crate::common::provider::{static_toy, Provider};
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name);
+    let a = Provider::start(0, &d("a.log"), &[]);
+    let b = Provider::start(0, &d("b.log"), &[]);
+    let shard = |url: &str, k: u8, folder: &str| {
+        let out = static_toy(url, &d(folder), &["--shard", &format!("{k}/2")])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        d(folder)
+    };
+    let merged_url = |one: &Path, two: &Path, out: &str| {
+        crate::common::tenure_eval_ok(
+            &["merge", "--suite", "pmb", "--quiet", "--out"],
+            &[&d(out), one, two],
+        );
+        let report = std::fs::read(d(out).join("pmb/retrieval-report-toy.json")).unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&report).unwrap();
+        report["manifest"]["backendSettings"]["url"].clone()
+    };
+    let (one, two) = (shard(&a.url, 1, "a1"), shard(&b.url, 2, "b2"));
+    let apart = merged_url(&one, &two, "apart");
+    assert_eq!(apart, serde_json::json!([a.url, b.url]));
+    // Both shards at one address: the address, as an unsharded run records it.
+    let two = shard(&a.url, 2, "a2");
+    assert_eq!(merged_url(&one, &two, "together"), serde_json::json!(a.url));
 }

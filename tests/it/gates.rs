@@ -442,8 +442,8 @@ fn a_first_ci_run_without_its_baseline_file_passes_with_baseline_missing_ok() {
 }
 
 /// `--rerun-failed` runs again the cases a finished run failed (here one assertion fails) and
-/// takes the passed ones from its journal: it says 76 taken and 1 sent, and the report is the
-/// same; before a finished run it is refused.
+/// takes the passed ones from its journal: it says 76 taken and 1 sent, the report is the
+/// same but for its manifest's record of the second look; before a finished run it is refused.
 #[test]
 fn rerun_failed_sends_only_the_failed_cases_again() {
     let f = fixture();
@@ -470,6 +470,31 @@ fn rerun_failed_sends_only_the_failed_cases_again() {
         first["retrieval"]["totalPassed"]
     );
     assert_eq!(again["cases"].as_array().unwrap().len(), 77);
+    // The manifest says it was a second look (a clean run's has no such record), so its one
+    // case sent again cannot pass for a first try's.
+    assert_eq!(first["manifest"].get("rerunFailed"), None);
+    assert_eq!(
+        again["manifest"]["rerunFailed"],
+        serde_json::json!({"taken": 76, "sent": 1})
+    );
+    // Its page says so, above the table.
+    let page = f.dir.path().join("rerun.html");
+    let out = crate::common::cli(&["html", "--quiet", "--corpus"])
+        .arg(&f.corpus)
+        .arg("--cases")
+        .arg(&f.broken)
+        .arg("--out")
+        .args([&page, &report])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+    let said =
+        "a --rerun-failed run: 76 taken from its journal as passed, 1 sent to the system again";
+    if let Some(b) = crate::common::browser::browser_or_skip() {
+        b.goto(&crate::common::browser::Browser::file_url(&page, ""));
+        let note = b.wait("const p = document.querySelector('.rerun'); return p && p.textContent;");
+        assert!(note.as_str().unwrap().contains(said), "{note}");
+    }
     // With no finished run's journal there is nothing to take from.
     let (o, _) = f.run(&f.broken, "b", &["--rerun-failed"]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));

@@ -108,6 +108,17 @@ pub(crate) fn report_view(report: &LoadedReport, name: String, entries: Entries)
                 (None, Some(_)) => Some("a selection of the suite's cases".into()),
                 (None, None) => None,
             }),
+        rerun: report
+            .manifest
+            .as_ref()
+            .and_then(|m| m.rerun_failed)
+            .map(|r| {
+                format!(
+                    "{} taken from its journal as passed, {} sent to the system again (a pass \
+                     among those is a second try)",
+                    r.taken, r.sent
+                )
+            }),
         repeats: report.manifest.as_ref().and_then(|m| m.repeats.clone()),
         entries: BTreeMap::new(),
         turns: BTreeMap::new(),

@@ -84,6 +84,10 @@ pub(crate) struct ReportView {
     /// `static 28/28` with no word that 49 more cases were elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub part: Option<String>,
+    /// A `--rerun-failed` run (`manifest.rerunFailed`): how many cases it took as passed from
+    /// its journal and sent again, whose passes may be second tries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerun: Option<String>,
     /// The run was repeated (`--repeat`): each measure's spread, the flaky cases.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeats: Option<crate::report::repeats::Repeats>,

@@ -72,6 +72,9 @@ pub struct RecordedManifest {
     /// Why the system's answers make no good run (compat mode), when they do not.
     #[serde(default)]
     pub unhealthy: Option<String>,
+    /// A `--rerun-failed` run: the cases taken as passed and sent again.
+    #[serde(default)]
+    pub rerun_failed: Option<crate::run::journal::Rerun>,
 }
 
 /// One input file of a run.

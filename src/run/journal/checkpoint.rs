@@ -95,6 +95,12 @@ impl Checkpoint {
         self.header.shard
     }
 
+    /// What a `--rerun-failed` run took and sent, for its manifest; `None` for any other run
+    /// (a resumed one's report equals an uninterrupted run's: docs/journal.md).
+    pub(crate) fn rerun(&self, taken: usize, sent: usize) -> Option<super::Rerun> {
+        (self.mode == Continue::RerunFailed).then_some(super::Rerun { taken, sent })
+    }
+
     /// Is every case taken from a recording?
     pub(crate) fn replaying(&self) -> bool {
         self.mode == Continue::Replay

@@ -147,6 +147,17 @@ impl Entry {
     }
 }
 
+/// A `--rerun-failed` run's second look, as its manifest records it (`rerunFailed`): a case it
+/// passed may be a pass on a second try, which a clean run's manifest could not be told from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Rerun {
+    /// Cases (or session turns) the journal had as passed, taken from it.
+    pub taken: usize,
+    /// Cases (or turns) the journal had as failed or errored, sent to the system again.
+    pub sent: usize,
+}
+
 /// Why a run stopped before its end.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

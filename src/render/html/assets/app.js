@@ -126,11 +126,15 @@ function overview() {
   const parts = R.filter((r) => r.part).map((r) =>
     h("p", { class: "stopped part", role: "note" }, h("strong", {}, "Part of a run: "),
       `${r.file} is ${r.part}: its cases only, not the suite's whole run.`));
+  // A --rerun-failed run: a pass among the cases sent again may be a second try.
+  const reruns = R.filter((r) => r.rerun).map((r) =>
+    h("p", { class: "stopped rerun", role: "note" }, h("strong", {}, "A second look: "),
+      `${r.file} is a --rerun-failed run: ${r.rerun}.`));
   // A compat-mode run whose system failed its calls: its scores count the failures as empty.
   const unhealthy = R.filter((r) => r.unhealthy).map((r) =>
     h("p", { class: "stopped", role: "alert" }, h("strong", {}, "Failed run: "),
       `${r.file}: ${r.unhealthy}. Its failed calls are scored as empty answers, as upstream scores them.`));
-  const out = [h("h2", {}, "Reports"), ...stops, ...unhealthy, ...parts,
+  const out = [h("h2", {}, "Reports"), ...stops, ...unhealthy, ...parts, ...reruns,
     h("p", { class: "muted" }, `Suite ${DATA.suite.name} (${DATA.suite.profile} profile) · ${R.length} report(s). `
       + "Click a heading to sort. Drift: the paper's noise / (relevant + pinned), and PrecisionMemBench's 1 − precision."),
     h("div", { class: "scroll" }, h("table", { id: "overview-table" }, h("thead", {}, head), h("tbody", {}, body)))];
