@@ -1,6 +1,7 @@
 //! `verify`: a report is what its rows and inputs say it is. Every aggregate is recomputed from
-//! the per-case rows (`LoadedReport::disagreements`: summary and categories), every row's `passed` must match its failures, and every input file named by
-//! the manifest must still have the recorded sha256.
+//! the per-case rows (`LoadedReport::disagreements`: summary and categories), every row's
+//! `passed` must match its failures and a turn's `precisionDriftScore` its precision, and every
+//! input file named by the manifest must still have the recorded sha256.
 
 use crate::error::Result;
 use crate::io::sha256_hex;
@@ -34,6 +35,19 @@ pub fn verify(path: &Path, inputs: bool) -> Result<Vec<String>> {
                 path.display(),
                 row.passed
             ));
+        }
+        // PrecisionMemBench's drift is 1 − precision, 0 where precision is null
+        // (`eval::metrics::TurnMetrics`): one beside a null precision was not checked before.
+        if let Some(stated) = row.precision_drift {
+            let rows = row.precision.map_or(0.0, |p| 1.0 - p);
+            if (stated - rows).abs() > 1e-12 {
+                let precision = row.precision.map_or("null".to_string(), |p| p.to_string());
+                problems.push(format!(
+                    "{}: {list}[{i}].precisionDriftScore is {stated} but its \
+                     retrievalPrecision {precision} gives {rows} (1 − precision; 0 when null)",
+                    path.display()
+                ));
+            }
         }
     }
     if let Some(ingestion) = ingestion {

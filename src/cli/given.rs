@@ -209,6 +209,27 @@ pub(crate) fn given_else_noted(id: &str, why: impl FnOnce() -> String) -> bool {
     false
 }
 
+/// Where the config file set the flag whose field is `id`, when it did and the command line
+/// did not (`FILE line N, [table] key = value`): a refusal of a value the file gave names the
+/// file's line.
+pub(crate) fn from_config(id: &str) -> Option<String> {
+    if given(id) {
+        return None;
+    }
+    let config = CONFIG.get()?;
+    let key = id.replace('_', "-");
+    let setting = config.settings.iter().find(|s| s.key == key)?;
+    let file = config.path.as_deref().unwrap_or(std::path::Path::new(""));
+    Some(format!(
+        "{} line {}, [{}] {} = {}",
+        file.display(),
+        setting.line,
+        setting.table,
+        setting.key,
+        setting.shown
+    ))
+}
+
 /// Was the flag whose field is `id` given on the command line?
 pub(crate) fn given(id: &str) -> bool {
     GIVEN.get().is_some_and(|g| g.contains(id))

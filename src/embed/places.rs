@@ -178,3 +178,12 @@ pub(crate) fn cached() -> Vec<(String, PathBuf, u64, Option<std::time::SystemTim
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
+
+/// Why the `manifest.json` in `folder` is not a store's manifest, when it is not: `cache list`
+/// says so, where it listed such a folder as a store (its vectors are not read).
+pub(crate) fn manifest_problem(folder: &Path) -> Option<String> {
+    let path = folder.join("manifest.json");
+    let parsed = crate::io::read_bytes(&path)
+        .and_then(|bytes| crate::io::parse_json::<super::store::Manifest>(&path, &bytes));
+    parsed.err().map(|e| e.to_string())
+}

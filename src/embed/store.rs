@@ -111,7 +111,7 @@ pub struct Entry {
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Manifest {
+pub(super) struct Manifest {
     format: String,
     model: ModelInfo,
     count: usize,

@@ -201,6 +201,19 @@ fn pruning_a_linked_store_says_the_store_is_left() {
     let cache = dir.path().join("cache");
     std::fs::create_dir_all(cache.join("embeddings")).unwrap();
     std::os::unix::fs::symlink(&store, cache.join("embeddings/linked")).unwrap();
+    // Its manifest (`{}`) is no store's: `cache list` says so, where it listed a store of
+    // 0.0 MB.
+    let out = crate::common::cli(&["cache", "list"])
+        .env("TENURE_EVAL_CACHE", &cache)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("linked") && stdout.contains("not a store: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("manifest.json"), "names the file: {stdout}");
     let out = crate::common::cli(&["cache", "prune", "linked"])
         .env("TENURE_EVAL_CACHE", &cache)
         .output()
@@ -270,4 +283,44 @@ fn a_splice_seed_names_the_suite() {
         suite_of(&["--splice-seed", "7"]),
         "locomo-plus-seed7-selected"
     );
+}
+
+/// `verify` checks a turn's `precisionDriftScore` against its precision (1 − precision, 0 where
+/// precision is null): a drift edited beside a null precision, or beside a precision, was
+/// verified before.
+#[test]
+fn verify_checks_a_turns_precision_drift_against_its_precision() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = [
+        "session",
+        "--suite",
+        "pmb",
+        "--backend",
+        "bm25",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&session, &[dir.path()]);
+    let report = dir.path().join("pmb/session-retrieval-report-tenure.json");
+    assert!(tenure_eval_with(&["verify"], &[&report]).status.success());
+    let value: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let turns = value["cases"].as_array().unwrap();
+    let at = |null: bool| {
+        turns
+            .iter()
+            .position(|t| t["retrievalPrecision"].is_null() == null)
+            .unwrap()
+    };
+    for (name, i) in [("null.json", at(true)), ("some.json", at(false))] {
+        let mut v = value.clone();
+        v["cases"][i]["precisionDriftScore"] = 0.5.into();
+        let path = dir.path().join(name);
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        let out = tenure_eval_with(&["verify"], &[&path]);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        let expected =
+            format!("$.cases[{i}].precisionDriftScore is 0.5 but its retrievalPrecision");
+        assert!(said.contains(&expected), "{said}");
+    }
 }

@@ -189,3 +189,26 @@ fn a_setting_the_command_does_not_use_is_said_and_the_flag_refused() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// A model named twice is refused wherever it was named; named twice by the file, the refusal
+/// names the file's line (it said "--model hashed is given twice" of a flag never typed).
+#[test]
+fn a_model_twice_in_the_file_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tenure-eval.toml"),
+        "[models]\nsuite = \"pmb\"\nmodel = [\"hashed\", \"hashed\"]\n",
+    )
+    .unwrap();
+    let o = from(dir.path(), &["models", "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--model hashed is given twice (")
+            && stderr(&o).contains(
+                "tenure-eval.toml line 3, [models] model = [\"hashed\", \"hashed\"]): each \
+                 model runs once"
+            ),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -182,6 +182,13 @@ fn exported_texts_embedded_elsewhere_import_and_run_with_nothing_missing() {
         needed.len()
     );
     assert!(stderr.contains(&line), "{stderr}");
+    // pmb's two copies are two lines, each naming its copy (both said "suite pmb").
+    for copy in [
+        "tenurehq/tenure dc348a8): ",
+        "tenurehq/precisionMemBench 18c7955): ",
+    ] {
+        assert_eq!(stderr.matches(copy).count(), 1, "{stderr}");
+    }
     ok(&tenure_eval(&[
         "embed",
         "--export-texts",

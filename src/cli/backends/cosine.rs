@@ -189,8 +189,10 @@ impl CosineArgs {
     pub(crate) fn check_kinds(&self) -> crate::Result<()> {
         let twice = (self.model.iter().enumerate()).find(|(i, m)| self.model[..*i].contains(m));
         if let Some((_, model)) = twice {
+            let at = crate::cli::given::from_config("model").map(|c| format!(" ({c})"));
             return Err(crate::Error::Usage(format!(
-                "--model {model} is given twice: each model runs once"
+                "--model {model} is given twice{}: each model runs once",
+                at.unwrap_or_default()
             )));
         }
         let kinds = self.kinds();

@@ -283,8 +283,10 @@ impl BackendFlags {
         if let Some((_, floor)) =
             (floors.iter().enumerate()).find(|(i, f)| floors[..*i].contains(f))
         {
+            let at = crate::cli::given::from_config("cosine_floor").map(|c| format!(" ({c})"));
             return Err(Error::Usage(format!(
-                "--cosine-floor {floor} is given twice: each floor runs once"
+                "--cosine-floor {floor} is given twice{}: each floor runs once",
+                at.unwrap_or_default()
             )));
         }
         Ok(())

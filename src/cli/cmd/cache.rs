@@ -41,6 +41,10 @@ pub(crate) fn run(args: CacheArgs) -> Result<ExitCode> {
         CacheAction::List => {
             let mut text = format!("{} ({} stores)\n", cache.display(), stores.len());
             for (name, folder, bytes, changed) in &stores {
+                if let Some(problem) = crate::embed::places::manifest_problem(folder) {
+                    text.push_str(&format!("  {name:<32} not a store: {problem}\n"));
+                    continue;
+                }
                 let when = changed
                     .map(|t| {
                         chrono::DateTime::<chrono::Utc>::from(t)

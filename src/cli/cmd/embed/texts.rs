@@ -96,10 +96,19 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
             Some(d) => format!(" --store-dir {}", d.display()),
             None => String::new(),
         };
+        // pmb has two copies (its own repository's and the harness's), whose lines read
+        // "suite pmb" twice with different counts: the copy tells them apart.
+        let copy = match suite.copy {
+            Some(copy) if suites.iter().filter(|s| s.name == suite.name).count() > 1 => {
+                format!(", {copy}")
+            }
+            _ => String::new(),
+        };
         note(
             args.quiet,
             format!(
-                "suite {} ({}): {lacking} of its {needed} needed texts still have no vector{}",
+                "suite {} ({}{copy}): {lacking} of its {needed} needed texts still have no \
+                 vector{}",
                 suite.label(),
                 policy.label(),
                 if lacking == 0 {
