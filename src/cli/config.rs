@@ -114,7 +114,28 @@ pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
                 // A default for other commands; a key no command has is a typo that would be
                 // ignored by every command (an audit found `min_score` and `bakend` so).
                 if table == DEFAULTS && any_command_has(key) {
+                    // A command with subcommands (`temporal`, `cache`) has no flags of its own:
+                    // a default its subcommands take is not set for them, and is said.
+                    if sub_has(command, key) {
+                        say!(
+                            "note: {} line {line}, [defaults] {key}: not used by `{name}` (a \
+                             config file sets the flags of {}, not of {name}'s subcommands)",
+                            path.display(),
+                            "top-level commands"
+                        );
+                    }
                     continue;
+                }
+                if command.has_subcommands() {
+                    return Err(at(format!(
+                        "`{name}` takes its flags in its subcommands ({}), which a config file \
+                         does not set: give them on the command line",
+                        command
+                            .get_subcommands()
+                            .map(|c| c.get_name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
                 }
                 if table == DEFAULTS {
                     return Err(at(format!(
@@ -205,6 +226,11 @@ fn flags(command: &Command) -> String {
         .collect();
     names.sort();
     format!("its flags: {}", names.join(" "))
+}
+
+/// Whether a subcommand of `command` has the long flag `key`.
+fn sub_has(command: &Command, key: &str) -> bool {
+    (command.get_subcommands()).any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)))
 }
 
 /// Whether some command has the long flag `key`.

@@ -137,22 +137,32 @@ fn matrix(path: &Path, bytes: Vec<u8>) -> Result<(Array2<f32>, Vec<String>)> {
 
 /// Add `records` to the store of model `name` (made if `into` is `None`), keyed under each
 /// record's policy or `policy`'s for its role. Nothing is kept unless every record is valid.
+///
+/// Refused, as an audit found each written with exit 0: a store computed by a model (its
+/// `model.onnx` or its service recorded), whose identity the imported vectors would then carry
+/// (a run read random vectors as MiniLM's); a vector other than the one the store holds for a
+/// text, unless `replace` (`--refresh`); and one text twice in the file with two vectors (the
+/// last won, said nowhere).
 pub(crate) fn import(
     records: Vec<(ImportedText, Vec<f32>, String)>,
     name: &str,
     source: &str,
     policy: TextPolicy,
     into: Option<EmbeddingStore>,
+    replace: bool,
 ) -> Result<EmbeddingStore> {
     let first = records
         .first()
         .ok_or_else(|| Error::Usage("nothing to import".into()))?;
+    refuse_computed(into.as_ref(), name, "--import-vectors")?;
     let mut store = into.unwrap_or_else(|| {
         EmbeddingStore::empty(
             ModelInfo::imported(name, source, first.1.len()),
             format!("embeddings/{name}"),
         )
     });
+    // Where this import gave each text's vector: a second, different one is refused.
+    let mut given: std::collections::HashMap<(Role, String, String), String> = Default::default();
     for (record, vector, at) in records {
         let policy_name = record.policy.as_deref().unwrap_or(policy.name(record.role));
         if !["names", "names-content", "expanded", "raw"].contains(&policy_name) {
@@ -160,9 +170,45 @@ pub(crate) fn import(
                 "{at}: unknown policy {policy_name:?}"
             )));
         }
+        let held = store.get(record.role, policy_name, &record.text);
+        if held.is_some_and(|h| h != vector.as_slice()) {
+            let key = (record.role, policy_name.to_string(), record.text.clone());
+            if let Some(first) = given.get(&key) {
+                return Err(Error::Usage(format!(
+                    "{at}: the text of {first} again, with another vector: which one is meant?"
+                )));
+            }
+            if !replace {
+                return Err(Error::Usage(format!(
+                    "{at}: store {name} holds another vector for {:?}; --refresh replaces \
+                     the vectors it holds for the texts imported",
+                    record.text
+                )));
+            }
+        }
+        given.insert(
+            (record.role, policy_name.to_string(), record.text.clone()),
+            at.clone(),
+        );
         store
             .insert(record.role, policy_name, &record.text, vector)
             .map_err(|e| Error::Usage(format!("{at}: {e}")))?;
     }
     Ok(store)
+}
+
+/// An import into the store of a model that computed its vectors (its `model.onnx` or its
+/// service recorded) is refused: the imported vectors would carry that model's identity.
+pub(crate) fn refuse_computed(into: Option<&EmbeddingStore>, name: &str, flag: &str) -> Result<()> {
+    match into.map(|s| &s.model) {
+        Some(model) if model.sha256.is_some() || model.service.is_some() => {
+            Err(Error::Usage(format!(
+                "{flag}: store {name} holds vectors computed by its model ({}); imported ones \
+                 would be read as that model's: import into a store of another name (--model \
+                 OTHER)",
+                model.source
+            )))
+        }
+        _ => Ok(()),
+    }
 }

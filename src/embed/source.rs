@@ -348,6 +348,7 @@ pub(crate) fn import_upstream(
     policy: TextPolicy,
     into: Option<EmbeddingStore>,
 ) -> Result<EmbeddingStore> {
+    super::import::refuse_computed(into.as_ref(), name, "--import-upstream")?;
     let records: Vec<serde_json::Value> = parse_json(path, &read_bytes(path)?)?;
     let mut store = into;
     for (i, record) in records.iter().enumerate() {

@@ -212,3 +212,35 @@ fn a_model_twice_in_the_file_is_refused_with_its_line() {
         stderr(&o)
     );
 }
+
+/// A command with subcommands (`temporal`) has no flags of its own, and a config file sets
+/// top-level commands' flags: a `[defaults]` setting its subcommands take was skipped in
+/// silence (`temporal eval` printed markdown under `format = "json"`), and `[temporal]` was
+/// refused as "not a flag of `temporal` (its flags: )". The first is said, the second names
+/// the subcommands.
+#[test]
+fn a_setting_for_a_commands_subcommands_is_said_or_refused_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tenure-eval.toml");
+    std::fs::write(
+        dir.path().join("s.jsonl"),
+        "{\"id\":\"a\",\"text\":\"It is bad.\"}\n",
+    )
+    .unwrap();
+    std::fs::write(&file, "[defaults]\nformat = \"json\"\n").unwrap();
+    let o = from(dir.path(), &["temporal", "classify", "s.jsonl"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 2, [defaults] format: not used by `temporal`"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&file, "[temporal]\nformat = \"json\"\n").unwrap();
+    let o = from(dir.path(), &["temporal", "classify", "s.jsonl"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`temporal` takes its flags in its subcommands (classify, eval"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -118,7 +118,63 @@ impl LoadedReport {
     /// `longmemeval`, `trec`) call it: an audit found each taking a stopped run's report, a
     /// shard's, or a run on altered files as a whole run on the files given, with exit 0.
     pub(crate) fn whole_run_on(&self, suite: &Suite) -> Result<&LoadedReport> {
-        self.finished()?.on_files_of(suite)
+        let report = self.finished()?.on_files_of(suite)?;
+        let session = report.rows.iter().any(|r| r.turn_index.is_some());
+        let expected: Vec<String> = match session {
+            true => (suite.sessions.iter())
+                .flat_map(|c| {
+                    (c.turns.iter()).map(|t| format!("{} turn {}", c.case_id, t.turn_index))
+                })
+                .collect(),
+            false => suite.cases.iter().map(|c| c.case_id.clone()).collect(),
+        };
+        report.covers(&expected, &suite.label())
+    }
+
+    /// An input error unless the report holds each of `expected` (case ids, or `CASE turn N`
+    /// for a session run's turns) once and nothing else: a whole run's rows. An audit found
+    /// reports with a case twice, with only the passed cases, or with none, measured by the
+    /// studies as runs (R@10 1.000 of the passed half), exit 0; `verify` saw the summary
+    /// disagree, the studies read only the rows. `what` names the suite.
+    pub(crate) fn covers(&self, expected: &[String], what: &str) -> Result<&LoadedReport> {
+        let wanted: std::collections::HashSet<&str> = expected.iter().map(String::as_str).collect();
+        let mut seen: std::collections::HashMap<String, usize> = Default::default();
+        for (i, row) in self.rows.iter().enumerate() {
+            let key = row.key();
+            if !wanted.contains(key.as_str()) {
+                let message = format!("{key:?} is not one of {what}'s cases: a run on other cases");
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    self.entry_at(i),
+                    message,
+                ));
+            }
+            if let Some(first) = seen.insert(key.clone(), i) {
+                let message = format!(
+                    "{key:?} is in the report twice (first at {}): not one run's rows",
+                    self.entry_at(first)
+                );
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    self.entry_at(i),
+                    message,
+                ));
+            }
+        }
+        let missing: Vec<&String> = expected.iter().filter(|k| !seen.contains_key(*k)).collect();
+        if let Some(first) = missing.first() {
+            let list = if self.bare_array { "$" } else { "$.cases" };
+            return Err(crate::error::Error::input(
+                &self.path,
+                list,
+                format!(
+                    "lacks {} of {what}'s {} cases (first: {first:?}): not a whole run's rows",
+                    missing.len(),
+                    expected.len()
+                ),
+            ));
+        }
+        Ok(self)
     }
 
     /// An input error unless the report's run read `suite`'s files: each file its manifest
@@ -129,6 +185,31 @@ impl LoadedReport {
     /// cannot be altered; its runs through a memory system record PrecisionMemBench's own copy
     /// (other bytes, the same expectations: docs/providers.md), so none is compared.
     pub(crate) fn on_files_of(&self, suite: &Suite) -> Result<&LoadedReport> {
+        // The files alone do not tell LoCoMo's units, LongMemEval's or LoCoMo-Plus's splices
+        // apart (one file serves each): the suite's label does. A selection's report (which
+        // `html` shows, saying so) carries the label of its selection.
+        if let Some(recorded) = self.suite() {
+            let selected = format!("-{}", crate::suite::select::SELECTED);
+            let base = match self
+                .manifest
+                .as_ref()
+                .is_some_and(|m| m.selection.is_some())
+            {
+                true => recorded.strip_suffix(selected.as_str()).unwrap_or(recorded),
+                false => recorded,
+            };
+            if base != suite.label() {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    "$.manifest.suite",
+                    format!(
+                        "the report is of suite {recorded}, not {} (the suite given): its cases \
+                         are of another unit, splice or set of files",
+                        suite.label()
+                    ),
+                ));
+            }
+        }
         if suite.copy.is_some() {
             return Ok(self);
         }

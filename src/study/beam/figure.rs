@@ -64,7 +64,7 @@ pub(crate) fn figure(results: &[RunResult], title: &str) -> Result<String> {
             let mut points: Vec<(f64, f64)> = (r.cells.iter())
                 .filter(|c| c.tier == "all" && c.ability != "all")
                 .enumerate()
-                .map(|(g, c)| (g as f64 + offset, c.rank[NDCG10]))
+                .filter_map(|(g, c)| Some((g as f64 + offset, c.rank[NDCG10]?)))
                 .collect();
             let whole = r
                 .cells

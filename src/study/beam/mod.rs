@@ -29,8 +29,9 @@ pub(crate) struct Cell {
     pub cases: usize,
     /// Cases passed (all gold in the top 10).
     pub passed: usize,
-    /// Means of the rank measures, in [`MEASURES`] order, over the cases.
-    pub rank: Vec<f64>,
+    /// Means of the rank measures, in [`MEASURES`] order, over the cases; `None` where no
+    /// case has the measure.
+    pub rank: Vec<Option<f64>>,
     /// Knowledge-update questions ordered right, and those that name an update (none for
     /// other abilities).
     pub update_order: Option<(usize, usize)>,
@@ -112,10 +113,8 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
             groups.entry(key).or_default().push(i);
         }
         let cell = |tier: &str, ability: &str, rows: &[usize]| -> Cell {
-            let mean = |m: usize| {
-                let xs: Vec<f64> = rows.iter().filter_map(|&i| values[i][m]).collect();
-                xs.iter().sum::<f64>() / xs.len().max(1) as f64
-            };
+            let mean =
+                |m: usize| crate::eval::stats::mean(rows.iter().filter_map(|&i| values[i][m]));
             let ordered: Vec<bool> = (rows.iter())
                 .filter_map(|&i| {
                     let row = &report.rows[i];
@@ -193,7 +192,7 @@ pub(crate) fn tables(results: &[RunResult]) -> Vec<Table> {
                     c.cases.to_string(),
                     c.passed.to_string(),
                 ];
-                row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
+                row.extend(c.rank.iter().map(|v| number_cell(*v, 3)));
                 row.push(match c.update_order {
                     Some((k, n)) => format!("{k}/{n} ({:.2})", k as f64 / n as f64),
                     None => "–".into(),

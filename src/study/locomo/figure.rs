@@ -74,7 +74,7 @@ pub(crate) fn figure(results: &[RunResult], title: &str) -> Result<String> {
             let points: Vec<(f64, f64)> = DEPTHS
                 .iter()
                 .zip(&cell.rank)
-                .map(|(k, v)| (*k as f64, *v))
+                .filter_map(|(k, v)| Some((*k as f64, (*v)?)))
                 .collect();
             let style = ShapeStyle::from(&color).stroke_width(2);
             if Label::parse(&r.suite).unit == Unit::Turns {
@@ -118,9 +118,14 @@ pub(crate) fn figure(results: &[RunResult], title: &str) -> Result<String> {
             let color = TABLEAU[i % TABLEAU.len()];
             let offset = 0.2 + 0.6 * (i as f64 + 0.5) / n;
             chart
-                .draw_series(r.cells.iter().enumerate().map(|(g, c)| {
-                    // nDCG@10 is the sixth rank measure (MEASURES order).
-                    Circle::new((g as f64 + offset, c.rank[5]), 4, color.filled())
+                .draw_series(r.cells.iter().enumerate().filter_map(|(g, c)| {
+                    // nDCG@10 is the sixth rank measure (MEASURES order); no point where no
+                    // case has it.
+                    Some(Circle::new(
+                        (g as f64 + offset, c.rank[5]?),
+                        4,
+                        color.filled(),
+                    ))
                 }))
                 .map_err(plot_error)?;
         }

@@ -53,8 +53,31 @@ pub(crate) fn measure_reports(
     }
     let released = read[0] == RELEASED_SHA256;
     let read: Vec<&str> = read.iter().map(String::as_str).collect();
-    for report in reports {
+    // Each unit's questions as its suite keeps them (a unit leaves out the questions no item
+    // of it stands for): every report holds each of its unit's once, and nothing else.
+    let mut kept: Vec<(Unit, Vec<String>)> = Vec::new();
+    for (report, view) in reports.iter().zip(&views) {
         report.whole_run_of(Some(&read), true, &data.display().to_string())?;
+        if view.name != "locomo" {
+            continue; // `measure` refuses it, naming the suite it is of.
+        }
+        if !kept.iter().any(|(u, _)| *u == view.unit) {
+            let suite = crate::suite::locomo::load(&crate::suite::locomo::LocomoSource {
+                data: data.to_path_buf(),
+                unit: view.unit,
+                corrections: corrections.to_vec(),
+            })?;
+            kept.push((
+                view.unit,
+                suite.cases.into_iter().map(|c| c.case_id).collect(),
+            ));
+        }
+        let ids = &kept
+            .iter()
+            .find(|(u, _)| *u == view.unit)
+            .expect("kept above")
+            .1;
+        report.covers(ids, report.suite().unwrap_or("locomo"))?;
     }
     if !released {
         not_released();

@@ -33,8 +33,9 @@ pub(crate) struct Cell {
     pub cases: usize,
     /// Cases passed (all gold in the top 10).
     pub passed: usize,
-    /// Means of the rank measures, in [`MEASURES`] order, over the cases.
-    pub rank: Vec<f64>,
+    /// Means of the rank measures, in [`MEASURES`] order, over the cases; `None` where no
+    /// case has the measure (a mean of nothing printed `-0.000`, the float sum's empty value).
+    pub rank: Vec<Option<f64>>,
     /// Questions LoCoMo's recall counts: all of the file's (the cases; questions without
     /// evidence, which it counts as recalled; and questions whose evidence no item of the
     /// database stands for, missed).
@@ -84,7 +85,7 @@ fn conversation(case_id: &str) -> &str {
 
 /// A group's cell: its scored cases, and the recall of the questions that are not cases.
 fn cell(group: &str, rows: &[&Scored], extra: &[f64], measures: usize) -> Cell {
-    let mean = |xs: Vec<f64>| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    let mean = |xs: Vec<f64>| crate::eval::stats::mean(xs);
     let questions = rows.len() + extra.len();
     Cell {
         group: group.to_string(),
@@ -211,7 +212,7 @@ pub(crate) fn tables(results: &[RunResult]) -> Vec<Table> {
             c.cases.to_string(),
             c.passed.to_string(),
         ];
-        row.extend(c.rank.iter().map(|v| number_cell(Some(*v), 3)));
+        row.extend(c.rank.iter().map(|v| number_cell(*v, 3)));
         row
     };
     let mut rank_rows = Vec::new();

@@ -322,7 +322,11 @@ impl Loading {
 }
 
 /// The knowledge-update evidence of every scored knowledge_update question of `suite` that
-/// names an update: its original (grade 1) and updated (grade 2) item ids.
+/// names an update and an original in another message: its original (grade 1) and updated
+/// (grade 2) item ids. Where BEAM names one message as both (six questions of the 100K and 500K
+/// tiers), the message keeps the update's grade and no original is left: there is no order to
+/// judge, and an audit found each such question counted as "updated first" whenever the
+/// message was retrieved at all.
 pub(crate) fn updates(suite: &Suite) -> Vec<Update> {
     suite
         .cases
@@ -333,7 +337,7 @@ pub(crate) fn updates(suite: &Suite) -> Vec<Update> {
             original: grade_ids(&c.grades, 1),
             updated: grade_ids(&c.grades, 2),
         })
-        .filter(|u| !u.updated.is_empty())
+        .filter(|u| !u.updated.is_empty() && !u.original.is_empty())
         .collect()
 }
 

@@ -86,7 +86,7 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
     let before = existing.as_ref().map_or(0, EmbeddingStore::len);
     let source =
         (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
-    let store = import(read.records, name, &source, policy, existing)?;
+    let store = import(read.records, name, &source, policy, existing, args.refresh)?;
     super::save_imported(&store, file, &places.folder(name), before, args.quiet)?;
     for suite in suites {
         let policy = config.policy(suite.profile);
