@@ -120,7 +120,7 @@ for r in runs:
     cells = {c["ability"]: c for c in r["cells"] if c["tier"] == "all"}
     whole = cells["all"]
     k, n = whole["updateOrder"]
-    row = [r["name"], "%.3f" % whole["rank"][2], "%.3f" % whole["rank"][4], "%.3f" % whole["rank"][5], "%d/%d (%.2f)" % (k, n, k / n)]
+    row = [r["name"], "%.3f" % whole["rank"][2], "%.3f" % whole["rank"][4], "%.3f" % whole["rank"][5], "%d/%d (%.3f)" % (k, n, k / n)]
     row += ["%.3f" % cells[a]["rank"][4] for a in abilities]
     print("| " + " | ".join(row) + " |")
 '

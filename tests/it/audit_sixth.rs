@@ -234,3 +234,32 @@ fn an_import_never_passes_its_vectors_off_as_a_models() {
         "again, with another vector",
     );
 }
+
+/// `beam` named a selection's report by its suite label (`Some("beam-selected"): expected a
+/// report of a run on --suite beam`); it is named as a selection's, as `locomo` names it.
+#[test]
+fn beam_names_a_selections_report_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = crate::beam::sample(dir.path());
+    let out = dir.path().join("reports");
+    let args = [
+        "run",
+        "--suite",
+        "beam",
+        "--backend",
+        "bm25-text",
+        "--quiet",
+        "--limit",
+        "2",
+    ];
+    tenure_eval_ok(
+        &args,
+        &[Path::new("--data"), &data, Path::new("--out"), &out],
+    );
+    let file = out.join("beam-selected/retrieval-report-bm25-text.json");
+    let data = data.to_str().unwrap();
+    refused(
+        &["beam", "--data", data, file.to_str().unwrap()],
+        "the report of a run that chose some cases",
+    );
+}

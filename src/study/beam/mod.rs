@@ -90,6 +90,8 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
                 ),
             ));
         }
+        // A shard's or a selection's report is named as such, not as another suite's.
+        report.whole_run()?;
         if report.suite() != Some("beam") {
             return Err(Error::input(
                 &report.path,
@@ -194,7 +196,7 @@ pub(crate) fn tables(results: &[RunResult]) -> Vec<Table> {
                 ];
                 row.extend(c.rank.iter().map(|v| number_cell(*v, 3)));
                 row.push(match c.update_order {
-                    Some((k, n)) => format!("{k}/{n} ({:.2})", k as f64 / n as f64),
+                    Some((k, n)) => format!("{k}/{n} ({:.3})", k as f64 / n as f64),
                     None => "–".into(),
                 });
                 row

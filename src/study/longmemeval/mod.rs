@@ -73,6 +73,8 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
         .collect();
     let mut out = Vec::new();
     for report in reports {
+        // A shard's or a selection's report is named as such, not as another suite's.
+        report.whole_run()?;
         if report.suite() != Some(suite.label().as_str()) {
             return Err(Error::input(
                 &report.path,
