@@ -126,7 +126,7 @@ pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
                     }
                     continue;
                 }
-                if command.has_subcommands() {
+                if table != DEFAULTS && command.has_subcommands() {
                     return Err(at(format!(
                         "`{name}` takes its flags in its subcommands ({}), which a config file \
                          does not set: give them on the command line",
@@ -233,12 +233,13 @@ fn sub_has(command: &Command, key: &str) -> bool {
     (command.get_subcommands()).any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)))
 }
 
-/// Whether some command has the long flag `key`.
+/// Whether some command, or a subcommand of one (`temporal eval --livechat`), has the long
+/// flag `key`.
 fn any_command_has(key: &str) -> bool {
     use clap::CommandFactory;
     super::Cli::command()
         .get_subcommands()
-        .any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)))
+        .any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)) || sub_has(c, key))
 }
 
 /// Every command's name.

@@ -191,20 +191,8 @@ pub(crate) fn given_else_noted(id: &str, why: impl FnOnce() -> String) -> bool {
     }
     static NOTED: std::sync::Mutex<BTreeSet<String>> = std::sync::Mutex::new(BTreeSet::new());
     let first = NOTED.lock().map(|mut n| n.insert(id.to_string()));
-    let key = id.replace('_', "-");
-    let config = CONFIG.get();
-    let setting = config.and_then(|c| c.settings.iter().find(|s| s.key == key));
-    if let (Ok(true), Some(config), Some(setting)) = (first, config, setting) {
-        let file = config.path.as_deref().unwrap_or(std::path::Path::new(""));
-        say!(
-            "note: {} line {}, [{}] {} = {}: not used by this command ({})",
-            file.display(),
-            setting.line,
-            setting.table,
-            setting.key,
-            setting.shown,
-            why()
-        );
+    if let (Ok(true), Some(at)) = (first, from_config(id)) {
+        say!("note: {at}: not used by this command ({})", why());
     }
     false
 }

@@ -340,13 +340,15 @@ fn check_service(
 }
 
 /// Import the belief vectors of an upstream `beliefs.seed.embedded.json` (each belief with an
-/// `embedding` array) as the store of model `name`, keyed under `policy`'s belief text.
+/// `embedding` array) as the store of model `name`, keyed under `policy`'s belief text; a
+/// vector other than one the store holds replaces it only with `replace` (`--refresh`).
 pub(crate) fn import_upstream(
     path: &Path,
     name: &str,
     source: &str,
     policy: TextPolicy,
     into: Option<EmbeddingStore>,
+    replace: bool,
 ) -> Result<EmbeddingStore> {
     super::import::refuse_computed(into.as_ref(), name, "--import-upstream")?;
     let records: Vec<serde_json::Value> = parse_json(path, &read_bytes(path)?)?;
@@ -366,6 +368,16 @@ pub(crate) fn import_upstream(
             )
         });
         let text = policy.belief.of(&belief);
+        if !replace
+            && (store.get(Role::Belief, policy.belief.name(), &text))
+                .is_some_and(|held| held != vector.as_slice())
+        {
+            let message = format!(
+                "store {name} holds another vector for {text:?}; --refresh replaces the \
+                 vectors it holds for the beliefs imported"
+            );
+            return Err(Error::input(path, at(".embedding"), message));
+        }
         store
             .insert(Role::Belief, policy.belief.name(), &text, vector)
             .map_err(|e| Error::input(path, at(".embedding"), e.to_string()))?;

@@ -148,8 +148,15 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
         }
     }
     record_addresses(&mut merged, &shards);
+    // A shard rerun with --rerun-failed makes the whole run one with second tries.
+    let reruns = shards.iter().filter_map(|r| r.end.as_ref()?.rerun_failed);
+    let rerun_failed = reruns.reduce(|a, b| crate::run::journal::Rerun {
+        taken: a.taken + b.taken,
+        sent: a.sent + b.sent,
+    });
     merged.end = Some(End {
         backend_stats: None,
+        rerun_failed,
     });
     if suite_of(&merged, suites).is_none() {
         return Err(Error::Usage(format!(
@@ -164,26 +171,29 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
     Ok(merged)
 }
 
-/// The shard check leaves out how each shard reached its system (docs/journal.md: a cluster's
-/// shards reach one system by different addresses), so a merged run of shards that reached
-/// different addresses keeps every shard's, in shard order, where a run keeps its one
-/// (`backendSettings.url`): the report says what answered, and a reader can see two systems.
+/// The shard check leaves out how each shard reached and drove its system (the `--resume`
+/// check's driving settings, `journal::DRIVING`: a cluster's shards reach one system by
+/// different addresses), so a merged run of shards that differ in one keeps every shard's
+/// value, in shard order, where a run keeps its one (`backendSettings.url`): the report says
+/// what answered and how, and a reader can see two systems.
 fn record_addresses(merged: &mut Recorded, shards: &[Recorded]) {
-    let urls: Vec<serde_json::Value> = shards
-        .iter()
-        .map(|r| {
-            r.built
-                .as_ref()
-                .and_then(|b| b.settings.get("url").cloned())
-                .unwrap_or(serde_json::Value::Null)
-        })
-        .collect();
-    if urls.iter().all(|u| u == &urls[0]) {
-        return;
-    }
-    if let Some(serde_json::Value::Object(settings)) =
-        merged.built.as_mut().map(|b| &mut b.settings)
-    {
-        settings.insert("url".into(), serde_json::Value::Array(urls));
+    for key in crate::run::journal::DRIVING {
+        let values: Vec<serde_json::Value> = shards
+            .iter()
+            .map(|r| {
+                r.built
+                    .as_ref()
+                    .and_then(|b| b.settings.get(*key).cloned())
+                    .unwrap_or(serde_json::Value::Null)
+            })
+            .collect();
+        if values.iter().all(|u| u == &values[0]) {
+            continue;
+        }
+        if let Some(serde_json::Value::Object(settings)) =
+            merged.built.as_mut().map(|b| &mut b.settings)
+        {
+            settings.insert(key.to_string(), serde_json::Value::Array(values));
+        }
     }
 }

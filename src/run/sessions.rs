@@ -232,7 +232,7 @@ pub fn run_sessions_journaled(
     let rerun = checkpoint.rerun(reused, sent);
     match &stopped {
         Some(s) => checkpoint.stop(&s.at, &s.reason),
-        None => checkpoint.finish(backend_stats.clone())?,
+        None => checkpoint.finish(backend_stats.clone(), rerun)?,
     }
     Ok(SessionRun {
         backend: info,

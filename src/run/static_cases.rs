@@ -264,7 +264,7 @@ pub fn run_static_journaled(
     let rerun = checkpoint.rerun(reused, sent);
     match &stopped {
         Some(s) => checkpoint.stop(&s.at, &s.reason),
-        None => checkpoint.finish(backend_stats.clone())?,
+        None => checkpoint.finish(backend_stats.clone(), rerun)?,
     }
     Ok(StaticRun {
         backend: info,

@@ -286,10 +286,7 @@ impl Suite {
     /// commands that read reports without loading their suite: every suite but those judged by
     /// assertions, the built-in ones and custom files ([`ASSERTION_SUITES`]).
     pub(crate) fn label_judged_by_qrels(label: &str) -> bool {
-        let whole = label
-            .strip_suffix(&format!("-{}", select::SELECTED))
-            .unwrap_or(label);
-        !ASSERTION_SUITES.contains(&whole)
+        !ASSERTION_SUITES.contains(&select::whole_label(label))
     }
 
     /// The suite's label as reports, report folders and tables carry it (`locomo-sessions`;

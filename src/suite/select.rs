@@ -36,6 +36,14 @@ impl Selection {
 /// The label suffix of a selection's reports.
 pub(crate) const SELECTED: &str = "selected";
 
+/// The whole suite's label of a selection's (`pmb-selected` -> `pmb`); any other as it is.
+pub(crate) fn whole_label(label: &str) -> &str {
+    label
+        .strip_suffix(SELECTED)
+        .and_then(|l| l.strip_suffix('-'))
+        .unwrap_or(label)
+}
+
 impl Suite {
     /// Keep the cases `selection` takes, record it, and say how many of each kind were kept:
     /// `(static kept, static before, sessions kept, sessions before)`. A pattern or category

@@ -263,3 +263,93 @@ fn beam_names_a_selections_report_as_one() {
         "the report of a run that chose some cases",
     );
 }
+
+/// A review's findings on the fixes above: `beam` on a one-tier run without `--tier` names the
+/// flag (it said only "lacks 629 cases"); `--import-upstream` replaced a vector the store held
+/// in silence, as `--import-vectors` did; `html` of a selection's report without `--suite` read
+/// `pmb-selected` as a suite's name.
+#[test]
+fn the_review_of_the_sixth_audits_fixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = crate::beam::sample(dir.path());
+    let copy = data.join("500K/1");
+    std::fs::create_dir_all(copy.join("probing_questions")).unwrap();
+    for file in ["chat.json", "probing_questions/probing_questions.json"] {
+        std::fs::copy(data.join("100K/2").join(file), copy.join(file)).unwrap();
+    }
+    let out = dir.path().join("reports");
+    let args = [
+        "run",
+        "--suite",
+        "beam",
+        "--backend",
+        "bm25-text",
+        "--quiet",
+        "--tier",
+        "100K",
+    ];
+    tenure_eval_ok(
+        &args,
+        &[Path::new("--data"), &data, Path::new("--out"), &out],
+    );
+    let file = out.join("beam/retrieval-report-bm25-text.json");
+    let (data, file) = (data.to_str().unwrap(), file.to_str().unwrap());
+    refused(
+        &["beam", "--data", data, file],
+        "a run on tier 100K of the 100K, 500K given",
+    );
+    tenure_eval_ok(
+        &["beam", "--quiet", "--tier", "100K", "--data", data, file],
+        &[],
+    );
+
+    let seed = repo("embeddings/upstream-nomic-embed-text/pmb/beliefs.seed.embedded.json");
+    let mut beliefs: Vec<Value> = serde_json::from_slice(&std::fs::read(&seed).unwrap()).unwrap();
+    let stores = dir.path().join("stores");
+    let upstream = |beliefs: &[Value], extra: &[&str]| -> std::process::Output {
+        let path = dir.path().join("up.json");
+        std::fs::write(&path, serde_json::to_vec(beliefs).unwrap()).unwrap();
+        let args = [
+            "embed",
+            "--suite",
+            "pmb",
+            "--model",
+            "up",
+            "--import-upstream",
+        ];
+        crate::common::cli(&args)
+            .arg(&path)
+            .arg("--store-dir")
+            .arg(&stores)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(upstream(&beliefs, &[]).status.success());
+    let n = beliefs[0]["embedding"].as_array().unwrap().len();
+    beliefs[0]["embedding"] = Value::from(vec![0.25f32; n]);
+    let o = upstream(&beliefs, &[]);
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("$[0].embedding") && said.contains("--refresh replaces"),
+        "{said}"
+    );
+    assert!(upstream(&beliefs, &["--refresh"]).status.success());
+
+    let pmb = dir.path().join("sel");
+    let args = [
+        "static",
+        "--suite",
+        "pmb",
+        "--backend",
+        "bm25",
+        "--quiet",
+        "--limit",
+        "3",
+    ];
+    tenure_eval_ok(&args, &[Path::new("--out"), &pmb]);
+    let report = pmb.join("pmb-selected/retrieval-report-tenure.json");
+    let page = dir.path().join("sel.html");
+    tenure_eval_ok(&["html", "--quiet", "--out"], &[&page, &report]);
+}

@@ -235,6 +235,18 @@ fn a_setting_for_a_commands_subcommands_is_said_or_refused_plainly() {
         "{}",
         stderr(&o)
     );
+    // A key only a subcommand has is no typo; a typo is still one, under `temporal` too.
+    std::fs::write(&file, "[defaults]\nlivechat = \"x\"\n").unwrap();
+    let o = from(dir.path(), &["validate", "--suite", "pmb"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(&file, "[defaults]\nmin_score = 2\n").unwrap();
+    let o = from(dir.path(), &["temporal", "classify", "s.jsonl"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is not a flag of any command"),
+        "{}",
+        stderr(&o)
+    );
     std::fs::write(&file, "[temporal]\nformat = \"json\"\n").unwrap();
     let o = from(dir.path(), &["temporal", "classify", "s.jsonl"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

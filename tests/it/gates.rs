@@ -488,6 +488,11 @@ fn rerun_failed_sends_only_the_failed_cases_again() {
         .output()
         .unwrap();
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+    let data = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        data.contains("\"rerun\":\"76 taken from its journal as passed, 1 sent"),
+        "the page's data"
+    );
     let said =
         "a --rerun-failed run: 76 taken from its journal as passed, 1 sent to the system again";
     if let Some(b) = crate::common::browser::browser_or_skip() {
@@ -495,6 +500,51 @@ fn rerun_failed_sends_only_the_failed_cases_again() {
         let note = b.wait("const p = document.querySelector('.rerun'); return p && p.textContent;");
         assert!(note.as_str().unwrap().contains(said), "{note}");
     }
+    // A later continuation rebuilds the report from the journal, and keeps the record (its
+    // rows keep the second try): it was lost before.
+    let (o, _) = f.run(&f.broken, "a", &["--rerun-errored"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let later: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        later["manifest"]["rerunFailed"],
+        again["manifest"]["rerunFailed"]
+    );
+    // So does a merge of shards, one of them rerun.
+    for k in ["1", "2"] {
+        let (o, _) = f.run(&f.broken, k, &["--shard", &format!("{k}/2")]);
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    }
+    let (o, _) = f.run(&f.broken, "1", &["--shard", "1/2", "--rerun-failed"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let shard: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(f.dir.path().join("1/custom/retrieval-report-tenure.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let merged = f.dir.path().join("merged");
+    let o = crate::common::cli(&["merge", "--quiet", "--corpus"])
+        .arg(&f.corpus)
+        .arg("--cases")
+        .arg(&f.broken)
+        .arg("--out")
+        .args([&merged, &f.dir.path().join("1"), &f.dir.path().join("2")])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let whole: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(merged.join("custom/retrieval-report-tenure.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        shard["manifest"]["rerunFailed"].is_object(),
+        "{}",
+        shard["manifest"]
+    );
+    assert_eq!(
+        whole["manifest"]["rerunFailed"],
+        shard["manifest"]["rerunFailed"]
+    );
     // With no finished run's journal there is nothing to take from.
     let (o, _) = f.run(&f.broken, "b", &["--rerun-failed"]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));

@@ -62,7 +62,9 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
         }
         suite
     } else {
+        // A selection's report names its selection (`pmb-selected`): its suite is the whole's.
         let name = html::suite_name(&reports)?.unwrap_or_else(|| "pmb".into());
+        let name = crate::suite::select::whole_label(&name).to_string();
         Suite::load(&SuiteSource::Builtin(name))?
     };
     let options = Options {

@@ -187,18 +187,16 @@ impl LoadedReport {
     pub(crate) fn on_files_of(&self, suite: &Suite) -> Result<&LoadedReport> {
         // The files alone do not tell LoCoMo's units, LongMemEval's or LoCoMo-Plus's splices
         // apart (one file serves each): the suite's label does. A selection's report (which
-        // `html` shows, saying so) carries the label of its selection.
+        // `html` shows, saying so) carries the label of its selection. A custom suite is its
+        // files whatever its label: a copy of pmb's files named with --corpus and --cases is
+        // pmb's suite, which the files' check below decides.
         if let Some(recorded) = self.suite() {
-            let selected = format!("-{}", crate::suite::select::SELECTED);
-            let base = match self
-                .manifest
-                .as_ref()
-                .is_some_and(|m| m.selection.is_some())
-            {
-                true => recorded.strip_suffix(selected.as_str()).unwrap_or(recorded),
+            let base = match (self.manifest.as_ref()).is_some_and(|m| m.selection.is_some()) {
+                true => crate::suite::select::whole_label(recorded),
                 false => recorded,
             };
-            if base != suite.label() {
+            let custom = base == "custom" || suite.name == "custom";
+            if base != suite.label() && !custom {
                 return Err(crate::error::Error::input(
                     &self.path,
                     "$.manifest.suite",

@@ -95,10 +95,17 @@ impl Checkpoint {
         self.header.shard
     }
 
-    /// What a `--rerun-failed` run took and sent, for its manifest; `None` for any other run
-    /// (a resumed one's report equals an uninterrupted run's: docs/journal.md).
+    /// What a `--rerun-failed` run took and sent, for its manifest (and, through its journal's
+    /// end, a later continuation's or replay's); `None` for any other run (a resumed one's
+    /// report equals an uninterrupted run's: docs/journal.md).
     pub(crate) fn rerun(&self, taken: usize, sent: usize) -> Option<super::Rerun> {
-        (self.mode == Continue::RerunFailed).then_some(super::Rerun { taken, sent })
+        if self.mode == Continue::RerunFailed {
+            return Some(super::Rerun { taken, sent });
+        }
+        // A later continuation (`--rerun-errored`, `--resume`) or a replay of a run that was a
+        // second look keeps saying so: its rows still hold the second tries.
+        let end = self.recorded.as_ref().and_then(|r| r.end.as_ref());
+        end.and_then(|e| e.rerun_failed)
     }
 
     /// Is every case taken from a recording?
@@ -220,9 +227,16 @@ impl Checkpoint {
     }
 
     /// The run reached its end.
-    pub(crate) fn finish(&mut self, backend_stats: Option<serde_json::Value>) -> Result<()> {
+    pub(crate) fn finish(
+        &mut self,
+        backend_stats: Option<serde_json::Value>,
+        rerun_failed: Option<super::Rerun>,
+    ) -> Result<()> {
         if let Some(w) = &mut self.writer {
-            w.write(&Line::End(End { backend_stats }))?;
+            w.write(&Line::End(End {
+                backend_stats,
+                rerun_failed,
+            }))?;
         }
         Ok(())
     }

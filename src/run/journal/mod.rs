@@ -37,7 +37,7 @@ pub(crate) const FORMAT: u32 = 1;
 
 /// Settings of a remote system that say how to reach and drive it, not what it answers: a
 /// resumed run may change them (the system restarted on another port, a longer timeout).
-const DRIVING: &[&str] = &[
+pub(crate) const DRIVING: &[&str] = &[
     "url",
     "timeoutSecs",
     "retries",
@@ -189,6 +189,10 @@ pub struct End {
     /// A remote backend's counters. Measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend_stats: Option<serde_json::Value>,
+    /// The run's last `--rerun-failed` (carried through later continuations and merges: the
+    /// rows keep its second tries, so the report must keep saying so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_failed: Option<Rerun>,
 }
 
 /// One line of a journal.

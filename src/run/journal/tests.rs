@@ -95,6 +95,7 @@ fn a_rerun_case_replaces_its_error_and_an_end_clears_the_stop() {
             Line::Case(entry(2, false)),
             Line::End(End {
                 backend_stats: None,
+                rerun_failed: None,
             }),
         ],
         "",

@@ -102,6 +102,23 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
                 ),
             ));
         }
+        // A run of fewer tiers than the suite given lacks the others' cases: say which flag.
+        let tiers_of = |ids: &mut dyn Iterator<Item = &str>| -> Vec<String> {
+            let mut t: Vec<String> = ids.map(|id| tier(id).to_string()).collect();
+            t.sort();
+            t.dedup();
+            t
+        };
+        let ran = tiers_of(&mut report.rows.iter().map(|r| r.case_id.as_str()));
+        let given = tiers_of(&mut suite.cases.iter().map(|c| c.case_id.as_str()));
+        if !ran.is_empty() && ran.len() < given.len() {
+            return Err(Error::Usage(format!(
+                "{}: a run on tier {} of the {} given: give the run's --tier here too",
+                report.path.display(),
+                ran.join(", "),
+                given.join(", ")
+            )));
+        }
         report.whole_run_on(suite)?;
         let values = row_values(report, &measures, None)?;
         // (tier, ability) in first-seen order → rows.

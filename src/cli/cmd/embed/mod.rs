@@ -78,8 +78,8 @@ pub(crate) struct EmbedArgs {
     )]
     pub out: Option<PathBuf>,
     /// Recompute every vector the suites need instead of only the missing ones (and drop
-    /// vectors they no longer need); with --import-vectors, replace the vectors the store holds
-    /// for the texts imported (without it, another vector for a text the store has is refused).
+    /// vectors they no longer need); with an import, replace the vectors the store holds for
+    /// the texts imported (without it, another vector for a text the store has is refused).
     #[arg(long, help_heading = "Embedding")]
     pub refresh: bool,
     /// With --import-upstream or --import-vectors: where the vectors came from (recorded in the
@@ -108,11 +108,6 @@ fn refuse_unused(args: &EmbedArgs) -> Result<()> {
     }
     .check_flags()?;
     let import = args.import_vectors.is_some() || args.import_upstream.is_some();
-    let why = "--refresh with an import acts on --import-vectors only (it replaces the vectors \
-               the store holds for the texts imported)";
-    if args.import_upstream.is_some() && given("refresh", || why.into()) {
-        return Err(Error::Usage(why.into()));
-    }
     let why = "--source applies to an import (--import-vectors, --import-upstream): it names \
                where imported vectors came from";
     if !import && given("source", || why.into()) {
@@ -256,6 +251,7 @@ pub(crate) fn run(args: EmbedArgs) -> Result<ExitCode> {
                 .unwrap_or("imported from an upstream beliefs.seed.embedded.json"),
             policy,
             existing,
+            args.refresh,
         )?;
         return save_imported(&store, file, &places.folder(name), before, args.quiet);
     }
