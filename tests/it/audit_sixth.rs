@@ -34,6 +34,32 @@ fn lme_run(out: &Path, unit: &str) -> std::path::PathBuf {
     out.join(folder).join("retrieval-report-bm25-text.json")
 }
 
+/// A bm25-text run of the BEAM folder `data` with `extra` flags into `dir/reports`; the folder
+/// its reports are in.
+fn beam_run(dir: &Path, data: &Path, extra: &[&str]) -> std::path::PathBuf {
+    let out = dir.join("reports");
+    let args = [
+        "run",
+        "--suite",
+        "beam",
+        "--backend",
+        "bm25-text",
+        "--quiet",
+    ];
+    let flags: Vec<&Path> = [&args[..], extra]
+        .concat()
+        .into_iter()
+        .map(Path::new)
+        .collect();
+    let paths = [
+        &flags[..],
+        &[Path::new("--data"), data, Path::new("--out"), &out],
+    ]
+    .concat();
+    tenure_eval_ok(&[], &paths);
+    out
+}
+
 /// `report` rewritten into `dir/name` by `edit`; its path as a string.
 fn edited(report: &Path, dir: &Path, name: &str, edit: &dyn Fn(&mut Vec<Value>)) -> String {
     let mut v: Value = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
@@ -114,17 +140,7 @@ fn an_update_whose_original_is_the_same_message_is_not_ordered() {
         "source_chat_ids": {"original_info": [6], "updated_info": [6]}});
     q["knowledge_update"].as_array_mut().unwrap().push(same);
     std::fs::write(&questions, serde_json::to_vec(&q).unwrap()).unwrap();
-    let out = dir.path().join("reports");
-    let args = [
-        "run",
-        "--suite",
-        "beam",
-        "--backend",
-        "bm25-text",
-        "--quiet",
-        "--data",
-    ];
-    tenure_eval_ok(&args, &[&data, Path::new("--out"), &out]);
+    let out = beam_run(dir.path(), &data, &[]);
     let file = out.join("beam/retrieval-report-bm25-text.json");
     let report: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     let case = (report["cases"].as_array().unwrap().iter())
@@ -241,21 +257,7 @@ fn an_import_never_passes_its_vectors_off_as_a_models() {
 fn beam_names_a_selections_report_as_one() {
     let dir = tempfile::tempdir().unwrap();
     let data = crate::beam::sample(dir.path());
-    let out = dir.path().join("reports");
-    let args = [
-        "run",
-        "--suite",
-        "beam",
-        "--backend",
-        "bm25-text",
-        "--quiet",
-        "--limit",
-        "2",
-    ];
-    tenure_eval_ok(
-        &args,
-        &[Path::new("--data"), &data, Path::new("--out"), &out],
-    );
+    let out = beam_run(dir.path(), &data, &["--limit", "2"]);
     let file = out.join("beam-selected/retrieval-report-bm25-text.json");
     let data = data.to_str().unwrap();
     refused(
@@ -277,21 +279,7 @@ fn the_review_of_the_sixth_audits_fixes() {
     for file in ["chat.json", "probing_questions/probing_questions.json"] {
         std::fs::copy(data.join("100K/2").join(file), copy.join(file)).unwrap();
     }
-    let out = dir.path().join("reports");
-    let args = [
-        "run",
-        "--suite",
-        "beam",
-        "--backend",
-        "bm25-text",
-        "--quiet",
-        "--tier",
-        "100K",
-    ];
-    tenure_eval_ok(
-        &args,
-        &[Path::new("--data"), &data, Path::new("--out"), &out],
-    );
+    let out = beam_run(dir.path(), &data, &["--tier", "100K"]);
     let file = out.join("beam/retrieval-report-bm25-text.json");
     let (data, file) = (data.to_str().unwrap(), file.to_str().unwrap());
     refused(
