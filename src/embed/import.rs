@@ -150,7 +150,7 @@ pub(crate) fn import(
     policy: TextPolicy,
     into: Option<EmbeddingStore>,
     replace: bool,
-) -> Result<EmbeddingStore> {
+) -> Result<(EmbeddingStore, usize)> {
     let first = records
         .first()
         .ok_or_else(|| Error::Usage("nothing to import".into()))?;
@@ -163,6 +163,7 @@ pub(crate) fn import(
     });
     // Where this import gave each text's vector: a second, different one is refused.
     let mut given: std::collections::HashMap<(Role, String, String), String> = Default::default();
+    let mut replaced = 0;
     for (record, vector, at) in records {
         let policy_name = record.policy.as_deref().unwrap_or(policy.name(record.role));
         if !["names", "names-content", "expanded", "raw"].contains(&policy_name) {
@@ -172,6 +173,7 @@ pub(crate) fn import(
         }
         let held = store.get(record.role, policy_name, &record.text);
         if held.is_some_and(|h| h != vector.as_slice()) {
+            replaced += 1;
             let key = (record.role, policy_name.to_string(), record.text.clone());
             if let Some(first) = given.get(&key) {
                 return Err(Error::Usage(format!(
@@ -194,7 +196,7 @@ pub(crate) fn import(
             .insert(record.role, policy_name, &record.text, vector)
             .map_err(|e| Error::Usage(format!("{at}: {e}")))?;
     }
-    Ok(store)
+    Ok((store, replaced))
 }
 
 /// An import into the store of a model that computed its vectors (its `model.onnx` or its

@@ -349,8 +349,9 @@ pub(crate) fn import_upstream(
     policy: TextPolicy,
     into: Option<EmbeddingStore>,
     replace: bool,
-) -> Result<EmbeddingStore> {
+) -> Result<(EmbeddingStore, usize)> {
     super::import::refuse_computed(into.as_ref(), name, "--import-upstream")?;
+    let mut replaced = 0;
     let records: Vec<serde_json::Value> = parse_json(path, &read_bytes(path)?)?;
     let mut store = into;
     for (i, record) in records.iter().enumerate() {
@@ -368,10 +369,10 @@ pub(crate) fn import_upstream(
             )
         });
         let text = policy.belief.of(&belief);
-        if !replace
-            && (store.get(Role::Belief, policy.belief.name(), &text))
-                .is_some_and(|held| held != vector.as_slice())
-        {
+        let held = store.get(Role::Belief, policy.belief.name(), &text);
+        let other = held.is_some_and(|held| held != vector.as_slice());
+        replaced += usize::from(other);
+        if !replace && other {
             let message = format!(
                 "store {name} holds another vector for {text:?}; --refresh replaces the \
                  vectors it holds for the beliefs imported"
@@ -382,5 +383,7 @@ pub(crate) fn import_upstream(
             .insert(Role::Belief, policy.belief.name(), &text, vector)
             .map_err(|e| Error::input(path, at(".embedding"), e.to_string()))?;
     }
-    store.ok_or_else(|| Error::input(path, "$", "no beliefs; expected a non-empty array"))
+    let store =
+        store.ok_or_else(|| Error::input(path, "$", "no beliefs; expected a non-empty array"))?;
+    Ok((store, replaced))
 }

@@ -243,7 +243,10 @@ fn an_import_never_passes_its_vectors_off_as_a_models() {
     refused(&strs(&import("mine", &b, &[])), "holds another vector for");
     let out = tenure_eval_ok(&strs(&import("mine", &b, &["--refresh"])), &[]);
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("0 vectors new, 2 in all"), "{said}");
+    assert!(
+        said.contains("0 vectors new, 1 replaced (--refresh), 2 in all"),
+        "{said}"
+    );
     let twice = file("twice.jsonl", &[(2, 0.5), (2, 0.75)]);
     refused(
         &strs(&import("other", &twice, &[])),

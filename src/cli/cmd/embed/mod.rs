@@ -318,7 +318,7 @@ pub(super) fn note(quiet: bool, message: String) {
 
 /// Write an import's store and say what it added.
 pub(super) fn save_imported(
-    store: &crate::embed::EmbeddingStore,
+    (store, replaced): &(crate::embed::EmbeddingStore, usize),
     file: &std::path::Path,
     folder: &std::path::Path,
     before: usize,
@@ -328,10 +328,14 @@ pub(super) fn save_imported(
     note(
         quiet,
         format!(
-            "imported {} into {}: {} vectors new, {} in all ({} dimensions)",
+            "imported {} into {}: {} vectors new{}, {} in all ({} dimensions)",
             file.display(),
             folder.display(),
             store.len() - before,
+            match replaced {
+                0 => String::new(),
+                n => format!(", {n} replaced (--refresh)"),
+            },
             store.len(),
             store.model.dimensions
         ),

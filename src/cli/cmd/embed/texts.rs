@@ -86,8 +86,9 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
     let before = existing.as_ref().map_or(0, EmbeddingStore::len);
     let source =
         (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
-    let store = import(read.records, name, &source, policy, existing, args.refresh)?;
-    super::save_imported(&store, file, &places.folder(name), before, args.quiet)?;
+    let imported = import(read.records, name, &source, policy, existing, args.refresh)?;
+    super::save_imported(&imported, file, &places.folder(name), before, args.quiet)?;
+    let store = imported.0;
     for suite in suites {
         let policy = config.policy(suite.profile);
         let texts = needed_texts(suite, policy);
