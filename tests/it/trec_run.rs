@@ -122,7 +122,17 @@ fn one_gold(dir: &Path) -> (String, String) {
             by_query.entry(f[0]).or_default().push(f[2]);
         }
     }
-    let (q, gold) = by_query.into_iter().find(|(_, g)| g.len() == 1).unwrap();
+    // One whose belief is neither the corpus's first id nor its last, so that the ordering
+    // test has a document of the corpus on either side of it.
+    let corpus = crate::common::read_json("seeds/pmb/beliefs.seed.json");
+    let ids: Vec<&str> = (corpus.as_array().unwrap().iter())
+        .map(|b| b["_id"].as_str().unwrap())
+        .collect();
+    let (lowest, highest) = (ids.iter().min().unwrap(), ids.iter().max().unwrap());
+    let (q, gold) = by_query
+        .into_iter()
+        .find(|(_, g)| g.len() == 1 && g[0] != *lowest && g[0] != *highest)
+        .unwrap();
     (q.to_string(), gold[0].to_string())
 }
 
@@ -158,15 +168,23 @@ fn a_run_is_ordered_as_trec_eval_orders_it() {
         table["columns"][0]["means"][0].as_f64().unwrap() * 43.0
     };
     let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    // Documents of the corpus (a run's documents must be): one that sorts after the gold and
+    // one before it, neither relevant to the query (it has one relevant belief).
+    let corpus = crate::common::read_json("seeds/pmb/beliefs.seed.json");
+    let ids: Vec<&str> = (corpus.as_array().unwrap().iter())
+        .map(|b| b["_id"].as_str().unwrap())
+        .collect();
+    let after = ids.iter().filter(|i| **i > gold.as_str()).max().unwrap();
+    let before = ids.iter().filter(|i| **i < gold.as_str()).min().unwrap();
     // Ranked first by the rank column, second by score: RR 1/2.
-    let by_score = format!("{q} Q0 {gold} 1 0.5 x\n{q} Q0 other 2 0.9 x\n");
+    let by_score = format!("{q} Q0 {gold} 1 0.5 x\n{q} Q0 {after} 2 0.9 x\n");
     assert!(close(rr(&by_score), 0.5), "{by_score}");
     // A tie: the greater docno first, whatever the file's order.
-    let tie_after = format!("{q} Q0 {gold} 1 1 x\n{q} Q0 ~after 2 1 x\n");
+    let tie_after = format!("{q} Q0 {gold} 1 1 x\n{q} Q0 {after} 2 1 x\n");
     assert!(close(rr(&tie_after), 0.5));
-    let tie_before = format!("{q} Q0 ~after 1 1 x\n{q} Q0 {gold} 2 1 x\n");
+    let tie_before = format!("{q} Q0 {after} 1 1 x\n{q} Q0 {gold} 2 1 x\n");
     assert!(close(rr(&tie_before), 0.5));
-    let tie_below = format!("{q} Q0 +before 1 1 x\n{q} Q0 {gold} 2 1 x\n");
+    let tie_below = format!("{q} Q0 {before} 1 1 x\n{q} Q0 {gold} 2 1 x\n");
     assert!(close(rr(&tie_below), 1.0));
 }
 
@@ -198,6 +216,20 @@ fn a_malformed_run_or_a_run_without_its_suite_is_exit_2_naming_what() {
         (
             "no-such-case Q0 a 1 1 x\n".to_string(),
             "query \"no-such-case\": not a query of the suite",
+        ),
+        // NaN and inf rank above (or, -NaN, below) every number: refused as not numbers.
+        (
+            format!("{q} Q0 {gold} 1 NaN x\n"),
+            "line 1: score \"NaN\": expected a number",
+        ),
+        (
+            format!("{q} Q0 a 1 1 x\n{q} Q0 {gold} 2 1e400 x\n"),
+            "line 2: score \"1e400\": expected a number",
+        ),
+        // A document the corpus lacks is of another collection (it scored 0 in silence).
+        (
+            format!("{q} Q0 {gold} 1 2 x\n{q} Q0 conv-26/S1 2 1 x\n"),
+            "line 2: document \"conv-26/S1\" is not in the suite's corpus (pmb)",
         ),
         (String::new(), "an empty TREC run"),
     ] {

@@ -75,10 +75,10 @@ fn queries(suite: &Suite, kind: Workload) -> Vec<(String, Query<'_>)> {
 }
 
 /// The lines of a run file: query id → (score, docno) in file order, and the run's name.
-type Lines = (BTreeMap<String, Vec<(f64, String)>>, Option<String>);
+type Lines = (BTreeMap<String, Vec<(f64, String, usize)>>, Option<String>);
 
 fn parse(path: &Path, text: &str) -> Result<Lines> {
-    let mut by_query: BTreeMap<String, Vec<(f64, String)>> = BTreeMap::new();
+    let mut by_query: BTreeMap<String, Vec<(f64, String, usize)>> = BTreeMap::new();
     let mut name: Option<String> = None;
     for (i, line) in text.lines().enumerate() {
         let at = format!("line {}", i + 1);
@@ -96,9 +96,11 @@ fn parse(path: &Path, text: &str) -> Result<Lines> {
                 ),
             ));
         };
-        let score: f64 = score
-            .parse()
-            .map_err(|_| Error::input(path, &at, format!("score {score:?}: expected a number")))?;
+        // `str::parse` takes NaN and inf, which rank above (or, `-NaN`, below) every number.
+        let score: f64 = (score.parse().ok())
+            .filter(|s: &f64| s.is_finite())
+            .ok_or_else(|| Error::input(path, &at, format!("score {score:?}: expected a number")))?;
+
         match &name {
             None => name = Some(run.to_string()),
             Some(first) if first != run => {
@@ -111,14 +113,14 @@ fn parse(path: &Path, text: &str) -> Result<Lines> {
             Some(_) => {}
         }
         let docs = by_query.entry(qid.to_string()).or_default();
-        if docs.iter().any(|(_, d)| d == docno) {
+        if docs.iter().any(|(_, d, _)| d == docno) {
             return Err(Error::input(
                 path,
                 at,
                 format!("{docno:?} is ranked twice for query {qid:?}"),
             ));
         }
-        docs.push((score, docno.to_string()));
+        docs.push((score, docno.to_string(), i + 1));
     }
     Ok((by_query, name))
 }
@@ -130,15 +132,17 @@ impl TrecRun {
         let text = String::from_utf8(bytes)
             .map_err(|e| Error::input(path, "file", format!("not UTF-8 text: {e}")))?;
         let (mut by_query, name) = parse(path, &text)?;
-        let Some(first) = by_query.keys().next().cloned() else {
+        if by_query.is_empty() {
             return Err(Error::input(
                 path,
                 "line 1",
                 "no run lines: an empty TREC run",
             ));
-        };
-        // The run's kind: that of its first query (session query ids carry a turn).
-        let kind = if suite.cases.iter().any(|c| c.case_id == first) {
+        }
+        // The run's kind: static if any query is a static case (session query ids carry a
+        // turn), so that one stray id is named as a stray of the run's own kind.
+        let statics: HashSet<&str> = suite.cases.iter().map(|c| c.case_id.as_str()).collect();
+        let kind = if by_query.keys().any(|q| statics.contains(q.as_str())) {
             Workload::Static
         } else {
             Workload::Session
@@ -161,6 +165,26 @@ impl TrecRun {
                 ),
             ));
         }
+        // A document neither in the suite's corpus nor created by one of its session turns is
+        // of another collection: a LoCoMo run of sessions read against turns scored 0
+        // everywhere, in silence, and `compare` called it beaten.
+        let created = (suite.sessions.iter().flat_map(|c| &c.turns))
+            .filter_map(|t| t.create_belief_at_turn.as_ref());
+        let docs_known: HashSet<&str> = (suite.corpus.iter().chain(created))
+            .map(|b| b.id.as_str())
+            .collect();
+        let unknown = (by_query.values().flatten()).find(|(_, d, _)| !docs_known.contains(d.as_str()));
+        if let Some((_, docno, line)) = unknown {
+            return Err(Error::input(
+                path,
+                format!("line {line}"),
+                format!(
+                    "document {docno:?} is not in the suite's corpus ({}): a run of another \
+                     collection, or of another unit of this one",
+                    suite.label()
+                ),
+            ));
+        }
         let qrels = Qrels::of(suite);
         let mut rows = Vec::with_capacity(queries.len());
         let mut absent = Vec::new();
@@ -171,7 +195,7 @@ impl TrecRun {
             });
             // trec_eval's order: score descending, ties by docno descending.
             docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
-            let ranking: Vec<String> = docs.into_iter().map(|(_, d)| d).collect();
+            let ranking: Vec<String> = docs.into_iter().map(|(_, d, _)| d).collect();
             let judgments = qrels.require(path, q.case_id, q.turn)?;
             let values = case_scores(measures, &ranking, judgments);
             rows.push(Row {
