@@ -21,6 +21,7 @@ mod audit_later;
 /// The third audit for wrong numbers with exit 0: settings refused, figures of nothing as "-",
 /// edited means caught by `verify`, a page of part of a run or of runs on other files.
 mod audit_numbers;
+mod audit_seventh;
 mod audit_sixth;
 /// A failing backend is recorded in a complete report, not fatal (exit 3 after the run).
 mod backend_errors;

@@ -32,6 +32,24 @@ pub struct TestSettings {
     pub seed: u64,
 }
 
+impl TestSettings {
+    /// A usage error when a sampled test could never reach `alpha`: its least p is
+    /// 1 / (resamples + 1), so with `--resamples 0` every p read 1.0 and the table said "no
+    /// difference" of runs a full test separates at p ≈ 1e-5 (an audit).
+    pub(crate) fn check(&self) -> crate::error::Result<()> {
+        if (self.resamples as f64 + 1.0) * self.alpha <= 1.0 {
+            return Err(crate::error::Error::Usage(format!(
+                "--resamples {}: a sampled randomisation test of so few patterns can never \
+                 reach p < {} (its least p is 1/(N+1)); give at least {}",
+                self.resamples,
+                self.alpha,
+                (1.0 / self.alpha).floor() as usize
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// One run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Run {

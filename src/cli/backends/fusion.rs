@@ -55,9 +55,44 @@ pub(crate) fn method(b: BackendArg, rrf: &RrfArgs, combsum: &CombsumArgs) -> Opt
 }
 
 impl FusionArgs {
+    /// A usage error for settings that do not fit `children` fused backends: a list of other
+    /// than one value per backend (one for all where that is said: `--fusion-depth`), and
+    /// CombSUM weights that are all 0 (every fused score 0). An audit found extra weights
+    /// ignored (yet naming the run) and one weight applied to the first backend only.
+    pub(crate) fn check(&self, method: &Method, children: usize) -> crate::Result<()> {
+        let weights = match method {
+            Method::CombSum { weights } => weights.as_slice(),
+            _ => &[],
+        };
+        for (what, n, one_for_all) in [
+            ("--fusion-depth", self.fusion_depth.len(), 1),
+            ("--fusion-floor", self.fusion_floor.len(), 0),
+            ("--combsum-weights", weights.len(), 0),
+        ] {
+            if n > one_for_all && n != children {
+                return Err(crate::Error::Usage(format!(
+                    "{what} gives {n} values for {children} fused backends; expected one per \
+                     --fuse backend"
+                )));
+            }
+        }
+        if !weights.is_empty() && weights.iter().all(|w| *w == 0.0) {
+            return Err(crate::Error::Usage(
+                "--combsum-weights are all 0: every fused score would be 0".into(),
+            ));
+        }
+        if self.fusion_depth.contains(&0) {
+            return Err(crate::Error::Usage(
+                "--fusion-depth 0: a fused backend searched to depth 0 gives nothing to fuse"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// `children` fused by `method` with these depths and floors.
     pub(crate) fn config(&self, method: Method, children: Vec<BackendConfig>) -> BackendConfig {
-        let depths: Vec<usize> = self.fusion_depth.iter().map(|d| (*d).max(1)).collect();
+        let depths: Vec<usize> = self.fusion_depth.clone();
         BackendConfig::Fusion(Box::new(FusionConfig {
             method,
             children,

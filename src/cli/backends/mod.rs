@@ -381,18 +381,7 @@ impl BackendFlags {
         for f in fuse {
             children.push(self.configs(&[*f], remote, http)?.remove(0));
         }
-        for (what, n, one_for_all) in [
-            ("--fusion-depth", self.fusion.fusion_depth.len(), 1),
-            ("--fusion-floor", self.fusion.fusion_floor.len(), 0),
-        ] {
-            if n > one_for_all && n != children.len() {
-                return Err(Error::Usage(format!(
-                    "{what} gives {n} values for {} fused backends; expected one per --fuse \
-                     backend",
-                    children.len()
-                )));
-            }
-        }
+        self.fusion.check(&method, children.len())?;
         Ok(self.fusion.config(method, children))
     }
 }

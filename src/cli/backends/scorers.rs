@@ -56,7 +56,7 @@ pub(crate) struct CompositeArgs {
     #[arg(long, default_value_t = 0.15, value_parser = non_negative)]
     pub revisit_cap: f64,
     /// composite: an earlier turn revisits a belief when its query's cosine reaches this.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = crate::cli::args::cosine)]
     pub revisit_threshold: f64,
 }
 

@@ -67,6 +67,12 @@ fn measures(args: &CompareArgs, reports: &[LoadedReport]) -> Result<Vec<Measure>
 /// Compare reports.
 pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
+    let tests = TestSettings {
+        alpha: args.alpha,
+        resamples: args.resamples,
+        seed: args.seed,
+    };
+    tests.check()?;
     if args.reports.len() + args.trec_run.len() < 2 {
         return Err(Error::Usage(
             "compare needs two or more runs: reports, or TREC runs with --trec-run".into(),
@@ -75,7 +81,7 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
     let mut reports = load_reports(&args.reports, true)?;
     // Flips and significance over a backend's errors would be a comparison of no measurement.
     for report in &reports {
-        report.no_errored()?;
+        report.ran_to_end()?;
     }
     // A suite named is the gold every measure is computed from (so its files are read, said
     // when they are not a benchmark's release, and checked against the reports' cases);
@@ -131,11 +137,7 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
         (true, Some(suite)) => Some(Qrels::of(suite)),
         (true, None) => Some(Qrels::of(&crate::cli::args::load(&args.suite)?)),
     };
-    let settings = TestSettings {
-        alpha: args.alpha,
-        resamples: args.resamples,
-        seed: args.seed,
-    };
+    let settings = tests;
     let table = runs_table(&reports, &measures, qrels.as_ref(), settings)?;
     let pair = (reports.len() == 2 && reports.iter().all(|r| r.pass_fail))
         .then(|| crate::analysis::compare::compare(&reports[0], &reports[1], args.seed));

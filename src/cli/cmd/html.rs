@@ -48,6 +48,12 @@ pub(crate) struct HtmlArgs {
 /// Write the page.
 pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     args.suite.check_flags()?;
+    let tests = TestSettings {
+        alpha: args.alpha,
+        resamples: args.resamples,
+        seed: args.seed,
+    };
+    tests.check()?;
     let files = html::report_files(&args.reports)?;
     let reports = load_reports(&files, args.quiet)?;
     // The page sets the runs side by side, case by case, against one suite's gold: runs on other
@@ -69,11 +75,7 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     };
     let options = Options {
         title: args.title.clone(),
-        settings: TestSettings {
-            alpha: args.alpha,
-            resamples: args.resamples,
-            seed: args.seed,
-        },
+        settings: tests,
         measures: None,
         history: match &args.history {
             Some(dir) => crate::analysis::history::read(dir)?,

@@ -43,6 +43,19 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
         // Both reports read typed, through the report's read half.
         let (a, b) = (static_case(top, case)?, static_case(bottom, case)?);
         let (ra, rb) = (LoadedReport::load(top)?, LoadedReport::load(bottom)?);
+        // A static case of runs that stand for their cases (not a stopped or failed run's),
+        // of one suite (said when not): a session report's first turn was drawn as the case.
+        for report in [&ra, &rb] {
+            if report.kind != crate::backend::Workload::Static {
+                return Err(Error::input(
+                    &report.path,
+                    "$",
+                    "a session report: plot --case draws a static case's scores",
+                ));
+            }
+            report.ran_to_end()?;
+        }
+        crate::cli::mixed::warn(&[ra.clone(), rb.clone()]);
         // A case the backend failed on has no scores: its half of the figure would be empty.
         for (report, (i, entry)) in [(&ra, &a), (&rb, &b)] {
             if entry.error.is_some() {
@@ -73,9 +86,11 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let reports = crate::cli::load_reports(&args.reports, false)?;
-    // An errored turn has no lists: its drift would be drawn as 0, the best a system can do.
+    // An errored turn has no lists: its drift would be drawn as 0, the best a system can do;
+    // a stopped run's line ends early and a failed run's answers are its failures (drawn
+    // beside whole runs, unmarked, before an audit).
     for report in &reports {
-        report.no_errored()?;
+        report.ran_to_end()?;
     }
     crate::cli::mixed::warn(&reports);
     let svg = crate::render::plot::drift_figure(&reports)?;

@@ -168,6 +168,11 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         crate::cli::given::refuse_ignored(&[
             ("supports_update", "--supports-update sends session alias updates to PUT /update, and `static` runs no session"),
             ("settle_ms", "--settle-ms waits after each session mutation, and `static` runs no session"),
+            // The composite scorer's revisitation reads earlier turns (docs/scorer.md: null in
+            // static runs); these renamed a static run and changed nothing in it.
+            ("revisit_rate", "--revisit-rate acts on a session's earlier turns, and `static` runs no session"),
+            ("revisit_cap", "--revisit-cap acts on a session's earlier turns, and `static` runs no session"),
+            ("revisit_threshold", "--revisit-threshold acts on a session's earlier turns, and `static` runs no session"),
         ])?;
     }
     // Gate inputs are checked before any work.

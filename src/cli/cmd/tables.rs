@@ -51,7 +51,8 @@ pub(crate) fn run(args: TablesArgs) -> Result<ExitCode> {
         report.finished()?;
     }
     let runs = trec_runs(&args, &reports)?;
-    crate::cli::mixed::warn(&reports);
+    // The TREC runs are of the suite named: a report of another suite beside them is said too.
+    crate::cli::mixed::warn(&[reports.clone(), runs.clone()].concat());
     if !args.quiet {
         for warning in reports.iter().flat_map(LoadedReport::disagreements) {
             say!("warning: {warning}; the table uses the rows");

@@ -47,8 +47,12 @@ fn is_model_variant(r: &LoadedReport) -> bool {
 }
 
 fn model_label(r: &LoadedReport) -> Option<String> {
+    // The published reports name their model by file name only; a report with a manifest
+    // names its own (an audit found a hashed model's `--label vector` report listed as
+    // mxbai-embed-large (1024)).
     let name = r.file_name();
-    if let Some((_, label)) = PUBLISHED_MODELS.iter().find(|(file, _)| *file == name) {
+    let published = PUBLISHED_MODELS.iter().find(|(file, _)| *file == name);
+    if let (Some((_, label)), None) = (published, &r.manifest) {
         return Some(label.to_string());
     }
     (r.backend.score_scale == ScoreScale::VectorSimilarity || is_model_variant(r))

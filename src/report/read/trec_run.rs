@@ -99,7 +99,9 @@ fn parse(path: &Path, text: &str) -> Result<Lines> {
         // `str::parse` takes NaN and inf, which rank above (or, `-NaN`, below) every number.
         let score: f64 = (score.parse().ok())
             .filter(|s: &f64| s.is_finite())
-            .ok_or_else(|| Error::input(path, &at, format!("score {score:?}: expected a number")))?;
+            .ok_or_else(|| {
+                Error::input(path, &at, format!("score {score:?}: expected a number"))
+            })?;
 
         match &name {
             None => name = Some(run.to_string()),
@@ -173,7 +175,8 @@ impl TrecRun {
         let docs_known: HashSet<&str> = (suite.corpus.iter().chain(created))
             .map(|b| b.id.as_str())
             .collect();
-        let unknown = (by_query.values().flatten()).find(|(_, d, _)| !docs_known.contains(d.as_str()));
+        let unknown =
+            (by_query.values().flatten()).find(|(_, d, _)| !docs_known.contains(d.as_str()));
         if let Some((_, docno, line)) = unknown {
             return Err(Error::input(
                 path,

@@ -1,0 +1,156 @@
+//! What a seventh audit (TREC runs made elsewhere, `tables`, `compare`'s statistics, `plot`,
+//! fusion and the composite scorer's flags) found, each kept closed here. The TREC-run
+//! refusals are in `trec_run.rs`, beside the others of their kind.
+
+use crate::common::{refused, tenure_eval_ok};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A static pmb run of `extra` into `dir/name`; its report.
+fn pmb(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let args = ["static", "--suite", "pmb", "--quiet", "--out"];
+    let out_str = out.to_str().unwrap();
+    tenure_eval_ok(&[&args[..], &[out_str], extra].concat(), &[]);
+    let file = std::fs::read_dir(out.join("pmb"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    file.path()
+}
+
+/// `tables` named a hashed model's run `mxbai-embed-large (1024)` because its file was called
+/// as a published report's is: a report with a manifest names its own model.
+#[test]
+fn tables_names_a_model_by_its_report_not_its_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--backend",
+        "cosine",
+        "--model",
+        "hashed",
+        "--label",
+        "vector",
+    ];
+    let report = pmb(dir.path(), "r", &args);
+    assert!(report.ends_with("retrieval-report-vector.json"));
+    let out = tenure_eval_ok(&["tables", "--config", "none"], &[&report]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("### Embedding model invariance"), "{text}");
+    assert!(!text.contains("mxbai"), "{text}");
+}
+
+/// `compare --resamples 0` printed p = 1.0 for runs a full test separates at p = 1e-5: a
+/// sampled test that can never reach α is refused; a failed or stopped run's report is no
+/// run to compare or plot; `plot --case` drew a session report's first turn as the case.
+#[test]
+fn compare_and_plot_take_only_tests_and_runs_that_can_say_something() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = pmb(dir.path(), "a", &["--backend", "bm25"]);
+    let b = pmb(dir.path(), "b", &["--backend", "bm25-text"]);
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for n in ["0", "1", "19"] {
+        refused(
+            &["compare", a, b, "--resamples", n],
+            "can never reach p < 0.05",
+        );
+    }
+    tenure_eval_ok(&["compare", a, b, "--resamples", "20"], &[]);
+    let mut failed: Value = serde_json::from_slice(&std::fs::read(a).unwrap()).unwrap();
+    failed["manifest"]["unhealthy"] = "more than 5% of /search calls failed".into();
+    let failed_path = dir.path().join("failed.json");
+    std::fs::write(&failed_path, serde_json::to_vec(&failed).unwrap()).unwrap();
+    let f = failed_path.to_str().unwrap();
+    refused(&["compare", f, b], "the report of a failed run");
+    let svg = dir.path().join("f.svg");
+    let svg = svg.to_str().unwrap();
+    let case = "happy-alias-match-kubernetes";
+    refused(
+        &["plot", "--case", case, f, b, "--out", svg],
+        "the report of a failed run",
+    );
+    let session = dir.path().join("s");
+    let args = [
+        "session",
+        "--suite",
+        "pmb",
+        "--backend",
+        "bm25",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&args, &[&session]);
+    let s = session.join("pmb/session-retrieval-report-tenure.json");
+    let s = s.to_str().unwrap();
+    let turn_case = "session-drift-noise-10-turns-implicit-redis";
+    refused(
+        &["plot", "--case", turn_case, s, s, "--out", svg],
+        "a session report: plot --case draws a static case's scores",
+    );
+}
+
+/// Fusion and the composite scorer's flags that did nothing but rename the run: extra or
+/// single CombSUM weights (one applied to the first backend only), weights all 0,
+/// `--fusion-depth 0` (run at 1), and the revisitation flags on a static run; a revisit
+/// threshold is a cosine.
+#[test]
+fn fusion_and_scorer_flags_that_would_do_nothing_are_refused() {
+    let run = [
+        "static",
+        "--suite",
+        "pmb",
+        "--quiet",
+        "--model",
+        "hashed",
+        "--backend",
+    ];
+    let with = |backend: &str, extra: &[&str]| -> Vec<String> {
+        let all = [
+            &run[..],
+            &[backend],
+            extra,
+            &["--out", "/nonexistent-never-written"],
+        ];
+        all.concat().into_iter().map(str::to_string).collect()
+    };
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    let cases: [(&str, &[&str], &str); 7] = [
+        (
+            "combsum",
+            &["--combsum-weights", "1,1,7"],
+            "--combsum-weights gives 3 values for 2",
+        ),
+        (
+            "combsum",
+            &["--combsum-weights", "2"],
+            "--combsum-weights gives 1 values for 2",
+        ),
+        (
+            "combsum",
+            &["--combsum-weights", "0,0"],
+            "--combsum-weights are all 0",
+        ),
+        ("rrf", &["--fusion-depth", "0"], "--fusion-depth 0"),
+        (
+            "composite",
+            &["--revisit-rate", "5"],
+            "--revisit-rate acts on a session's",
+        ),
+        (
+            "composite",
+            &["--revisit-cap", "0.9"],
+            "--revisit-cap acts on a session's",
+        ),
+        (
+            "composite",
+            &["--revisit-threshold", "NaN"],
+            "--revisit-threshold",
+        ),
+    ];
+    for (backend, extra, said) in cases {
+        refused(&strs(&with(backend, extra)), said);
+    }
+}
