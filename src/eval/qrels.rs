@@ -93,6 +93,15 @@ impl Qrels {
         }
     }
 
+    /// Every document some query judges (relevant or not): with the corpus, what a run of
+    /// this suite may rank (a test collection's qrels may judge a document its corpus lacks,
+    /// which counts in R as for trec_eval).
+    pub(crate) fn judged(&self) -> impl Iterator<Item = &str> {
+        (self.queries.values())
+            .flat_map(|j| j.relevant.iter().chain(&j.non_relevant))
+            .map(String::as_str)
+    }
+
     /// The judgments of a case (`turn`: `None` for a static case).
     pub fn get(&self, case_id: &str, turn: Option<i64>) -> Option<&Judgments> {
         self.queries.get(&(case_id.to_string(), turn))

@@ -33,17 +33,20 @@ pub struct TestSettings {
 }
 
 impl TestSettings {
-    /// A usage error when a sampled test could never reach `alpha`: its least p is
-    /// 1 / (resamples + 1), so with `--resamples 0` every p read 1.0 and the table said "no
-    /// difference" of runs a full test separates at p ≈ 1e-5 (an audit).
-    pub(crate) fn check(&self) -> crate::error::Result<()> {
-        if (self.resamples as f64 + 1.0) * self.alpha <= 1.0 {
+    /// A usage error when a sampled test could never reach `alpha` in a family of `tests`
+    /// (Holm's adjustment multiplies the least p, 1 / (resamples + 1), by the family's size):
+    /// with `--resamples 0` every p read 1.0 and the table said "no difference" of runs a full
+    /// test separates at p ≈ 1e-5 (an audit), and at 20 three runs lost every mark (a review).
+    pub(crate) fn check(&self, tests: usize) -> crate::error::Result<()> {
+        let tests = tests.max(1) as f64;
+        if (self.resamples as f64 + 1.0) * self.alpha <= tests {
             return Err(crate::error::Error::Usage(format!(
-                "--resamples {}: a sampled randomisation test of so few patterns can never \
-                 reach p < {} (its least p is 1/(N+1)); give at least {}",
+                "--resamples {} at --alpha {}: a sampled randomisation test of so few patterns \
+                 can never reach significance in a family of {tests} tests (its least adjusted \
+                 p is {tests}/(N+1)); give at least {}",
                 self.resamples,
                 self.alpha,
-                (1.0 / self.alpha).floor() as usize
+                (tests / self.alpha).floor() as usize
             )));
         }
         Ok(())

@@ -72,7 +72,9 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
         resamples: args.resamples,
         seed: args.seed,
     };
-    tests.check()?;
+    // Holm's family: every pair of runs, for each measure.
+    let runs = args.reports.len() + args.trec_run.len();
+    tests.check(runs * runs.saturating_sub(1) / 2)?;
     if args.reports.len() + args.trec_run.len() < 2 {
         return Err(Error::Usage(
             "compare needs two or more runs: reports, or TREC runs with --trec-run".into(),

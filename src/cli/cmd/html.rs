@@ -53,7 +53,7 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
         resamples: args.resamples,
         seed: args.seed,
     };
-    tests.check()?;
+    tests.check(1)?;
     let files = html::report_files(&args.reports)?;
     let reports = load_reports(&files, args.quiet)?;
     // The page sets the runs side by side, case by case, against one suite's gold: runs on other

@@ -131,6 +131,10 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         .iter()
         .filter_map(|b| args.backends.method(*b))
         .collect();
+    // Each fusion fuses BM25 with one model: its settings must fit two backends.
+    for m in &methods {
+        args.backends.fusion.check(m, 2)?;
+    }
     let bm25 = args.backends.configs(&[reference], &args.remote, None)?;
     let mut backends = bm25.clone();
     let index = args.backends.index_kind();
@@ -163,6 +167,14 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         let model = args.backends.cosine.configs(&args.remote, index).remove(0);
         (model, args.backends.index.cosine_floor.clone())
     });
+    // Each row is tested against chance, Holm-adjusted over the rows: an --alpha so small
+    // that no p can reach it declared BM25 (nDCG 1.00) "not distinguishable from chance".
+    let tests = TestSettings {
+        alpha: args.alpha,
+        resamples: 100_000,
+        seed: args.seed,
+    };
+    tests.check(backends.len())?;
     let plan = ModelsPlan {
         suite,
         backends,
@@ -172,11 +184,7 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
             .map(crate::shard::Shard::parse)
             .transpose()?,
         out: args.out.clone(),
-        settings: TestSettings {
-            alpha: args.alpha,
-            resamples: 100_000,
-            seed: args.seed,
-        },
+        settings: tests,
     };
     let mut progress = Progress::new(args.quiet, &name);
     let ran = models::run(plan, &mut progress)?;

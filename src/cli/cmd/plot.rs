@@ -53,7 +53,7 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
                     "a session report: plot --case draws a static case's scores",
                 ));
             }
-            report.ran_to_end()?;
+            report.answered_well()?;
         }
         crate::cli::mixed::warn(&[ra.clone(), rb.clone()]);
         // A case the backend failed on has no scores: its half of the figure would be empty.

@@ -55,8 +55,13 @@ fn model_label(r: &LoadedReport) -> Option<String> {
     if let (Some((_, label)), None) = (published, &r.manifest) {
         return Some(label.to_string());
     }
-    (r.backend.score_scale == ScoreScale::VectorSimilarity || is_model_variant(r))
-        .then(|| r.provider.clone())
+    // A label the user gave names the run; the model beside it says what embedded.
+    let given = r.manifest.as_ref().is_some_and(|m| m.run_label_given);
+    let shown = match (&r.backend.model, given) {
+        (Some(model), true) if *model != r.provider => format!("{} ({model})", r.provider),
+        _ => r.provider.clone(),
+    };
+    (r.backend.score_scale == ScoreScale::VectorSimilarity || is_model_variant(r)).then_some(shown)
 }
 
 /// Every PrecisionMemBench table the given reports support.

@@ -167,13 +167,15 @@ impl TrecRun {
                 ),
             ));
         }
-        // A document neither in the suite's corpus nor created by one of its session turns is
-        // of another collection: a LoCoMo run of sessions read against turns scored 0
+        // A document neither in the suite's corpus, nor created by one of its session turns,
+        // nor judged by its qrels is of another collection: a LoCoMo run of sessions read against turns scored 0
         // everywhere, in silence, and `compare` called it beaten.
         let created = (suite.sessions.iter().flat_map(|c| &c.turns))
             .filter_map(|t| t.create_belief_at_turn.as_ref());
+        let qrels = Qrels::of(suite);
         let docs_known: HashSet<&str> = (suite.corpus.iter().chain(created))
             .map(|b| b.id.as_str())
+            .chain(qrels.judged())
             .collect();
         let unknown =
             (by_query.values().flatten()).find(|(_, d, _)| !docs_known.contains(d.as_str()));
@@ -188,7 +190,6 @@ impl TrecRun {
                 ),
             ));
         }
-        let qrels = Qrels::of(suite);
         let mut rows = Vec::with_capacity(queries.len());
         let mut absent = Vec::new();
         for (qid, q) in &queries {

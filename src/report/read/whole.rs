@@ -57,6 +57,12 @@ impl LoadedReport {
     /// a run's report must be to stand for its cases, as a study's input or a `--baseline`. A
     /// stopped run's report holds the cases before it stopped.
     pub(crate) fn ran_to_end(&self) -> Result<&LoadedReport> {
+        self.answered_well()?.no_errored()
+    }
+
+    /// [`Self::ran_to_end`] but for errored cases: the run did not stop and its system's
+    /// answers made a good run. What `plot --case` asks, which checks its one case itself.
+    pub(crate) fn answered_well(&self) -> Result<&LoadedReport> {
         if let Some(stopped) = self.manifest.as_ref().and_then(|m| m.stopped.as_ref()) {
             return Err(crate::error::Error::input(
                 &self.path,
@@ -77,7 +83,7 @@ impl LoadedReport {
                 ),
             ));
         }
-        self.no_errored()
+        Ok(self)
     }
 
     /// An input error when the backend failed on any of its cases or turns (an `error` on the
