@@ -241,4 +241,16 @@ fn the_review_of_the_seventh_audits_fixes() {
         &[&session[..], &["--revisit-threshold", "2"]].concat(),
         "--revisit-threshold",
     );
+    // `serve` answers each search alone: revisitation never acts there either.
+    let serve = [
+        "serve",
+        "--suite",
+        "pmb",
+        "--model",
+        "hashed",
+        "--backend",
+        "composite",
+    ];
+    let said = "--revisit-rate acts on a session's earlier turns, which a served search never";
+    refused(&[&serve[..], &["--revisit-rate", "0.3"]].concat(), said);
 }

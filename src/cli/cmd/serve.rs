@@ -69,6 +69,13 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         say!("warning: {}", crate::job::names_only_warning(&given));
     }
     args.backends.check(&[backend], None, false)?;
+    // A served backend answers each search alone (built as a static search): the composite
+    // scorer's revisitation, which reads a session's earlier turns, never acts there.
+    crate::cli::given::refuse_ignored(&[
+        ("revisit_rate", "--revisit-rate acts on a session's earlier turns, which a served search never sees"),
+        ("revisit_cap", "--revisit-cap acts on a session's earlier turns, which a served search never sees"),
+        ("revisit_threshold", "--revisit-threshold acts on a session's earlier turns, which a served search never sees"),
+    ])?;
     if backend == BackendArg::Http {
         return Err(Error::Usage(
             "serve exposes a built-in backend (bm25, bm25-text, cosine, rrf, composite, ...), not \
