@@ -119,9 +119,9 @@ pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
                     if sub_has(command, key) {
                         say!(
                             "note: {} line {line}, [defaults] {key}: not used by `{name}` (a \
-                             config file sets the flags of {}, not of {name}'s subcommands)",
-                            path.display(),
-                            "top-level commands"
+                             config file sets the flags of top-level commands, not of {name}'s \
+                             subcommands)",
+                            path.display()
                         );
                     }
                     continue;

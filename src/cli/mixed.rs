@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The files of each suite the reports' manifests name, when they name more than one.
-fn suites(reports: &[LoadedReport]) -> Option<String> {
+fn suites<'a>(reports: impl IntoIterator<Item = &'a LoadedReport>) -> Option<String> {
     let mut by_suite: BTreeMap<&str, Vec<&PathBuf>> = BTreeMap::new();
     for r in reports {
         if let Some(suite) = r.suite() {
@@ -30,7 +30,7 @@ fn suites(reports: &[LoadedReport]) -> Option<String> {
 }
 
 /// Warn (on stderr) when the reports are of several suites.
-pub(crate) fn warn(reports: &[LoadedReport]) {
+pub(crate) fn warn<'a>(reports: impl IntoIterator<Item = &'a LoadedReport>) {
     if let Some(which) = suites(reports) {
         say!(
             "warning: these reports are of different suites, so rows or lines of the same \

@@ -171,10 +171,9 @@ pub(crate) fn import(
                 "{at}: unknown policy {policy_name:?}"
             )));
         }
+        let key = (record.role, policy_name.to_string(), record.text.clone());
         let held = store.get(record.role, policy_name, &record.text);
         if held.is_some_and(|h| h != vector.as_slice()) {
-            replaced += 1;
-            let key = (record.role, policy_name.to_string(), record.text.clone());
             if let Some(first) = given.get(&key) {
                 return Err(Error::Usage(format!(
                     "{at}: the text of {first} again, with another vector: which one is meant?"
@@ -187,11 +186,9 @@ pub(crate) fn import(
                     record.text
                 )));
             }
+            replaced += 1;
         }
-        given.insert(
-            (record.role, policy_name.to_string(), record.text.clone()),
-            at.clone(),
-        );
+        given.insert(key, at.clone());
         store
             .insert(record.role, policy_name, &record.text, vector)
             .map_err(|e| Error::Usage(format!("{at}: {e}")))?;

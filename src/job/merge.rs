@@ -147,7 +147,7 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
             }
         }
     }
-    record_addresses(&mut merged, &shards);
+    record_driving(&mut merged, &shards);
     // A shard rerun with --rerun-failed makes the whole run one with second tries.
     let reruns = shards.iter().filter_map(|r| r.end.as_ref()?.rerun_failed);
     let rerun_failed = reruns.reduce(|a, b| crate::run::journal::Rerun {
@@ -176,7 +176,7 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
 /// different addresses), so a merged run of shards that differ in one keeps every shard's
 /// value, in shard order, where a run keeps its one (`backendSettings.url`): the report says
 /// what answered and how, and a reader can see two systems.
-fn record_addresses(merged: &mut Recorded, shards: &[Recorded]) {
+fn record_driving(merged: &mut Recorded, shards: &[Recorded]) {
     for key in crate::run::journal::DRIVING {
         let values: Vec<serde_json::Value> = shards
             .iter()

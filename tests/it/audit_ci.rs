@@ -15,14 +15,9 @@ fn a_repeated_run_that_fails_leaves_no_good_named_report() {
         return;
     };
     let out = dir.path().join("out");
-    let run = static_toy(&provider.url, &out, &["--repeat", "3", "--retries", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    crate::common::exits(
+        &mut static_toy(&provider.url, &out, &["--repeat", "3", "--retries", "0"]),
+        3,
     );
     assert!(out.join("pmb/failed/retrieval-report-toy.json").is_file());
     assert!(
@@ -80,14 +75,9 @@ fn no_case_is_no_evidence_that_none_fails() {
         "--junit",
         junit.to_str().unwrap(),
     ];
-    let run = static_toy(&provider.url, &dir.path().join("out"), &extra)
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    crate::common::exits(
+        &mut static_toy(&provider.url, &dir.path().join("out"), &extra),
+        3,
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("no case ran: nothing to judge"), "{xml}");
@@ -108,13 +98,7 @@ fn a_flaky_case_of_a_repeated_run_fails_the_gate() {
     let dir = tempfile::tempdir().unwrap();
     let sound = Provider::start(0, &dir.path().join("a.log"), &[]);
     let base_out = dir.path().join("base");
-    let base = static_toy(&sound.url, &base_out, &[]).output().unwrap();
-    assert_eq!(
-        base.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&base.stderr)
-    );
+    crate::common::exits(&mut static_toy(&sound.url, &base_out, &[]), 0);
     let baseline = base_out.join("pmb/retrieval-report-toy.json");
     let flaky = Provider::start(0, &dir.path().join("b.log"), &["--flaky", "GHA"]);
     let junit = dir.path().join("j.xml");

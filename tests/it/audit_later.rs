@@ -16,15 +16,7 @@ fn the_drift_figure_refuses_a_run_with_errored_turns() {
     };
     let out = dir.path().join("out");
     let extra = ["--retries", "0", "--max-errors", "100"];
-    let run = toy("session", &provider.url, &out, &extra)
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::exits(&mut toy("session", &provider.url, &out, &extra), 3);
     let failed = out.join("pmb/failed/session-retrieval-report-toy.json");
     // An errored turn's drift is of nothing: null, never 0.0.
     let report: Value = serde_json::from_slice(&std::fs::read(&failed).unwrap()).unwrap();
@@ -65,13 +57,7 @@ fn a_compat_run_whose_system_failed_its_calls_is_not_read_as_a_run() {
         "--summary-md",
         s,
     ];
-    let run = static_toy(&provider.url, &out, &extra).output().unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::exits(&mut static_toy(&provider.url, &out, &extra), 3);
     // CI's files say it too: the JUnit had no error, the summary only a warning.
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(

@@ -2,7 +2,7 @@
 //! fusion and the composite scorer's flags) found, each kept closed here. The TREC-run
 //! refusals are in `trec_run.rs`, beside the others of their kind.
 
-use crate::common::{refused, tenure_eval_ok};
+use crate::common::{refused, strs, tenure_eval_ok};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -120,9 +120,6 @@ fn fusion_and_scorer_flags_that_would_do_nothing_are_refused() {
         ];
         all.concat().into_iter().map(str::to_string).collect()
     };
-    fn strs(v: &[String]) -> Vec<&str> {
-        v.iter().map(String::as_str).collect()
-    }
     let cases: [(&str, &[&str], &str); 7] = [
         (
             "combsum",

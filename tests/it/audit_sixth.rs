@@ -3,7 +3,7 @@
 //! measured by the studies; a report of another unit exported or compared against the suite
 //! named, because one file serves every unit.
 
-use crate::common::{refused, repo, tenure_eval_ok};
+use crate::common::{refused, repo, strs, tenure_eval_ok};
 use serde_json::Value;
 use std::path::Path;
 
@@ -213,9 +213,6 @@ fn an_import_never_passes_its_vectors_off_as_a_models() {
         let all = [&args[..], &["--import-vectors", file], extra].concat();
         all.into_iter().map(str::to_string).collect()
     };
-    fn strs(v: &[String]) -> Vec<&str> {
-        v.iter().map(String::as_str).collect()
-    }
     let a = file("a.jsonl", &[(0, 0.5), (1, 0.5)]);
     // MiniLM's store (built in: found, from a folder with no stores, when none is given) is
     // a model's.

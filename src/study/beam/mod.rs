@@ -59,6 +59,11 @@ pub(crate) fn updated_first(update: &Update, ranking: &[String]) -> bool {
     }
 }
 
+/// The tiers of `ids`, in order (`100K`, `500K`).
+fn tiers_of<'a>(ids: impl Iterator<Item = &'a str>) -> std::collections::BTreeSet<&'a str> {
+    ids.map(tier).collect()
+}
+
 /// `100K` of a case id `100K-1/knowledge_update/0`.
 fn tier(case_id: &str) -> &str {
     case_id.split_once('-').map_or(case_id, |(t, _)| t)
@@ -73,6 +78,7 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
     let by_case: HashMap<&str, &Update> = updates.iter().map(|u| (u.case_id.as_str(), u)).collect();
     let questions: std::collections::HashSet<&str> =
         suite.cases.iter().map(|c| c.case_id.as_str()).collect();
+    let given = tiers_of(suite.cases.iter().map(|c| c.case_id.as_str()));
     let mut out = Vec::new();
     for report in reports {
         if let Some(row) = report
@@ -103,20 +109,13 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
             ));
         }
         // A run of fewer tiers than the suite given lacks the others' cases: say which flag.
-        let tiers_of = |ids: &mut dyn Iterator<Item = &str>| -> Vec<String> {
-            let mut t: Vec<String> = ids.map(|id| tier(id).to_string()).collect();
-            t.sort();
-            t.dedup();
-            t
-        };
-        let ran = tiers_of(&mut report.rows.iter().map(|r| r.case_id.as_str()));
-        let given = tiers_of(&mut suite.cases.iter().map(|c| c.case_id.as_str()));
+        let ran = tiers_of(report.rows.iter().map(|r| r.case_id.as_str()));
         if !ran.is_empty() && ran.len() < given.len() {
             return Err(Error::Usage(format!(
                 "{}: a run on tier {} of the {} given: give the run's --tier here too",
                 report.path.display(),
-                ran.join(", "),
-                given.join(", ")
+                Vec::from_iter(ran).join(", "),
+                Vec::from_iter(given.iter().copied()).join(", ")
             )));
         }
         report.whole_run_on(suite)?;

@@ -192,6 +192,19 @@ pub fn refused(args: &[&str], says: &str) {
     assert!(stderr.contains(says), "{args:?}: {stderr}");
 }
 
+/// Run `command`, require exit `code` (stderr in the message), return its output.
+pub fn exits(command: &mut std::process::Command, code: i32) -> std::process::Output {
+    let out = command.output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{said}");
+    out
+}
+
+/// Owned arguments as the `&str`s the runners take.
+pub fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// Run `tenure-eval ARGS PATHS...`, require success, return its output.
 pub fn tenure_eval_ok(args: &[&str], paths: &[&Path]) -> std::process::Output {
     let output = tenure_eval_with(args, paths);
