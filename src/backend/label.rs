@@ -9,7 +9,8 @@
 //! joined by `-` in the backend's order; a fusion adds its children's tags after its own.
 //!
 //! Values are written in their shortest round-trip form (Rust's `Display` of the f32 or f64
-//! the backend uses: `0.7`, `60` for 60.0), lists joined by `,`, and free text (a prompt
+//! the backend uses: `0.7`, `60` for 60.0; a value beyond 24 digits in its exponent form,
+//! `1e308`, so a label stays one file name), lists joined by `,`, and free text (a prompt
 //! prefix, a keyword list) as the first 8 hex digits of its sha256, so a tag is always one
 //! plain path component and one TREC field.
 //!
@@ -39,14 +40,19 @@ impl Setting {
     pub(crate) fn new(key: &'static str, value: impl ToString, default: impl ToString) -> Setting {
         Setting {
             key,
-            value: value.to_string(),
-            default: default.to_string(),
+            value: compact(value.to_string()),
+            default: compact(default.to_string()),
         }
     }
 
     /// A list of numbers (`floor`, [0, 0.7] → `floor0,0.7`).
     pub(crate) fn list<T: ToString>(key: &'static str, values: &[T], default: &[T]) -> Setting {
-        let join = |v: &[T]| v.iter().map(T::to_string).collect::<Vec<_>>().join(",");
+        let join = |v: &[T]| {
+            v.iter()
+                .map(|x| compact(x.to_string()))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         Setting::new(key, join(values), join(default))
     }
 
@@ -80,6 +86,23 @@ impl Setting {
         (self.value != self.default).then(|| format!("{}{}", self.key, self.value))
     }
 }
+
+/// A number as the tag writes it: its `Display`, unless that is longer than [`LONGEST`] and
+/// the number's exponent form (`1e308`, `1e-300`) is shorter. `Display` never uses an exponent,
+/// so `--lambda 1e308` wrote 309 digits and no file could carry the label.
+fn compact(value: String) -> String {
+    if value.len() <= LONGEST {
+        return value;
+    }
+    match value.parse::<f64>() {
+        Ok(x) if x.is_finite() && format!("{x:e}").len() < value.len() => format!("{x:e}"),
+        _ => value,
+    }
+}
+
+/// The longest number written as `Display` writes it (a shortest round-trip f64 has at most 17
+/// significant digits, so no value a user types by hand reaches the exponent form).
+const LONGEST: usize = 24;
 
 /// The tag of `settings`: the tokens of those not at their default, in order, joined by `-`,
 /// then the `children`'s tags (a fusion's); `None` when everything is at its default.
@@ -130,6 +153,30 @@ mod tests {
         assert_eq!(
             Setting::text("qp", "query: ", "").token().unwrap().len(),
             10
+        );
+    }
+
+    #[test]
+    fn extreme_numbers_are_written_in_exponent_form_and_others_as_before() {
+        assert_eq!(
+            Setting::new("l", 1e308f64, 1.0f64).token().unwrap(),
+            "l1e308"
+        );
+        assert_eq!(
+            Setting::new("l", 1e-300f64, 1.0f64).token().unwrap(),
+            "l1e-300"
+        );
+        assert_eq!(
+            Setting::new("l", 0.30000000000000004f64, 1.0f64)
+                .token()
+                .unwrap(),
+            "l0.30000000000000004"
+        );
+        assert_eq!(
+            Setting::list("rates", &[1e30f32, 0.5], &[])
+                .token()
+                .unwrap(),
+            "rates1e30,0.5"
         );
     }
 

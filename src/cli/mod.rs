@@ -247,6 +247,7 @@ pub(crate) fn load_reports(
         }
     }
     let (reports, skipped) = crate::report::LoadedReport::load_all(paths)?;
+    warn_copies(&reports);
     if !quiet {
         for path in skipped {
             say!(
@@ -256,6 +257,39 @@ pub(crate) fn load_reports(
         }
     }
     Ok(reports)
+}
+
+/// A report and a copy of it under another path (the same bytes, its sidecar manifest too)
+/// stand as two runs equal by construction: said, as a file given twice is.
+fn warn_copies(reports: &[crate::report::LoadedReport]) {
+    let mut first: std::collections::HashMap<String, &std::path::Path> =
+        std::collections::HashMap::new();
+    for report in reports {
+        let Ok(mut bytes) = std::fs::read(&report.path) else {
+            continue;
+        };
+        if let Ok(sidecar) = std::fs::read(report.path.with_extension("manifest.json")) {
+            bytes.extend(sidecar);
+        }
+        let key = crate::io::sha256_hex(&bytes);
+        match first.get(&key) {
+            Some(original) if !same_file(original, &report.path) => say!(
+                "warning: {} is a copy of {} (the same bytes): it stands as a second run, equal \
+                 by construction",
+                report.path.display(),
+                original.display()
+            ),
+            Some(_) => {}
+            None => {
+                first.insert(key, &report.path);
+            }
+        }
+    }
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let real = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    real(a) == real(b)
 }
 
 /// Pretty JSON of `value` as text (what `--format json` prints).

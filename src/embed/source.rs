@@ -10,7 +10,7 @@ use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::places::{check_store_name, Places};
 use super::service::{ServiceEmbedder, ServiceOptions, ServiceSpec};
 use super::store::{EmbeddingStore, ModelInfo, ServiceIdentity};
-use super::vectors::{CachedSource, Embedder};
+use super::vectors::{in_memory_origin, CachedSource, Embedder};
 use super::{needed_texts, NeededText, Role, TextPolicy};
 use crate::error::{Error, Result};
 use crate::io::{parse_json, read_bytes};
@@ -136,7 +136,9 @@ impl ModelSource {
         // A model folder or built-in embedder embeds in memory (built-ins are never stored).
         if self.is_model_dir() || self.builtin().is_some() {
             let (mut embedder, mut store) = self.open_model()?;
-            fill(embedder.as_mut(), &mut store, policy, &needed, progress)?;
+            let held = store.len();
+            let embedded = fill(embedder.as_mut(), &mut store, policy, &needed, progress)?;
+            store.origin = in_memory_origin(&store.origin, held, embedded);
             return Ok(store);
         }
         if let Some(spec) = self.service_spec() {

@@ -79,17 +79,31 @@ impl VectorSource for EmbeddingStore {
     }
 }
 
+/// What a manifest records as the origin of vectors partly or wholly computed in memory: the
+/// store's folder, and what was read from it, since nothing is written there (an origin that
+/// named a folder never written sent readers to look for a store).
+pub(crate) fn in_memory_origin(folder: &str, held: usize, embedded: usize) -> String {
+    match (held, embedded) {
+        (_, 0) => folder.to_string(),
+        (0, n) => format!("computed in memory ({n} vectors; no store at {folder}, none written)"),
+        (h, n) => format!("{folder} ({h} vectors) plus {n} computed in memory"),
+    }
+}
+
 /// A store that embeds what it lacks on demand and keeps it (for servers and interactive
 /// use, where queries are not known in advance).
 pub struct CachedSource {
     store: RwLock<EmbeddingStore>,
     embedder: Mutex<Box<dyn Embedder>>,
+    /// Vectors the store held before any was embedded here (the rest were computed in memory).
+    held: usize,
 }
 
 impl CachedSource {
     /// Serve from `store`, embedding misses with `embedder` (which must be the store's model).
     pub(crate) fn new(store: EmbeddingStore, embedder: Box<dyn Embedder>) -> CachedSource {
         CachedSource {
+            held: store.len(),
             store: RwLock::new(store),
             embedder: Mutex::new(embedder),
         }
@@ -125,6 +139,9 @@ impl VectorSource for CachedSource {
     }
 
     fn summary(&self) -> SourceSummary {
-        store_summary(&self.store.read().unwrap_or_else(|e| e.into_inner()))
+        let mut summary = store_summary(&self.store.read().unwrap_or_else(|e| e.into_inner()));
+        let embedded = summary.vectors - self.held;
+        summary.origin = in_memory_origin(&summary.origin, self.held, embedded);
+        summary
     }
 }

@@ -104,6 +104,10 @@ fn kind(path: &Path) -> &'static str {
         Some("tsv") => "TSV file",
         Some("jsonl") => "JSON Lines file",
         Some("toml") => "TOML file",
+        // TREC's files (`--trec-run`, `--qrels`): a missing run was "expected a readable JSON file".
+        Some("run" | "trec") => "TREC run file",
+        Some("qrels") => "TREC qrels file",
+        Some("txt") => "text file",
         _ => "JSON file",
     }
 }

@@ -11,7 +11,7 @@ fn html_of_the_published_reports_is_one_file_under_3_mb() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("published.html");
     tenure_eval_ok(
-        &["html", "--quiet", "--resamples", "1000", "--out"],
+        &["html", "--quiet", "--resamples", "2100", "--out"],
         &[&page, &repo(GOLDEN)],
     );
     let size = std::fs::metadata(&page).unwrap().len();

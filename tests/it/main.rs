@@ -101,6 +101,7 @@ mod journal;
 mod labels;
 /// LaTeX of tables, compare and claims compiles under a real pdflatex (needs TeX).
 mod latex;
+mod left_closed;
 /// LoCoMo's released file as a suite: every question, isolation, anomalies, ir_measures.
 mod locomo;
 /// LoCoMo's observation and summary databases, and its answer key's corrections as a layer.

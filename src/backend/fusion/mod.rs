@@ -80,11 +80,13 @@ impl FusionConfig {
             Method::CombSum { weights } => vec![Setting::list("w", &weights[..], &[])],
             Method::Fallback => Vec::new(),
         };
-        let depths = match self.child_depths.is_empty() {
-            true => vec![self.depth],
-            false => self.child_depths.clone(),
+        // No cut is the default, whatever `depth`; every child cut to one depth is written as
+        // that one depth (`--fusion-depth 50` → `depth50`), else one per child.
+        let depths = match self.child_depths.first() {
+            Some(&d) if self.child_depths.iter().all(|c| *c == d) => vec![d],
+            _ => self.child_depths.clone(),
         };
-        settings.push(Setting::list("depth", &depths[..], &[100]));
+        settings.push(Setting::list("depth", &depths[..], &[]));
         settings.push(Setting::list("floor", &self.floors[..], &[]));
         settings
     }

@@ -14,9 +14,10 @@ pub(crate) struct FusionArgs {
     /// The backends a fusion fuses, in order.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "bm25,cosine")]
     pub fuse: Vec<BackendArg>,
-    /// How deep the fused backends search: one number for all, or one per `--fuse` backend
-    /// (`100,3`: BM25's top 100 and cosine's top 3 are fused).
-    #[arg(long, value_delimiter = ',', default_value = "100")]
+    /// How many of each fused backend's hits are fused: one number for all, or one per `--fuse`
+    /// backend (`100,3`: BM25's top 100 and cosine's top 3). Not given: each is searched to 100
+    /// or the search limit, whichever is deeper, and fused whole.
+    #[arg(long, value_delimiter = ',')]
     pub fusion_depth: Vec<usize>,
     /// Per `--fuse` backend, the lowest score fused (`0,0.6`: a cosine similarity floor of 0.6);
     /// none by default.
@@ -92,12 +93,18 @@ impl FusionArgs {
 
     /// `children` fused by `method` with these depths and floors.
     pub(crate) fn config(&self, method: Method, children: Vec<BackendConfig>) -> BackendConfig {
-        let depths: Vec<usize> = self.fusion_depth.clone();
+        // One depth given is every child's: each is cut to it. Children are searched to at
+        // least the search limit, so a single depth below it once named the run and cut nothing.
+        let depths: Vec<usize> = match self.fusion_depth[..] {
+            [one] => vec![one; children.len()],
+            _ => self.fusion_depth.clone(),
+        };
+        // Not given: searched to 100 (or the limit) and fused uncut, as always.
         BackendConfig::Fusion(Box::new(FusionConfig {
             method,
-            children,
             depth: depths.iter().copied().max().unwrap_or(100),
-            child_depths: if depths.len() > 1 { depths } else { Vec::new() },
+            children,
+            child_depths: depths,
             floors: self.fusion_floor.iter().map(|f| *f as f32).collect(),
         }))
     }

@@ -2,6 +2,7 @@
 //! `crate::render::html`), and the `--html FILE` of `run`, `static` and `session`.
 
 use crate::analysis::compare::significance::TestSettings;
+use crate::backend::Workload;
 use crate::cli::args::SuiteArgs;
 use crate::cli::load_reports;
 use crate::render::html::{self, Options};
@@ -53,9 +54,13 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
         resamples: args.resamples,
         seed: args.seed,
     };
-    tests.check(1)?;
     let files = html::report_files(&args.reports)?;
     let reports = load_reports(&files, args.quiet)?;
+    // The page tests every pair of one kind's reports, Holm-adjusted together, as `compare`.
+    let family = |kind| reports.iter().filter(|r| r.kind == kind).count();
+    let pairs =
+        [Workload::Static, Workload::Session].map(|k| family(k) * family(k).saturating_sub(1) / 2);
+    tests.check(pairs.into_iter().max().unwrap_or(1))?;
     // The page sets the runs side by side, case by case, against one suite's gold: runs on other
     // files than each other's, or than the suite named, have other gold (an audit found both
     // shown with exit 0, as `compare` and `locomo` refuse them).

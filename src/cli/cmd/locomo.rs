@@ -6,7 +6,7 @@ use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::{json_text, load_reports, write_stdout};
 use crate::render::{render, write_figure};
 use crate::study::locomo::{figure::figure, job::measure_reports, tables};
-use crate::Result;
+use crate::{Error, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,7 +49,17 @@ pub(crate) fn run(args: LocomoArgs) -> Result<ExitCode> {
         )),
         None => None,
     };
-    let reports = load_reports(&args.reports, args.quiet)?;
+    let reports = load_reports(&args.reports, args.quiet).map_err(|e| {
+        let audit = (args.reports.iter()).find(|p| crate::suite::locomo::is_audit_file(p));
+        match audit {
+            Some(path) => Error::Usage(format!(
+                "{} is one of the locomo-audit's files, given as a report: --corrections takes \
+                 one file or folder each (--corrections A --corrections B, or their folder)",
+                path.display()
+            )),
+            None => e,
+        }
+    })?;
     let results = measure_reports(&reports, &args.data, &args.corrections, &mut || {
         crate::cli::args::say_not_released("locomo")
     })?;

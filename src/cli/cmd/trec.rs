@@ -42,6 +42,17 @@ pub(crate) fn run(args: TrecArgs) -> Result<ExitCode> {
     let qrels_path = dir.join(format!("{stem}.qrels"));
     // Both files are made before either is written: no run file without its qrels.
     let run = run_file(&report, &report.provider)?;
+    // A system that answered nothing is a measured result (ir_measures scores such a run 0 on
+    // every query; PrecisionMemBench publishes one), so the empty run is written, and said:
+    // an empty file reads as a mistake, and `--trec-run` refuses one.
+    if run.is_empty() {
+        say!(
+            "warning: {} ranks nothing for any of its {} queries: the run file is empty \
+             (0 on every measure; `--trec-run` refuses an empty run)",
+            args.report.display(),
+            report.rows.len()
+        );
+    }
     let qrels = qrels_file(&report, &suite)?;
     write_atomic(&run_path, run.as_bytes())?;
     write_atomic(&qrels_path, qrels.as_bytes())?;

@@ -13,10 +13,14 @@ pub(crate) fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
     if names.is_empty() {
         return None;
     }
+    // Named as `compare` and the page name them: a report and a TREC run (or two reports) of one
+    // name get their file names, else they read as one run twice.
+    let shown = crate::report::label::shown_names(reports);
     let rows = reports
         .iter()
-        .filter(|r| r.rows.iter().any(|row| !row.rank_metrics.is_empty()))
-        .map(|r| {
+        .zip(shown)
+        .filter(|(r, _)| r.rows.iter().any(|row| !row.rank_metrics.is_empty()))
+        .map(|(r, name)| {
             let kind = match r.kind {
                 Workload::Static => "static",
                 Workload::Session => "turns",
@@ -26,7 +30,7 @@ pub(crate) fn rank_table(reports: &[LoadedReport]) -> Option<Table> {
                 .iter()
                 .filter(|row| row.rank_metrics.0.iter().any(|(_, v)| v.is_some()))
                 .count();
-            let mut cells = vec![r.provider.clone(), kind.to_string(), judged.to_string()];
+            let mut cells = vec![name, kind.to_string(), judged.to_string()];
             for m in &names {
                 let v: Vec<f64> = r
                     .rows

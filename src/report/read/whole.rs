@@ -284,6 +284,22 @@ impl LoadedReport {
     /// `read`, the files the suite given was read from (`what` names them): a run on other
     /// files has other gold. A report that records no inputs passes.
     pub(crate) fn read_among(&self, read: &[&str], what: &str) -> Result<&LoadedReport> {
+        // tenure-eval records every file a run read; its manifest without them (a hand edit)
+        // would pass any suite's files. Other tools' manifests record none and pass.
+        if let Some(m) =
+            (self.manifest.as_ref()).filter(|m| m.tool.as_deref() == Some("tenure-eval"))
+        {
+            if m.inputs.is_none() {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    "$.manifest.inputs",
+                    format!(
+                        "missing: tenure-eval records the files each run read, and without them \
+                         the report cannot be matched to {what} (a hand-edited manifest?)"
+                    ),
+                ));
+            }
+        }
         let inputs = self.manifest.iter().flat_map(|m| m.inputs.iter().flatten());
         for (i, input) in inputs.enumerate() {
             if let Some(sha) = input.sha256.as_deref().filter(|sha| !read.contains(sha)) {

@@ -52,6 +52,15 @@ pub(crate) struct Overlay {
     pub inputs: Vec<InputFile>,
 }
 
+/// Does `path` read as an audit file (a non-empty list of entries)? For a command that took
+/// one as a report: `--corrections a.json b.json` gives `b.json` to the reports.
+pub(crate) fn is_audit_file(path: &Path) -> bool {
+    let Ok(bytes) = read_bytes(path) else {
+        return false;
+    };
+    parse_json::<Vec<Entry>>(path, &bytes).is_ok_and(|entries| !entries.is_empty())
+}
+
 /// The files `paths` name: a file as given, a folder's `.json` files in name order.
 pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();

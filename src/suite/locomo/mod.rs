@@ -24,6 +24,7 @@ mod items;
 mod read;
 
 pub(crate) use corrections::files as correction_files;
+pub(crate) use corrections::is_audit_file;
 pub use corrections::Applied;
 pub use evidence::dialog_numbers;
 pub use read::conversations;

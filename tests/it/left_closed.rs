@@ -1,0 +1,340 @@
+//! What the last session notes found and left, each kept closed here: a manifest naming a store
+//! never written, a label too long for a file, a report and a TREC run of one name read as one,
+//! a static report named by revisitation it never did, a fusion depth that cut nothing, an empty
+//! TREC run written in silence, a missing run file called JSON, a copy of a report taken for a second run,
+//! an audit file read as a report, a tenure-eval manifest without its inputs, and `html`'s
+//! floor of resamples that ignored Holm's family.
+
+use crate::common::{exits, refused, repo, tenure_eval_ok};
+use serde_json::Value;
+use std::path::Path;
+
+const SAMPLE: &str = "tests/data/longmemeval-sample.json";
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A bm25-text run of LongMemEval's sample into `out`; its report.
+fn sample_run(out: &Path) -> std::path::PathBuf {
+    let args = ["run", "--suite", "longmemeval", "--data", SAMPLE];
+    let args = [&args[..], &["--backend", "bm25-text", "--quiet", "--out"]].concat();
+    tenure_eval_ok(&args, &[out]);
+    out.join("longmemeval/retrieval-report-bm25-text.json")
+}
+
+/// The store a paper run with `--model MODEL --store-dir DIR/st` records; `DIR/st` is never
+/// made.
+fn recorded_store(model: &str, file: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let stores = dir.path().join("st");
+    let args = [
+        "run",
+        "--suite",
+        "paper",
+        "--backend",
+        "cosine",
+        "--model",
+        model,
+    ];
+    let args = [&args[..], &["--quiet", "--store-dir"]].concat();
+    tenure_eval_ok(&args, &[&stores, Path::new("--out"), dir.path()]);
+    assert!(!stores.exists(), "no store is written");
+    let manifest = json(&dir.path().join("paper").join(file));
+    manifest["backendSettings"]["store"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn vectors_computed_in_memory_are_recorded_as_such_not_as_a_store_never_written() {
+    // A built-in model with no store in `--store-dir` (`embed` can write one there).
+    let store = recorded_store(
+        "hashed",
+        "hashed-bow-384-retrieval-report-vector.manifest.json",
+    );
+    assert!(
+        store.starts_with("computed in memory (97 vectors; no store at "),
+        "{store}"
+    );
+    assert!(
+        store.ends_with("st/hashed-bow-384, none written)"),
+        "{store}"
+    );
+    // A model folder with no store in `--store-dir` embeds in memory: it named `st/…`.
+    if !crate::common::needs::needs(&[crate::common::needs::Need::Onnx]) {
+        return;
+    }
+    let models = crate::common::needs::env_path("TENURE_EVAL_MODELS").unwrap();
+    let folder = models.join("all-minilm-l6-v2");
+    let store = recorded_store(
+        folder.to_str().unwrap(),
+        "all-minilm-l6-v2-retrieval-report-vector.manifest.json",
+    );
+    assert!(store.starts_with("computed in memory ("), "{store}");
+    assert!(
+        store.ends_with("st/all-minilm-l6-v2, none written)"),
+        "{store}"
+    );
+}
+
+#[test]
+fn an_extreme_value_names_a_run_in_exponent_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "paper",
+        "--backend",
+        "recent",
+        "--lambda",
+        "1e308",
+    ];
+    tenure_eval_ok(&[&args[..], &["--quiet", "--out"]].concat(), &[dir.path()]);
+    assert!(dir
+        .path()
+        .join("paper/retrieval-report-recent-l1e308.json")
+        .exists());
+}
+
+#[test]
+fn tables_tells_a_report_from_a_trec_run_of_the_same_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = sample_run(dir.path());
+    let data = ["--suite", "longmemeval", "--data", SAMPLE];
+    tenure_eval_ok(&[&["trec"][..], &data].concat(), &[&report]);
+    let run = report.with_extension("run");
+    let args = [
+        &["tables", "--trec-run"][..],
+        &[run.to_str().unwrap()],
+        &data,
+    ]
+    .concat();
+    let out = tenure_eval_ok(&args, &[&report]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The two rows are the same run's figures, each named by its file.
+    assert!(
+        text.contains("bm25-text · retrieval-report-bm25-text.json | static | 3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bm25-text · retrieval-report-bm25-text.run  | static | 3"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_static_report_is_not_named_by_the_revisitation_it_never_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "paper",
+        "--backend",
+        "composite",
+        "--model",
+        "hashed",
+    ];
+    let args = [&args[..], &["--revisit-rate", "0.3", "--quiet", "--out"]].concat();
+    tenure_eval_ok(&args, &[dir.path()]);
+    let named = |f: &str| dir.path().join("paper").join(f).exists();
+    assert!(named("hashed-bow-384-retrieval-report-composite.json"));
+    assert!(named(
+        "hashed-bow-384-session-retrieval-report-composite-rr0.3.json"
+    ));
+}
+
+#[test]
+fn one_fusion_depth_below_the_limit_cuts_every_fused_backend() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "static",
+        "--suite",
+        "paper",
+        "--backend",
+        "rrf",
+        "--model",
+        "hashed",
+    ];
+    let run = |extra: &[&str], out: &str| {
+        tenure_eval_ok(
+            &[&args[..], extra, &["--quiet", "--out"]].concat(),
+            &[&dir.path().join(out)],
+        );
+    };
+    run(&["--fusion-depth", "1"], "one");
+    run(&[], "all");
+    let retrieved = |out: &str, file: &str| -> Vec<usize> {
+        let report = json(&dir.path().join(out).join("paper").join(file));
+        let entries = report.as_array().unwrap().iter();
+        entries
+            .map(|e| e["relevantBeliefs"].as_array().unwrap().len())
+            .collect()
+    };
+    let one = retrieved("one", "hashed-bow-384-retrieval-report-rrf-depth1.json");
+    let all = retrieved("all", "hashed-bow-384-retrieval-report-rrf.json");
+    // Each of the two fused backends gives its first hit: at most two beliefs a case.
+    assert!(one.iter().all(|n| *n <= 2), "{one:?}");
+    assert!(all.iter().any(|n| *n > 2), "{all:?}");
+}
+
+#[test]
+fn trec_says_when_a_report_ranks_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "longmemeval",
+        "--data",
+        SAMPLE,
+        "--backend",
+        "bm25",
+    ];
+    tenure_eval_ok(&[&args[..], &["--quiet", "--out"]].concat(), &[dir.path()]);
+    // Alias-BM25 on turns without aliases ranks nothing: the run is written (a measured
+    // answer, 0 everywhere) and said, since `--trec-run` refuses reading an empty one.
+    let report = dir.path().join("longmemeval/retrieval-report-tenure.json");
+    let args = ["trec", "--suite", "longmemeval", "--data", SAMPLE];
+    let out = tenure_eval_ok(&args, &[&report]);
+    let said = stderr(&out);
+    assert!(
+        said.contains("ranks nothing for any of its 3 queries: the run file is empty"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(report.with_extension("run")).unwrap().len(),
+        0
+    );
+    let args = [
+        "tables",
+        "--suite",
+        "longmemeval",
+        "--data",
+        SAMPLE,
+        "--trec-run",
+    ];
+    refused(
+        &[&args[..], &[report.with_extension("run").to_str().unwrap()]].concat(),
+        "an empty TREC run",
+    );
+    // A report that ranks something is not said to rank nothing.
+    let out = tenure_eval_ok(
+        &["trec", "--suite", "longmemeval", "--data", SAMPLE],
+        &[&sample_run(dir.path())],
+    );
+    assert!(!stderr(&out).contains("ranks nothing"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_missing_trec_run_is_named_as_one() {
+    refused(
+        &["tables", "--trec-run", "nowhere.run", "--suite", "paper"],
+        "nowhere.run: file: file not found; expected a readable TREC run file",
+    );
+}
+
+#[test]
+fn a_copy_of_a_report_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = sample_run(dir.path());
+    let copy = dir.path().join("copy.json");
+    std::fs::copy(&report, &copy).unwrap();
+    let out = tenure_eval_ok(&["tables", "--quiet"], &[&report, &copy]);
+    let said = stderr(&out);
+    assert!(said.contains("copy.json is a copy of"), "{said}");
+    // Two runs that happen to agree are not copies: another backend's report is not said.
+    let other = dir.path().join("other");
+    let args = [
+        "run",
+        "--suite",
+        "longmemeval",
+        "--data",
+        SAMPLE,
+        "--backend",
+        "bm25",
+    ];
+    tenure_eval_ok(&[&args[..], &["--quiet", "--out"]].concat(), &[&other]);
+    let out = tenure_eval_ok(
+        &["tables", "--quiet"],
+        &[
+            &report,
+            &other.join("longmemeval/retrieval-report-tenure.json"),
+        ],
+    );
+    assert!(!stderr(&out).contains("is a copy of"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_audit_file_given_as_a_report_names_how_corrections_are_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = |name: &str| {
+        let path = dir.path().join(name);
+        let entry = r#"[{"question_id": "locomo_0_qa0", "question": "When?", "error_type": "HALLUCINATION"}]"#;
+        std::fs::write(&path, entry).unwrap();
+        path
+    };
+    let (a, b) = (audit("errors_conv_0.json"), audit("errors_conv_1.json"));
+    let report = sample_run(dir.path());
+    let args = ["locomo", "--data", "locomo10.json", "--corrections"];
+    let paths = [a.as_path(), b.as_path(), report.as_path()];
+    let out = exits(crate::common::cli(&args).args(paths), 2);
+    let said = stderr(&out);
+    assert!(
+        said.contains("errors_conv_1.json is one of the locomo-audit's files, given as a report"),
+        "{said}"
+    );
+    assert!(said.contains("--corrections A --corrections B"), "{said}");
+}
+
+#[test]
+fn a_tenure_eval_manifest_without_its_inputs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = sample_run(dir.path());
+    let mut body = json(&report);
+    body["manifest"]
+        .as_object_mut()
+        .unwrap()
+        .remove("inputs")
+        .unwrap();
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, serde_json::to_vec(&body).unwrap()).unwrap();
+    let args = [
+        "trec",
+        edited.to_str().unwrap(),
+        "--suite",
+        "longmemeval",
+        "--data",
+        SAMPLE,
+    ];
+    refused(
+        &args,
+        "$.manifest.inputs: missing: tenure-eval records the files each run read",
+    );
+    // The report as written passes.
+    tenure_eval_ok(
+        &["trec", "--suite", "longmemeval", "--data", SAMPLE],
+        &[&report],
+    );
+}
+
+#[test]
+fn html_counts_holms_family_over_every_pair_of_one_kind() {
+    // The published baseline: 15 reports of one kind, 105 pairs. At α 0.05 a sampled test
+    // needs 2,100 patterns for its least adjusted p to reach α; 1,000 never could.
+    let golden = repo("tests/golden/pmb-baseline");
+    let page = tempfile::tempdir().unwrap().path().join("p.html");
+    let args = [
+        "html",
+        "--resamples",
+        "1000",
+        "--out",
+        page.to_str().unwrap(),
+        golden.to_str().unwrap(),
+    ];
+    refused(&args, "in a family of 105 tests");
+}
