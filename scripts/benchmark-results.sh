@@ -125,6 +125,39 @@ for r in runs:
     print("| " + " | ".join(row) + " |")
 '
       echo
+      # The most any reordering of plain BM25's first 10 can put first: every question whose
+      # updated message is among them, and those already first below the tenth place.
+      plain="$out/supersession/w0-k0/beam/retrieval-report-bm25-text.json"
+      "$bin" trec "$plain" "${suite[@]}" --out "$out/supersession/trec" 2>/dev/null
+      python3 - "$out/supersession/trec/retrieval-report-bm25-text" <<'PY'
+import sys
+from collections import defaultdict
+grades, ranking = defaultdict(dict), defaultdict(list)
+for line in open(sys.argv[1] + ".qrels"):
+    query, _, doc, grade = line.split()
+    grades[query][doc] = int(grade)
+for line in open(sys.argv[1] + ".run"):
+    query, _, doc = line.split()[:3]
+    ranking[query].append(doc)
+# BEAM's grades: an update 2, its original 1 (docs/beam.md); the updates with an original.
+updates = [q for q, g in grades.items() if 2 in g.values() and 1 in g.values()]
+def first(docs):
+    at = lambda grade: [i for i, d in enumerate(docs) if grades[q].get(d) == grade]
+    return bool(at(2)) and (not at(1) or min(at(2)) < min(at(1)))
+within = at_best = 0
+for q in updates:
+    top, rest = ranking[q][:10], ranking[q][10:]
+    if any(grades[q].get(d) == 2 for d in top):
+        within += 1
+        at_best += 1
+    elif not any(grades[q].get(d) == 1 for d in top) and first(rest):
+        at_best += 1
+n = len(updates)
+print(f"Reordering plain BM25's first 10 can put at most **{at_best}/{n} ({at_best / n:.3f})** of "
+      f"the updates first: the updated message is among the first 10 in {within}, and "
+      f"{at_best - within} more are first already below the tenth place.")
+PY
+      echo
       echo "<!-- supersession:end -->"
     } >"$file"
     ;;
