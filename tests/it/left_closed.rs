@@ -5,7 +5,7 @@
 //! an audit file read as a report, a tenure-eval manifest without its inputs, and `html`'s
 //! floor of resamples that ignored Holm's family.
 
-use crate::common::{exits, refused, repo, tenure_eval_ok};
+use crate::common::{exits, refused, repo, tenure_eval_into, tenure_eval_ok};
 use serde_json::Value;
 use std::path::Path;
 
@@ -95,7 +95,7 @@ fn an_extreme_value_names_a_run_in_exponent_form() {
         "--lambda",
         "1e308",
     ];
-    tenure_eval_ok(&[&args[..], &["--quiet", "--out"]].concat(), &[dir.path()]);
+    tenure_eval_into(&args, dir.path());
     assert!(dir
         .path()
         .join("paper/retrieval-report-recent-l1e308.json")
@@ -195,7 +195,7 @@ fn trec_says_when_a_report_ranks_nothing() {
         "--backend",
         "bm25",
     ];
-    tenure_eval_ok(&[&args[..], &["--quiet", "--out"]].concat(), &[dir.path()]);
+    tenure_eval_into(&args, dir.path());
     // Alias-BM25 on turns without aliases ranks nothing: the run is written (a measured
     // answer, 0 everywhere) and said, since `--trec-run` refuses reading an empty one.
     let report = dir.path().join("longmemeval/retrieval-report-tenure.json");
@@ -258,7 +258,7 @@ fn a_copy_of_a_report_is_said_to_be_one() {
         "--backend",
         "bm25",
     ];
-    tenure_eval_ok(&[&args[..], &["--quiet", "--out"]].concat(), &[&other]);
+    tenure_eval_into(&args, &other);
     let out = tenure_eval_ok(
         &["tables", "--quiet"],
         &[
