@@ -259,23 +259,21 @@ pub(crate) fn load_reports(
     Ok(reports)
 }
 
-/// A report and a copy of it under another path (the same bytes, its sidecar manifest too)
-/// stand as two runs equal by construction: said, as a file given twice is.
+/// A report and a copy of it under another path (the same bytes; a paper-layout report's
+/// sidecar manifest is not compared, since `cp` of the report alone is the usual copy) stand
+/// as two runs equal by construction: said, as a file given twice is.
 fn warn_copies(reports: &[crate::report::LoadedReport]) {
     let mut first: std::collections::HashMap<String, &std::path::Path> =
         std::collections::HashMap::new();
     for report in reports {
-        let Ok(mut bytes) = std::fs::read(&report.path) else {
+        let Ok(bytes) = std::fs::read(&report.path) else {
             continue;
         };
-        if let Ok(sidecar) = std::fs::read(report.path.with_extension("manifest.json")) {
-            bytes.extend(sidecar);
-        }
         let key = crate::io::sha256_hex(&bytes);
         match first.get(&key) {
             Some(original) if !same_file(original, &report.path) => say!(
-                "warning: {} is a copy of {} (the same bytes): it stands as a second run, equal \
-                 by construction",
+                "warning: {} holds the same bytes as {} (a copy?): side by side they are \
+                 equal by construction",
                 report.path.display(),
                 original.display()
             ),

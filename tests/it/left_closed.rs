@@ -1,6 +1,6 @@
 //! What the last session notes found and left, each kept closed here: a manifest naming a store
 //! never written, a label too long for a file, a report and a TREC run of one name read as one,
-//! a static report named by revisitation it never did, a fusion depth that cut nothing, an empty
+//! session flags taken where no session runs, a fusion depth that cut nothing, an empty
 //! TREC run written in silence, a missing run file called JSON, a copy of a report taken for a second run,
 //! an audit file read as a report, a tenure-eval manifest without its inputs, and `html`'s
 //! floor of resamples that ignored Holm's family.
@@ -129,24 +129,36 @@ fn tables_tells_a_report_from_a_trec_run_of_the_same_name() {
 }
 
 #[test]
-fn a_static_report_is_not_named_by_the_revisitation_it_never_does() {
-    let dir = tempfile::tempdir().unwrap();
+fn the_session_flags_are_refused_where_no_session_runs() {
+    // A benchmark's questions are static cases only: `run` took the revisitation flags and
+    // named its report by them.
     let args = [
         "run",
         "--suite",
-        "paper",
+        "longmemeval",
+        "--data",
+        SAMPLE,
         "--backend",
         "composite",
-        "--model",
-        "hashed",
     ];
-    let args = [&args[..], &["--revisit-rate", "0.3", "--quiet", "--out"]].concat();
-    tenure_eval_ok(&args, &[dir.path()]);
-    let named = |f: &str| dir.path().join("paper").join(f).exists();
-    assert!(named("hashed-bow-384-retrieval-report-composite.json"));
-    assert!(named(
-        "hashed-bow-384-session-retrieval-report-composite-rr0.3.json"
-    ));
+    refused(
+        &[&args[..], &["--model", "hashed", "--revisit-rate", "0.3"]].concat(),
+        "--revisit-rate acts on a session's earlier turns, and longmemeval has no sessions",
+    );
+    refused(
+        &[
+            "static",
+            "--suite",
+            "paper",
+            "--backend",
+            "composite",
+            "--model",
+            "hashed",
+            "--revisit-cap",
+            "0.2",
+        ],
+        "--revisit-cap acts on a session's earlier turns, and `static` runs no session",
+    );
 }
 
 #[test]
@@ -246,7 +258,7 @@ fn a_copy_of_a_report_is_said_to_be_one() {
     std::fs::copy(&report, &copy).unwrap();
     let out = tenure_eval_ok(&["tables", "--quiet"], &[&report, &copy]);
     let said = stderr(&out);
-    assert!(said.contains("copy.json is a copy of"), "{said}");
+    assert!(said.contains("copy.json holds the same bytes as"), "{said}");
     // Two runs that happen to agree are not copies: another backend's report is not said.
     let other = dir.path().join("other");
     let args = [
@@ -266,7 +278,7 @@ fn a_copy_of_a_report_is_said_to_be_one() {
             &other.join("longmemeval/retrieval-report-tenure.json"),
         ],
     );
-    assert!(!stderr(&out).contains("is a copy of"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("the same bytes"), "{}", stderr(&out));
 }
 
 #[test]
@@ -337,4 +349,43 @@ fn html_counts_holms_family_over_every_pair_of_one_kind() {
         golden.to_str().unwrap(),
     ];
     refused(&args, "in a family of 105 tests");
+}
+
+#[test]
+fn a_store_written_between_two_passes_of_the_same_vectors_is_no_other_run() {
+    // The first pass computes hashed vectors in memory; `embed` then writes the same vectors
+    // to a store there, and the second look reads them from it: the same vectors, compared by
+    // their sha256, not by where they were read.
+    let dir = tempfile::tempdir().unwrap();
+    let stores = dir.path().join("st");
+    let st = stores.to_str().unwrap();
+    let run = [
+        "static",
+        "--suite",
+        "paper",
+        "--backend",
+        "cosine",
+        "--model",
+        "hashed",
+    ];
+    let run = [&run[..], &["--store-dir", st]].concat();
+    tenure_eval_into(&run, dir.path());
+    let embed = [
+        "embed",
+        "--suite",
+        "paper",
+        "--model",
+        "hashed",
+        "--quiet",
+        "--store-dir",
+        st,
+    ];
+    tenure_eval_ok(&embed, &[]);
+    tenure_eval_into(&[&run[..], &["--rerun-failed"]].concat(), dir.path());
+    let manifest = json(
+        &dir.path()
+            .join("paper/hashed-bow-384-retrieval-report-vector.manifest.json"),
+    );
+    let store = manifest["backendSettings"]["store"].as_str().unwrap();
+    assert!(store.ends_with("st/hashed-bow-384"), "{store}");
 }

@@ -131,17 +131,7 @@ impl CompositeBackend {
         let params = config.params.clone();
         let variant = params.bitemporal.then_some("bitemporal");
         let mut info = scorer_info("composite", Some(&vectors), variant);
-        // Revisitation reads a session's earlier turns and is null in a static pass
-        // (docs/scorer.md), so `run`'s static report is not named by it: the same report with
-        // and without `--revisit-rate` would otherwise carry two names.
-        let mut named = params.clone();
-        if workload == Workload::Static {
-            let d = ScorerParams::default();
-            named.revisit_rate = d.revisit_rate;
-            named.revisit_cap = d.revisit_cap;
-            named.revisit_threshold = d.revisit_threshold;
-        }
-        let mut settings = named.label_settings();
+        let mut settings = params.label_settings();
         settings.extend(config.vectors.embedding_label_settings());
         info.tag = super::label::tag(&settings, []);
         let mut segments = Segments::new(workload, Some(vectors), params.primacy_keywords.clone());

@@ -163,16 +163,31 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         return crate::cli::explain::run(explain, &suite, case);
     }
     // The memory system's session flags without a session pass did nothing (`--settle-ms` still
-    // renamed the run).
-    if !kinds.contains(&Workload::Session) {
+    // renamed the run); nor do they on a suite without sessions (a benchmark's questions).
+    let none = match kinds.contains(&Workload::Session) {
+        false => "`static` runs no session".to_string(),
+        true => format!("{} has no sessions", suite.label()),
+    };
+    if !kinds.contains(&Workload::Session) || suite.sessions.is_empty() {
+        let why = |flag: &str, acts: &str| format!("--{flag} {acts}, and {none}");
+        let session = "acts on a session's earlier turns";
         crate::cli::given::refuse_ignored(&[
-            ("supports_update", "--supports-update sends session alias updates to PUT /update, and `static` runs no session"),
-            ("settle_ms", "--settle-ms waits after each session mutation, and `static` runs no session"),
+            (
+                "supports_update",
+                &why(
+                    "supports-update",
+                    "sends session alias updates to PUT /update",
+                ),
+            ),
+            (
+                "settle_ms",
+                &why("settle-ms", "waits after each session mutation"),
+            ),
             // The composite scorer's revisitation reads earlier turns (docs/scorer.md: null in
             // static runs); these renamed a static run and changed nothing in it.
-            ("revisit_rate", "--revisit-rate acts on a session's earlier turns, and `static` runs no session"),
-            ("revisit_cap", "--revisit-cap acts on a session's earlier turns, and `static` runs no session"),
-            ("revisit_threshold", "--revisit-threshold acts on a session's earlier turns, and `static` runs no session"),
+            ("revisit_rate", &why("revisit-rate", session)),
+            ("revisit_cap", &why("revisit-cap", session)),
+            ("revisit_threshold", &why("revisit-threshold", session)),
         ])?;
     }
     // Gate inputs are checked before any work.

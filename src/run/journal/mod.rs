@@ -37,8 +37,12 @@ pub(crate) const FORMAT: u32 = 1;
 
 /// Settings of a remote system that say how to reach and drive it, not what it answers: a
 /// resumed run may change them (the system restarted on another port, a longer timeout).
+/// `store` says where a model's vectors were read from or that they were computed in memory;
+/// what they are is `storeSha256`, compared with the rest (a store written between two passes
+/// once refused a resume of the same vectors).
 pub(crate) const DRIVING: &[&str] = &[
     "url",
+    "store",
     "timeoutSecs",
     "retries",
     "seedDelayMs",
