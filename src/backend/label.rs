@@ -120,6 +120,7 @@ pub(crate) fn tag<'a>(
 pub(crate) const KEYS: &[&str] = &[
     "min", "m", "efc", "efs", "qp", "dp", "k", "w", "depth", "floor", "fuse", "settle", "l",
     "rates", "tiers", "kw", "rr", "rc", "rt", "est", "edge", "frac", "dims", "rerank", "rec",
+    "reach",
 ];
 
 /// Every word a built-in backend writes alone (switches and named choices).

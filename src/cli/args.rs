@@ -17,7 +17,7 @@ pub(crate) use crate::cli::suite::{
 #[command(next_help_heading = "Output")]
 pub(crate) struct OutputArgs {
     /// Report folder (a sub-folder per suite is created).
-    #[arg(long, default_value = "reports")]
+    #[arg(long, default_value = "reports", value_parser = report_folder)]
     pub out: PathBuf,
     /// What to print on stdout: the summary table, or the summary block as JSON.
     #[arg(long, default_value = "table", value_parser = only(&[OutputFormat::Table, OutputFormat::Json]))]
@@ -148,6 +148,36 @@ pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!("{text:?} is not a finite number ≥ 0")),
+    }
+}
+
+/// A folder reports are written to (`--out`): a name ending `.json` or `.jsonl` that is no
+/// folder yet is refused, since `--out r.json` made a folder of that name with the reports
+/// inside it, where the user looked for one file.
+pub(crate) fn report_folder(text: &str) -> std::result::Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    let file_like = path
+        .extension()
+        .is_some_and(|e| e == "json" || e == "jsonl");
+    if file_like && !path.is_dir() {
+        return Err(format!(
+            "{text:?} names a file; --out is the folder the reports go to (one per suite and \
+             pass inside it)"
+        ));
+    }
+    Ok(path)
+}
+
+/// A score threshold the backend holds as an f32 (`--min-score`, `--fusion-floor`): finite and
+/// ≥ 0 once narrowed, since 1e300 became f32 infinity (every hit dropped, the run named `inf`).
+pub(crate) fn non_negative_f32(text: &str) -> std::result::Result<f64, String> {
+    match non_negative(text) {
+        Ok(x) if (x as f32).is_finite() => Ok(x),
+        Ok(_) => Err(format!(
+            "{text:?} is beyond a 32-bit score (at most {:e})",
+            f32::MAX
+        )),
+        Err(e) => Err(e),
     }
 }
 

@@ -262,7 +262,7 @@ pub(crate) fn load_reports(
 /// A report and a copy of it under another path (the same bytes; a paper-layout report's
 /// sidecar manifest is not compared, since `cp` of the report alone is the usual copy) stand
 /// as two runs equal by construction: said, as a file given twice is.
-fn warn_copies(reports: &[crate::report::LoadedReport]) {
+pub(crate) fn warn_copies<'a>(reports: impl IntoIterator<Item = &'a crate::report::LoadedReport>) {
     let mut first: std::collections::HashMap<String, &std::path::Path> =
         std::collections::HashMap::new();
     for report in reports {

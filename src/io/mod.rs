@@ -55,6 +55,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// tool does), or standard input (`-`, `/dev/stdin`), which can be read once per process. Only
 /// what cannot be read is refused: a folder, a missing or unreadable file (input errors).
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    read_bytes_as(path, kind(path))
+}
+
+/// [`read_bytes`] of a file whose kind the caller knows (`TREC run file`), as messages name
+/// it: a TREC run's name rarely says (`run.trec-covid.bm25`), and was called a JSON file.
+pub(crate) fn read_bytes_as(path: &Path, what: &str) -> Result<Vec<u8>> {
     if is_stdin(path) {
         return read_stdin(path);
     }
@@ -62,13 +68,10 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>> {
         return Err(Error::input(
             path,
             "file",
-            format!(
-                "cannot read file: it is a folder; expected a readable {}",
-                kind(path)
-            ),
+            format!("cannot read file: it is a folder; expected a readable {what}"),
         ));
     }
-    std::fs::read(path).map_err(|e| read_error(path, &e))
+    std::fs::read(path).map_err(|e| read_error_as(path, &e, what))
 }
 
 /// Read a file a report recorded (`verify`): only a regular file, since a FIFO recorded then
@@ -85,16 +88,16 @@ pub(crate) fn read_regular_file(path: &Path) -> Result<Vec<u8>> {
 }
 
 fn read_error(path: &Path, e: &std::io::Error) -> Error {
+    read_error_as(path, e, kind(path))
+}
+
+fn read_error_as(path: &Path, e: &std::io::Error, kind: &str) -> Error {
     let what = match e.kind() {
         std::io::ErrorKind::NotFound => "file not found".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => format!("cannot read file: {e}"),
     };
-    Error::input(
-        path,
-        "file",
-        format!("{what}; expected a readable {}", kind(path)),
-    )
+    Error::input(path, "file", format!("{what}; expected a readable {kind}"))
 }
 
 /// What a file of this name is expected to be, for messages: by its extension (the project's
@@ -104,10 +107,6 @@ fn kind(path: &Path) -> &'static str {
         Some("tsv") => "TSV file",
         Some("jsonl") => "JSON Lines file",
         Some("toml") => "TOML file",
-        // TREC's files (`--trec-run`, `--qrels`): a missing run was "expected a readable JSON file".
-        Some("run" | "trec") => "TREC run file",
-        Some("qrels") => "TREC qrels file",
-        Some("txt") => "text file",
         _ => "JSON file",
     }
 }

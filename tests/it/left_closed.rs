@@ -244,10 +244,13 @@ fn trec_says_when_a_report_ranks_nothing() {
 
 #[test]
 fn a_missing_trec_run_is_named_as_one() {
-    refused(
-        &["tables", "--trec-run", "nowhere.run", "--suite", "paper"],
-        "nowhere.run: file: file not found; expected a readable TREC run file",
-    );
+    // Whatever its name says: Pyserini names runs `run.<collection>.<model>`.
+    for name in ["nowhere.run", "run.trec-covid.bm25"] {
+        refused(
+            &["tables", "--trec-run", name, "--suite", "paper"],
+            &format!("{name}: file: file not found; expected a readable TREC run file"),
+        );
+    }
 }
 
 #[test]
@@ -279,6 +282,29 @@ fn a_copy_of_a_report_is_said_to_be_one() {
         ],
     );
     assert!(!stderr(&out).contains("the same bytes"), "{}", stderr(&out));
+    // `plot --case` reads its two reports itself: a copy of a paper-layout report without its
+    // sidecar (the usual `cp`) is said there too.
+    tenure_eval_into(
+        &["static", "--suite", "paper", "--backend", "bm25"],
+        dir.path(),
+    );
+    let bm25 = dir.path().join("paper/retrieval-report.json");
+    let bare = dir.path().join("bare.json");
+    std::fs::copy(&bm25, &bare).unwrap();
+    let svg = dir.path().join("f.svg");
+    let args = [
+        "plot",
+        "--case",
+        "alias-kube-resolves",
+        "--out",
+        svg.to_str().unwrap(),
+    ];
+    let out = tenure_eval_ok(&args, &[&bm25, &bare]);
+    assert!(
+        stderr(&out).contains("bare.json holds the same bytes as"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -388,4 +414,39 @@ fn a_store_written_between_two_passes_of_the_same_vectors_is_no_other_run() {
     );
     let store = manifest["backendSettings"]["store"].as_str().unwrap();
     assert!(store.ends_with("st/hashed-bow-384"), "{store}");
+}
+
+#[test]
+fn a_threshold_beyond_a_32_bit_score_and_an_out_named_as_a_file_are_refused() {
+    // 1e300 became f32 infinity: every hit dropped, the run named `floorinf` / `mininf`.
+    let paper = ["static", "--suite", "paper", "--backend"];
+    refused(
+        &[
+            &paper[..],
+            &["rrf", "--model", "hashed", "--fusion-floor", "0,1e300"],
+        ]
+        .concat(),
+        "\"1e300\" is beyond a 32-bit score",
+    );
+    refused(
+        &[&paper[..], &["bm25", "--min-score", "1e300"]].concat(),
+        "\"1e300\" is beyond a 32-bit score",
+    );
+    // `--out r.json` made a folder of that name holding the reports.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let args = [
+        "run",
+        "--suite",
+        "paper",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    refused(&args, "names a file; --out is the folder the reports go to");
+    assert!(!out.exists());
+    // A folder of that name already there is a folder.
+    std::fs::create_dir(&out).unwrap();
+    tenure_eval_ok(&args, &[]);
+    assert!(out.join("paper").is_dir());
 }

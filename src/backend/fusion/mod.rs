@@ -87,6 +87,11 @@ impl FusionConfig {
             _ => self.child_depths.clone(),
         };
         settings.push(Setting::list("depth", &depths[..], &[]));
+        // Uncut, `depth` is how deep each backend is searched (the command line leaves it at
+        // 100; a library caller may not): its own key, since `depth` names a cut.
+        if self.child_depths.is_empty() {
+            settings.push(Setting::new("reach", self.depth, 100));
+        }
         settings.push(Setting::list("floor", &self.floors[..], &[]));
         settings
     }

@@ -109,3 +109,21 @@ fn a_child_is_cut_to_its_depth_and_floor() {
     assert_eq!(ids(cut(hits(), Some(1), Some(0.6))), ["a"]);
     assert!(cut(hits(), None, Some(0.95)).hits.is_empty());
 }
+
+#[test]
+fn a_cut_and_an_uncut_search_depth_are_named_apart() {
+    let tag = |depth: usize, child_depths: Vec<usize>| {
+        let config = FusionConfig {
+            method: Method::Rrf { k: 60.0 },
+            children: Vec::new(),
+            depth,
+            child_depths,
+            floors: Vec::new(),
+        };
+        label::tag(&config.label_settings(), [])
+    };
+    assert_eq!(tag(100, vec![]), None);
+    assert_eq!(tag(50, vec![]).as_deref(), Some("reach50"));
+    assert_eq!(tag(50, vec![50, 50]).as_deref(), Some("depth50"));
+    assert_eq!(tag(100, vec![100, 3]).as_deref(), Some("depth100,3"));
+}

@@ -1,6 +1,6 @@
 //! The alias-BM25 backend's flags.
 
-use crate::cli::args::non_negative;
+use crate::cli::args::{non_negative, non_negative_f32};
 use clap::Args;
 
 /// The alias-BM25 backend's settings.
@@ -9,7 +9,7 @@ use clap::Args;
 pub(crate) struct Bm25Args {
     /// BM25: hits scoring below this are dropped (Tenure's eval uses 3; recorded in the
     /// manifest when changed). A tiny corpus may need less: its terms' IDF is low.
-    #[arg(long, value_parser = non_negative)]
+    #[arg(long, value_parser = non_negative_f32)]
     pub min_score: Option<f64>,
 }
 

@@ -4,7 +4,7 @@
 use super::BackendArg;
 use crate::backend::fusion::{FusionConfig, Method};
 use crate::backend::BackendConfig;
-use crate::cli::args::non_negative;
+use crate::cli::args::{non_negative, non_negative_f32};
 use clap::Args;
 
 /// Settings every fusion backend shares.
@@ -21,7 +21,7 @@ pub(crate) struct FusionArgs {
     pub fusion_depth: Vec<usize>,
     /// Per `--fuse` backend, the lowest score fused (`0,0.6`: a cosine similarity floor of 0.6);
     /// none by default.
-    #[arg(long, value_delimiter = ',', value_parser = non_negative)]
+    #[arg(long, value_delimiter = ',', value_parser = non_negative_f32)]
     pub fusion_floor: Vec<f64>,
 }
 

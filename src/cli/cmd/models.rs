@@ -37,7 +37,7 @@ pub(crate) struct ModelsArgs {
     pub reference: Option<ReferenceArg>,
     /// Report folder: the models' reports go to DIR/SUITE/, a folder of their own, so a
     /// `run` of the same model in `reports/` is never written over.
-    #[arg(long, default_value = "reports/models")]
+    #[arg(long, default_value = "reports/models", value_parser = crate::cli::args::report_folder)]
     pub out: PathBuf,
     /// Output format: the table with its note on chance as markdown, the table as CSV or
     /// LaTeX, every row unrounded as JSON.

@@ -130,7 +130,7 @@ fn parse(path: &Path, text: &str) -> Result<Lines> {
 impl TrecRun {
     /// Read the run at `path` against `suite`, each query scored on `measures`.
     pub(crate) fn load(path: &Path, suite: &Suite, measures: &[Measure]) -> Result<TrecRun> {
-        let bytes = crate::io::read_bytes(path)?;
+        let bytes = crate::io::read_bytes_as(path, "TREC run file")?;
         let text = String::from_utf8(bytes)
             .map_err(|e| Error::input(path, "file", format!("not UTF-8 text: {e}")))?;
         let (mut by_query, name) = parse(path, &text)?;

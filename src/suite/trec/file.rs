@@ -42,7 +42,7 @@ pub(crate) struct Judgment {
     pub grade: u32,
 }
 
-/// The text of `path`, or an input error.
+/// The text of `path` (a collection's file: qrels, queries, a corpus), or an input error.
 fn text(path: &Path) -> Result<String> {
     String::from_utf8(crate::io::read_bytes(path)?)
         .map_err(|_| Error::input(path, "file", "not UTF-8 text"))
