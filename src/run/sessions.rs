@@ -52,6 +52,8 @@ pub fn run_sessions_journaled(
         belief_count: ingestion.belief_count,
         total_ms: ingestion.total_ms,
         seeding: ingestion.seeding.clone(),
+        // `Checkpoint::begin` marks a second look's.
+        second_look: false,
     })?;
     let labels = suite.sessions.iter().flat_map(|c| {
         c.turns

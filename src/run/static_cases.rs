@@ -150,6 +150,8 @@ pub fn run_static_journaled(
         belief_count: ingestion.belief_count,
         total_ms: ingestion.total_ms,
         seeding: ingestion.seeding.clone(),
+        // `Checkpoint::begin` marks a second look's.
+        second_look: false,
     };
     checkpoint.begin(&built)?;
     if checkpoint.replaying() {

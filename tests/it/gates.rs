@@ -549,3 +549,33 @@ fn rerun_failed_sends_only_the_failed_cases_again() {
     let (o, _) = f.run(&f.broken, "b", &["--rerun-failed"]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
 }
+
+/// A `--rerun-failed` stopped before its end and then resumed keeps its record: the resumed
+/// rows hold its second tries (the stop is made by hand, as a Ctrl-C leaves the journal: the
+/// second look's cases written, a stop line instead of its end).
+#[test]
+fn a_second_look_stopped_and_resumed_keeps_its_record() {
+    let f = fixture();
+    let (o, report) = f.run(&f.broken, "a", &[]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let (o, _) = f.run(&f.broken, "a", &["--rerun-failed"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let journal = f
+        .dir
+        .path()
+        .join("a/.journal/custom/retrieval-report-tenure.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let end = lines.pop().unwrap();
+    assert!(end.starts_with("{\"end\""), "{end}");
+    lines.push(r#"{"stopped":{"at":"","reason":"interrupted"}}"#);
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let (o, _) = f.run(&f.broken, "a", &["--resume"]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let resumed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        resumed["manifest"]["rerunFailed"],
+        serde_json::json!({"taken": 76, "sent": 1})
+    );
+}

@@ -104,8 +104,22 @@ impl Checkpoint {
         }
         // A later continuation (`--rerun-errored`, `--resume`) or a replay of a run that was a
         // second look keeps saying so: its rows still hold the second tries.
-        let end = self.recorded.as_ref().and_then(|r| r.end.as_ref());
-        end.and_then(|e| e.rerun_failed)
+        let recorded = self.recorded.as_ref()?;
+        if let Some(rerun) = recorded.end.as_ref().and_then(|e| e.rerun_failed) {
+            return Some(rerun);
+        }
+        // A second look that stopped, resumed: every case tried after the first run (by it,
+        // or now) is sent; the rest of the rows are the first run's.
+        let tried = recorded.second_tries.as_ref()?;
+        let rows = taken + sent;
+        let tried = match self.writer.as_ref().map(JournalWriter::written) {
+            Some(now) => tried.union(now).count(),
+            None => tried.len(),
+        };
+        Some(super::Rerun {
+            taken: rows.saturating_sub(tried),
+            sent: tried,
+        })
     }
 
     /// Is every case taken from a recording?
@@ -177,7 +191,9 @@ impl Checkpoint {
         if self.mode == Continue::Fresh {
             writer.write(&Line::Header(self.header.clone()))?;
         }
-        writer.write(&Line::Built(built.clone()))?;
+        let mut built = built.clone();
+        built.second_look = self.mode == Continue::RerunFailed;
+        writer.write(&Line::Built(built))?;
         self.writer = Some(writer);
         Ok(())
     }

@@ -20,6 +20,8 @@ static OPEN: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
 pub struct JournalWriter {
     path: PathBuf,
     file: File,
+    /// The cases (by position) this writer wrote.
+    written: std::collections::BTreeSet<usize>,
 }
 
 impl JournalWriter {
@@ -48,12 +50,18 @@ impl JournalWriter {
         Ok(JournalWriter {
             path: path.to_path_buf(),
             file,
+            written: Default::default(),
         })
     }
 
     /// Where it is.
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The cases (by position) written so far.
+    pub(crate) fn written(&self) -> &std::collections::BTreeSet<usize> {
+        &self.written
     }
 
     /// Append `line` in one write.
@@ -67,6 +75,7 @@ impl JournalWriter {
                 source,
             })?;
         if let Line::Case(entry) = line {
+            self.written.insert(entry.i);
             let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(slot) = open.iter_mut().find(|(p, _)| *p == self.path) {
                 slot.1 = entry.id.clone();

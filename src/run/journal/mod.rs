@@ -90,6 +90,10 @@ pub struct Built {
     /// How a remote store was seeded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seeding: Option<Seeding>,
+    /// This run is a `--rerun-failed`: every case written after this line is a second try,
+    /// which a later `--resume` of it, if it stops, still counts ([`Recorded::second_tries`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub second_look: bool,
 }
 
 impl Built {
@@ -230,6 +234,9 @@ pub struct Recorded {
     pub stopped: Option<Stopped>,
     /// The run finished.
     pub end: Option<End>,
+    /// Since the last `--rerun-failed` began, the cases it wrote (each a second try); `None`
+    /// when no second look is in the journal.
+    pub second_tries: Option<std::collections::BTreeSet<usize>>,
 }
 
 impl Recorded {
@@ -281,15 +288,22 @@ impl Recorded {
                         entries: BTreeMap::new(),
                         stopped: None,
                         end: None,
+                        second_tries: None,
                     })
                 }
                 (None, _) => return Err(bad(n, "expected the journal's header first".into())),
                 (Some(_), Line::Header(_)) => return Err(bad(n, "a second header".into())),
                 (Some(r), Line::Built(built)) => {
+                    if built.second_look {
+                        r.second_tries = Some(Default::default());
+                    }
                     r.built = Some(built);
                     r.end = None;
                 }
                 (Some(r), Line::Case(entry)) => {
+                    if let Some(tries) = &mut r.second_tries {
+                        tries.insert(entry.i);
+                    }
                     r.entries.insert(entry.i, entry);
                 }
                 (Some(r), Line::Stopped(stopped)) => r.stopped = Some(stopped),

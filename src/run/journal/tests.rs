@@ -37,6 +37,7 @@ fn built(settle: u64, url: &str) -> Built {
         belief_count: 2,
         total_ms: 1.0,
         seeding: None,
+        second_look: false,
     }
 }
 
