@@ -94,10 +94,24 @@ impl Server {
         self
     }
 
-    /// Append every request to `path` as it arrives, one JSON line each: `{"method", "path",
+    /// Write every request to `path` as it arrives, one JSON line each: `{"method", "path",
     /// "body"}` with the body as the exact text received (what `scripts/crosscheck-pmb.sh`
-    /// compares between PrecisionMemBench's harness and `--compat pmb`).
+    /// compares between PrecisionMemBench's harness and `--compat pmb`). The file is started
+    /// afresh; one there already is replaced only if it is empty or an earlier request log (an
+    /// audit pointed it at a report, which it emptied).
     pub(crate) fn with_request_log(mut self, path: &std::path::Path) -> Result<Server> {
+        if let Ok(old) = std::fs::read_to_string(path) {
+            let first = old.lines().next().unwrap_or("");
+            let a_log = serde_json::from_str::<serde_json::Value>(first)
+                .is_ok_and(|v| v.get("method").is_some() && v.get("path").is_some());
+            if !old.is_empty() && !a_log {
+                return Err(Error::Usage(format!(
+                    "--request-log {}: the file is there and is not a request log; name a new \
+                     file (the log is started afresh)",
+                    path.display()
+                )));
+            }
+        }
         let file = std::fs::File::create(path).map_err(|source| Error::Output {
             path: path.to_path_buf(),
             source,

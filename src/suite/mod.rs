@@ -169,7 +169,10 @@ pub(crate) struct Label<'a> {
 }
 
 /// The views a label can name.
-const VIEWS: [&str; 1] = [locomo::CORRECTED];
+const VIEWS: [&str; 2] = [locomo::CORRECTED, SCALE];
+
+/// The scale study's reports' view: the suite's cases over a synthetic store, no run of it.
+pub(crate) const SCALE: &str = "scale";
 
 impl<'a> Label<'a> {
     /// `locomo`, `locomo-sessions`, `locomo-observations-corrected`.

@@ -15,6 +15,7 @@ mod attribution;
 /// The fifth audit: a repeated run that fails, client flags a run ignores, a gate over no case,
 /// a flaky case of a repeated run.
 mod audit_ci;
+mod audit_eighth;
 /// The review of the third audit's fixes and the fourth audit: errored turns, compat runs that
 /// failed their calls, `--explain --top 0`, the chance test's cases, `serve`'s default, prune.
 mod audit_later;

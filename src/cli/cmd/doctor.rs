@@ -22,8 +22,8 @@ pub(crate) struct DoctorArgs {
     /// PrecisionMemBench's providers.config.json.
     #[arg(long)]
     pub providers_config: Option<PathBuf>,
-    /// Per-call timeout in seconds.
-    #[arg(long, default_value_t = 30)]
+    /// Per-call timeout in seconds (at least 1, as `run` takes it: 0 was printed and ran as 1).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// How long to keep searching for a belief just added before calling it lost, in ms (for
     /// stores that index in the background).

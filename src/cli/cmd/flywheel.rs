@@ -114,7 +114,7 @@ pub(crate) struct FlywheelArgs {
     /// Folder of embedding stores (vectors found there are reused, none are written).
     #[arg(long, requires = "vector", default_value = "embeddings")]
     pub store_dir: PathBuf,
-    /// Store sizes of the vector side.
+    /// Store sizes of the vector side (measured in size order; each once).
     #[arg(long, requires = "vector", value_delimiter = ',', default_value = "10,50,200,1000", value_parser = parse_size)]
     pub sizes: Vec<usize>,
     /// Similarity floors of the vector side, on Atlas's score (1 + cos) / 2.
@@ -187,6 +187,21 @@ impl FlywheelArgs {
                 ))
             })? = false;
         }
+        // A size or a variant given twice ran twice and wrote one file over the other; the
+        // sizes are measured in size order (C3 read the first given as the smallest store).
+        let twice = |v: &[String]| {
+            (1..v.len())
+                .find(|&i| v[..i].contains(&v[i]))
+                .map(|i| v[i].clone())
+        };
+        let sizes: Vec<String> = self.sizes.iter().map(usize::to_string).collect();
+        for (flag, list) in [("--sizes", &sizes), ("--variants", &self.variants)] {
+            if let Some(value) = twice(list) {
+                return Err(Error::Usage(format!("{flag}: {value} is given twice")));
+            }
+        }
+        let mut sizes = self.sizes.clone();
+        sizes.sort_unstable();
         let variants = self
             .variants
             .iter()
@@ -207,7 +222,7 @@ impl FlywheelArgs {
             Vec::new()
         };
         let vector = self.vector.then(|| VectorOptions {
-            sizes: self.sizes.clone(),
+            sizes,
             floors: self.floors.clone(),
             queries: self.vector_queries,
             model: self.model.clone(),
@@ -220,6 +235,7 @@ impl FlywheelArgs {
         });
         Ok(FlywheelPlan {
             params,
+            base,
             variants,
             vector,
             sweep,

@@ -75,7 +75,10 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     } else {
         // A selection's report names its selection (`pmb-selected`): its suite is the whole's.
         let name = html::suite_name(&reports)?.unwrap_or_else(|| "pmb".into());
-        let name = crate::suite::select::whole_label(&name).to_string();
+        let name = crate::suite::select::whole_label(&name);
+        // The scale study's report (`pmb-scale`) shows its cases against the suite planted.
+        let scale = format!("-{}", crate::suite::SCALE);
+        let name = name.strip_suffix(&scale).unwrap_or(name).to_string();
         Suite::load(&SuiteSource::Builtin(name))?
     };
     let options = Options {

@@ -123,6 +123,27 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
         format: format!("{:?}", args.format).to_lowercase(),
     };
     let quiet = args.quiet;
+    // The vector study draws its own vectors (seeds 7 and 8) and 200 queries, and plants no
+    // suite: these flags were taken and changed nothing (an audit).
+    if args.vectors {
+        if args.suite.named() {
+            return Err(Error::Usage(
+                "--vectors measures synthetic vectors alone and plants no suite: drop --suite, \
+                 --corpus and --cases"
+                    .into(),
+            ));
+        }
+        crate::cli::given::refuse_ignored(&[
+            (
+                "seed",
+                "--seed: --vectors draws its vectors and queries from fixed seeds (7, 8)",
+            ),
+            (
+                "queries",
+                "--queries: --vectors searches its own 200 synthetic queries",
+            ),
+        ])?;
+    }
     if args.vectors {
         if let Some(size) = args.one {
             return write_stdout(&json_text(&plan.measure_vectors_one(size)?))
@@ -144,6 +165,16 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
             .map(|()| ExitCode::SUCCESS);
     }
     let suite = load(&args.suite)?;
+    // The study measures alias-BM25, the paper's system: over items without aliases (LoCoMo,
+    // BEAM) every case fails, which read as precision collapsing with size (an audit).
+    if !suite.has_aliases() {
+        return Err(Error::Usage(format!(
+            "scale measures alias-BM25 (the paper's system), which matches a query word only \
+             against a whole name or alias, and {}'s items have none: every case would fail \
+             at every size. Scale a suite whose items have aliases (paper, pmb, your own files)",
+            suite.label()
+        )));
+    }
     // The default sizes below a large suite's own corpus are left out, said; sizes given are
     // the user's, and one too small is refused by the plan.
     let mut plan = plan;

@@ -30,11 +30,12 @@ pub(crate) struct ServeArgs {
     /// system).
     #[arg(long, default_value_t = 0)]
     pub latency_ms: u64,
-    /// Threads answering requests.
-    #[arg(long, default_value_t = 4)]
+    /// Threads answering requests (at least 1: 0 was said and served on 1).
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub workers: usize,
-    /// Append every request to FILE, one JSON line each (`{"method", "path", "body"}`, the body
-    /// as received): to compare what two clients sent.
+    /// Write every request to FILE, one JSON line each (`{"method", "path", "body"}`, the body
+    /// as received): to compare what two clients sent. Started afresh; a file there that is not
+    /// an earlier request log is refused.
     #[arg(long, value_name = "FILE")]
     pub request_log: Option<std::path::PathBuf>,
     /// Test fault: exit, unanswered, when search N+1 arrives (a crash mid-run).

@@ -12,6 +12,19 @@ use crate::suite::Suite;
 impl LoadedReport {
     /// An input error for a shard's or a selection's report where a whole run's belongs.
     pub(crate) fn whole_run(&self) -> Result<&LoadedReport> {
+        let label = self.manifest.as_ref().and_then(|m| m.suite.as_deref());
+        if let Some(label) =
+            label.filter(|l| crate::suite::Label::parse(l).view == Some(crate::suite::SCALE))
+        {
+            return Err(crate::error::Error::input(
+                &self.path,
+                "$.manifest.suite",
+                format!(
+                    "{label}: the scale study's report (the suite's cases over a synthetic \
+                     store grown around its corpus), not a run of the suite"
+                ),
+            ));
+        }
         if let Some(selection) = self.manifest.as_ref().and_then(|m| m.selection.as_ref()) {
             return Err(crate::error::Error::input(
                 &self.path,

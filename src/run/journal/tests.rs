@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::backend::{ErrorKind, Reader, ScoreScale};
+use std::path::PathBuf;
 
 fn header() -> Header {
     Header {

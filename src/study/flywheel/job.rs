@@ -37,6 +37,9 @@ pub(crate) struct FlywheelPlan {
     pub vector: Option<VectorOptions>,
     /// The sensitivity sweep: parameter and values.
     pub sweep: Vec<(String, Vec<f64>)>,
+    /// The mechanisms every variant starts from (all but `--off`): the sweep's too, which ran
+    /// every mechanism whatever `--off` said, beside a variant `all` that did not (an audit).
+    pub base: Mechanisms,
     /// Folder of the JSON outputs.
     pub out: Option<PathBuf>,
     /// The figure's file and format.
@@ -113,12 +116,9 @@ pub(crate) fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Resul
             let params = plan.params.with(name, value).map_err(Error::Usage)?;
             observer.pass_started(&format!("sensitivity {name} {value}"));
             let sessions = timed(&mut elapsed, format!("sensitivity {name} {value}"), || {
-                simulate(
-                    &user::trace(&params),
-                    &params,
-                    Mechanisms::ALL,
-                    &mut |d, t, u| observer.finished(d, t, u),
-                )
+                simulate(&user::trace(&params), &params, plan.base, &mut |d, t, u| {
+                    observer.finished(d, t, u)
+                })
             })?;
             observer.pass_finished();
             sensitivity.push(SensitivityRow::of(name, value, &sessions));
@@ -200,6 +200,7 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
             "measured": {"elapsedMs": r.elapsed_ms.iter().map(|(k, v)| json!({"what": k, "ms": (v * 100.0).round() / 100.0})).collect::<Vec<_>>()},
         });
         write_atomic(&dir.join("manifest.json"), &to_bytes(&manifest))?;
+        remove_stale(dir, &files)?;
     }
     if let Some((file, bytes)) = figure {
         write_atomic(file, &bytes)?;
@@ -356,4 +357,29 @@ pub(crate) fn markdown(plan: &FlywheelPlan, r: &FlywheelResult) -> String {
         "Parameters: `{params}`\n\n{model}{}",
         render(&tables(r), TableFormat::Markdown)
     )
+}
+
+/// Remove what an earlier study left in `dir` that this one did not write (`files`): a
+/// `vector.json` or a variant's sessions beside a manifest that no longer names them (an
+/// audit found seed 7's vector side next to seed 9's manifest). Only the study's own names
+/// are touched.
+fn remove_stale(dir: &std::path::Path, files: &[String]) -> Result<()> {
+    let ours = |name: &str| {
+        (name.starts_with("sessions-") && name.ends_with(".json"))
+            || ["vector.json", "sensitivity.json"].contains(&name)
+    };
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Output {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if ours(&name) && !files.contains(&name) {
+            std::fs::remove_file(entry.path()).map_err(|source| Error::Output {
+                path: entry.path(),
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }

@@ -163,6 +163,9 @@ pub(crate) fn measure(
             None => suite.cases.clone(),
         },
         sessions: Vec::new(),
+        // Labelled as the scale study's (`pmb-scale`): its report is no run of the suite, and
+        // `tables`, `verify`, `compare` and the studies took it as one (an audit).
+        view: Some(crate::suite::SCALE),
         ..suite.clone()
     };
     // The cases' report is streamed (report::stream): a run of many cases keeps a few numbers
@@ -230,8 +233,10 @@ pub(crate) fn parse_size(s: &str) -> std::result::Result<usize, String> {
             None => (t.as_str(), 1),
         },
     };
-    match digits.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n * unit),
+    // `checked_mul`: 18446744073709551m overflowed (a panic; in release, a wrapped size).
+    match digits.parse::<usize>().map(|n| (n, n.checked_mul(unit))) {
+        Ok((n, Some(size))) if n > 0 => Ok(size),
+        Ok((_, None)) => Err(format!("{s:?}: more beliefs than this machine can count")),
         _ => Err(format!("{s:?}: expected a size such as 1000, 10k or 1m")),
     }
 }

@@ -171,7 +171,8 @@ impl ScalePlan {
     fn write_shard(&self, suite: Option<&Suite>, shard: Shard, rows: &Rows) -> Result<()> {
         let settings = Settings {
             study: rows.study(),
-            suite: suite.map_or_else(String::new, |s| s.name.clone()),
+            // The label (`locomo-sessions`): shards of two units of one file are two studies.
+            suite: suite.map_or_else(String::new, Suite::label),
             inputs: suite.map_or_else(Vec::new, Suite::input_digests),
             sizes: self.sizes.clone(),
             seed: self.seed,

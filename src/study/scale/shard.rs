@@ -86,7 +86,7 @@ impl Rows {
 pub(crate) struct Settings {
     /// Which study.
     pub study: Study,
-    /// The planted suite's name.
+    /// The planted suite's label (its name, unit and view).
     pub suite: String,
     /// Its input files' roles and sha256.
     pub inputs: Vec<(String, String)>,

@@ -52,6 +52,20 @@ pub(crate) fn c3_c4(e: &Evidence, all: &[SessionMetrics]) -> Vec<Claim> {
         };
         return vec![missing("C3", c3_essay), missing("C4", c4_essay)];
     };
+    // One store size has nothing to grow: C3 and C4 compare sizes.
+    let mut sizes: Vec<usize> = rows.iter().map(|r| r.beliefs).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if sizes.len() < 2 {
+        let one = |id, essay| Claim {
+            id,
+            essay,
+            measured: format!("not measured: one store size ({sizes:?}); give --sizes two or more"),
+            parameters: "-".into(),
+            verdict: Verdict::NotMeasured,
+        };
+        return vec![one("C3", c3_essay), one("C4", c4_essay)];
+    }
     let systems = systems(rows);
     let cosine: Vec<&(&str, Vec<&VectorRow>)> = systems
         .iter()

@@ -1,0 +1,190 @@
+//! What an eighth audit (the commands earlier audits left: scale, flywheel, serve, doctor)
+//! found, each kept closed here: the scale study's reports taken for runs of the suite, scale
+//! over items without aliases, sizes that overflowed, the flywheel's sweep ignoring `--off`,
+//! its claims hanging on the order of `--sizes`, stale files beside a new manifest, flags the
+//! vector study ignored, a request log that emptied a report, and zero workers or timeouts.
+
+use crate::common::{refused, tenure_eval, tenure_eval_ok};
+use serde_json::Value;
+use std::path::Path;
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_scale_studys_reports_are_no_runs_of_the_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sc");
+    let args = [
+        "scale",
+        "--sizes",
+        "500",
+        "--queries",
+        "5",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&args, &[&out]);
+    let report = out.join("scale-500.json");
+    let report = report.to_str().unwrap();
+    // Its cases ran over a synthetic store: verify, tables and compare took it for pmb's run.
+    let said = "pmb-scale: the scale study's report";
+    refused(&["verify", report], said);
+    refused(&["tables", report], said);
+    assert_eq!(json(Path::new(report))["manifest"]["suite"], "pmb-scale");
+    // A page of its cases is still drawn (docs/html.md measures one), against the suite planted.
+    let page = dir.path().join("p.html");
+    tenure_eval_ok(&["html", "--quiet", "--out"], &[&page, Path::new(report)]);
+}
+
+#[test]
+fn scale_refuses_items_without_aliases_and_sizes_beyond_counting() {
+    let args = [
+        "scale",
+        "--suite",
+        "longmemeval",
+        "--data",
+        "tests/data/longmemeval-sample.json",
+    ];
+    refused(
+        &[&args[..], &["--sizes", "1k"]].concat(),
+        "scale measures alias-BM25 (the paper's system)",
+    );
+    refused(
+        &["scale", "--sizes", "18446744073709551m"],
+        "more beliefs than this machine can count",
+    );
+    // The vector study plants no suite and draws its own seeds and queries.
+    refused(
+        &["scale", "--vectors", "--sizes", "1k", "--seed", "5"],
+        "--seed: --vectors draws its vectors and queries from fixed seeds",
+    );
+    refused(
+        &["scale", "--vectors", "--sizes", "1k", "--suite", "paper"],
+        "--vectors measures synthetic vectors alone and plants no suite",
+    );
+}
+
+#[test]
+fn the_flywheels_sweep_runs_the_mechanisms_its_variants_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fw");
+    let args = [
+        "flywheel",
+        "--sessions",
+        "5",
+        "--references",
+        "20",
+        "--initial-beliefs",
+        "30",
+        "--variants",
+        "all",
+        "--off",
+        "capture-hit,capture-miss",
+        "--sweep",
+        "collision=0.05",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&args, &[&out]);
+    // At the variant's own collision rate, the sweep's row is the variant's run.
+    let row = &json(&out.join("sensitivity.json"))[0];
+    let sessions = json(&out.join("sessions-all.json"));
+    let sessions = sessions.as_array().unwrap();
+    let least = sessions
+        .iter()
+        .filter_map(|s| s["precision"].as_f64())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(row["minPrecision"].as_f64().unwrap(), least);
+    assert_eq!(row["coverageFirst"], sessions[0]["coverage"]);
+    // A later study into the same folder leaves none of this one's files beside its manifest.
+    let again = [
+        "flywheel",
+        "--sessions",
+        "3",
+        "--variants",
+        "no-union",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&again, &[&out]);
+    assert!(!out.join("sensitivity.json").exists());
+    assert!(!out.join("sessions-all.json").exists());
+    assert!(out.join("sessions-no-union.json").exists());
+}
+
+#[test]
+fn the_vector_claims_do_not_hang_on_the_order_of_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = |sizes: &str, out: &str| -> Value {
+        let out = dir.path().join(out);
+        let args = [
+            "flywheel",
+            "--sessions",
+            "2",
+            "--vector",
+            "--model",
+            "hashed",
+            "--sizes",
+            sizes,
+            "--quiet",
+            "--out",
+        ];
+        tenure_eval_ok(&args, &[&out]);
+        json(&out.join("claims.json"))
+    };
+    let verdicts = |c: &Value| -> Vec<Value> {
+        let c = c.as_array().unwrap().iter();
+        c.filter(|c| c["id"] == "C3" || c["id"] == "C4")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        verdicts(&claims("10,50", "a")),
+        verdicts(&claims("50,10", "b"))
+    );
+    // One size has nothing to grow.
+    let one = claims("50", "c");
+    let c3 = one
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "C3")
+        .unwrap();
+    assert!(
+        c3["measured"]
+            .as_str()
+            .unwrap()
+            .starts_with("not measured: one store size"),
+        "{c3}"
+    );
+    refused(
+        &["flywheel", "--vector", "--sizes", "10,10"],
+        "--sizes: 10 is given twice",
+    );
+}
+
+#[test]
+fn serve_and_doctor_refuse_what_they_would_not_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    std::fs::write(&report, "[]").unwrap();
+    refused(
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--request-log",
+            report.to_str().unwrap(),
+        ],
+        "is not a request log",
+    );
+    assert_eq!(std::fs::read(&report).unwrap(), b"[]");
+    refused(
+        &["serve", "--workers", "0"],
+        "invalid value '0' for '--workers",
+    );
+    let doctor = tenure_eval(&["doctor", "--url", "http://127.0.0.1:9", "--timeout", "0"]);
+    assert_eq!(doctor.status.code(), Some(2));
+}
