@@ -191,6 +191,13 @@ pub(crate) fn validate(
     for (i, case) in suite.cases.iter().enumerate() {
         let e = &case.expect;
         let at = format!("$[{i}].expect");
+        for why in never_passes(case) {
+            warnings.push(format!(
+                "{}: {at}: case {:?} can never pass ({why}): every backend fails it",
+                cases.display(),
+                case.case_id
+            ));
+        }
         if let Some(rb) = &e.relevant_beliefs {
             let at = format!("{at}.relevantBeliefs");
             check_ids(cases, &live, &format!("{at}.mustInclude"), &rb.must_include)?;
@@ -335,4 +342,39 @@ fn check_ids(file: &Path, known: &HashSet<&str>, at: &str, ids: &[String]) -> Re
             format!("belief id {:?} is not in the corpus; expected the _id of a seed belief (or one a session creates)", ids[k]),
         )),
     }
+}
+
+/// Why a static case's assertions contradict one another, if they do (an audit found `validate`
+/// saying "ok" for each of these, and the run then counting them as the backend's failures).
+fn never_passes(case: &super::StaticCase) -> Vec<String> {
+    let mut why = Vec::new();
+    let Some(rb) = &case.expect.relevant_beliefs else {
+        return why;
+    };
+    let must: HashSet<&str> = rb.must_include.iter().map(String::as_str).collect();
+    if let Some(id) = rb.must_exclude.iter().find(|id| must.contains(id.as_str())) {
+        why.push(format!("{id:?} is in both mustInclude and mustExclude"));
+    }
+    if let Some(max) = rb.max_count.filter(|m| (*m as usize) < must.len()) {
+        why.push(format!(
+            "maxCount {max} is below its {} mustInclude",
+            must.len()
+        ));
+    }
+    if let (Some(min), Some(max)) = (rb.min_count, rb.max_count) {
+        if min > max {
+            why.push(format!("minCount {min} is above maxCount {max}"));
+        }
+    }
+    let room = case.budget.as_ref().and_then(|b| b.max_beliefs);
+    if let Some(room) = room.filter(|r| (*r.max(&0) as usize) < must.len()) {
+        why.push(format!(
+            "a budget of {room} beliefs holds fewer than its {} mustInclude",
+            must.len()
+        ));
+    }
+    if let Some((a, _)) = rb.ordered_before.iter().find(|(a, b)| a == b) {
+        why.push(format!("orderedBefore puts {a:?} before itself"));
+    }
+    why
 }

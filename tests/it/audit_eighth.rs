@@ -188,3 +188,115 @@ fn serve_and_doctor_refuse_what_they_would_not_do() {
     let doctor = tenure_eval(&["doctor", "--url", "http://127.0.0.1:9", "--timeout", "0"]);
     assert_eq!(doctor.status.code(), Some(2));
 }
+
+#[test]
+fn verify_checks_the_errored_count_and_the_rank_blocks_queries() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "longmemeval",
+        "--data",
+        "tests/data/longmemeval-sample.json",
+    ];
+    let args = [&args[..], &["--backend", "bm25-text", "--quiet", "--out"]].concat();
+    tenure_eval_ok(&args, &[dir.path()]);
+    let report = dir
+        .path()
+        .join("longmemeval/retrieval-report-bm25-text.json");
+    tenure_eval_ok(&["verify"], &[&report]);
+    for (key, edit, said) in [
+        (
+            "errored",
+            3,
+            "retrieval.errored is 3 but the per-case rows give 0",
+        ),
+        (
+            "queries",
+            2,
+            "retrieval.rankMetrics.queries is 2 but the per-case rows give 3",
+        ),
+    ] {
+        let mut body = json(&report);
+        match key {
+            "errored" => body["retrieval"]["errored"] = edit.into(),
+            _ => body["retrieval"]["rankMetrics"]["queries"] = edit.into(),
+        }
+        let edited = dir.path().join(format!("{key}.json"));
+        std::fs::write(&edited, serde_json::to_vec(&body).unwrap()).unwrap();
+        let out = tenure_eval(&["verify", edited.to_str().unwrap()]);
+        let said_out = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said_out}");
+        assert!(said_out.contains(said), "{said_out}");
+    }
+}
+
+#[test]
+fn validate_says_which_cases_can_never_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases = crate::common::read_json("cases/pmb/retrieval.cases.json");
+    let template = cases[0].clone();
+    let make = |id: &str, relevant: Value, budget: Option<i64>| {
+        let mut c = template.clone();
+        c["caseId"] = id.into();
+        c["expect"] = serde_json::json!({ "relevantBeliefs": relevant });
+        if let Some(n) = budget {
+            c["budget"] = serde_json::json!({ "maxBeliefs": n });
+        }
+        c
+    };
+    let (a, b) = ("b-ts-pref", "b-fastify-pref");
+    *cases.as_array_mut().unwrap() = vec![
+        make(
+            "both",
+            serde_json::json!({"mustInclude": [a], "mustExclude": [a]}),
+            None,
+        ),
+        make(
+            "max",
+            serde_json::json!({"mustInclude": [a, b], "maxCount": 1}),
+            None,
+        ),
+        make(
+            "minmax",
+            serde_json::json!({"minCount": 5, "maxCount": 2}),
+            None,
+        ),
+        make("budget", serde_json::json!({"mustInclude": [a]}), Some(0)),
+        make("self", serde_json::json!({"orderedBefore": [[a, a]]}), None),
+        make("fine", serde_json::json!({"mustInclude": [a]}), None),
+    ];
+    let file = dir.path().join("cases.json");
+    std::fs::write(&file, serde_json::to_vec(&cases).unwrap()).unwrap();
+    let corpus = crate::common::repo("seeds/pmb/beliefs.seed.json");
+    let args = [
+        "validate",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--cases",
+        file.to_str().unwrap(),
+    ];
+    let out = tenure_eval_ok(&args, &[]);
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    for (case, why) in [
+        ("both", "\"b-ts-pref\" is in both mustInclude and mustExclude"),
+        ("max", "maxCount 1 is below its 2 mustInclude"),
+        ("minmax", "minCount 5 is above maxCount 2"),
+        (
+            "budget",
+            "a budget of 0 beliefs holds fewer than its 1 mustInclude",
+        ),
+        (
+            "self",
+            "orderedBefore puts \"b-ts-pref\" before itself",
+        ),
+    ] {
+        assert!(
+            said.contains(&format!("case {case:?} can never pass ({why})")),
+            "{case}: {said}"
+        );
+    }
+    assert!(!said.contains("case \"fine\" can never pass"), "{said}");
+}

@@ -46,6 +46,32 @@ impl LoadedReport {
                 ));
             }
         }
+        // Errored rows: tenure-eval writes the count when it is not 0, so its report without
+        // one says none (an audit verified `errored: 3` over rows with none, and the reverse).
+        let ours =
+            (self.manifest.as_ref()).is_some_and(|m| m.tool.as_deref() == Some("tenure-eval"));
+        let errored = published
+            .get("errored")
+            .cloned()
+            .or(ours.then(|| Value::from(0)));
+        let rows_errored = Value::from(self.rows.iter().filter(|r| r.errored).count());
+        compare(
+            &mut out,
+            "retrieval.errored",
+            errored.as_ref(),
+            Some(&rows_errored),
+        );
+        // The rank block's queries: the rows with gold, which carry a value.
+        let queries = published.get("rankMetrics").and_then(|b| b.get("queries"));
+        let with_gold = (self.rows.iter())
+            .filter(|r| r.rank_metrics.0.iter().any(|(_, v)| v.is_some()))
+            .count();
+        compare(
+            &mut out,
+            "retrieval.rankMetrics.queries",
+            queries,
+            Some(&Value::from(with_gold)),
+        );
         // The rank measures' means: over the rows that carry each (an audit found an edited
         // mean verified).
         let means = published.get("rankMetrics").and_then(|b| b.get("means"));
