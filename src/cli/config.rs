@@ -107,9 +107,11 @@ pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
             let line = line_of(value.span().start);
             let at =
                 |what: String| Error::input(path, format!("line {line}, [{table}] {key}"), what);
+            // A hidden flag is the program's own (`scale --one`, how a size's process is
+            // called): a file setting it turned `scale` into that process.
             let Some(arg) = command
                 .get_arguments()
-                .find(|a| a.get_long() == Some(key.as_str()))
+                .find(|a| a.get_long() == Some(key.as_str()) && !a.is_hide_set())
             else {
                 // A default for other commands; a key no command has is a typo that would be
                 // ignored by every command (an audit found `min_score` and `bakend` so).
@@ -221,6 +223,7 @@ fn as_args(
 fn flags(command: &Command) -> String {
     let mut names: Vec<String> = command
         .get_arguments()
+        .filter(|a| !a.is_hide_set())
         .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
         .filter(|l| l != "--help" && l != "--version")
         .collect();
@@ -256,6 +259,7 @@ fn command_names() -> Vec<String> {
 fn near_flag<'c>(command: &'c clap::Command, key: &str) -> Option<&'c str> {
     command
         .get_arguments()
+        .filter(|a| !a.is_hide_set())
         .filter_map(|a| a.get_long())
         .map(|long| (strsim::jaro_winkler(key, long), long))
         .filter(|(score, _)| *score > 0.8)

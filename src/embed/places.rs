@@ -149,20 +149,10 @@ pub(crate) fn cached() -> Vec<(String, PathBuf, u64, Option<std::time::SystemTim
         .flatten()
         .filter(|e| e.path().join("manifest.json").is_file())
         .map(|e| {
-            let files: Vec<_> = std::fs::read_dir(e.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-                .collect();
-            let bytes = files
-                .iter()
-                .filter_map(|f| f.metadata().ok())
-                .map(|m| m.len())
-                .sum();
-            let changed = files
-                .iter()
-                .filter_map(|f| f.metadata().ok()?.modified().ok())
-                .max();
+            // Every file below it, not only its own (a folder inside was counted as nothing).
+            let files = files_below(&e.path());
+            let bytes = files.iter().map(|m| m.len()).sum();
+            let changed = files.iter().filter_map(|m| m.modified().ok()).max();
             (
                 e.file_name().to_string_lossy().into_owned(),
                 e.path(),
@@ -175,6 +165,19 @@ pub(crate) fn cached() -> Vec<(String, PathBuf, u64, Option<std::time::SystemTim
     stores
 }
 
+/// The metadata of every file under `folder`, at any depth (links not followed).
+fn files_below(folder: &Path) -> Vec<std::fs::Metadata> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => out.extend(files_below(&entry.path())),
+            Ok(t) if t.is_file() => out.extend(entry.metadata().ok()),
+            _ => {}
+        }
+    }
+    out
+}
+
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
@@ -185,5 +188,13 @@ pub(crate) fn manifest_problem(folder: &Path) -> Option<String> {
     let path = folder.join("manifest.json");
     let parsed = crate::io::read_bytes(&path)
         .and_then(|bytes| crate::io::parse_json::<super::store::Manifest>(&path, &bytes));
-    parsed.err().map(|e| e.to_string())
+    match parsed {
+        Err(e) => Some(e.to_string()),
+        // A manifest alone holds no vectors: it was listed as a store of its entries.
+        Ok(_) if !folder.join("vectors.npy").is_file() => Some(format!(
+            "{}: no vectors.npy beside its manifest",
+            folder.display()
+        )),
+        Ok(_) => None,
+    }
 }

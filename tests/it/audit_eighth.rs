@@ -281,17 +281,17 @@ fn validate_says_which_cases_can_never_pass() {
     let said =
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     for (case, why) in [
-        ("both", "\"b-ts-pref\" is in both mustInclude and mustExclude"),
+        (
+            "both",
+            "\"b-ts-pref\" is in both mustInclude and mustExclude",
+        ),
         ("max", "maxCount 1 is below its 2 mustInclude"),
         ("minmax", "minCount 5 is above maxCount 2"),
         (
             "budget",
             "a budget of 0 beliefs holds fewer than its 1 mustInclude",
         ),
-        (
-            "self",
-            "orderedBefore puts \"b-ts-pref\" before itself",
-        ),
+        ("self", "orderedBefore puts \"b-ts-pref\" before itself"),
     ] {
         assert!(
             said.contains(&format!("case {case:?} can never pass ({why})")),
@@ -299,4 +299,71 @@ fn validate_says_which_cases_can_never_pass() {
         );
     }
     assert!(!said.contains("case \"fine\" can never pass"), "{said}");
+}
+
+#[test]
+fn cache_list_counts_what_a_store_holds_and_only_stores() {
+    let dir = tempfile::tempdir().unwrap();
+    let stores = dir.path().join("embeddings");
+    let args = [
+        "embed",
+        "--suite",
+        "paper",
+        "--model",
+        "hashed",
+        "--quiet",
+        "--store-dir",
+    ];
+    tenure_eval_ok(&args, &[&stores]);
+    // Five megabytes in a folder inside the store: it was listed at 0.1 MB.
+    let store = stores.join("hashed-bow-384");
+    std::fs::create_dir(store.join("extra")).unwrap();
+    std::fs::write(store.join("extra/big"), vec![0u8; 5_000_000]).unwrap();
+    // A manifest alone holds no vectors: it was listed as a store.
+    std::fs::create_dir(stores.join("lonely")).unwrap();
+    std::fs::copy(
+        store.join("manifest.json"),
+        stores.join("lonely/manifest.json"),
+    )
+    .unwrap();
+    let out = crate::common::cli(&["cache", "list"])
+        .env("TENURE_EVAL_CACHE", dir.path())
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{listed}");
+    assert!(listed.contains("(1 store)\n"), "{listed}");
+    assert!(listed.contains("5.2 MB"), "{listed}");
+    assert!(
+        listed.contains("no vectors.npy beside its manifest"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn a_config_file_cannot_set_a_hidden_flag_and_seeding_stays_under_the_ceiling() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("tenure-eval.toml");
+    std::fs::write(&config, "[scale]\none = 100\n").unwrap();
+    // `--one` is how `scale` calls a size's own process: from a file it turned `scale` into one.
+    refused(
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "scale",
+            "--sizes",
+            "100",
+        ],
+        "`one` is not a flag of `scale`",
+    );
+    let args = [
+        "flywheel",
+        "--ceiling",
+        "3",
+        "--seed-min",
+        "8",
+        "--seed-max",
+        "8",
+    ];
+    refused(&args, "--seed-max 8 is above --ceiling 3");
 }

@@ -39,9 +39,14 @@ pub(crate) fn run(args: CacheArgs) -> Result<ExitCode> {
     let stores = cached();
     match args.action.unwrap_or(CacheAction::List) {
         CacheAction::List => {
-            let mut text = format!("{} ({} stores)\n", cache.display(), stores.len());
-            for (name, folder, bytes, changed) in &stores {
-                if let Some(problem) = crate::embed::places::manifest_problem(folder) {
+            let problems: Vec<Option<String>> = (stores.iter())
+                .map(|(_, folder, _, _)| crate::embed::places::manifest_problem(folder))
+                .collect();
+            let real = problems.iter().filter(|p| p.is_none()).count();
+            let plural = if real == 1 { "" } else { "s" };
+            let mut text = format!("{} ({real} store{plural})\n", cache.display());
+            for ((name, folder, bytes, changed), problem) in stores.iter().zip(&problems) {
+                if let Some(problem) = problem {
                     text.push_str(&format!("  {name:<32} not a store: {problem}\n"));
                     continue;
                 }

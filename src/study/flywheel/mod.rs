@@ -132,6 +132,15 @@ impl Params {
                 self.seed_min, self.seed_max
             ));
         }
+        // Seeding starts each belief with its aliases; above the ceiling the variant `all`
+        // ended at a median of 8 aliases under a ceiling of 3 (an audit).
+        if self.seed_max > self.ceiling {
+            return Err(format!(
+                "--seed-max {} is above --ceiling {}: beliefs would start with more aliases \
+                 than the ceiling allows",
+                self.seed_max, self.ceiling
+            ));
+        }
         if self.initial_beliefs < 2 || self.forms == 0 || self.limit == 0 {
             return Err(
                 "--initial-beliefs must be at least 2, --forms and --limit at least 1".into(),

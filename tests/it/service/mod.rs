@@ -373,7 +373,7 @@ fn a_store_embedded_from_one_folder_is_found_from_another_through_the_user_cache
     let listed = from(b.path(), &["cache", "list"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(
-        text.contains("(1 stores)") && text.contains(SERVED_STORE),
+        text.contains("(1 store)") && text.contains(SERVED_STORE),
         "{text}"
     );
     let pruned = from(b.path(), &["cache", "prune", "--all"]);
