@@ -367,3 +367,43 @@ fn a_config_file_cannot_set_a_hidden_flag_and_seeding_stays_under_the_ceiling() 
     ];
     refused(&args, "--seed-max 8 is above --ceiling 3");
 }
+
+#[test]
+fn the_flywheels_sweep_is_one_per_parameter_and_c7_says_when_drift_was_not_swept() {
+    refused(
+        &[
+            "flywheel",
+            "--sweep",
+            "collision=0.1",
+            "--sweep",
+            "drift=0.1",
+            "--sweep",
+            "collision=0.2",
+        ],
+        "--sweep collision is given twice",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fw");
+    let args = [
+        "flywheel",
+        "--sessions",
+        "2",
+        "--sweep",
+        "collision=0.1",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&args, &[&out]);
+    let claims = json(&out.join("claims.json"));
+    let c7 = claims
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "C7")
+        .unwrap();
+    let measured = c7["measured"].as_str().unwrap();
+    assert!(
+        measured.contains("run with --sensitivity (or --sweep drift="),
+        "{measured}"
+    );
+}

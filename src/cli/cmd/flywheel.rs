@@ -200,6 +200,16 @@ impl FlywheelArgs {
                 return Err(Error::Usage(format!("{flag}: {value} is given twice")));
             }
         }
+        // `--ort-lib` loads a model folder's runtime; with another model it was taken and
+        // ignored (an audit: `--model hashed:64 --ort-lib /nonexistent`, exit 0).
+        let folder = crate::embed::source::ModelKind::of(&self.model)
+            == crate::embed::source::ModelKind::Folder;
+        if self.ort_lib.is_some() && !folder {
+            return Err(Error::Usage(format!(
+                "--ort-lib applies to a model folder (--model DIR); --model {} is not one",
+                self.model
+            )));
+        }
         let mut sizes = self.sizes.clone();
         sizes.sort_unstable();
         let variants = self
@@ -209,10 +219,19 @@ impl FlywheelArgs {
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(Error::Usage)?;
         let sweep = if !self.sweep.is_empty() {
-            self.sweep
+            let sweep: Vec<(String, Vec<f64>)> = self
+                .sweep
                 .iter()
                 .map(|s| parse_sweep(s))
-                .collect::<Result<_>>()?
+                .collect::<Result<_>>()?;
+            // One parameter swept twice ran twice and was listed twice in the claims.
+            let names: Vec<String> = sweep.iter().map(|(n, _)| n.clone()).collect();
+            if let Some(name) = twice(&names) {
+                return Err(Error::Usage(format!(
+                    "--sweep {name} is given twice: give its values in one --sweep"
+                )));
+            }
+            sweep
         } else if self.sensitivity {
             SWEEP
                 .iter()

@@ -356,19 +356,18 @@ fn c6(e: &Evidence) -> Claim {
 }
 
 fn c7(e: &Evidence) -> Claim {
-    let measured = match e.sensitivity {
-        Some(rows) => {
-            let drift: Vec<String> = rows
-                .iter()
-                .filter(|r| r.parameter == "drift")
-                .map(|r| format!("{}: {}", r.value, f2(r.coverage_last)))
-                .collect();
-            format!(
-                "not measurable by simulation; coverage of the last 5 sessions (variant all) by drift rate: {}",
-                drift.join(", ")
-            )
-        }
-        None => "not measurable by simulation; run with --sensitivity for how coverage moves with the drift rate".into(),
+    let drift: Vec<String> = (e.sensitivity.into_iter().flatten())
+        .filter(|r| r.parameter == "drift")
+        .map(|r| format!("{}: {}", r.value, f2(r.coverage_last)))
+        .collect();
+    // A sweep of other parameters has no drift row: said as no sweep is, not as "by drift
+    // rate:" followed by nothing (an audit).
+    let measured = match drift.is_empty() {
+        false => format!(
+            "not measurable by simulation; coverage of the last 5 sessions (variant all) by drift rate: {}",
+            drift.join(", ")
+        ),
+        true => "not measurable by simulation; run with --sensitivity (or --sweep drift=…) for how coverage moves with the drift rate".into(),
     };
     Claim {
         id: "C7",
