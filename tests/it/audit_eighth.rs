@@ -406,4 +406,16 @@ fn the_flywheels_sweep_is_one_per_parameter_and_c7_says_when_drift_was_not_swept
         measured.contains("run with --sensitivity (or --sweep drift="),
         "{measured}"
     );
+    // A runtime for a model that needs none was taken and ignored.
+    refused(
+        &[
+            "flywheel",
+            "--vector",
+            "--model",
+            "hashed:64",
+            "--ort-lib",
+            "/nonexistent/lib.so",
+        ],
+        "--ort-lib applies to a model folder",
+    );
 }
