@@ -233,7 +233,7 @@ fn flags(command: &Command) -> String {
 
 /// Whether a subcommand of `command` has the long flag `key`.
 fn sub_has(command: &Command, key: &str) -> bool {
-    (command.get_subcommands()).any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)))
+    (command.get_subcommands()).any(|c| c.get_arguments().any(|a| is_flag(a, key)))
 }
 
 /// Whether some command, or a subcommand of one (`temporal eval --livechat`), has the long
@@ -242,7 +242,12 @@ fn any_command_has(key: &str) -> bool {
     use clap::CommandFactory;
     super::Cli::command()
         .get_subcommands()
-        .any(|c| c.get_arguments().any(|a| a.get_long() == Some(key)) || sub_has(c, key))
+        .any(|c| c.get_arguments().any(|a| is_flag(a, key)) || sub_has(c, key))
+}
+
+/// Is `arg` the long flag `key` a config file may set (hidden flags are the program's own)?
+fn is_flag(arg: &clap::Arg, key: &str) -> bool {
+    arg.get_long() == Some(key) && !arg.is_hide_set()
 }
 
 /// Every command's name.

@@ -107,6 +107,11 @@ fn kind(path: &Path) -> &'static str {
         Some("tsv") => "TSV file",
         Some("jsonl") => "JSON Lines file",
         Some("toml") => "TOML file",
+        // A test collection's files (`--qrels`, `--topics`) and TREC runs under their usual
+        // names; a caller that knows a file's kind says it ([`read_bytes_as`]).
+        Some("qrels") => "TREC qrels file",
+        Some("run" | "trec") => "TREC run file",
+        Some("txt") => "text file",
         _ => "JSON file",
     }
 }

@@ -100,9 +100,10 @@ impl Server {
     /// afresh; one there already is replaced only if it is empty or an earlier request log (an
     /// audit pointed it at a report, which it emptied).
     pub(crate) fn with_request_log(mut self, path: &std::path::Path) -> Result<Server> {
-        if let Ok(old) = std::fs::read_to_string(path) {
-            let first = old.lines().next().unwrap_or("");
-            let a_log = serde_json::from_str::<serde_json::Value>(first)
+        if let Ok(old) = std::fs::read(path) {
+            // Bytes, not text: a binary file failed to read as text and was emptied.
+            let first = old.split(|b| *b == b'\n').next().unwrap_or(&[]);
+            let a_log = serde_json::from_slice::<serde_json::Value>(first)
                 .is_ok_and(|v| v.get("method").is_some() && v.get("path").is_some());
             if !old.is_empty() && !a_log {
                 return Err(Error::Usage(format!(

@@ -187,11 +187,16 @@ pub(crate) fn validate(
         }
     }
 
+    // Pinned beliefs come in the pinned tier, which `maxCount` does not count.
+    let pinned: HashSet<&str> = (suite.corpus.iter())
+        .filter(|b| b.pinned)
+        .map(|b| b.id.as_str())
+        .collect();
     // Assertions may name any belief that exists at some point of the run.
     for (i, case) in suite.cases.iter().enumerate() {
         let e = &case.expect;
         let at = format!("$[{i}].expect");
-        for why in never_passes(case) {
+        for why in never_passes(case, &pinned) {
             warnings.push(format!(
                 "{}: {at}: case {:?} can never pass ({why}): every backend fails it",
                 cases.display(),
@@ -346,7 +351,7 @@ fn check_ids(file: &Path, known: &HashSet<&str>, at: &str, ids: &[String]) -> Re
 
 /// Why a static case's assertions contradict one another, if they do (an audit found `validate`
 /// saying "ok" for each of these, and the run then counting them as the backend's failures).
-fn never_passes(case: &super::StaticCase) -> Vec<String> {
+fn never_passes(case: &super::StaticCase, pinned: &HashSet<&str>) -> Vec<String> {
     let mut why = Vec::new();
     let Some(rb) = &case.expect.relevant_beliefs else {
         return why;
@@ -355,9 +360,20 @@ fn never_passes(case: &super::StaticCase) -> Vec<String> {
     if let Some(id) = rb.must_exclude.iter().find(|id| must.contains(id.as_str())) {
         why.push(format!("{id:?} is in both mustInclude and mustExclude"));
     }
-    if let Some(max) = rb.max_count.filter(|m| (*m as usize) < must.len()) {
+    // Without `withinTop`, a pinned id in mustInclude is met by the pinned tier, which
+    // `maxCount` does not count; with it, every id must be among the relevant.
+    let relevant = match rb.within_top {
+        Some(_) => must.len(),
+        None => must.iter().filter(|id| !pinned.contains(*id)).count(),
+    };
+    if let Some(max) = rb.max_count.filter(|m| (*m as usize) < relevant) {
         why.push(format!(
-            "maxCount {max} is below its {} mustInclude",
+            "maxCount {max} is below its {relevant} mustInclude of the relevant tier"
+        ));
+    }
+    if let Some(top) = rb.within_top.filter(|k| *k < must.len()) {
+        why.push(format!(
+            "withinTop {top} is below its {} mustInclude",
             must.len()
         ));
     }

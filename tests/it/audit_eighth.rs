@@ -112,6 +112,12 @@ fn the_flywheels_sweep_runs_the_mechanisms_its_variants_run() {
     assert!(!out.join("sensitivity.json").exists());
     assert!(!out.join("sessions-all.json").exists());
     assert!(out.join("sessions-no-union.json").exists());
+    // A folder no flywheel study wrote keeps what it holds.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("vector.json"), "{}").unwrap();
+    tenure_eval_ok(&again, &[&other]);
+    assert!(other.join("vector.json").exists());
 }
 
 #[test]
@@ -181,6 +187,20 @@ fn serve_and_doctor_refuse_what_they_would_not_do() {
         "is not a request log",
     );
     assert_eq!(std::fs::read(&report).unwrap(), b"[]");
+    // Bytes that are no text at all are no log either (read as text, they were emptied).
+    let binary = dir.path().join("bin.dat");
+    std::fs::write(&binary, [0xff, 0xfe, 0, 1, 2]).unwrap();
+    refused(
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--request-log",
+            binary.to_str().unwrap(),
+        ],
+        "is not a request log",
+    );
+    assert_eq!(std::fs::read(&binary).unwrap().len(), 5);
     refused(
         &["serve", "--workers", "0"],
         "invalid value '0' for '--workers",
@@ -266,6 +286,12 @@ fn validate_says_which_cases_can_never_pass() {
         make("budget", serde_json::json!({"mustInclude": [a]}), Some(0)),
         make("self", serde_json::json!({"orderedBefore": [[a, a]]}), None),
         make("fine", serde_json::json!({"mustInclude": [a]}), None),
+        // A pinned id is met by the pinned tier, which maxCount does not count.
+        make(
+            "pinned",
+            serde_json::json!({"mustInclude": ["b-db-decision"], "maxCount": 0}),
+            None,
+        ),
     ];
     let file = dir.path().join("cases.json");
     std::fs::write(&file, serde_json::to_vec(&cases).unwrap()).unwrap();
@@ -285,7 +311,10 @@ fn validate_says_which_cases_can_never_pass() {
             "both",
             "\"b-ts-pref\" is in both mustInclude and mustExclude",
         ),
-        ("max", "maxCount 1 is below its 2 mustInclude"),
+        (
+            "max",
+            "maxCount 1 is below its 2 mustInclude of the relevant tier",
+        ),
         ("minmax", "minCount 5 is above maxCount 2"),
         (
             "budget",
@@ -299,6 +328,7 @@ fn validate_says_which_cases_can_never_pass() {
         );
     }
     assert!(!said.contains("case \"fine\" can never pass"), "{said}");
+    assert!(!said.contains("case \"pinned\" can never pass"), "{said}");
 }
 
 #[test]
@@ -356,6 +386,17 @@ fn a_config_file_cannot_set_a_hidden_flag_and_seeding_stays_under_the_ceiling() 
         ],
         "`one` is not a flag of `scale`",
     );
+    std::fs::write(&config, "[defaults]\none = 100\n").unwrap();
+    refused(
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "validate",
+            "--suite",
+            "paper",
+        ],
+        "`one` is not a flag of any command",
+    );
     let args = [
         "flywheel",
         "--ceiling",
@@ -366,6 +407,18 @@ fn a_config_file_cannot_set_a_hidden_flag_and_seeding_stays_under_the_ceiling() 
         "8",
     ];
     refused(&args, "--seed-max 8 is above --ceiling 3");
+    // Without seeding nothing starts above the ceiling.
+    let args = [
+        "flywheel",
+        "--off",
+        "seeding",
+        "--ceiling",
+        "3",
+        "--sessions",
+        "2",
+        "--quiet",
+    ];
+    tenure_eval_ok(&args, &[]);
 }
 
 #[test]
@@ -418,4 +471,25 @@ fn the_flywheels_sweep_is_one_per_parameter_and_c7_says_when_drift_was_not_swept
         ],
         "--ort-lib applies to a model folder",
     );
+}
+
+#[test]
+fn a_paper_layout_session_report_verifies_without_turn_precisions() {
+    // The paper's layout writes each turn's drift but no precision: every turn was called a
+    // mismatch of its drift against a null precision.
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "paper",
+        "--backend",
+        "recent",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&args, &[dir.path()]);
+    let report = dir
+        .path()
+        .join("paper/session-retrieval-report-recent.json");
+    tenure_eval_ok(&["verify"], &[&report]);
 }

@@ -579,3 +579,58 @@ fn a_second_look_stopped_and_resumed_keeps_its_record() {
         serde_json::json!({"taken": 76, "sent": 1})
     );
 }
+
+/// A second look stopped after five of its cases, then resumed: the resume sends the failed
+/// cases it had yet to reach (it kept their first tries, and said so as 0 sent).
+#[test]
+fn a_resumed_second_look_sends_the_cases_it_had_not_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let out = crate::common::cli(&[
+            "static",
+            "--suite",
+            "pmb",
+            "--backend",
+            "bm25-text",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+        assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+        out
+    };
+    run(&[]);
+    let report = dir.path().join("pmb/retrieval-report-bm25-text.json");
+    let first: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let failed = 77 - first["retrieval"]["totalPassed"].as_u64().unwrap() as usize;
+    assert!(failed > 10, "{failed}");
+    run(&["--rerun-failed"]);
+    let journal = dir
+        .path()
+        .join(".journal/pmb/retrieval-report-bm25-text.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("\"secondLook\":true"))
+        .unwrap();
+    let mut kept = lines[..at + 6].to_vec();
+    kept.push(r#"{"stopped":{"at":"","reason":"interrupted"}}"#);
+    std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
+    let out = run(&["--resume"]);
+    assert!(
+        stderr(&out).is_empty() || !stderr(&out).contains(", 0 sent"),
+        "{}",
+        stderr(&out)
+    );
+    let resumed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        resumed["manifest"]["rerunFailed"],
+        serde_json::json!({"taken": 77 - failed, "sent": failed})
+    );
+}

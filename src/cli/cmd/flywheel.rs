@@ -212,6 +212,7 @@ impl FlywheelArgs {
         }
         let mut sizes = self.sizes.clone();
         sizes.sort_unstable();
+        base.check(&params).map_err(Error::Usage)?;
         let variants = self
             .variants
             .iter()

@@ -126,12 +126,10 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
     // The vector study draws its own vectors (seeds 7 and 8) and 200 queries, and plants no
     // suite: these flags were taken and changed nothing (an audit).
     if args.vectors {
-        if args.suite.named() {
-            return Err(Error::Usage(
-                "--vectors measures synthetic vectors alone and plants no suite: drop --suite, \
-                 --corpus and --cases"
-                    .into(),
-            ));
+        // On the command line only: a suite the config file names for every command is said.
+        let why = "--vectors measures synthetic vectors alone and plants no suite";
+        if let Some(flag) = crate::cli::given::first_given(["suite", "corpus", "cases"], why) {
+            return Err(Error::Usage(format!("{why}: drop {flag}")));
         }
         crate::cli::given::refuse_ignored(&[
             (
@@ -167,11 +165,19 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
     let suite = load(&args.suite)?;
     // The study measures alias-BM25, the paper's system: over items without aliases (LoCoMo,
     // BEAM) every case fails, which read as precision collapsing with size (an audit).
-    if !suite.has_aliases() {
+    // Your own files without aliases still match whole names: said, not refused.
+    if !suite.has_aliases() && suite.name == "custom" {
+        say!(
+            "warning: scale measures alias-BM25, and {}'s items have no aliases: a query word \
+             matches only a whole name",
+            suite.label()
+        );
+    } else if !suite.has_aliases() {
         return Err(Error::Usage(format!(
             "scale measures alias-BM25 (the paper's system), which matches a query word only \
-             against a whole name or alias, and {}'s items have none: every case would fail \
-             at every size. Scale a suite whose items have aliases (paper, pmb, your own files)",
+             against a whole name or alias, and {}'s items are whole messages without aliases: \
+             almost every case would fail at every size. Scale a suite whose items have \
+             aliases (paper, pmb, your own files)",
             suite.label()
         )));
     }

@@ -24,6 +24,10 @@ pub struct Checkpoint {
 pub struct Reuse<'a> {
     mode: Continue,
     entries: Option<&'a BTreeMap<usize, Entry>>,
+    /// A `--resume` of a second look that stopped: the cases it tried. The others it had yet
+    /// to reach are judged as `--rerun-failed` judges them (a failed one is sent), so the
+    /// resume finishes the second look rather than keep their first tries.
+    tried: Option<&'a std::collections::BTreeSet<usize>>,
 }
 
 impl<'a> Reuse<'a> {
@@ -41,7 +45,9 @@ impl<'a> Reuse<'a> {
         passed: impl FnOnce(&T) -> bool,
     ) -> Option<T> {
         let taken = replay(self.entry(i)?);
-        (self.mode != Continue::RerunFailed || passed(&taken)).then_some(taken)
+        let second_look = self.mode == Continue::RerunFailed
+            || self.tried.is_some_and(|tried| !tried.contains(&i));
+        (!second_look || passed(&taken)).then_some(taken)
     }
 }
 
@@ -96,8 +102,8 @@ impl Checkpoint {
     }
 
     /// What a `--rerun-failed` run took and sent, for its manifest (and, through its journal's
-    /// end, a later continuation's or replay's); `None` for any other run (a resumed one's
-    /// report equals an uninterrupted run's: docs/journal.md).
+    /// end or its second-look mark, a later continuation's or replay's); `None` for a run that
+    /// continues no second look (its report equals an uninterrupted run's: docs/journal.md).
     pub(crate) fn rerun(&self, taken: usize, sent: usize) -> Option<super::Rerun> {
         if self.mode == Continue::RerunFailed {
             return Some(super::Rerun { taken, sent });
@@ -225,6 +231,9 @@ impl Checkpoint {
             Reuse {
                 mode: self.mode,
                 entries: self.recorded.as_ref().map(|r| &r.entries),
+                tried: (self.recorded.as_ref())
+                    .filter(|_| self.mode == Continue::Resume)
+                    .and_then(|r| r.second_tries.as_ref()),
             },
             self.writer.as_mut(),
         )

@@ -160,6 +160,12 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
         None => None,
     };
     if let Some(dir) = &plan.out {
+        // Only an earlier study's files are removed: a folder this study never wrote keeps
+        // whatever it holds (`vector.json` of someone else's).
+        let earlier = std::fs::read(dir.join("manifest.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+        let ours = earlier.is_some_and(|m| m["command"] == "tenure-eval flywheel");
         std::fs::create_dir_all(dir).map_err(|source| Error::Output {
             path: dir.clone(),
             source,
@@ -200,7 +206,9 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
             "measured": {"elapsedMs": r.elapsed_ms.iter().map(|(k, v)| json!({"what": k, "ms": (v * 100.0).round() / 100.0})).collect::<Vec<_>>()},
         });
         write_atomic(&dir.join("manifest.json"), &to_bytes(&manifest))?;
-        remove_stale(dir, &files)?;
+        if ours {
+            remove_stale(dir, &files)?;
+        }
     }
     if let Some((file, bytes)) = figure {
         write_atomic(file, &bytes)?;

@@ -132,15 +132,6 @@ impl Params {
                 self.seed_min, self.seed_max
             ));
         }
-        // Seeding starts each belief with its aliases; above the ceiling the variant `all`
-        // ended at a median of 8 aliases under a ceiling of 3 (an audit).
-        if self.seed_max > self.ceiling {
-            return Err(format!(
-                "--seed-max {} is above --ceiling {}: beliefs would start with more aliases \
-                 than the ceiling allows",
-                self.seed_max, self.ceiling
-            ));
-        }
         if self.initial_beliefs < 2 || self.forms == 0 || self.limit == 0 {
             return Err(
                 "--initial-beliefs must be at least 2, --forms and --limit at least 1".into(),
@@ -228,6 +219,20 @@ pub struct Mechanisms {
 }
 
 impl Mechanisms {
+    /// A usage error when seeding would start a belief above the ceiling, both on: the
+    /// variant `all` ended at a median of 8 aliases under a ceiling of 3 (an audit). With
+    /// either off (`--off seeding`, `--off ceiling`) nothing conflicts.
+    pub(crate) fn check(&self, params: &Params) -> Result<(), String> {
+        if self.seeding && self.ceiling && params.seed_max > params.ceiling {
+            return Err(format!(
+                "--seed-max {} is above --ceiling {}: beliefs would start with more aliases \
+                 than the ceiling allows",
+                params.seed_max, params.ceiling
+            ));
+        }
+        Ok(())
+    }
+
     /// Everything on.
     pub(crate) const ALL: Mechanisms = Mechanisms {
         seeding: true,
