@@ -148,11 +148,18 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
         }
     }
     record_driving(&mut merged, &shards);
-    // A shard rerun with --rerun-failed makes the whole run one with second tries.
-    let reruns = shards.iter().filter_map(|r| r.end.as_ref()?.rerun_failed);
-    let rerun_failed = reruns.reduce(|a, b| crate::run::journal::Rerun {
-        taken: a.taken + b.taken,
-        sent: a.sent + b.sent,
+    // A shard rerun with --rerun-failed makes the whole run one with second tries: the sent
+    // are those shards' second tries, every other row a first try (a shard not rerun added
+    // nothing to `taken`, so taken + sent fell short of the rows: a review).
+    let reruns: Vec<_> = (shards.iter())
+        .filter_map(|r| r.end.as_ref()?.rerun_failed)
+        .collect();
+    let rerun_failed = (!reruns.is_empty()).then(|| {
+        let sent = reruns.iter().map(|r| r.sent).sum::<usize>();
+        crate::run::journal::Rerun {
+            taken: merged.entries.len().saturating_sub(sent),
+            sent,
+        }
     });
     merged.end = Some(End {
         backend_stats: None,

@@ -8,9 +8,7 @@ use crate::common::{refused, tenure_eval, tenure_eval_ok};
 use serde_json::Value;
 use std::path::Path;
 
-fn json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
+use crate::common::json_at as json;
 
 #[test]
 fn the_scale_studys_reports_are_no_runs_of_the_suite() {

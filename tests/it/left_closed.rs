@@ -6,14 +6,11 @@
 //! floor of resamples that ignored Holm's family.
 
 use crate::common::{exits, refused, repo, tenure_eval_into, tenure_eval_ok};
-use serde_json::Value;
 use std::path::Path;
 
 const SAMPLE: &str = "tests/data/longmemeval-sample.json";
 
-fn json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
+use crate::common::json_at as json;
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

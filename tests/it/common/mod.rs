@@ -57,6 +57,11 @@ pub fn shared_run(name: &str, key: &str, make: impl FnOnce(&Path)) -> PathBuf {
     dir
 }
 
+/// The JSON file at `path` (anywhere: a run's output, a temporary file).
+pub fn json_at(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
 pub fn read_json(path: &str) -> Value {
     serde_json::from_slice(&std::fs::read(repo(path)).unwrap()).unwrap()
 }
