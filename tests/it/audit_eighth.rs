@@ -283,6 +283,12 @@ fn validate_says_which_cases_can_never_pass() {
         ),
         make("budget", serde_json::json!({"mustInclude": [a]}), Some(0)),
         make("self", serde_json::json!({"orderedBefore": [[a, a]]}), None),
+        // pmb's sessions create this belief at turn 4; the static cases never see it.
+        make(
+            "unseeded",
+            serde_json::json!({"mustInclude": ["b-ci-parallel-decision"]}),
+            None,
+        ),
         make("fine", serde_json::json!({"mustInclude": [a]}), None),
         // A pinned id is met by the pinned tier, which maxCount does not count.
         make(
@@ -294,12 +300,15 @@ fn validate_says_which_cases_can_never_pass() {
     let file = dir.path().join("cases.json");
     std::fs::write(&file, serde_json::to_vec(&cases).unwrap()).unwrap();
     let corpus = crate::common::repo("seeds/pmb/beliefs.seed.json");
+    let sessions = crate::common::repo("cases/pmb/session-retrieval.cases.json");
     let args = [
         "validate",
         "--corpus",
         corpus.to_str().unwrap(),
         "--cases",
         file.to_str().unwrap(),
+        "--sessions",
+        sessions.to_str().unwrap(),
     ];
     let out = tenure_eval_ok(&args, &[]);
     let said =
@@ -319,6 +328,10 @@ fn validate_says_which_cases_can_never_pass() {
             "a budget of 0 beliefs holds fewer than its 1 mustInclude",
         ),
         ("self", "orderedBefore puts \"b-ts-pref\" before itself"),
+        (
+            "unseeded",
+            "\"b-ci-parallel-decision\" is created by a session only, and static cases run on the seed corpus",
+        ),
     ] {
         assert!(
             said.contains(&format!("case {case:?} can never pass ({why})")),
