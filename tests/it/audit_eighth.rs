@@ -96,6 +96,13 @@ fn the_flywheels_sweep_runs_the_mechanisms_its_variants_run() {
         .fold(f64::INFINITY, f64::min);
     assert_eq!(row["minPrecision"].as_f64().unwrap(), least);
     assert_eq!(row["coverageFirst"], sessions[0]["coverage"]);
+    // The claims say which mechanisms `all` ran without.
+    let claims = std::fs::read_to_string(out.join("claims.md")).unwrap();
+    assert!(
+        claims
+            .contains("Mechanisms off in every variant, `all` included: capture-hit, capture-miss"),
+        "{claims}"
+    );
     // A later study into the same folder leaves none of this one's files beside its manifest.
     let again = [
         "flywheel",

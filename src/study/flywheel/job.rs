@@ -207,7 +207,7 @@ fn write(plan: &FlywheelPlan, r: &FlywheelResult) -> Result<()> {
         });
         write_atomic(&dir.join("manifest.json"), &to_bytes(&manifest))?;
         if ours {
-            remove_stale(dir, &files)?;
+            super::stale::remove_stale(dir, &files)?;
         }
     }
     if let Some((file, bytes)) = figure {
@@ -361,33 +361,23 @@ pub(crate) fn markdown(plan: &FlywheelPlan, r: &FlywheelResult) -> String {
         Some(v) => format!("Vector side: model `{}`\n\n", v.model),
         None => String::new(),
     };
+    // `--off`'s mechanisms are off in `all` too, whose claims were judged without a word.
+    let off: Vec<&str> = (Mechanisms::NAMES.iter().copied())
+        .filter(|name| {
+            let mut base = plan.base;
+            base.switch(name).is_some_and(|on| !*on)
+        })
+        .collect();
+    let off = if off.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "Mechanisms off in every variant, `all` included: {}\n\n",
+            off.join(", ")
+        )
+    };
     format!(
-        "Parameters: `{params}`\n\n{model}{}",
+        "Parameters: `{params}`\n\n{off}{model}{}",
         render(&tables(r), TableFormat::Markdown)
     )
-}
-
-/// Remove what an earlier study left in `dir` that this one did not write (`files`): a
-/// `vector.json` or a variant's sessions beside a manifest that no longer names them (an
-/// audit found seed 7's vector side next to seed 9's manifest). Only the study's own names
-/// are touched.
-fn remove_stale(dir: &std::path::Path, files: &[String]) -> Result<()> {
-    let ours = |name: &str| {
-        (name.starts_with("sessions-") && name.ends_with(".json"))
-            || ["vector.json", "sensitivity.json"].contains(&name)
-    };
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Output {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if ours(&name) && !files.contains(&name) {
-            std::fs::remove_file(entry.path()).map_err(|source| Error::Output {
-                path: entry.path(),
-                source,
-            })?;
-        }
-    }
-    Ok(())
 }

@@ -24,6 +24,7 @@ pub mod figure;
 pub mod job;
 pub mod metrics;
 pub mod simulate;
+mod stale;
 pub mod trace;
 pub mod user;
 pub(crate) mod vector;
