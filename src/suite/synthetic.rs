@@ -67,6 +67,50 @@ impl Rng {
     }
 }
 
+/// Room for `n` of what `what` names, or why this machine has none: `flywheel --sizes 1e14` asked
+/// the allocator for 40 PB and aborted the process with a backtrace (exit 134), and `scale
+/// --sizes 1e11` was granted its 25 TB of address space and filled the machine's memory for
+/// ten minutes before the kernel killed it (an audit). So the items' own bytes (a lower bound
+/// of what they need: their strings come on top) are held against the machine's memory and
+/// swap, then reserved.
+pub fn room<T>(n: Option<usize>, what: &str) -> Result<Vec<T>, String> {
+    let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
+    let need = n.and_then(|n| n.checked_mul(std::mem::size_of::<T>().max(1)));
+    let refused = |why: String| {
+        let n = n.map_or("more".to_string(), |n| n.to_string());
+        Err(format!(
+            "{n} {what} do not fit in this machine's memory{why}"
+        ))
+    };
+    let Some(need) = need else {
+        return refused(String::new());
+    };
+    if let Some(have) = memory().filter(|&have| need as u64 > have) {
+        let why = format!(
+            " (they need {:.0} GiB at least; it has {:.1} GiB with swap)",
+            gib(need as u64),
+            gib(have)
+        );
+        return refused(why);
+    }
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n.unwrap_or(0)) {
+        Ok(()) => Ok(v),
+        Err(_) => refused(String::new()),
+    }
+}
+
+/// The machine's memory and swap in bytes, from Linux's /proc/meminfo (None elsewhere). Two
+/// lines of one file: no crate is needed for them.
+fn memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib = |key: &str| -> Option<u64> {
+        let line = info.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    Some((kib("MemTotal:")? + kib("SwapTotal:").unwrap_or(0)) * 1024)
+}
+
 /// `planted` followed by generated beliefs up to `size` in all (none when `planted` already
 /// holds `size`). `scopes` are the suite's scopes, given to its user's generated beliefs.
 pub fn corpus(planted: &[Belief], size: usize, scopes: &[String], seed: u64) -> Vec<Belief> {

@@ -30,7 +30,7 @@ fn only(on: &str) -> Mechanisms {
 
 /// 200 beliefs of the domain for another user: realistic index statistics around a case.
 fn background() -> Vec<Belief> {
-    let (mut all, _) = grown_store(&Params::default(), 200);
+    let (mut all, _) = grown_store(&Params::default(), 200).unwrap();
     for b in &mut all {
         b.user_id = cases::BACKGROUND_USER.into();
     }
@@ -204,12 +204,12 @@ fn a_merge_keeps_the_union_below_the_ceiling_and_cuts_it_past_it() {
 #[test]
 fn the_vector_sides_stores_are_deterministic_and_nested() {
     let p = Params::default();
-    let (big, queries) = grown_store(&p, 1000);
+    let (big, queries) = grown_store(&p, 1000).unwrap();
     assert_eq!((big.len(), queries.len()), (1000, 1000));
-    assert_eq!(grown_store(&p, 1000).0, big);
-    let (small, _) = grown_store(&p, 50);
+    assert_eq!(grown_store(&p, 1000).unwrap().0, big);
+    let (small, _) = grown_store(&p, 50).unwrap();
     assert_eq!(small[..], big[..50]);
-    let other = grown_store(&Params { seed: 8, ..p }, 50).0;
+    let other = grown_store(&Params { seed: 8, ..p }, 50).unwrap().0;
     assert_ne!(other, small);
     // Beliefs read like real ones: named after real tools, with 3 to 5 seeded aliases.
     assert!(big.iter().all(|b| (1..=5).contains(&b.aliases.len())));

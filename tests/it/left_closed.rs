@@ -2,8 +2,9 @@
 //! never written, a label too long for a file, a report and a TREC run of one name read as one,
 //! session flags taken where no session runs, a fusion depth that cut nothing, an empty
 //! TREC run written in silence, a missing run file called JSON, a copy of a report taken for a second run,
-//! an audit file read as a report, a tenure-eval manifest without its inputs, and `html`'s
-//! floor of resamples that ignored Holm's family.
+//! an audit file read as a report, a tenure-eval manifest without its inputs (or with none),
+//! `html`'s floor of resamples that ignored Holm's family, and sizes no machine holds (an abort
+//! and ten minutes of a full memory).
 
 use crate::common::{exits, refused, repo, tenure_eval_into, tenure_eval_ok};
 use std::path::Path;
@@ -350,6 +351,10 @@ fn a_tenure_eval_manifest_without_its_inputs_is_refused() {
         &args,
         "$.manifest.inputs: missing: tenure-eval records the files each run read",
     );
+    // An empty list recorded no file, and passed any suite's files.
+    body["manifest"]["inputs"] = serde_json::json!([]);
+    std::fs::write(&edited, serde_json::to_vec(&body).unwrap()).unwrap();
+    refused(&args, "$.manifest.inputs: empty: the run read none of");
     // The report as written passes.
     tenure_eval_ok(
         &["trec", "--suite", "longmemeval", "--data", SAMPLE],
@@ -446,4 +451,45 @@ fn a_threshold_beyond_a_32_bit_score_and_an_out_named_as_a_file_are_refused() {
     std::fs::create_dir(&out).unwrap();
     tenure_eval_ok(&args, &[]);
     assert!(out.join("paper").is_dir());
+}
+
+/// `tenure-eval ARGS` in a shell whose address space is capped at 4 GiB: a regression of the
+/// memory check fails at once instead of filling the machine's memory as scale did.
+fn capped(args: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", "ulimit -v 4194304; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_tenure-eval"))
+        .args(args)
+        .current_dir(dir.path());
+    exits(&mut command, 3)
+}
+
+#[test]
+fn sizes_no_machine_holds_are_a_runtime_error_not_an_abort() {
+    // The beliefs' own bytes against the machine's memory and swap: the message says both
+    // (only the check says "they need"; the capped allocator alone would say less).
+    for (args, says) in [
+        (
+            &["flywheel", "--quiet", "--vector", "--model", "hashed:64", "--sizes", "100000000000000"][..],
+            "backend flywheel: the vector side's store: 100000000000000 beliefs do not fit in this machine's memory (they need",
+        ),
+        (
+            &["flywheel", "--quiet", "--initial-beliefs", "100000000000000"][..],
+            "100000000000100 beliefs do not fit in this machine's memory (they need",
+        ),
+        (
+            &["flywheel", "--quiet", "--references", "10000000000", "--sessions", "100000"][..],
+            "1000000000000000 references do not fit in this machine's memory (they need",
+        ),
+        (
+            &["scale", "--quiet", "--sizes", "100000000000"][..],
+            "backend scale: 100000000000 beliefs do not fit in this machine's memory (they need",
+        ),
+    ] {
+        let said = stderr(&capped(args));
+        assert!(said.contains(says), "{args:?}: {said}");
+        assert!(!said.contains("panicked") && !said.contains("backtrace"), "{said}");
+    }
 }

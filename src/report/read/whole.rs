@@ -312,6 +312,17 @@ impl LoadedReport {
                     ),
                 ));
             }
+            // An empty list passed as well: no file recorded, none to differ.
+            if m.inputs.as_ref().is_some_and(Vec::is_empty) && !read.is_empty() {
+                return Err(crate::error::Error::input(
+                    &self.path,
+                    "$.manifest.inputs",
+                    format!(
+                        "empty: the run read none of {what}, yet tenure-eval records every file \
+                         a run reads (a hand-edited manifest, or a suite built without files?)"
+                    ),
+                ));
+            }
         }
         let inputs = self.manifest.iter().flat_map(|m| m.inputs.iter().flatten());
         for (i, input) in inputs.enumerate() {

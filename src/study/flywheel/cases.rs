@@ -6,7 +6,7 @@ use super::metrics::SessionMetrics;
 use super::simulate::Replay;
 use super::user::Event;
 use super::{Mechanisms, Params};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::suite::Belief;
 
 /// One query of a fixed case and what it retrieved with the mechanism on and off.
@@ -46,7 +46,8 @@ fn after(
     queries: &[String],
 ) -> Result<Vec<Vec<String>>> {
     let params = Params::default();
-    let (mut all, _) = super::user::grown_store(&params, 200);
+    let (mut all, _) =
+        super::user::grown_store(&params, 200).map_err(|e| Error::backend("flywheel", e))?;
     for b in &mut all {
         b.user_id = BACKGROUND_USER.into();
     }

@@ -79,7 +79,7 @@ fn timed<T>(
 pub(crate) fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Result<FlywheelResult> {
     plan.params.check().map_err(Error::Usage)?;
     let mut elapsed = Vec::new();
-    let trace = user::trace(&plan.params);
+    let trace = user::trace(&plan.params).map_err(|e| Error::backend("flywheel", e))?;
     let mut runs = Vec::new();
     for variant in &plan.variants {
         observer.pass_started(&format!("flywheel {}", variant.name));
@@ -116,7 +116,8 @@ pub(crate) fn execute(plan: &FlywheelPlan, observer: &mut dyn Observer) -> Resul
             let params = plan.params.with(name, value).map_err(Error::Usage)?;
             observer.pass_started(&format!("sensitivity {name} {value}"));
             let sessions = timed(&mut elapsed, format!("sensitivity {name} {value}"), || {
-                simulate(&user::trace(&params), &params, plan.base, &mut |d, t, u| {
+                let trace = user::trace(&params).map_err(|e| Error::backend("flywheel", e))?;
+                simulate(&trace, &params, plan.base, &mut |d, t, u| {
                     observer.finished(d, t, u)
                 })
             })?;

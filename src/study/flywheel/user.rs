@@ -25,7 +25,7 @@ use super::domain::{topics, Topic};
 use super::trace::{unit, weighted, FRAMES, TWO_FORM_FRAMES};
 pub use super::trace::{Event, RefKind, Reference, SessionPlan, Trace};
 use super::Params;
-use crate::suite::synthetic::Rng;
+use crate::suite::synthetic::{room, Rng};
 use crate::suite::Belief;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -287,66 +287,74 @@ impl Model<'_> {
     }
 }
 
-/// The trace of `params` (its seed included): the same parameters give the same trace.
-pub(crate) fn trace(params: &Params) -> Trace {
-    let mut model = Model {
-        p: params,
-        rng: Rng::new(params.seed),
-        pending: topics(params.seed),
-        slots: Vec::new(),
-        owners: BTreeMap::new(),
-        next_id: 0,
-    };
-    let initial: Vec<Belief> = (0..params.initial_beliefs)
-        .map(|_| {
+impl<'p> Model<'p> {
+    /// A model that will hold `beliefs` beliefs, checked to fit.
+    fn new(p: &'p Params, beliefs: Option<usize>) -> Result<Model<'p>, String> {
+        Ok(Model {
+            p,
+            rng: Rng::new(p.seed),
+            pending: topics(p.seed),
+            slots: room(beliefs, "beliefs")?,
+            owners: BTreeMap::new(),
+            next_id: 0,
+        })
+    }
+}
+
+/// The trace of `params` (its seed included): the same parameters give the same trace; an
+/// error when its beliefs, sessions or references cannot be held in memory.
+pub(crate) fn trace(params: &Params) -> Result<Trace, String> {
+    let p = params;
+    let beliefs = (p.sessions.checked_mul(p.growth)).and_then(|g| g.checked_add(p.initial_beliefs));
+    let mut model = Model::new(params, beliefs)?;
+    // Every reference is held until the trace is replayed: checked, then let go.
+    drop(room::<Reference>(
+        p.sessions.checked_mul(p.references),
+        "references",
+    )?);
+    let mut initial = room(Some(params.initial_beliefs), "beliefs")?;
+    initial.extend((0..params.initial_beliefs).map(|_| {
+        let t = model.next_topic();
+        model.new_slot(t)
+    }));
+    let mut sessions = room(Some(params.sessions), "sessions")?;
+    sessions.extend((0..params.sessions).map(|_| {
+        let mut plan = SessionPlan::default();
+        model.drift();
+        for _ in 0..params.growth {
             let t = model.next_topic();
-            model.new_slot(t)
-        })
-        .collect();
-    let sessions = (0..params.sessions)
-        .map(|_| {
-            let mut plan = SessionPlan::default();
-            model.drift();
-            for _ in 0..params.growth {
-                let t = model.next_topic();
-                plan.events.push(Event::Create(model.new_slot(t)));
-            }
-            if unit(&mut model.rng) < params.supersede {
-                plan.events.extend(model.supersede());
-            }
-            if unit(&mut model.rng) < params.merge {
-                plan.events.extend(model.merge());
-            }
-            plan.references = (0..params.references).map(|_| model.reference()).collect();
-            plan
-        })
-        .collect();
-    Trace { initial, sessions }
+            plan.events.push(Event::Create(model.new_slot(t)));
+        }
+        if unit(&mut model.rng) < params.supersede {
+            plan.events.extend(model.supersede());
+        }
+        if unit(&mut model.rng) < params.merge {
+            plan.events.extend(model.merge());
+        }
+        plan.references = (0..params.references).map(|_| model.reference()).collect();
+        plan
+    }));
+    Ok(Trace { initial, sessions })
 }
 
 /// A store of `size` beliefs of the domain, seeded as the model seeds them, with one query per
 /// belief (its user's most used form in a message frame): the vector side's stores. Nested:
 /// the store of n is the first n beliefs of any larger one.
-pub fn grown_store(params: &Params, size: usize) -> (Vec<Belief>, Vec<Reference>) {
+/// An error when `size` beliefs cannot be held in memory.
+pub fn grown_store(params: &Params, size: usize) -> Result<(Vec<Belief>, Vec<Reference>), String> {
     let p = Params {
         initial_beliefs: size,
         sessions: 0,
         ..params.clone()
     };
-    let mut model = Model {
-        p: &p,
-        rng: Rng::new(params.seed),
-        pending: topics(params.seed),
-        slots: Vec::new(),
-        owners: BTreeMap::new(),
-        next_id: 0,
-    };
-    let beliefs: Vec<Belief> = (0..size)
-        .map(|_| {
-            let t = model.next_topic();
-            model.new_slot(t)
-        })
-        .collect();
+    let mut model = Model::new(&p, Some(size))?;
+    // Each belief is held three times: its slot, its belief and its query.
+    drop(room::<Reference>(Some(size), "queries")?);
+    let mut beliefs = room(Some(size), "beliefs")?;
+    beliefs.extend((0..size).map(|_| {
+        let t = model.next_topic();
+        model.new_slot(t)
+    }));
     let queries = model
         .slots
         .iter()
@@ -359,7 +367,7 @@ pub fn grown_store(params: &Params, size: usize) -> (Vec<Belief>, Vec<Reference>
             kind: RefKind::Plain,
         })
         .collect();
-    (beliefs, queries)
+    Ok((beliefs, queries))
 }
 
 #[cfg(test)]
@@ -376,7 +384,7 @@ mod tests {
                 sessions: 50,
                 ..Params::default()
             };
-            let t = trace(&params);
+            let t = trace(&params).unwrap();
             assert!(t.initial.iter().all(|b| !b.aliases.is_empty()));
             for (s, plan) in t.sessions.iter().enumerate() {
                 for r in &plan.references {

@@ -183,7 +183,8 @@ pub(crate) fn run(
     progress: super::Progress<'_>,
 ) -> Result<Vec<VectorRow>> {
     let largest = options.sizes.iter().copied().max().unwrap_or(0);
-    let (beliefs, all_queries) = grown_store(params, largest);
+    let (beliefs, all_queries) = grown_store(params, largest)
+        .map_err(|e| Error::backend("flywheel", format!("the vector side's store: {e}")))?;
     let prepared = |r: &Reference| crate::query::prepare(&r.message, Profile::Head).query;
     let mut texts: Vec<String> = Vec::new();
     for &n in &options.sizes {

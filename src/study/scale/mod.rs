@@ -132,6 +132,9 @@ pub(crate) fn measure(
         .collect();
     scopes.sort();
     scopes.dedup();
+    // A size no machine holds is said, not left to the kernel's OOM killer (it took the
+    // machine's memory first).
+    drop(synthetic::room::<Belief>(Some(size), "beliefs").map_err(|e| Error::backend("scale", e))?);
     let corpus = synthetic::corpus(&suite.corpus, size, &scopes, seed);
     let start = Instant::now();
     let backend = Bm25Backend::build(&corpus)?;
