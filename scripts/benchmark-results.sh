@@ -158,6 +158,12 @@ print(f"Reordering plain BM25's first 10 can put at most **{at_best}/{n} ({at_be
       f"{at_best - within} more are first already below the tenth place.")
 PY
       echo
+      # Supersession recorded in the store instead of a prior: BEAM's own links (a bound) and
+      # links found in the text at write time (theta chosen on 100K, reported on 500K).
+      echo "Supersession recorded in the store (\`scripts/supersession_links.py\`: a superseded result in the first 10 has its superseder placed right above it), per tier:"
+      echo
+      python3 scripts/supersession_links.py "$out/supersession/trec/retrieval-report-bm25-text" "$data/beam"
+      echo
       echo "<!-- supersession:end -->"
     } >"$file"
     ;;
