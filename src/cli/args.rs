@@ -31,6 +31,21 @@ pub(crate) struct OutputArgs {
     pub metrics: Measures,
 }
 
+/// `--ort-lib` value: a file that exists. A missing library named on the command line is the
+/// user's to fix (exit 2); it was found only when the runtime loaded, as a backend failure
+/// (exit 3, a ninth audit).
+pub(crate) fn ort_library(text: &str) -> std::result::Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(text);
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{text}: no such file (expected the ONNX Runtime library, libonnxruntime.so; \
+             scripts/setup-models.sh prints its path)"
+        ))
+    }
+}
+
 /// A parsed `--metrics` list.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Measures(pub Vec<crate::eval::rank::Measure>);

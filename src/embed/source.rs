@@ -79,6 +79,15 @@ impl ModelSource {
         }
     }
 
+    /// The store the spec names, no model opened: a built-in's own (`hashed:64` fills
+    /// `hashed-bow-64`), else `--store-name` or the spec (`embed --export-texts --missing`).
+    pub(crate) fn lookup_name(&self) -> Result<String> {
+        match self.builtin() {
+            Some(builtin) => self.store_name_for(&builtin?.info().name),
+            None => self.store_name_for(&self.spec),
+        }
+    }
+
     /// Open the model and its store (empty if none), refusing a store made by another model
     /// or of another width.
     pub(crate) fn open_model(&self) -> Result<(Box<dyn Embedder>, EmbeddingStore)> {

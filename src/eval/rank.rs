@@ -132,9 +132,12 @@ pub fn parse_measures(list: &str) -> Result<Vec<Measure>, String> {
     let mut out: Vec<Measure> = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let m: Measure = name.parse()?;
-        if !out.contains(&m) {
-            out.push(m);
+        // One measure named twice was shown once by some commands and twice by others (a
+        // ninth audit): refused, as a model or a floor given twice is.
+        if out.contains(&m) {
+            return Err(format!("{name} is given twice: name each measure once"));
         }
+        out.push(m);
     }
     if out.is_empty() {
         return Err("no measure named; expected a list such as \"nDCG@10,RR,P@5\"".into());
@@ -250,11 +253,15 @@ mod tests {
         ] {
             assert_eq!(m(name).to_string(), name);
         }
-        let list = parse_measures("nDCG@10, RR,P@5,RR").unwrap();
+        let list = parse_measures("nDCG@10, RR,P@5").unwrap();
         assert_eq!(
             list.iter().map(ToString::to_string).collect::<Vec<_>>(),
             ["nDCG@10", "RR", "P@5"]
         );
+        // A measure named twice is refused (it was dropped in silence).
+        assert!(parse_measures("nDCG@10, RR,P@5,RR")
+            .unwrap_err()
+            .contains("RR is given twice"));
         assert!("ndcg@10"
             .parse::<Measure>()
             .unwrap_err()

@@ -485,7 +485,7 @@ fn the_flywheels_sweep_is_one_per_parameter_and_c7_says_when_drift_was_not_swept
             "--model",
             "hashed:64",
             "--ort-lib",
-            "/nonexistent/lib.so",
+            "Cargo.toml",
         ],
         "--ort-lib applies to a model folder",
     );

@@ -19,6 +19,8 @@ mod audit_eighth;
 /// The review of the third audit's fixes and the fourth audit: errored turns, compat runs that
 /// failed their calls, `--explain --top 0`, the chance test's cases, `serve`'s default, prune.
 mod audit_later;
+/// A ninth audit's findings (models, embed, history, temporal, beam), each kept closed.
+mod audit_ninth;
 /// The third audit for wrong numbers with exit 0: settings refused, figures of nothing as "-",
 /// edited means caught by `verify`, a page of part of a run or of runs on other files.
 mod audit_numbers;

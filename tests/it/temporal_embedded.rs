@@ -118,8 +118,9 @@ fn another_embedding_model_and_flags_it_cannot_use_are_refused() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--embedder"));
-    // --ort-lib without --embedder loads nothing.
-    let out = tenure_eval(&["temporal", "classify", labels_s, "--ort-lib", "x.so"]);
+    // --ort-lib without --embedder loads nothing (a file that exists: a missing one is
+    // refused as such first).
+    let out = tenure_eval(&["temporal", "classify", labels_s, "--ort-lib", "Cargo.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--embedder"));
 }

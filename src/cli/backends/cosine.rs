@@ -55,7 +55,7 @@ pub(crate) struct CosineArgs {
     #[arg(long, value_enum)]
     pub query_text: Option<QueryTextArg>,
     /// ONNX Runtime shared library (else ORT_DYLIB_PATH); only for model folders.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::args::ort_library)]
     pub ort_lib: Option<PathBuf>,
     /// Folder of embedding stores, the only one looked at when given [default: embeddings/,
     /// then the stores built into the binary].
@@ -70,10 +70,10 @@ pub(crate) struct CosineArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
     /// Texts per model call at most (model folders; served models: texts per request).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = crate::cli::remote::at_least_one)]
     pub batch_size: usize,
     /// Model folders: padded tokens per model call at most (texts are batched by length).
-    #[arg(long, value_name = "N", default_value_t = 8192)]
+    #[arg(long, value_name = "N", default_value_t = 8192, value_parser = crate::cli::remote::at_least_one)]
     pub batch_tokens: usize,
     /// Served models: Ollama's API, `embed` (/api/embed) or `legacy` (/api/embeddings, one text
     /// per call, not normalised: what the paper and PrecisionMemBench used).
@@ -270,12 +270,12 @@ impl CosineArgs {
                 config.store_name = self.store_name.clone();
                 config.ort_lib = self.ort_lib.clone();
                 config.embed = EmbedOptions {
-                    batch_size: self.batch_size.max(1),
+                    batch_size: self.batch_size,
                     threads: self.threads.map_or(0, |n| n as usize),
-                    batch_tokens: self.batch_tokens.max(1),
+                    batch_tokens: self.batch_tokens,
                 };
                 config.service = ServiceOptions {
-                    batch_size: self.batch_size.max(1),
+                    batch_size: self.batch_size,
                     concurrency: remote.concurrency.max(1),
                     timeout_secs: remote.timeout.unwrap_or(120).max(1),
                     retries: remote.retries,

@@ -109,7 +109,7 @@ pub(crate) struct FlywheelArgs {
     #[arg(long, requires = "vector", default_value = "models/all-minilm-l6-v2")]
     pub model: String,
     /// ONNX Runtime library (else ORT_DYLIB_PATH).
-    #[arg(long, requires = "vector")]
+    #[arg(long, requires = "vector", value_parser = crate::cli::args::ort_library)]
     pub ort_lib: Option<PathBuf>,
     /// Folder of embedding stores (vectors found there are reused, none are written).
     #[arg(long, requires = "vector", default_value = "embeddings")]

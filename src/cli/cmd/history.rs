@@ -45,6 +45,16 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
         None => crate::render::FigureFormat::Svg,
     };
     let entries = read(&args.dir)?;
+    // An empty file (a CI cache recreated it) printed nothing, passed --fail-on-regression and
+    // drew a figure without a series, each with exit 0 (a ninth audit). `run --history` reads
+    // it too, and there no line yet is a first run.
+    if entries.is_empty() {
+        return Err(crate::Error::input(
+            &args.dir.join(crate::analysis::history::FILE),
+            "file",
+            "empty: no run is recorded (each `run --history DIR` adds one line)",
+        ));
+    }
     let series = series(&entries);
     let metrics: Vec<String> = if args.metric.is_empty() {
         entries
@@ -52,6 +62,14 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
             .map(|e| e.metrics.iter().map(|(m, _)| m.clone()).collect())
             .unwrap_or_default()
     } else {
+        if let Some(i) =
+            (1..args.metric.len()).find(|&i| args.metric[..i].contains(&args.metric[i]))
+        {
+            return Err(crate::Error::Usage(format!(
+                "--metric {} is given twice: name each measure once",
+                args.metric[i]
+            )));
+        }
         crate::analysis::history::check_metrics(&entries, &args.metric)
             .map_err(|why| crate::Error::Usage(format!("{why} ({})", args.dir.display())))?;
         args.metric.clone()

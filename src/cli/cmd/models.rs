@@ -121,6 +121,15 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
             "--fuse does not apply to models: {why}"
         )));
     }
+    // A fusion given twice ran twice, wrote its report over itself and added a pair to Holm's
+    // family, raising every other row's adjusted p (a ninth audit); models and floors given
+    // twice were refused already.
+    if let Some(i) = (1..args.fusion.len()).find(|&i| args.fusion[..i].contains(&args.fusion[i])) {
+        return Err(crate::Error::Usage(format!(
+            "--fusion {} is given twice: each fusion runs once",
+            args.fusion[i].backend().name()
+        )));
+    }
     let fusions: Vec<BackendArg> = args.fusion.iter().map(|f| f.backend()).collect();
     let mut chosen = vec![reference, BackendArg::Cosine];
     chosen.extend(fusions.iter().copied());
@@ -175,14 +184,15 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         seed: args.seed,
     };
     tests.check(backends.len())?;
+    let shard = (args.shard.as_deref())
+        .map(crate::shard::Shard::parse)
+        .transpose()?;
     let plan = ModelsPlan {
         suite,
         backends,
         chance,
         measures: args.metrics.0.clone(),
-        shard: (args.shard.as_deref())
-            .map(crate::shard::Shard::parse)
-            .transpose()?,
+        shard,
         out: args.out.clone(),
         settings: tests,
     };
@@ -199,14 +209,24 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
         table,
         outcome,
     } = ran.compare()?;
+    // A shard's table is of its cases only, and so is its test against chance: said in the
+    // title and below the table, as `run` says it (a ninth audit: "suite pmb", 29/29 and
+    // "every row above chance" were one shard's, with nothing to say so).
+    let of_shard = shard.map_or(String::new(), |s| format!(" · shard {s}, its cases only"));
     let title = format!(
-        "Embedding models · suite {name} ({profile} profile, index {})",
+        "Embedding models · suite {name} ({profile} profile, index {}){of_shard}",
         index.name()
     );
+    let shard_note = shard.map_or(String::new(), |s| {
+        format!(
+            "\nshard {s}: each row and its test against chance hold that shard's cases only \
+             (`tenure-eval merge` makes the whole run's reports)\n"
+        )
+    });
     let text = match args.format {
         OutputFormat::Json => json_text(&rows),
         OutputFormat::Markdown => format!(
-            "### {title}\n\n{}{}",
+            "### {title}\n\n{}{}{shard_note}",
             models_table(&rows),
             chance_note(&rows, &table)
         ),

@@ -83,7 +83,7 @@ pub(crate) struct EmbedderArgs {
     #[arg(long, value_name = "DIR")]
     pub embedder: Option<PathBuf>,
     /// ONNX Runtime library for --embedder (else ORT_DYLIB_PATH).
-    #[arg(long, value_name = "FILE", requires = "embedder")]
+    #[arg(long, value_name = "FILE", requires = "embedder", value_parser = crate::cli::args::ort_library)]
     pub ort_lib: Option<PathBuf>,
 }
 
@@ -260,6 +260,16 @@ fn eval(args: EvalArgs) -> Result<ExitCode> {
         Some(second) => {
             let (path, first) = read_input(&args.file)?;
             let (second, given) = read_input(second)?;
+            // A path given twice (or a copy) is scored against itself: κ 1.000 by construction,
+            // read as perfect agreement (a ninth audit). Said, as the report commands say it.
+            if first == given {
+                say!(
+                    "warning: {} holds the same bytes as {} (the same file, or a copy?): its \
+                     labels are scored against themselves, in agreement by construction",
+                    second.display(),
+                    path.display()
+                );
+            }
             let statements =
                 crate::study::temporal::texts::with_predictions(&path, &first, &second, &given)?;
             (path, statements)

@@ -81,6 +81,20 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
     let given = tiers_of(suite.cases.iter().map(|c| c.case_id.as_str()));
     let mut out = Vec::new();
     for report in reports {
+        // A run of more tiers than the suite given: said as such, not as a run on other files
+        // (its cases of the other tiers were "not a question of the files given", a ninth audit).
+        let ran = tiers_of(report.rows.iter().map(|r| r.case_id.as_str()));
+        let extra = ran.iter().find(|t| !given.contains(*t));
+        if let Some(extra) = extra.filter(|_| report.suite() == Some("beam")) {
+            return Err(Error::Usage(format!(
+                "{}: a run on tiers {} where {} given: tier {extra} is not; give the run's --tier \
+                 here too (or none)",
+                report.path.display(),
+                Vec::from_iter(ran.iter().copied()).join(", "),
+                Vec::from_iter(given.iter().copied()).join(", ")
+                    + if given.len() == 1 { " is" } else { " are" }
+            )));
+        }
         if let Some(row) = report
             .rows
             .iter()
@@ -109,7 +123,6 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
             ));
         }
         // A run of fewer tiers than the suite given lacks the others' cases: say which flag.
-        let ran = tiers_of(report.rows.iter().map(|r| r.case_id.as_str()));
         if !ran.is_empty() && ran.len() < given.len() {
             return Err(Error::Usage(format!(
                 "{}: a run on tier {} of the {} given: give the run's --tier here too",

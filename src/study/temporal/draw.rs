@@ -167,13 +167,14 @@ pub(crate) fn fill_texts(
         .collect();
     for statement in statements
         .iter_mut()
-        .filter(|s| s.text.is_empty() && s.predicted.is_none())
+        .filter(|s| s.text.trim().is_empty() && s.predicted.is_none())
     {
         let sentence = statement.id.rsplit_once("/s").and_then(|(turn, k)| {
             let (sample, dia) = turn.split_once('/')?;
             let k: usize = k.parse().ok()?;
             let text = by_turn.get(&(sample, dia))?;
-            text.unicode_sentences().nth(k.checked_sub(1)?)
+            let sentence = text.unicode_sentences().nth(k.checked_sub(1)?)?.trim();
+            (!sentence.is_empty()).then_some(sentence)
         });
         statement.text = sentence
             .ok_or_else(|| {
@@ -183,7 +184,6 @@ pub(crate) fn fill_texts(
                     "names no sentence of the benchmark's files; expected SAMPLE/DIALOG/sK as drawn",
                 )
             })?
-            .trim()
             .to_string();
     }
     Ok(())

@@ -47,7 +47,8 @@ pub(crate) fn read_statements(
     let mut statements = parse_statements(path, bytes)?;
     let untexted = statements
         .iter()
-        .find(|s| s.text.is_empty() && s.predicted.is_none());
+        // A text of spaces is none: it was classified (current_state) and scored (a ninth audit).
+        .find(|s| s.text.trim().is_empty() && s.predicted.is_none());
     match (untexted, from.flag()) {
         (None, Some(flag)) => {
             return Err(Error::Usage(format!(

@@ -20,12 +20,15 @@ pub(crate) fn export(args: &EmbedArgs, suites: &[Suite]) -> Result<ExitCode> {
     let places = Places::new(args.cosine.store_dir.as_deref());
     let store = match (args.missing, args.cosine.model.as_slice()) {
         (false, _) => None,
-        (true, [name]) => Some(places.find(name)?.ok_or_else(|| {
-            Error::Usage(format!(
-                "--missing: no store {name}; looked at {}",
-                places.looked_at(name)
-            ))
-        })?),
+        (true, [_]) => {
+            let name = config.source().lookup_name()?;
+            Some(places.find(&name)?.ok_or_else(|| {
+                Error::Usage(format!(
+                    "--missing: no store {name}; looked at {}",
+                    places.looked_at(&name)
+                ))
+            })?)
+        }
         (true, _) => {
             return Err(Error::Usage(
                 "--missing needs one --model NAME (the store whose missing texts to list)".into(),
@@ -76,8 +79,8 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
         ));
     };
     let config = &args.cosine.configs(&args.remote, IndexKind::Exact)[0];
-    let policy = config.policy(suites[suites.len() - 1].profile);
     let read = read(file, args.texts.as_deref())?;
+    let policy = config.policy(suites[suites.len() - 1].profile);
     for n in &read.notes {
         note(args.quiet, format!("note: {n}"));
     }
@@ -86,7 +89,38 @@ pub(crate) fn import(args: &EmbedArgs, suites: &[Suite], file: &Path) -> Result<
     let before = existing.as_ref().map_or(0, EmbeddingStore::len);
     let source =
         (args.source.clone()).unwrap_or_else(|| format!("imported from {}", file.display()));
+    let untagged = (read.records.iter())
+        .find(|(r, _, _)| r.policy.is_none())
+        .map(|(_, _, at)| at.clone());
+    // Every record is checked (a bad vector names its line) before the policies are.
     let imported = import(read.records, name, &source, policy, existing, args.refresh)?;
+    // A record without a policy takes its suite's; with several suites of different policies
+    // it took the last one's, and a paper store was filed where the paper never looks (a ninth
+    // audit).
+    let mut policies: Vec<String> = suites
+        .iter()
+        .map(|s| config.policy(s.profile).label())
+        .collect();
+    policies.sort();
+    policies.dedup();
+    if let Some(at) = &untagged {
+        if policies.len() > 1 {
+            // `at` names the file too (the import's own messages are whole sentences).
+            let line = at
+                .strip_prefix(&format!("{} ", file.display()))
+                .unwrap_or(at);
+            return Err(Error::input(
+                file,
+                line,
+                format!(
+                    "no \"policy\", and the suites given embed under {} policies ({}): give \
+                     --suite (the suite these texts are of) or a policy on each record",
+                    policies.len(),
+                    policies.join(", ")
+                ),
+            ));
+        }
+    }
     super::save_imported(&imported, file, &places.folder(name), before, args.quiet)?;
     let store = imported.0;
     for suite in suites {
