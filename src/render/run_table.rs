@@ -180,6 +180,9 @@ pub(crate) struct ModelRow {
     pub measures: Vec<(String, Option<f64>)>,
     /// This row against the chance row, when there is one.
     pub vs_chance: Option<ChanceTest>,
+    /// The shard whose cases the row holds (`1/2`), for a JSON reader as the title says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// A row's static rank measure against the chance row's.

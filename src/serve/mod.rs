@@ -48,6 +48,9 @@ pub struct Server {
     log: Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>,
     exit_after_searches: Option<usize>,
     searches: std::sync::atomic::AtomicUsize,
+    /// Told each id an `/add` names that is none of the suite's (indexed from its text alone).
+    on_unknown: Option<Box<dyn Fn(&str, usize) + Send + Sync>>,
+    unknown: std::sync::atomic::AtomicUsize,
 }
 
 /// An answer: status and JSON body.
@@ -84,7 +87,21 @@ impl Server {
             log: None,
             exit_after_searches: None,
             searches: Default::default(),
+            on_unknown: None,
+            unknown: Default::default(),
         })
+    }
+
+    /// Call `tell(id, n)` when an `/add` names an id none of the suite's beliefs has (the `n`th
+    /// such): it is indexed from the text sent, without the suite's aliases, so a served BM25
+    /// scores it otherwise than the suite's belief. The library prints nothing; `serve` says it
+    /// (a served system of another suite's ids was scored low in silence). `/health` counts them.
+    pub(crate) fn on_unknown_id(
+        mut self,
+        tell: impl Fn(&str, usize) + Send + Sync + 'static,
+    ) -> Server {
+        self.on_unknown = Some(Box::new(tell));
+        self
     }
 
     /// Add `latency` to every search, as a remote system would (to try `--concurrency` and
@@ -217,6 +234,7 @@ impl Server {
                 "status": "ok",
                 "backend": state.backend.info(),
                 "beliefs": state.catalogue.live(),
+                "unknownIds": self.unknown.load(std::sync::atomic::Ordering::Relaxed),
             }),
         )
     }
@@ -245,6 +263,14 @@ impl Server {
             Ok(b) => b,
             Err(message) => return detail(422, message),
         };
+        if !state.catalogue.knows(&belief.id) {
+            let n = 1 + self
+                .unknown
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Some(tell) = &self.on_unknown {
+                tell(&belief.id, n);
+            }
+        }
         let replace = state.catalogue.is_live(&belief.id);
         state.catalogue.record(belief.clone());
         let answer = json!({"id": belief.id, "status": "ok"});

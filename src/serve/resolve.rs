@@ -65,6 +65,11 @@ impl Catalogue {
         self.live.len()
     }
 
+    /// Is `id` one of the suite's beliefs (its corpus, or one its sessions create)?
+    pub(super) fn knows(&self, id: &str) -> bool {
+        self.known.contains_key(id)
+    }
+
     pub(super) fn is_live(&self, id: &str) -> bool {
         self.live.contains_key(id)
     }

@@ -44,6 +44,21 @@ fn a_shards_models_table_says_it_is_the_shards() {
         ),
         "{table}"
     );
+    // JSON says it on every row.
+    let json = tenure_eval_ok(
+        &[
+            &args[..],
+            &[dir.path().to_str().unwrap(), "--format", "json"],
+        ]
+        .concat(),
+        &[],
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert!(
+        rows.len() >= 2 && rows.iter().all(|r| r["shard"] == "1/2"),
+        "{rows:?}"
+    );
     // The whole suite's table says no shard.
     let whole = tenure_eval_ok(&args[..6], &[]);
     assert!(!stdout(&whole).contains("shard"), "{}", stdout(&whole));

@@ -161,3 +161,45 @@ fn serve_help_says_what_it_serves_and_it_serves_that() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not another server"));
 }
+
+#[test]
+fn ids_none_of_the_suites_are_said_once_and_counted() {
+    // They are indexed from the text sent, without the suite's aliases: a served BM25 scored a
+    // harness of another suite's ids low, and said nothing.
+    let mut child = crate::common::cli(&[])
+        .args(["serve", "--suite", "pmb", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().to_string();
+    let add = |id: &str, text: &str| {
+        let body = json!({"text": text, "user_id": "u", "metadata": {"beliefId": id}});
+        post(&format!("{url}/add"), &body)
+    };
+    // A belief of pmb's corpus, by its id and text.
+    let suite = builtin("pmb");
+    let known = &suite.corpus[0];
+    add(
+        &known.id,
+        &tenure_eval::suite::text::BeliefText::Names.of(known),
+    );
+    add("not-in-pmb-1", "redis is the cache");
+    add("not-in-pmb-2", "postgres is the store");
+    let mut health = ureq::get(&format!("{url}/health")).call().unwrap();
+    let health: Value = serde_json::from_str(&health.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(health["unknownIds"], 2, "{health}");
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    let notices: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains("is none of pmb's beliefs"))
+        .collect();
+    assert_eq!(notices.len(), 1, "{said}");
+    assert!(notices[0].contains("\"not-in-pmb-1\""), "{said}");
+}

@@ -101,6 +101,17 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     )?
     .with_latency(std::time::Duration::from_millis(args.latency_ms))
     .exit_after_searches(args.exit_after_searches);
+    // Said once, with the first id: a harness of another suite sends every id so.
+    let label = suite.label();
+    let quiet = args.quiet;
+    let server = server.on_unknown_id(move |id, n| {
+        if n == 1 && !quiet {
+            say!(
+                "serve: {id:?} is none of {label}'s beliefs: indexed from the text sent, without \
+                 the suite's aliases (said for the first such id; GET /health counts them)"
+            );
+        }
+    });
     let server = match &args.request_log {
         Some(path) => server.with_request_log(path)?,
         None => server,

@@ -149,5 +149,6 @@ fn row_of(passes: &[crate::job::PassOutcome]) -> ModelRow {
         session_summary: session.map(|s| s.summary.clone()),
         measures: Vec::new(),
         vs_chance: None,
+        shard: passes[0].report.shard().map(|s| s.to_string()),
     }
 }
