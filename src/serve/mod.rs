@@ -49,9 +49,12 @@ pub struct Server {
     exit_after_searches: Option<usize>,
     searches: std::sync::atomic::AtomicUsize,
     /// Told each id an `/add` names that is none of the suite's (indexed from its text alone).
-    on_unknown: Option<Box<dyn Fn(&str, usize) + Send + Sync>>,
+    on_unknown: Option<Box<Tell>>,
     unknown: std::sync::atomic::AtomicUsize,
 }
+
+/// What `serve` is told of an id none of the suite's: the id, and how many such so far.
+type Tell = dyn Fn(&str, usize) + Send + Sync;
 
 /// An answer: status and JSON body.
 type Answer = (u16, Value);

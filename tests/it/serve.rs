@@ -16,21 +16,24 @@ pub struct Served {
 
 impl Served {
     pub fn start(suite: &str) -> Served {
-        let mut child = crate::common::cli(&[])
-            .args(["serve", "--suite", suite, "--port", "0", "--quiet"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        Served {
-            child,
-            url: line.trim().to_string(),
-        }
+        let args = ["serve", "--suite", suite, "--port", "0", "--quiet"];
+        let (child, url) = spawn(&args, Stdio::inherit());
+        Served { child, url }
     }
+}
+
+/// `tenure-eval ARGS` (a `serve`) with its stderr to `stderr`, and the URL it prints first.
+fn spawn(args: &[&str], stderr: Stdio) -> (Child, String) {
+    let mut child = crate::common::cli(args)
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (child, line.trim().to_string())
 }
 
 impl Drop for Served {
@@ -166,17 +169,7 @@ fn serve_help_says_what_it_serves_and_it_serves_that() {
 fn ids_none_of_the_suites_are_said_once_and_counted() {
     // They are indexed from the text sent, without the suite's aliases: a served BM25 scored a
     // harness of another suite's ids low, and said nothing.
-    let mut child = crate::common::cli(&[])
-        .args(["serve", "--suite", "pmb", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().to_string();
+    let (child, url) = spawn(&["serve", "--suite", "pmb", "--port", "0"], Stdio::piped());
     let add = |id: &str, text: &str| {
         let body = json!({"text": text, "user_id": "u", "metadata": {"beliefId": id}});
         post(&format!("{url}/add"), &body)
@@ -193,6 +186,7 @@ fn ids_none_of_the_suites_are_said_once_and_counted() {
     let mut health = ureq::get(&format!("{url}/health")).call().unwrap();
     let health: Value = serde_json::from_str(&health.body_mut().read_to_string().unwrap()).unwrap();
     assert_eq!(health["unknownIds"], 2, "{health}");
+    let mut child = child;
     let _ = child.kill();
     let out = child.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
