@@ -258,7 +258,8 @@ pub(crate) fn load_beam(data: &std::path::Path, tiers: Vec<String>) -> Result<Su
 /// Said by every command reading a benchmark from files that are not its release.
 pub(crate) fn say_not_released(label: &str) {
     say!(
-        "warning: {label}: the input is not the benchmark's released files (sha256 differ; \
-         `validate` says which): figures from it are not comparable with published ones"
+        "warning: {label}: the input is not the benchmark's released files (sha256 differ, or \
+         released files are absent; `validate` says which): figures from it are not comparable \
+         with published ones"
     );
 }

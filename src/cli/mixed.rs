@@ -29,12 +29,25 @@ fn suites<'a>(reports: impl IntoIterator<Item = &'a LoadedReport>) -> Option<Str
     })
 }
 
-/// Warn (on stderr) when the reports are of several suites.
-pub(crate) fn warn<'a>(reports: impl IntoIterator<Item = &'a LoadedReport>) {
-    if let Some(which) = suites(reports) {
+/// Warn (on stderr) when the reports are of several suites, or of one read from different
+/// files (a BEAM run of one tier beside one of two: a tenth audit found no word of it).
+pub(crate) fn warn<'a>(reports: impl IntoIterator<Item = &'a LoadedReport> + Clone) {
+    if let Some(which) = suites(reports.clone()) {
         say!(
             "warning: these reports are of different suites, so rows or lines of the same \
              backend stand side by side under one name: {which}"
+        );
+        return;
+    }
+    let recorded: Vec<(&LoadedReport, Vec<String>)> = (reports.into_iter())
+        .filter_map(|r| Some((r, r.recorded_inputs()?)))
+        .collect();
+    if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
+        say!(
+            "warning: {} and {} read different files (their manifests' inputs differ by \
+             sha256): their rows stand side by side over other cases or other gold",
+            recorded[0].0.path.display(),
+            other.path.display()
         );
     }
 }

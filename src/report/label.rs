@@ -56,6 +56,11 @@ pub(crate) fn run_label(backend: &BackendInfo, given: Option<&str>) -> String {
 /// `tables` keeps its names (its model table tells them apart by file), the page and
 /// `compare`'s runs table use these.
 pub(crate) fn shown_names(reports: &[super::LoadedReport]) -> Vec<String> {
+    shown_names_of(&reports.iter().collect::<Vec<_>>())
+}
+
+/// [`shown_names`] of the reports one table holds (a clash outside it is none).
+pub(crate) fn shown_names_of(reports: &[&super::LoadedReport]) -> Vec<String> {
     let clash = |i: usize, same_file: bool| {
         let r = &reports[i];
         reports.iter().enumerate().any(|(j, o)| {

@@ -80,3 +80,30 @@ pub(crate) fn check_user(
     }
     Ok(())
 }
+
+/// The paths of `inputs` whose bytes are not the released file of that path in `released` (a
+/// SHA256SUMS table: `sha256  path` a line), in input order.
+pub(crate) fn unreleased(released: &str, inputs: &[super::InputFile]) -> Vec<String> {
+    let is_released = |i: &super::InputFile| {
+        (released.lines())
+            .filter_map(|line| line.split_once("  "))
+            .any(|(sha, path)| sha == i.sha256 && path == i.path)
+    };
+    (inputs.iter().filter(|i| !is_released(i)))
+        .map(|i| i.path.clone())
+        .collect()
+}
+
+/// The paths of `released` that `part` holds and `inputs` did not read, in release order: a
+/// folder with files taken out ran as the release (a tenth audit).
+pub(crate) fn absent(
+    released: &str,
+    inputs: &[super::InputFile],
+    part: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    (released.lines())
+        .filter_map(|line| line.split_once("  ").map(|(_, path)| path))
+        .filter(|path| part(path) && !inputs.iter().any(|i| i.path == *path))
+        .map(str::to_string)
+        .collect()
+}

@@ -105,7 +105,7 @@ fn an_errored_case_is_recorded_and_the_others_are_evaluated() {
     // Readers see it too, and no temp file is left behind.
     let loaded = LoadedReport::load(path).unwrap();
     assert_eq!(
-        tenure_eval::analysis::verify::verify(path, true).unwrap(),
+        tenure_eval::analysis::verify::verify(path, true, None).unwrap(),
         Vec::<String>::new(),
         "an errored entry (not passed, no failures) is consistent"
     );

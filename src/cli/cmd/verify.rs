@@ -15,10 +15,22 @@ pub(crate) struct VerifyArgs {
     /// (for published reports, which have no manifest).
     #[arg(long)]
     pub no_inputs: bool,
+    /// Read the manifests' input files in this folder (their recorded paths are relative to
+    /// it): the run's --data folder for BEAM and the Temporal Memory Dataset, the folder the run
+    /// was made in otherwise.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_inputs")]
+    pub inputs_from: Option<PathBuf>,
 }
 
 /// Verify each report.
 pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
+    if let Some(dir) = args.inputs_from.as_deref().filter(|d| !d.is_dir()) {
+        return Err(crate::Error::Usage(format!(
+            "--inputs-from {}: no such folder (the folder the recorded input paths are relative \
+             to)",
+            dir.display()
+        )));
+    }
     let mut failed = false;
     for path in &args.reports {
         if is_sidecar(path)? {
@@ -28,7 +40,8 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
             );
             continue;
         }
-        let problems = crate::analysis::verify::verify(path, !args.no_inputs)?;
+        let problems =
+            crate::analysis::verify::verify(path, !args.no_inputs, args.inputs_from.as_deref())?;
         if problems.is_empty() {
             let scope = if args.no_inputs {
                 " (aggregates only; inputs not checked: --no-inputs)"

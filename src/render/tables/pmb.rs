@@ -77,6 +77,18 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
         .map(|r| (r, r.summary()))
         .collect();
     let mut tables = Vec::new();
+    // Two runs of one name in one table (a BEAM run of one tier and of two, both bm25-text)
+    // were two rows of one name, in another order in each table (a tenth audit): shown by their
+    // files then. The model variants (the published vector reports) have their own table.
+    let shown: Vec<&LoadedReport> = (statics.iter().filter(|(r, _)| !is_model_variant(r)))
+        .chain(&sessions)
+        .map(|(r, _)| *r)
+        .collect();
+    let names = crate::report::label::shown_names_of(&shown);
+    let name = |r: &LoadedReport| -> String {
+        (shown.iter().position(|o| std::ptr::eq(*o, r)))
+            .map_or_else(|| r.provider.clone(), |i| names[i].clone())
+    };
 
     let mut providers: Vec<&(&LoadedReport, Summary)> = statics
         .iter()
@@ -84,8 +96,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
         .collect();
     if !providers.is_empty() {
         providers.sort_by(|a, b| {
-            desc(a.1.mean_precision, b.1.mean_precision)
-                .then_with(|| a.0.provider.cmp(&b.0.provider))
+            desc(a.1.mean_precision, b.1.mean_precision).then_with(|| name(a.0).cmp(&name(b.0)))
         });
         tables.push(Table {
             title: "Retrieval Precision".into(),
@@ -104,7 +115,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
                 .iter()
                 .map(|(r, s)| {
                     vec![
-                        r.provider.clone(),
+                        name(r),
                         format!("{0}/{0}", s.pass_types.active_retrieval),
                         format!("{}/{}", s.total_passed, s.total_cases),
                         fixed(s.mean_precision, 2),
@@ -127,7 +138,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
             b.1.pass_types
                 .active_retrieval
                 .cmp(&a.1.pass_types.active_retrieval)
-                .then_with(|| a.0.provider.cmp(&b.0.provider))
+                .then_with(|| name(a.0).cmp(&name(b.0)))
         });
         tables.push(Table {
             title: "Pass type breakdown".into(),
@@ -144,7 +155,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
                 .map(|(r, s)| {
                     let p = s.pass_types;
                     vec![
-                        r.provider.clone(),
+                        name(r),
                         p.active_retrieval.to_string(),
                         p.structural.to_string(),
                         p.trivially_empty.to_string(),
@@ -198,7 +209,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
             b.1.total_passed
                 .cmp(&a.1.total_passed)
                 .then_with(|| desc(a.1.mean_precision, b.1.mean_precision))
-                .then_with(|| a.0.provider.cmp(&b.0.provider))
+                .then_with(|| name(a.0).cmp(&name(b.0)))
         });
         tables.push(Table {
             // Upstream's table, header and all; its drift is 1 − precision, said in the title.
@@ -218,7 +229,7 @@ pub fn pmb_tables(reports: &[LoadedReport]) -> Vec<Table> {
                 .iter()
                 .map(|(r, s)| {
                     vec![
-                        r.provider.clone(),
+                        name(r),
                         format!("{}/{}", s.total_passed, s.total_cases),
                         fixed(Some(s.pass_rate), 2),
                         fixed(r.mean_precision_drift(), 4),

@@ -21,6 +21,31 @@ pub(crate) const KNOWLEDGE_UPDATE: &str = "knowledge_update";
 /// The key of knowledge_update's current evidence (grade 2).
 const UPDATED: &str = "updated_info";
 
+/// The keys the released questions give each ability's evidence dict. A key of none of them
+/// is read at grade 1 and said: a misspelt `update_info` took the update out of the
+/// update-first share in silence (a tenth audit).
+const KEYS: [(&str, [&str; 2]); 3] = [
+    (KNOWLEDGE_UPDATE, ["original_info", UPDATED]),
+    (
+        "contradiction_resolution",
+        ["first_statement", "second_statement"],
+    ),
+    ("temporal_reasoning", ["first_event", "second_event"]),
+];
+
+/// What a key of no ability's is said against: `ability`'s own keys, or every ability's.
+fn expected_keys(ability: &str) -> String {
+    match KEYS.iter().find(|(a, _)| *a == ability) {
+        Some((_, keys)) => keys.join(" or "),
+        None => KEYS
+            .iter()
+            .flat_map(|(_, k)| k)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// A question's evidence resolved against its chat.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Resolved {
@@ -66,6 +91,15 @@ pub(crate) fn resolve(
     match value {
         Value::Object(map) => {
             for (key, part) in map {
+                if !KEYS.iter().any(|(_, keys)| keys.contains(&key.as_str())) {
+                    note(
+                        key.clone(),
+                        format!(
+                            "read as evidence of grade 1: a key of no ability's (expected {})",
+                            expected_keys(ability)
+                        ),
+                    );
+                }
                 let mut ids = Vec::new();
                 flatten(part, &mut ids, &mut |bad| {
                     note(bad, format!("dropped from {key}: not a message id"))

@@ -114,8 +114,16 @@ pub(crate) fn load(data: &Path, wanted: &[String]) -> Result<Suite> {
         ));
     }
     let unreleased = released::unreleased(&inputs);
-    let released = unreleased.is_empty();
-    if !released {
+    let absent = released::absent(&inputs);
+    let released = unreleased.is_empty() && absent.is_empty();
+    if let Some(first) = absent.first() {
+        warnings.push(format!(
+            "{} of BEAM's released files of the tiers read are absent, first {first}: a part \
+             of the release runs, and reports say so",
+            absent.len()
+        ));
+    }
+    if !unreleased.is_empty() {
         warnings.push(format!(
             "{} of the {} files read are not BEAM's released files (mohammadtavakoli78/BEAM \
              b2a3ee8), first {}; it runs, and reports say so",

@@ -21,6 +21,17 @@ use std::path::{Path, PathBuf};
 /// The error type whose correction changes the retrieval gold.
 const WRONG_CITATION: &str = "WRONG_CITATION";
 
+/// The audit's other error types (about the answer: counted, no gold changed). A closed set: a
+/// misspelt `WRONG_CITATIONS` was counted as a type of its own and its correction dropped in
+/// silence (a tenth audit).
+const ANSWER_ERRORS: [&str; 5] = [
+    "HALLUCINATION",
+    "TEMPORAL_ERROR",
+    "ATTRIBUTION_ERROR",
+    "AMBIGUOUS",
+    "INCOMPLETE",
+];
+
 /// One entry of an audit file.
 #[derive(Debug, Deserialize)]
 struct Entry {
@@ -104,6 +115,9 @@ pub(crate) fn read(paths: &[PathBuf], samples: &[RawSample]) -> Result<Overlay> 
             overlay.entry(&file, n, entry, samples)?;
         }
     }
+    // Recorded in path order: the same files given in another order made other report bytes,
+    // though nothing else differed (a tenth audit).
+    overlay.inputs.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(overlay)
 }
 
@@ -136,6 +150,17 @@ impl Overlay {
                     "{:?} differs from the LoCoMo file's {}/q{j}, {:?}; this overlay is for \
                      another file",
                     entry.question, samples[k].sample_id, question.question
+                ),
+            ));
+        }
+        if entry.error_type != WRONG_CITATION && !ANSWER_ERRORS.contains(&&*entry.error_type) {
+            return Err(Error::input(
+                file,
+                at("error_type"),
+                format!(
+                    "{:?}: expected one of the audit's error types, {WRONG_CITATION}, {}",
+                    entry.error_type,
+                    ANSWER_ERRORS.join(", ")
                 ),
             ));
         }

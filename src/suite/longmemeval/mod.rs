@@ -63,6 +63,21 @@ pub(crate) fn load(data: &Path, unit: Unit) -> Result<Suite> {
             q.answer_session_ids.iter().map(String::as_str).collect();
         let mut gold = Vec::new();
         let before = corpus.len();
+        // An item's id is its session's: a session given twice made two items of one id, each
+        // ranked and each gold (a tenth audit), where LoCoMo and BEAM refuse a repeated id.
+        let ids = &q.haystack_session_ids;
+        if let Some(t) = (1..ids.len()).find(|&t| ids[..t].contains(&ids[t])) {
+            let first = ids.iter().position(|id| *id == ids[t]).unwrap_or(0);
+            return Err(Error::input(
+                data,
+                format!("$[{i}].haystack_session_ids[{t}]"),
+                format!(
+                    "{:?} is given twice in this haystack (also at [{first}]): expected each \
+                     session once, its id is its items'",
+                    ids[t]
+                ),
+            ));
+        }
         for (s, (session_id, turns)) in q
             .haystack_session_ids
             .iter()

@@ -299,7 +299,7 @@ pub(super) fn value(command: &str, flag: &str, fx: &Fixtures) -> Option<String> 
         (_, "--data" | "--corrections" | "--beam" | "--livechat" | "--slack") => fx.path("chats"),
         (_, "--providers-config" | "--import-upstream" | "--import-vectors" | "--texts") => report,
         (_, "--baseline") => fx.path("r/pmb/all-minilm-l6-v2-retrieval-report-vector.json"),
-        (_, "--replay" | "--store-dir" | "--index-cache") => fx.path("r"),
+        (_, "--replay" | "--store-dir" | "--index-cache" | "--inputs-from") => fx.path("r"),
         // A file that is no library: loading it fails (a missing one is refused as it is read).
         (_, "--ort-lib") => crate::common::repo("Cargo.toml").display().to_string(),
         // The model the classifier's embedded weights were trained with: it classifies (where
