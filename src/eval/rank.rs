@@ -127,7 +127,7 @@ fn spelled_elsewhere(name: &str) -> Option<String> {
     })
 }
 
-/// A comma-separated list of measures, duplicates dropped, order kept.
+/// A comma-separated list of measures, in order; a measure named twice is refused.
 pub fn parse_measures(list: &str) -> Result<Vec<Measure>, String> {
     let mut out: Vec<Measure> = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {

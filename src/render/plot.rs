@@ -61,10 +61,16 @@ pub(crate) fn legend<DB: DrawingBackend>(
 /// Figure 2: drift score per session turn (x: turns in run order, across session cases), one
 /// line per session report, labelled by provider.
 pub(crate) fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
-    let sessions: Vec<&LoadedReport> = reports
-        .iter()
-        .filter(|r| r.kind == Workload::Session)
-        .collect();
+    // A static report beside session reports was left out of the figure in silence (an
+    // eleventh audit): the figure draws turns, and `plot --case` draws a static report's case.
+    if let Some(r) = reports.iter().find(|r| r.kind != Workload::Session) {
+        return Err(Error::Usage(format!(
+            "{}: a static report; the drift figure draws session reports' turns (plot --case \
+             CASE draws a case of a static report)",
+            r.path.display()
+        )));
+    }
+    let sessions: Vec<&LoadedReport> = reports.iter().collect();
     if sessions.is_empty() {
         return Err(Error::Usage(
             "the drift figure needs at least one session report".into(),
@@ -123,11 +129,13 @@ pub(crate) fn drift_figure(reports: &[LoadedReport]) -> Result<String> {
             let colour = COLOURS[k % COLOURS.len()];
             // Later series are drawn thinner, so a line under another still shows at its edges.
             let width = 3u32.saturating_sub((k / 2) as u32).max(1);
-            let points: Vec<(f64, f64)> = report
-                .rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (i as f64, r.noise_drift.unwrap_or(0.0)))
+            // Each turn where the first report has it (by case and turn, not by its place in
+            // the file: a report with its rows in another order drew another curve).
+            let drift: std::collections::HashMap<String, f64> = (report.rows.iter())
+                .map(|r| (r.key(), r.noise_drift.unwrap_or(0.0)))
+                .collect();
+            let points: Vec<(f64, f64)> = (sessions[0].rows.iter().enumerate())
+                .filter_map(|(i, r)| Some((i as f64, *drift.get(&r.key())?)))
                 .collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), colour.stroke_width(width)))

@@ -16,6 +16,8 @@ mod attribution;
 /// a flaky case of a repeated run.
 mod audit_ci;
 mod audit_eighth;
+/// An eleventh audit's findings (compare, plot, html, trec over reports), each kept closed.
+mod audit_eleventh;
 /// The review of the third audit's fixes and the fourth audit: errored turns, compat runs that
 /// failed their calls, `--explain --top 0`, the chance test's cases, `serve`'s default, prune.
 mod audit_later;

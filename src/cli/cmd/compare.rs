@@ -139,6 +139,22 @@ pub(crate) fn run(args: CompareArgs) -> Result<ExitCode> {
         (true, Some(suite)) => Some(Qrels::of(suite)),
         (true, None) => Some(Qrels::of(&crate::cli::args::load(&args.suite)?)),
     };
+    // Runs with no case in common compared nothing, and said McNemar's p = 1 and a mean
+    // difference of 0 over 0 cases, exit 0 (an eleventh audit).
+    let first: std::collections::HashSet<String> =
+        reports[0].rows.iter().map(|r| r.key()).collect();
+    if let Some(other) =
+        (reports.iter().skip(1)).find(|r| !r.rows.iter().any(|x| first.contains(&x.key())))
+    {
+        return Err(crate::Error::input(
+            &other.path,
+            if other.bare_array { "$" } else { "$.cases" },
+            format!(
+                "no case in common with {}: nothing to compare",
+                reports[0].path.display()
+            ),
+        ));
+    }
     let settings = tests;
     let table = runs_table(&reports, &measures, qrels.as_ref(), settings)?;
     let pair = (reports.len() == 2 && reports.iter().all(|r| r.pass_fail))

@@ -60,6 +60,19 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     let family = |kind| reports.iter().filter(|r| r.kind == kind).count();
     let pairs =
         [Workload::Static, Workload::Session].map(|k| family(k) * family(k).saturating_sub(1) / 2);
+    // No kind with two runs: nothing is tested, and the tests' settings changed nothing (an
+    // eleventh audit: the page was the same bytes with and without them).
+    if pairs.iter().all(|&p| p == 0) {
+        let why = || "the page tests pairs of runs of one kind, and these reports hold none".into();
+        if let Some(flag) = (["seed", "alpha", "resamples"].iter())
+            .find(|id| crate::cli::given::given_else_noted(id, why))
+        {
+            return Err(crate::Error::Usage(format!(
+                "--{flag}: the page tests pairs of runs of one kind, and these reports hold \
+                 none (one report, or one of each kind)"
+            )));
+        }
+    }
     tests.check(pairs.into_iter().max().unwrap_or(1))?;
     // The page sets the runs side by side, case by case, against one suite's gold: runs on other
     // files than each other's, or than the suite named, have other gold (an audit found both
@@ -79,7 +92,19 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
         // The scale study's report (`pmb-scale`) shows its cases against the suite planted.
         let scale = format!("-{}", crate::suite::SCALE);
         let name = name.strip_suffix(&scale).unwrap_or(name).to_string();
-        Suite::load(&SuiteSource::Builtin(name))?
+        // A benchmark's run (beam, locomo-sessions) was told "unknown suite", naming no report
+        // and no flag (an eleventh audit).
+        Suite::load(&SuiteSource::Builtin(name.clone())).map_err(|e| match e {
+            crate::Error::Usage(_) => crate::Error::input(
+                &reports[0].path,
+                "$.manifest.suite",
+                format!(
+                    "{name:?}: a suite read from a benchmark's files, not built in; give \
+                     --suite and --data as its run did"
+                ),
+            ),
+            other => other,
+        })?
     };
     let options = Options {
         title: args.title.clone(),

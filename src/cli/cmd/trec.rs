@@ -24,6 +24,13 @@ pub(crate) struct TrecArgs {
 
 /// Export a report.
 pub(crate) fn run(args: TrecArgs) -> Result<ExitCode> {
+    // A file where the folder should be failed as a write (exit 3) after the work.
+    if let Some(out) = args.out.as_deref().filter(|o| o.exists() && !o.is_dir()) {
+        return Err(crate::Error::Usage(format!(
+            "--out {}: a file; expected the folder for the run and its qrels",
+            out.display()
+        )));
+    }
     let suite = load(&args.suite)?;
     let report = LoadedReport::load(&args.report)?;
     // A shard's, a selection's or a stopped run's report, or one of a run on other files,
@@ -54,8 +61,20 @@ pub(crate) fn run(args: TrecArgs) -> Result<ExitCode> {
         );
     }
     let qrels = qrels_file(&report, &suite)?;
+    // No run file without its qrels: a run written before its qrels failed stayed alone (an
+    // eleventh audit), so a folder in either's place is refused first, and a run written
+    // before the qrels failed is taken back.
+    if let Some(taken) = [&run_path, &qrels_path].into_iter().find(|p| p.is_dir()) {
+        return Err(crate::Error::Usage(format!(
+            "{}: a folder is there; the export writes a file of that name",
+            taken.display()
+        )));
+    }
     write_atomic(&run_path, run.as_bytes())?;
-    write_atomic(&qrels_path, qrels.as_bytes())?;
+    if let Err(e) = write_atomic(&qrels_path, qrels.as_bytes()) {
+        let _ = std::fs::remove_file(&run_path);
+        return Err(e);
+    }
     say!(
         "wrote {}\nwrote {}",
         run_path.display(),

@@ -88,6 +88,37 @@ impl LoadedReport {
             manifest,
         );
         report.bare_array = parsed.array;
+        // A case (a session's turn) twice is no run's rows: `compare` counted it twice (flips,
+        // McNemar's p, "358 cases" of 355) and `html`'s differences with it, exit 0 (an
+        // eleventh audit); `claims`, `trec` and the studies refused it each on its own.
+        let mut seen = std::collections::HashMap::new();
+        for (i, row) in report.rows.iter().enumerate() {
+            // A share outside [0, 1] (a hand edit: nDCG@10 355, precision −40) was averaged
+            // into means `compare` and `html` printed as results (an eleventh audit).
+            let shares = [("precision", row.precision), ("recall", row.recall)]
+                .into_iter()
+                .chain(row.rank_metrics.0.iter().map(|(m, v)| (m.as_str(), *v)));
+            for (name, value) in shares {
+                if let Some(v) = value.filter(|v| !(0.0..=1.0).contains(v)) {
+                    return Err(crate::error::Error::input(
+                        path,
+                        report.entry_at(i),
+                        format!("{name} {v}: expected a share in [0, 1]"),
+                    ));
+                }
+            }
+            if let Some(first) = seen.insert(row.key(), i) {
+                return Err(crate::error::Error::input(
+                    path,
+                    report.entry_at(i),
+                    format!(
+                        "{:?} is in the report twice (first at {}): not one run's rows",
+                        row.key(),
+                        report.entry_at(first)
+                    ),
+                ));
+            }
+        }
         Ok(report)
     }
 
