@@ -166,3 +166,41 @@ fn trec_writes_both_files_or_neither() {
         "no run without its qrels"
     );
 }
+
+#[test]
+fn claims_name_the_report_a_claim_lacks() {
+    // With only the static BM25 report given, the session claims said "no BM25 report given".
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--suite",
+        "paper",
+        "--backend",
+        "bm25",
+        "--quiet",
+        "--out",
+    ];
+    tenure_eval_ok(&args, &[dir.path()]);
+    let report = dir.path().join("paper/retrieval-report.json");
+    let out = tenure_eval_ok(&["claims", s(&report)], &[]);
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    // A claim's row: its last cell, the reason.
+    let reason = |name: &str| {
+        let row = (table.lines())
+            .find(|l| l.split('|').nth(1).is_some_and(|c| c.trim() == name))
+            .unwrap();
+        row.split('|').rev().nth(1).unwrap().trim().to_string()
+    };
+    assert_eq!(
+        reason("BM25 static cases passed"),
+        "the same count as the paper"
+    );
+    assert_eq!(
+        reason("BM25 session turns passed"),
+        "no BM25 session report of the paper suite given"
+    );
+    assert_eq!(
+        reason("BM25 total"),
+        "the BM25 total needs a static and a session report of the paper suite"
+    );
+}

@@ -98,10 +98,17 @@ fn unmeasured(claim: &str, paper: String, cosine: bool) -> Claim {
         paper,
         measured: "—".into(),
         status: Status::NotMeasured,
-        reason: if cosine {
-            NO_COSINE.into()
-        } else {
-            "no BM25 report of the paper suite given".into()
+        // Which report is missing: with only the static one given, "no BM25 report" was said
+        // of the session claims (an eleventh audit).
+        reason: match (cosine, claim) {
+            (true, _) => NO_COSINE.into(),
+            (false, c) if c.ends_with("total") => {
+                "the BM25 total needs a static and a session report of the paper suite".into()
+            }
+            (false, c) if c.contains("session") => {
+                "no BM25 session report of the paper suite given".into()
+            }
+            (false, _) => "no BM25 static report of the paper suite given".into(),
         },
     }
 }
