@@ -227,15 +227,10 @@ pub(crate) fn write_stdout_then_go_on(text: &str) -> Result<()> {
     }
 }
 
-/// Read report files for a command that takes many (`tables`, `claims`, `plot`), skipping the
-/// sidecar manifests a glob picks up, with a note unless `quiet`.
-pub(crate) fn load_reports(
-    paths: &[PathBuf],
-    quiet: bool,
-) -> Result<Vec<crate::report::LoadedReport>> {
-    // A file given twice stands as two runs (two rows of `tables`, a pair of `compare` equal
-    // by construction): said, even with --quiet, so that it is never taken for two runs that
-    // agree (an audit found it silent).
+/// A file given twice stands as two runs (two rows of `tables`, a pair of `compare` or the two
+/// halves of `plot --case`, equal by construction): said, even with --quiet, so that it is
+/// never taken for two runs that agree (audits found it silent, `plot --case` the eleventh).
+pub(crate) fn warn_twice(paths: &[PathBuf]) {
     let mut seen = std::collections::HashSet::new();
     for path in paths {
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
@@ -246,6 +241,15 @@ pub(crate) fn load_reports(
             );
         }
     }
+}
+
+/// Read report files for a command that takes many (`tables`, `claims`, `plot`), skipping the
+/// sidecar manifests a glob picks up, with a note unless `quiet`.
+pub(crate) fn load_reports(
+    paths: &[PathBuf],
+    quiet: bool,
+) -> Result<Vec<crate::report::LoadedReport>> {
+    warn_twice(paths);
     let (reports, skipped) = crate::report::LoadedReport::load_all(paths)?;
     warn_copies(&reports);
     if !quiet {

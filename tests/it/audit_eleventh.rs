@@ -204,3 +204,28 @@ fn claims_name_the_report_a_claim_lacks() {
         "the BM25 total needs a static and a session report of the paper suite"
     );
 }
+
+#[test]
+fn plot_case_says_a_report_given_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, _) = pmb(dir.path());
+    let case = json_at(&base)["cases"][0]["caseId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = dir.path().join("f.svg");
+    let said = tenure_eval(&[
+        "plot",
+        "--case",
+        &case,
+        s(&base),
+        s(&base),
+        "--out",
+        s(&out),
+    ]);
+    let stderr = String::from_utf8_lossy(&said.stderr);
+    assert!(
+        stderr.contains("retrieval-report-tenure.json is given twice: it stands as two runs, equal by construction"),
+        "{stderr}"
+    );
+}

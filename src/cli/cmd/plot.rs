@@ -56,6 +56,7 @@ pub(crate) fn run(args: PlotArgs) -> Result<ExitCode> {
             report.answered_well()?;
         }
         crate::cli::mixed::warn([&ra, &rb]);
+        crate::cli::warn_twice(&[top.clone(), bottom.clone()]);
         crate::cli::warn_copies([&ra, &rb]);
         // A case the backend failed on has no scores: its half of the figure would be empty.
         for (report, (i, entry)) in [(&ra, &a), (&rb, &b)] {
