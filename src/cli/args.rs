@@ -31,6 +31,15 @@ pub(crate) struct OutputArgs {
     pub metrics: Measures,
 }
 
+/// The first value of `list` given before it: a flag whose values each run once (a model, a
+/// floor, a fusion, a size, a measure) ran a value given twice twice, one report written over
+/// the other.
+pub(crate) fn repeated<T: PartialEq>(list: &[T]) -> Option<&T> {
+    (1..list.len())
+        .find(|&i| list[..i].contains(&list[i]))
+        .map(|i| &list[i])
+}
+
 /// `--ort-lib` value: a file that exists. A missing library named on the command line is the
 /// user's to fix (exit 2); it was found only when the runtime loaded, as a backend failure
 /// (exit 3, a ninth audit).

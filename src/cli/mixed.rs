@@ -39,17 +39,27 @@ pub(crate) fn warn<'a>(reports: impl IntoIterator<Item = &'a LoadedReport> + Clo
         );
         return;
     }
-    let recorded: Vec<(&LoadedReport, Vec<String>)> = (reports.into_iter())
-        .filter_map(|r| Some((r, r.recorded_inputs()?)))
-        .collect();
-    if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
+    if let Some((first, other)) = differing_inputs(reports) {
         say!(
             "warning: {} and {} read different files (their manifests' inputs differ by \
              sha256): their rows stand side by side over other cases or other gold",
-            recorded[0].0.path.display(),
+            first.path.display(),
             other.path.display()
         );
     }
+}
+
+/// The first report whose recorded inputs differ by sha256 from the first's, with that first
+/// one. Built-in suites and reports without inputs are left out
+/// (`LoadedReport::recorded_inputs`).
+fn differing_inputs<'a>(
+    reports: impl IntoIterator<Item = &'a LoadedReport>,
+) -> Option<(&'a LoadedReport, &'a LoadedReport)> {
+    let recorded: Vec<(&LoadedReport, Vec<String>)> = (reports.into_iter())
+        .filter_map(|r| Some((r, r.recorded_inputs()?)))
+        .collect();
+    let (other, _) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1)?;
+    Some((recorded[0].0, *other))
 }
 
 /// Refuse reports of several suites, or of one suite read from different files: a case's gold
@@ -65,21 +75,16 @@ pub(crate) fn refuse(reports: &[LoadedReport]) -> Result<()> {
 }
 
 /// Refuse runs of one suite read from different files (their manifests' inputs differ by
-/// sha256): `why` says what would put them side by side. Built-in suites and reports without
-/// inputs are left out (`LoadedReport::recorded_inputs`).
+/// sha256): `why` says what would put them side by side.
 pub(crate) fn same_inputs(reports: &[LoadedReport], why: &str) -> Result<()> {
-    let recorded: Vec<(&LoadedReport, Vec<String>)> = reports
-        .iter()
-        .filter_map(|r| Some((r, r.recorded_inputs()?)))
-        .collect();
-    if let Some((other, _)) = recorded.iter().find(|(_, shas)| *shas != recorded[0].1) {
+    if let Some((first, other)) = differing_inputs(reports) {
         return Err(Error::input(
             &other.path,
             "$.manifest.inputs",
             format!(
                 "{why}, and these runs read different files (their manifests' inputs differ by \
                  sha256): {} and this; a case's gold may differ between them",
-                recorded[0].0.path.display(),
+                first.path.display(),
             ),
         ));
     }

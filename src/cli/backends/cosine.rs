@@ -187,8 +187,7 @@ impl CosineArgs {
     /// A model named twice is refused too: it ran twice and wrote one report over the other
     /// (`models` printed two rows of it and adjusted its tests for both).
     pub(crate) fn check_kinds(&self) -> crate::Result<()> {
-        let twice = (self.model.iter().enumerate()).find(|(i, m)| self.model[..*i].contains(m));
-        if let Some((_, model)) = twice {
+        if let Some(model) = crate::cli::args::repeated(&self.model) {
             let at = crate::cli::given::from_config("model").map(|c| format!(" ({c})"));
             return Err(crate::Error::Usage(format!(
                 "--model {model} is given twice{}: each model runs once",

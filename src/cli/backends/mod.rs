@@ -279,10 +279,7 @@ impl BackendFlags {
             self.cosine.check_kinds()?;
         }
         // A floor given twice ran twice, one report written over the other.
-        let floors = &self.index.cosine_floor;
-        if let Some((_, floor)) =
-            (floors.iter().enumerate()).find(|(i, f)| floors[..*i].contains(f))
-        {
+        if let Some(floor) = crate::cli::args::repeated(&self.index.cosine_floor) {
             let at = crate::cli::given::from_config("cosine_floor").map(|c| format!(" ({c})"));
             return Err(Error::Usage(format!(
                 "--cosine-floor {floor} is given twice{}: each floor runs once",

@@ -189,14 +189,9 @@ impl FlywheelArgs {
         }
         // A size or a variant given twice ran twice and wrote one file over the other; the
         // sizes are measured in size order (C3 read the first given as the smallest store).
-        let twice = |v: &[String]| {
-            (1..v.len())
-                .find(|&i| v[..i].contains(&v[i]))
-                .map(|i| v[i].clone())
-        };
         let sizes: Vec<String> = self.sizes.iter().map(usize::to_string).collect();
         for (flag, list) in [("--sizes", &sizes), ("--variants", &self.variants)] {
-            if let Some(value) = twice(list) {
+            if let Some(value) = crate::cli::args::repeated(list) {
                 return Err(Error::Usage(format!("{flag}: {value} is given twice")));
             }
         }
@@ -226,8 +221,8 @@ impl FlywheelArgs {
                 .map(|s| parse_sweep(s))
                 .collect::<Result<_>>()?;
             // One parameter swept twice ran twice and was listed twice in the claims.
-            let names: Vec<String> = sweep.iter().map(|(n, _)| n.clone()).collect();
-            if let Some(name) = twice(&names) {
+            let names: Vec<&String> = sweep.iter().map(|(n, _)| n).collect();
+            if let Some(name) = crate::cli::args::repeated(&names) {
                 return Err(Error::Usage(format!(
                     "--sweep {name} is given twice: give its values in one --sweep"
                 )));

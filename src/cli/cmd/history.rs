@@ -62,12 +62,9 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
             .map(|e| e.metrics.iter().map(|(m, _)| m.clone()).collect())
             .unwrap_or_default()
     } else {
-        if let Some(i) =
-            (1..args.metric.len()).find(|&i| args.metric[..i].contains(&args.metric[i]))
-        {
+        if let Some(metric) = crate::cli::args::repeated(&args.metric) {
             return Err(crate::Error::Usage(format!(
-                "--metric {} is given twice: name each measure once",
-                args.metric[i]
+                "--metric {metric} is given twice: name each measure once"
             )));
         }
         crate::analysis::history::check_metrics(&entries, &args.metric)

@@ -124,10 +124,10 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
     // A fusion given twice ran twice, wrote its report over itself and added a pair to Holm's
     // family, raising every other row's adjusted p (a ninth audit); models and floors given
     // twice were refused already.
-    if let Some(i) = (1..args.fusion.len()).find(|&i| args.fusion[..i].contains(&args.fusion[i])) {
+    if let Some(fusion) = crate::cli::args::repeated(&args.fusion) {
         return Err(crate::Error::Usage(format!(
             "--fusion {} is given twice: each fusion runs once",
-            args.fusion[i].backend().name()
+            fusion.backend().name()
         )));
     }
     let fusions: Vec<BackendArg> = args.fusion.iter().map(|f| f.backend()).collect();

@@ -88,38 +88,42 @@ impl LoadedReport {
             manifest,
         );
         report.bare_array = parsed.array;
-        // A case (a session's turn) twice is no run's rows: `compare` counted it twice (flips,
-        // McNemar's p, "358 cases" of 355) and `html`'s differences with it, exit 0 (an
-        // eleventh audit); `claims`, `trec` and the studies refused it each on its own.
+        report.rows_checked()
+    }
+
+    /// The report, if its rows can be one run's: each case (a session's turn) once, and every
+    /// share (precision, recall, a rank measure) in [0, 1]. Both ways of reading a report end
+    /// here. A case twice was counted twice by `compare` (flips, McNemar's p, "358 cases" of
+    /// 355) and `html`, and a hand-edited nDCG@10 of 355 or precision of −40 averaged into
+    /// their means, exit 0 (an eleventh audit).
+    fn rows_checked(self) -> Result<LoadedReport> {
         let mut seen = std::collections::HashMap::new();
-        for (i, row) in report.rows.iter().enumerate() {
-            // A share outside [0, 1] (a hand edit: nDCG@10 355, precision −40) was averaged
-            // into means `compare` and `html` printed as results (an eleventh audit).
+        for (i, row) in self.rows.iter().enumerate() {
             let shares = [("precision", row.precision), ("recall", row.recall)]
                 .into_iter()
                 .chain(row.rank_metrics.0.iter().map(|(m, v)| (m.as_str(), *v)));
             for (name, value) in shares {
                 if let Some(v) = value.filter(|v| !(0.0..=1.0).contains(v)) {
                     return Err(crate::error::Error::input(
-                        path,
-                        report.entry_at(i),
+                        &self.path,
+                        self.entry_at(i),
                         format!("{name} {v}: expected a share in [0, 1]"),
                     ));
                 }
             }
             if let Some(first) = seen.insert(row.key(), i) {
                 return Err(crate::error::Error::input(
-                    path,
-                    report.entry_at(i),
+                    &self.path,
+                    self.entry_at(i),
                     format!(
                         "{:?} is in the report twice (first at {}): not one run's rows",
                         row.key(),
-                        report.entry_at(first)
+                        self.entry_at(first)
                     ),
                 ));
             }
         }
-        Ok(report)
+        Ok(self)
     }
 
     /// Read every report in `paths`, skipping the paper layout's sidecar manifests that a
@@ -190,7 +194,7 @@ impl LoadedReport {
         let mut report =
             LoadedReport::assemble(path, kind, rows, provider, summary, ingestion, manifest);
         report.bare_array = matches!(value, Value::Array(_));
-        Ok(report)
+        report.rows_checked()
     }
 
     /// A loaded report from its rows and the blocks around them.
