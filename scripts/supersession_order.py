@@ -72,6 +72,14 @@ def reorder(ranked, place, weighted, theta):
     return out + ranked[K:]
 
 
+def wilson(k, n, z=1.959964):
+    """The 95% Wilson score interval of k successes in n."""
+    p, scale = k / n, 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / scale
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / scale
+    return centre - half, centre + half
+
+
 def ndcg(ranked, grades):
     """nDCG@10 as trec_eval's ndcg_cut.10 and ir_measures compute it (grade as gain)."""
     dcg = sum(grades.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:K]))
@@ -123,9 +131,10 @@ def main():
     chosen = max(GRID, key=lambda t: (table[f"alike later first, theta {t}"]["100K"][0], t))
     first, n, every, rest = table[f"alike later first, theta {chosen}"]["500K"]
     base = table["plain bm25-text"]["500K"]
+    low, high = wilson(first, n)
     print()
     print(f"Chosen on the 100K tier: theta {chosen}. Held out (500K): {first}/{n} updates first "
-          f"({first / n:.3f}) against plain BM25's {base[0]}/{base[1]}; nDCG@10 {every:.3f} "
+          f"({first / n:.3f}; 95% Wilson interval {low:.2f}-{high:.2f}) against plain BM25's {base[0]}/{base[1]}; nDCG@10 {every:.3f} "
           f"against {base[2]:.3f}, on the questions that are not updates {rest:.3f} against "
           f"{base[3]:.3f}; R@10 is plain BM25's (the first 10 are the same set).")
 

@@ -8,7 +8,7 @@
 
 use crate::common::needs::{data_file, needs, Need};
 use crate::common::rank_reference::rank_reference;
-use crate::common::{shared_run, tenure_eval, tenure_eval_ok};
+use crate::common::{exits, repo, shared_run, tenure_eval, tenure_eval_ok};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tenure_eval::suite::beam::BeamSource;
@@ -348,6 +348,22 @@ fn released_report() -> PathBuf {
     dir.join("beam/retrieval-report-bm25-text.json")
 }
 
+/// The shared run's TREC export (run and qrels) in a folder of its own.
+fn released_trec() -> tempfile::TempDir {
+    let trec = tempfile::tempdir().unwrap();
+    tenure_eval_ok(
+        &[
+            "trec",
+            released_report().to_str().unwrap(),
+            "--suite",
+            "beam",
+            "--data",
+        ],
+        &[&data_file("beam"), Path::new("--out"), trec.path()],
+    );
+    trec
+}
+
 #[test]
 fn the_released_tiers_are_scored_or_excluded_and_kept_apart() {
     if !needs(&[Need::Beam]) {
@@ -386,12 +402,7 @@ fn the_released_tiers_trec_export_gives_ir_measures_the_reports_values() {
     }
     let file = released_report();
     let report: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    let trec = tempfile::tempdir().unwrap();
-    let data = data_file("beam");
-    tenure_eval_ok(
-        &["trec", file.to_str().unwrap(), "--suite", "beam", "--data"],
-        &[&data, Path::new("--out"), trec.path()],
-    );
+    let trec = released_trec();
     let run = trec.path().join("retrieval-report-bm25-text.run");
     let qrels = trec.path().join("retrieval-report-bm25-text.qrels");
     let qrels_text = std::fs::read_to_string(&qrels).unwrap();
@@ -420,4 +431,104 @@ fn the_released_tiers_trec_export_gives_ir_measures_the_reports_values() {
         }
     }
     assert_eq!(compared, 984 * measures.len());
+}
+
+/// `scripts/supersession_order.py`'s rule (docs/results.md, "Supersession on BEAM's knowledge
+/// updates") on a hand-made list: a later result alike to an earlier one is placed right above
+/// it, a result alike to none keeps BM25's place, theta 0 is the first 10 in time order, and
+/// nothing below the tenth place moves.
+#[test]
+fn the_query_time_supersession_rule_places_a_later_alike_result_above_the_earlier() {
+    if !needs(&[Need::Python3]) {
+        return;
+    }
+    let program = r#"
+import sys
+sys.path.insert(0, sys.argv[1])
+from supersession_order import reorder
+place = {"old": 0, "other": 1, "new": 2, "newest": 3}
+weighted = {"old": {"api": 1.0, "400ms": 1.0}, "new": {"api": 1.0, "250ms": 1.0},
+            "other": {"sprint": 1.0}, "newest": {"sprint": 1.0, "march": 1.0}}
+ranked = ["old", "other", "new"] + [f"x{i}" for i in range(7)] + ["newest"]
+for d in ranked[3:10]:
+    place[d], weighted[d] = -1, {}
+print(reorder(ranked, place, weighted, 0.3)[:3], reorder(ranked, place, weighted, 0.5)[:3],
+      reorder(ranked, place, weighted, 0)[:3], reorder(ranked, place, weighted, 0)[10])
+"#;
+    let out = exits(
+        std::process::Command::new("python3")
+            .args(["-c", program])
+            .arg(repo("scripts")),
+        0,
+    );
+    // Alike at 1/3: "new" goes above "old" at theta 0.3, not at 0.5; in time order "new"
+    // (place 2) leads, "other" (1) and "old" (0) follow; "newest", eleventh, stays there.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "['new', 'old', 'other'] ['old', 'other', 'new'] ['new', 'other', 'old'] newest"
+    );
+}
+
+/// The script's measure is the harness's: its plain row on the released tiers gives, per tier,
+/// the knowledge updates first and nDCG@10 that `tenure-eval beam` reports for the same run,
+/// and its time order puts first as many as the ceiling of any reordering of the first 10.
+#[test]
+fn the_query_time_supersession_script_measures_as_the_harness_does() {
+    if !needs(&[Need::Beam, Need::Python3]) {
+        return;
+    }
+    let file = released_report();
+    let data = data_file("beam");
+    let trec = released_trec();
+    let out = exits(
+        std::process::Command::new("python3")
+            .arg(repo("scripts/supersession_order.py"))
+            .arg(trec.path().join("retrieval-report-bm25-text"))
+            .arg(&data),
+        0,
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    let row = |name: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("no row {name} in\n{table}"));
+        line.split('|').map(|c| c.trim().to_string()).collect()
+    };
+    let beam = tenure_eval_ok(
+        &[
+            "beam",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+            "--quiet",
+            "--data",
+        ],
+        &[&data],
+    );
+    let runs: Value = serde_json::from_slice(&beam.stdout).unwrap();
+    let plain = row("plain bm25-text");
+    for (tier, at) in [("100K", 2), ("500K", 5)] {
+        let cell = runs[0]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["tier"] == tier && c["ability"] == "all")
+            .unwrap();
+        let (k, n) = (
+            cell["updateOrder"][0].as_u64().unwrap(),
+            cell["updateOrder"][1].as_u64().unwrap(),
+        );
+        assert!(
+            plain[at].starts_with(&format!("{k}/{n} ")),
+            "{tier}: {}",
+            plain[at]
+        );
+        let ndcg = cell["rank"][4].as_f64().unwrap();
+        assert_eq!(plain[at + 1], format!("{ndcg:.3}"), "{tier} nDCG@10");
+    }
+    // The ceiling (benchmark-results.sh): 71 of the 99 updates, reached by a sort by time.
+    let time = row("time order (theta 0: the prior's limit)");
+    let first = |cell: &str| cell.split('/').next().unwrap().parse::<u32>().unwrap();
+    assert_eq!(first(&time[2]) + first(&time[5]), 71, "{table}");
 }
