@@ -1,6 +1,7 @@
 //! `verify`: a report is what its rows and inputs say it is. Every aggregate is recomputed from
 //! the per-case rows (`LoadedReport::disagreements`: summary and categories), every row's
-//! `passed` must match its failures and a turn's `precisionDriftScore` its precision, and every
+//! `passed` must match its failures, a turn's `precisionDriftScore` its precision and its
+//! `driftScore` its lists or precision (by its writer's rule), and every
 //! input file named by the manifest must still have the recorded sha256.
 
 use crate::error::Result;
@@ -53,6 +54,7 @@ pub fn verify(path: &Path, inputs: bool, data: Option<&Path>) -> Result<Vec<Stri
             }
         }
     }
+    problems.extend(drift_disagreements(&report, path, list, parsed_array));
     if let Some(ingestion) = ingestion {
         let total = ingestion.get("totalMs").and_then(Value::as_f64);
         let count = ingestion.get("beliefCount").and_then(Value::as_f64);
@@ -128,6 +130,35 @@ pub fn verify(path: &Path, inputs: bool, data: Option<&Path>) -> Result<Vec<Stri
         }
     }
     Ok(problems)
+}
+
+/// Every turn whose `driftScore` is not what its own row gives. The field means what its writer
+/// meant: the paper's noise share (noise over relevant + pinned) in the paper's layout and in
+/// every report of ours, which writes PrecisionMemBench's 1 − precision beside it as
+/// `precisionDriftScore`; PrecisionMemBench's 1 − precision, 0 where precision is null, in its
+/// own reports, which have no `precisionDriftScore` (`LoadedReport::mean_precision_drift` reads
+/// it so). Figure 2 and the tables read it: a hand-edited drift passed `verify` before.
+fn drift_disagreements(report: &LoadedReport, path: &Path, list: &str, array: bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (i, row) in report.rows.iter().enumerate() {
+        let Some(stated) = row.drift else { continue };
+        let (expected, rule) = if array || row.precision_drift.is_some() {
+            (
+                row.noise_drift,
+                "the noise share of its lists (noise over relevant + pinned)",
+            )
+        } else {
+            let gives = row.precision.map_or(0.0, |p| 1.0 - p);
+            (Some(gives), "1 − its retrievalPrecision (0 when null)")
+        };
+        if let Some(expected) = expected.filter(|e| (stated - e).abs() > 1e-9) {
+            problems.push(format!(
+                "{}: {list}[{i}].driftScore is {stated} but {rule} gives {expected}",
+                path.display()
+            ));
+        }
+    }
+    problems
 }
 
 /// An input file's bytes: on disk, or compiled in for a built-in suite path.

@@ -277,17 +277,7 @@ fn a_splice_seed_names_the_suite() {
 #[test]
 fn verify_checks_a_turns_precision_drift_against_its_precision() {
     let dir = tempfile::tempdir().unwrap();
-    let session = [
-        "session",
-        "--suite",
-        "pmb",
-        "--backend",
-        "bm25",
-        "--quiet",
-        "--out",
-    ];
-    tenure_eval_ok(&session, &[dir.path()]);
-    let report = dir.path().join("pmb/session-retrieval-report-tenure.json");
+    let report = crate::common::pmb_session(dir.path());
     assert!(tenure_eval_with(&["verify"], &[&report]).status.success());
     let value: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let turns = value["cases"].as_array().unwrap();

@@ -76,18 +76,7 @@ fn compare_and_plot_take_only_tests_and_runs_that_can_say_something() {
         &["plot", "--case", case, f, b, "--out", svg],
         "the report of a failed run",
     );
-    let session = dir.path().join("s");
-    let args = [
-        "session",
-        "--suite",
-        "pmb",
-        "--backend",
-        "bm25",
-        "--quiet",
-        "--out",
-    ];
-    tenure_eval_ok(&args, &[&session]);
-    let s = session.join("pmb/session-retrieval-report-tenure.json");
+    let s = crate::common::pmb_session(&dir.path().join("s"));
     let s = s.to_str().unwrap();
     let turn_case = "session-drift-noise-10-turns-implicit-redis";
     refused(

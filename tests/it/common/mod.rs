@@ -226,6 +226,12 @@ pub fn tenure_eval_into(args: &[&str], out: &Path) {
     tenure_eval_ok(&[args, &["--quiet", "--out"]].concat(), &[out]);
 }
 
+/// pmb's session cases on bm25 into `out`: the session report's path.
+pub fn pmb_session(out: &Path) -> PathBuf {
+    tenure_eval_into(&["session", "--suite", "pmb", "--backend", "bm25"], out);
+    out.join("pmb/session-retrieval-report-tenure.json")
+}
+
 /// Measured fields: latencies, index build time, start time.
 pub fn strip_measurements(v: &mut Value) {
     match v {
