@@ -103,6 +103,7 @@ pub fn run_sessions_journaled(
             backend.at_turn(i);
             i += 1;
             if !ours(&case.case_id) {
+                remember(backend.as_ref(), &store, suite, turn);
                 if let Err(e) = mutate(
                     &mut store,
                     backend.as_mut(),
@@ -136,7 +137,10 @@ pub fn run_sessions_journaled(
             reused += usize::from(taken.is_some());
             sent += usize::from(taken.is_none());
             let (built, mut entry) = match taken {
-                Some(built) => (built, None),
+                Some(built) => {
+                    remember(backend.as_ref(), &store, suite, turn);
+                    (built, None)
+                }
                 None => {
                     let (built, entry) = search(
                         i,
@@ -273,6 +277,14 @@ fn turn_request(turn: &crate::suite::Turn) -> ContextRequest<'_> {
         scope: &turn.scope,
         message: &turn.user_message,
         budget: Budget::default(),
+    }
+}
+
+/// A turn not searched live, searched for the memory of a backend that keeps one
+/// ([`Backend::remembers_searches`]); its answer is not used.
+fn remember(backend: &dyn Backend, store: &BeliefStore, suite: &Suite, turn: &crate::suite::Turn) {
+    if backend.remembers_searches() {
+        let _ = context::build(store, backend, suite.profile, &turn_request(turn));
     }
 }
 

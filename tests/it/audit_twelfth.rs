@@ -1,8 +1,10 @@
 //! What a twelfth audit found, each kept closed here: a turn's `driftScore` (what Figure 2 and
-//! the tables read) edited in a report that `verify` still called verified.
+//! the tables read) edited in a report that `verify` still called verified; a composite run
+//! resumed, sharded or looked at again that answered otherwise than uninterrupted.
 
-use crate::common::{pmb_session, read_json, tenure_eval_with};
+use crate::common::{pmb_session, read_json, strip_measurements, tenure_eval_ok, tenure_eval_with};
 use serde_json::Value;
+use std::path::Path;
 
 /// Write `value` to `name` in `dir` and `verify` it (the report alone: no manifest beside it).
 fn verify_edited(dir: &std::path::Path, name: &str, value: &Value) -> (Option<i32>, String) {
@@ -55,4 +57,104 @@ fn verify_checks_a_turns_drift_by_the_rule_of_the_report_that_wrote_it() {
         said.contains("$.cases[3].driftScore is 0.5 but 1 − its retrievalPrecision (0 when null)"),
         "{said}"
     );
+}
+
+/// A report without what is measured (times, counters) and without a second look's record.
+fn measured_out(path: &Path) -> Value {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    strip_measurements(&mut v);
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for key in ["searchMs", "backendStats", "rerunFailed"] {
+                    map.remove(key);
+                }
+                map.values_mut().for_each(walk);
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut v);
+    v
+}
+
+/// The composite scorer remembers each turn's query (its revisitation signal), so a turn not
+/// searched live must still be searched for that memory: a run resumed after five turns, a run
+/// in two shards merged, and a second look at the failed turns each answer as the uninterrupted
+/// run does. Before, they read other precisions (hashed vectors here, so that the revisitation
+/// threshold of 0.2 is reached without the ONNX model; with MiniLM, 0.488 for 0.348).
+#[test]
+fn a_composite_run_resumed_sharded_or_looked_at_again_answers_as_uninterrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &str, extra: &[&str]| {
+        let args = [
+            &[
+                "session",
+                "--suite",
+                "bitemporal",
+                "--backend",
+                "composite",
+                "--model",
+                "hashed:256",
+                "--revisit-threshold",
+                "0.2",
+                "--quiet",
+            ][..],
+            extra,
+            &["--out"],
+        ]
+        .concat();
+        tenure_eval_ok(&args, &[&dir.path().join(out)]);
+    };
+    let name = "hashed-bow-256-session-retrieval-report-composite-rt0.2";
+    let report = |out: &str| dir.path().join(out).join(format!("bitemporal/{name}.json"));
+    run("full", &[]);
+    let full = measured_out(&report("full"));
+    assert!(
+        full["retrieval"]["totalPassed"].as_u64().unwrap() < 64,
+        "some turn fails"
+    );
+
+    // A run killed after five turns: its journal's header, build and first five turns.
+    let journal = format!(".journal/bitemporal/{name}.jsonl");
+    let text = std::fs::read_to_string(dir.path().join("full").join(&journal)).unwrap();
+    let cut: Vec<&str> = text.lines().take(7).collect();
+    assert!(cut[6].starts_with("{\"case\":{\"i\":4,"), "{}", cut[6]);
+    let killed = dir.path().join("killed").join(&journal);
+    std::fs::create_dir_all(killed.parent().unwrap()).unwrap();
+    std::fs::write(&killed, cut.join("\n") + "\n").unwrap();
+    run("killed", &["--resume"]);
+    assert_eq!(measured_out(&report("killed")), full, "resumed");
+
+    for k in ["1/2", "2/2"] {
+        run(&format!("shard{}", &k[..1]), &["--shard", k]);
+    }
+    let (s1, s2, merged) = (
+        dir.path().join("shard1"),
+        dir.path().join("shard2"),
+        dir.path().join("merged"),
+    );
+    tenure_eval_ok(
+        &["merge", "--suite", "bitemporal", "--quiet"],
+        &[&s1, &s2, Path::new("--out"), &merged],
+    );
+    assert_eq!(measured_out(&report("merged")), full, "merged");
+
+    copy_dir(&dir.path().join("full"), &dir.path().join("second"));
+    run("second", &["--rerun-failed"]);
+    assert_eq!(measured_out(&report("second")), full, "second look");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }

@@ -290,4 +290,8 @@ impl Backend for CompositeBackend {
     fn at_turn(&mut self, turn: usize) {
         self.segments.at_turn(turn);
     }
+
+    fn remembers_searches(&self) -> bool {
+        true
+    }
 }
