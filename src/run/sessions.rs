@@ -46,7 +46,12 @@ pub fn run_sessions_journaled(
 ) -> Result<SessionRun> {
     let started_at = now_rfc3339();
     let (mut backend, mut ingestion) = ingest(factory, &suite.corpus, Workload::Session, observer)?;
-    checkpoint.begin(&Built {
+    let labels = suite.sessions.iter().flat_map(|c| {
+        c.turns
+            .iter()
+            .map(move |t| turn_label(&c.case_id, t.turn_index))
+    });
+    let built = Built {
         backend: backend.info().clone(),
         settings: backend.settings(),
         belief_count: ingestion.belief_count,
@@ -54,12 +59,8 @@ pub fn run_sessions_journaled(
         seeding: ingestion.seeding.clone(),
         // `Checkpoint::begin` marks a second look's.
         second_look: false,
-    })?;
-    let labels = suite.sessions.iter().flat_map(|c| {
-        c.turns
-            .iter()
-            .map(move |t| turn_label(&c.case_id, t.turn_index))
-    });
+    };
+    checkpoint.begin(&built, labels.clone())?;
     if checkpoint.replaying() {
         if let Some((n, first)) = checkpoint.missing(labels) {
             return Err(Error::Usage(format!(

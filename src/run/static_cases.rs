@@ -153,7 +153,7 @@ pub fn run_static_journaled(
         // `Checkpoint::begin` marks a second look's.
         second_look: false,
     };
-    checkpoint.begin(&built)?;
+    checkpoint.begin(&built, suite.cases.iter().map(|c| c.case_id.clone()))?;
     if checkpoint.replaying() {
         if let Some((n, first)) = checkpoint.missing(suite.cases.iter().map(|c| c.case_id.clone()))
         {

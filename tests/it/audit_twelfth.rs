@@ -158,3 +158,56 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A journal keys its cases by place, so a journal of another selection of the same size lent
+/// one case's answers to another (a failing case read 1/1 passed; two categories of six cases
+/// each ran as "the backend failed", exit 3). Each case's id is now checked against the
+/// journal's: a replay, a resume and a second look of another selection are exit 2, naming both.
+#[test]
+fn a_journal_of_another_selection_of_the_same_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let static_pmb = ["static", "--suite", "pmb", "--quiet"];
+    let design = ["--category", "Design boundary cases"];
+    let routing = ["--category", "Type routing and open questions"];
+    let rec = at("rec");
+    tenure_eval_ok(
+        &[&static_pmb[..], &design, &["--record"]].concat(),
+        &[&rec, Path::new("--out"), &at("a")],
+    );
+    let said = "the journal's case 0 is edge-empty-query, this run's is \
+                happy-stack-repository-layer: a journal of another selection";
+    let replay = tenure_eval_with(
+        &[&static_pmb[..], &routing, &["--replay"]].concat(),
+        &[&rec, Path::new("--out"), &at("b")],
+    );
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    assert_eq!(replay.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(said), "{stderr}");
+    let out = at("c");
+    tenure_eval_ok(&[&static_pmb[..], &design, &["--out"]].concat(), &[&out]);
+    for again in ["--rerun-failed", "--resume"] {
+        if again == "--resume" {
+            // A run killed before its end line.
+            let journal = out.join(".journal/pmb-selected/retrieval-report-tenure.jsonl");
+            let text = std::fs::read_to_string(&journal).unwrap();
+            let kept: String = text
+                .lines()
+                .filter(|l| !l.starts_with("{\"end\""))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(&journal, kept).unwrap();
+        }
+        let journal = out.join(".journal/pmb-selected/retrieval-report-tenure.jsonl");
+        let before = std::fs::read(&journal).unwrap();
+        let run = tenure_eval_with(
+            &[&static_pmb[..], &routing, &[again, "--out"]].concat(),
+            &[&out],
+        );
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{again}: {stderr}");
+        assert!(stderr.contains(said), "{again}: {stderr}");
+        // Refused before anything is written to the journal.
+        assert_eq!(std::fs::read(&journal).unwrap(), before, "{again}");
+    }
+}

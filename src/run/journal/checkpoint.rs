@@ -145,9 +145,11 @@ impl Checkpoint {
     /// from it whole (its errored cases run again), and a pass without a journal (a run of
     /// several passes stopped before it began) runs from its start. `--rerun-errored` needs a
     /// finished journal.
-    pub(crate) fn begin(&mut self, built: &Built) -> Result<()> {
+    /// `ids`: the run's cases (or turns) in the order the journal keys them.
+    pub(crate) fn begin(&mut self, built: &Built, ids: impl Iterator<Item = String>) -> Result<()> {
         let Some(path_of) = &self.path_of else {
-            return Ok(());
+            // A replay: the recording is read already.
+            return self.recorded.as_ref().map_or(Ok(()), |r| owns(r, ids));
         };
         let path = path_of(&built.backend);
         let flag = self.mode.flag();
@@ -191,6 +193,7 @@ impl Checkpoint {
                     path.display()
                 )));
             }
+            owns(&recorded, ids)?;
             self.recorded = Some(recorded);
         }
         let mut writer = JournalWriter::open(&path, self.mode != Continue::Fresh)?;
@@ -277,4 +280,28 @@ impl Checkpoint {
     pub(crate) fn recorded_ingestion(&self) -> Option<crate::run::Ingestion> {
         self.recorded.as_ref()?.built.as_ref().map(Built::ingestion)
     }
+}
+
+/// A journal's entries belong to this run's cases: the journal keys them by place, so a journal
+/// of another selection of the same size (another `--case` or `--category`) would lend one
+/// case's answers to another (a twelfth audit: a failing case read 1/1 passed). Checked before
+/// anything is written to the journal.
+fn owns(recorded: &Recorded, ids: impl Iterator<Item = String>) -> Result<()> {
+    for (i, id) in ids.enumerate() {
+        match recorded.entries.get(&i) {
+            Some(entry) if entry.id != id => {
+                return Err(Error::input(
+                    &recorded.path,
+                    format!("case {i}"),
+                    format!(
+                        "the journal's case {i} is {}, this run's is {id}: a journal of another \
+                         selection (--case, --category) or suite",
+                        entry.id
+                    ),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
