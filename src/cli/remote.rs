@@ -144,6 +144,20 @@ impl HttpArgs {
             ])?;
         }
         config.reseed = !self.no_reseed;
+        // Seeding's flags act on a seeding that --no-reseed skips: the manifest recorded them as
+        // applied, and nothing waited (a twelfth audit).
+        if self.no_reseed {
+            crate::cli::given::refuse_ignored(&[
+                (
+                    "seed_delay_ms",
+                    "--seed-delay-ms sleeps after each seeded /add, and --no-reseed seeds nothing",
+                ),
+                (
+                    "wait_after_seed",
+                    "--wait-after-seed asks /wait after seeding, and --no-reseed seeds nothing",
+                ),
+            ])?;
+        }
         if let Some(ms) = self.seed_delay_ms {
             config.seed_delay_ms = ms;
         }

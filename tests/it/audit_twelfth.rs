@@ -1,8 +1,13 @@
 //! What a twelfth audit found, each kept closed here: a turn's `driftScore` (what Figure 2 and
 //! the tables read) edited in a report that `verify` still called verified; a composite run
-//! resumed, sharded or looked at again that answered otherwise than uninterrupted.
+//! resumed, sharded or looked at again that answered otherwise than uninterrupted; a journal of
+//! another selection lending its answers by place; flags a session, a kept store or a server
+//! ignored.
 
-use crate::common::{pmb_session, read_json, strip_measurements, tenure_eval_ok, tenure_eval_with};
+use crate::common::needs::{data_file, locomo_file, needs, Need};
+use crate::common::{
+    pmb_session, read_json, refused, strip_measurements, tenure_eval_ok, tenure_eval_with,
+};
 use serde_json::Value;
 use std::path::Path;
 
@@ -210,4 +215,52 @@ fn a_journal_of_another_selection_of_the_same_size_is_refused() {
         // Refused before anything is written to the journal.
         assert_eq!(std::fs::read(&journal).unwrap(), before, "{again}");
     }
+}
+
+/// Flags the command would ignore are refused, naming why: a memory system's sessions run one
+/// turn at a time (`--concurrency 4` changed nothing), `--no-reseed` seeds nothing (the manifest
+/// recorded a seeding delay and a wait as applied), and `serve` serves the same items with or
+/// without LoCoMo's corrected gold.
+#[test]
+fn flags_a_session_a_kept_store_or_a_server_would_ignore_are_refused() {
+    let http = [
+        "--backend",
+        "http",
+        "--url",
+        "http://127.0.0.1:9",
+        "--quiet",
+    ];
+    let session = [&["session", "--suite", "pmb"][..], &http].concat();
+    refused(
+        &[&session[..], &["--concurrency", "4"]].concat(),
+        "--concurrency applies to static cases (sessions run one turn at a time)",
+    );
+    for (flag, value) in [("--seed-delay-ms", Some("5")), ("--wait-after-seed", None)] {
+        let args = [&session[..], &["--no-reseed", flag], value.as_slice()].concat();
+        refused(&args, "--no-reseed seeds nothing");
+    }
+}
+
+/// `serve` serves the same items with or without LoCoMo's corrected gold: `--corrections` is
+/// refused there.
+#[test]
+fn serve_refuses_corrections_it_would_not_read() {
+    if !needs(&[Need::Locomo, Need::LocomoAudit]) {
+        return;
+    }
+    let (locomo, audit) = (locomo_file(), data_file("locomo-audit"));
+    let (locomo, audit) = (locomo.to_str().unwrap(), audit.to_str().unwrap());
+    refused(
+        &[
+            "serve",
+            "--suite",
+            "locomo",
+            "--data",
+            locomo,
+            "--corrections",
+            audit,
+            "--quiet",
+        ],
+        "--corrections changes LoCoMo's gold evidence, which a served memory system never reads",
+    );
 }

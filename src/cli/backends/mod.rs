@@ -244,10 +244,12 @@ impl BackendFlags {
                 applies: remote_calls,
                 what: "--backend http or a served model (--model ollama:NAME or openai:NAME)",
             },
-            // Cases in flight: a static pass's (any backend), or a served model's calls.
+            // Cases in flight: a static pass's (any backend), or a served model's calls; a
+            // memory system's sessions run one turn at a time (`session --backend http
+            // --concurrency 4` did nothing, a twelfth audit).
             Group {
                 ids: vec!["concurrency".into()],
-                applies: remote_calls || static_pass,
+                applies: served || static_pass,
                 what: "static cases (sessions run one turn at a time) or a served model's calls",
             },
         ];

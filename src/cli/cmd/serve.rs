@@ -76,6 +76,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         ("revisit_rate", "--revisit-rate acts on a session's earlier turns, which a served search never sees"),
         ("revisit_cap", "--revisit-cap acts on a session's earlier turns, which a served search never sees"),
         ("revisit_threshold", "--revisit-threshold acts on a session's earlier turns, which a served search never sees"),
+        ("corrections", "--corrections changes LoCoMo's gold evidence, which a served memory system never reads: it serves the same items with or without it"),
     ])?;
     if backend == BackendArg::Http {
         return Err(Error::Usage(
