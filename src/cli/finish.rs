@@ -117,8 +117,15 @@ pub(crate) fn finish(
                 path,
                 appended,
                 left,
+                again,
             } => {
                 say!("history: {appended} run(s) appended to {}", path.display());
+                if again > 0 {
+                    say!(
+                        "history: {again} run(s) not appended again: taken whole from a finished \
+                         journal, measured when that run finished"
+                    );
+                }
                 if left > 0 {
                     say!(
                         "history: {left} run(s) not appended: stopped, with cases the backend \

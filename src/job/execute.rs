@@ -167,6 +167,7 @@ pub fn pass_journaled(
         Workload::Session => session_pass(&mut context, factory, observer)?,
     };
     let journal = checkpoint_path(context.checkpoint);
+    let continues_finished = context.checkpoint.continues_finished();
     let Written {
         reports,
         loaded,
@@ -207,14 +208,15 @@ pub fn pass_journaled(
         backend,
         row,
         reports,
-        report: loaded,
         errored,
         errors: tally.causes,
         warnings,
         stopped,
         journal,
         unhealthy: health.unhealthy,
+        taken_whole: continues_finished && reused == loaded.rows.len(),
         reused,
+        report: loaded,
     })
 }
 

@@ -128,6 +128,8 @@ pub enum Wrote {
         appended: usize,
         /// How many were not: stopped, with cases the backend failed on, or unhealthy.
         left: usize,
+        /// How many were taken whole from a finished journal (measured when it finished).
+        again: usize,
     },
     /// A page written.
     Page {
@@ -167,7 +169,11 @@ pub fn write_outputs(
         // A history is a series of measurements: a pass that stopped, whose backend failed on
         // cases (their rows are no measurement, yet would read as failures) or whose answers
         // make no good run (compat mode), is left out.
-        let (whole, left): (Vec<_>, Vec<_>) = (outcome.passes.iter()).partition(|p| p.is_good());
+        // A pass taken whole from a finished journal was measured when that run finished: a
+        // resume of it appended a copy, which hid a regression flagged before (a twelfth audit).
+        let (again, passes): (Vec<_>, Vec<_>) =
+            (outcome.passes.iter()).partition(|p| p.taken_whole);
+        let (whole, left): (Vec<_>, Vec<_>) = passes.into_iter().partition(|p| p.is_good());
         let entries: Vec<history::Entry> = (whole.iter())
             .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
             .collect();
@@ -176,6 +182,7 @@ pub fn write_outputs(
             path,
             appended: entries.len(),
             left: left.len(),
+            again: again.len(),
         });
         kept = history::read(dir)?;
     }

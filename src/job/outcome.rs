@@ -34,6 +34,9 @@ pub struct PassOutcome {
     pub stopped: Option<Stopped>,
     /// Cases or turns taken from a journal (`--resume`, `--replay`) instead of being sent.
     pub reused: usize,
+    /// Every case taken from a journal that had reached its end (a resume of a finished run):
+    /// nothing measured anew, so no history appends it again.
+    pub taken_whole: bool,
     /// Its journal, when it kept one.
     pub journal: Option<PathBuf>,
     /// Why the system's answers do not make a good run though no case errored (compat mode,

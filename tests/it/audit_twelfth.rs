@@ -2,7 +2,8 @@
 //! the tables read) edited in a report that `verify` still called verified; a composite run
 //! resumed, sharded or looked at again that answered otherwise than uninterrupted; a journal of
 //! another selection lending its answers by place; flags a session, a kept store or a server
-//! ignored.
+//! ignored; a history that counted one measurement twice, or a replay, a second look or
+//! repeats as one.
 
 use crate::common::needs::{data_file, locomo_file, needs, Need};
 use crate::common::{
@@ -263,4 +264,73 @@ fn serve_refuses_corrections_it_would_not_read() {
         ],
         "--corrections changes LoCoMo's gold evidence, which a served memory system never reads",
     );
+}
+
+/// A history holds each measurement once. A resume of a finished run takes every case from its
+/// journal, so it is not appended again (a copy hid the regression the history had flagged);
+/// a replay, a second look and repeats are no one measurement of the system, and `--history`
+/// with them is refused.
+#[test]
+fn a_history_holds_each_measurement_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, history) = (dir.path().join("r"), dir.path().join("h"));
+    // A replay takes neither `--backend` nor `--label`: it re-scores the recording's runs.
+    let run = |backend: &str, extra: &[&str]| {
+        let chosen = ["--label", "sys", "--backend", backend];
+        let chosen = if backend.is_empty() {
+            &[][..]
+        } else {
+            &chosen[..]
+        };
+        let args = [&["static", "--suite", "pmb"][..], chosen, extra, &["--out"]].concat();
+        tenure_eval_with(&args, &[&out, Path::new("--history"), &history])
+    };
+    let lines = || {
+        std::fs::read_to_string(history.join("history.jsonl"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert!(run("bm25", &[]).status.success());
+    assert!(run("bm25-text", &[]).status.success());
+    let regression = || tenure_eval_with(&["history", "--fail-on-regression"], &[&history]);
+    assert_eq!(
+        regression().status.code(),
+        Some(1),
+        "the planted regression"
+    );
+    let resumed = run("bm25-text", &["--resume"]);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("1 run(s) not appended again: taken whole from a finished journal"),
+        "{stderr}"
+    );
+    assert_eq!(lines(), 2);
+    assert_eq!(
+        regression().status.code(),
+        Some(1),
+        "still flagged after the resume"
+    );
+
+    let recording = out.join(".journal/pmb");
+    let recording = recording.to_str().unwrap();
+    for (backend, extra, what) in [
+        ("", &["--replay", recording][..], "this is a replay"),
+        ("bm25-text", &["--rerun-failed"], "this is a second look"),
+        (
+            "bm25-text",
+            &["--repeat", "2"],
+            "this is several measurements (--repeat)",
+        ),
+    ] {
+        let refused = run(backend, extra);
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--history records whole runs, and {what}")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(lines(), 2);
 }

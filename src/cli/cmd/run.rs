@@ -217,17 +217,36 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     // A history records whole runs: a shard or a selection in it stood in the series as one
     // (an audit found a selection's 11 cases and a category's 23 read as "no regression" of one
     // series). `--history` with either is refused; one from the config file is skipped, said.
+    // Nor does a run that is not one measurement of the system (a twelfth audit): a replay
+    // measures nothing anew (it recorded a run at a commit that never ran, dated at the
+    // replay), a second look keeps the passes and re-sends the failures (it cleared a flagged
+    // regression), and repeats are several measurements of which the report's cases are the
+    // last's.
     let mut history = args.history;
-    let part = match (plan.shard.is_some(), selection.is_all()) {
-        (true, _) => Some((
+    let part = if plan.shard.is_some() {
+        Some((
             "a shard",
             "give it to `merge`, which appends the merged run",
-        )),
-        (false, false) => Some((
+        ))
+    } else if !selection.is_all() {
+        Some((
             "a selection of cases (--case, --category, --limit)",
             "run the whole suite to append to it",
-        )),
-        (false, true) => None,
+        ))
+    } else if replay.is_some() {
+        Some(("a replay", "the recorded run is appended when it is made"))
+    } else if args.journal.rerun_failed {
+        Some((
+            "a second look (--rerun-failed: the passes kept, the failures sent again)",
+            "append the first look",
+        ))
+    } else if args.repeat > 1 {
+        Some((
+            "several measurements (--repeat)",
+            "append a run without --repeat; the report's repeats block holds every repeat's",
+        ))
+    } else {
+        None
     };
     if let (Some((what, then)), Some(_)) = (part, &history.history) {
         let why = || format!("the history is not appended for {what}; {then}");

@@ -128,6 +128,12 @@ impl Checkpoint {
         })
     }
 
+    /// Does this run continue a journal that had reached its end (a resume or second look of a
+    /// finished run)? A pass then taken from it whole measured nothing anew.
+    pub(crate) fn continues_finished(&self) -> bool {
+        self.mode != Continue::Replay && self.recorded.as_ref().is_some_and(|r| r.end.is_some())
+    }
+
     /// Is every case taken from a recording?
     pub(crate) fn replaying(&self) -> bool {
         self.mode == Continue::Replay
