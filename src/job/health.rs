@@ -3,6 +3,10 @@
 //! - answers holding ids the run never added, or another user's beliefs (the careful client's
 //!   diagnostics, provider-http spec §5.2): a system inventing ids, or holding another run's
 //!   data, scores like a healthy one; the pass warns, with counts and examples;
+//! - in careful mode, answers the client cannot read: results without an id (dropped, as
+//!   upstream drops them: spec D3, D4), or no result to any search; a system answering so
+//!   scored 34/77 on pmb, more than a working one's 16/77 (a twelfth audit). Past
+//!   [`UNHEALTHY_SHARE`] of the results, or every search, the pass is a failed run;
 //! - in compat mode, calls that errored: upstream's client reads an error answer as no results
 //!   (spec §9, D2), so a system answering HTTP 500 to every search still gets a score, even a
 //!   better one than a healthy system's. The numbers stay upstream's, but a pass where more
@@ -26,6 +30,12 @@ pub(crate) struct Answers {
     with_never_added: usize,
     other_user: BTreeMap<String, usize>,
     with_other_user: usize,
+    /// Entries that searched, and those whose search answered no result.
+    searched: usize,
+    empty: usize,
+    /// Results returned, and those without an id.
+    returned: usize,
+    without_id: usize,
 }
 
 impl Answers {
@@ -35,6 +45,12 @@ impl Answers {
         let Some(d) = &context.diagnostics else {
             return;
         };
+        if context.search_ms.is_some() {
+            self.searched += 1;
+            self.empty += usize::from(d.returned == 0);
+        }
+        self.returned += d.returned;
+        self.without_id += d.without_id;
         let count = |ids: &[String], map: &mut BTreeMap<String, usize>| {
             for id in ids {
                 *map.entry(id.clone()).or_default() += 1;
@@ -74,6 +90,32 @@ impl Answers {
     }
 }
 
+impl Answers {
+    /// Why answers the client cannot read make no good run: too many results without an id,
+    /// or no result to any search.
+    pub(crate) fn unreadable(&self) -> Option<String> {
+        if self.without_id > 0 && self.without_id as f64 > UNHEALTHY_SHARE * self.returned as f64 {
+            return Some(format!(
+                "{} of {} results had no id (neither a top-level `id` nor `metadata.beliefId`; \
+                 more than {:.0}%): the client drops them, as upstream's does, so the numbers \
+                 measure the rest; this is not a good run (the report went to failed/; \
+                 `tenure-eval doctor` checks the system)",
+                self.without_id,
+                self.returned,
+                UNHEALTHY_SHARE * 100.0
+            ));
+        }
+        (self.searched > 0 && self.empty == self.searched).then(|| {
+            format!(
+                "every one of the {} searches answered no result: the system holds or returns \
+                 nothing, and the cases that expect nothing pass; this is not a good run (the \
+                 report went to failed/; `tenure-eval doctor` checks the system)",
+                self.searched
+            )
+        })
+    }
+}
+
 /// A pass's health: warnings for the console and the summary, and why a compat pass is not
 /// a good run.
 #[derive(Debug, Default)]
@@ -102,7 +144,7 @@ impl Health {
         } else {
             Health {
                 warnings: answers.warnings(),
-                unhealthy: None,
+                unhealthy: answers.unreadable(),
             }
         }
     }

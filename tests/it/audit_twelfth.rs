@@ -3,7 +3,7 @@
 //! resumed, sharded or looked at again that answered otherwise than uninterrupted; a journal of
 //! another selection lending its answers by place; flags a session, a kept store or a server
 //! ignored; a history that counted one measurement twice, or a replay, a second look or
-//! repeats as one.
+//! repeats as one; answers the client could not read, scored as a good run.
 
 use crate::common::needs::{data_file, locomo_file, needs, Need};
 use crate::common::{
@@ -333,4 +333,59 @@ fn a_history_holds_each_measurement_once() {
         );
     }
     assert_eq!(lines(), 2);
+}
+
+/// A careful run of a system whose answers the client cannot read is a failed run (exit 3, the
+/// report in `failed/`), said: results without an id (the benchmark id as `beliefId`, or bare
+/// strings) were dropped in silence, and a system answering no result to any search scored
+/// 34/77 on pmb, more than a working one. A system whose answers carry ids still makes a good
+/// run.
+#[test]
+fn answers_the_client_cannot_read_make_a_failed_run() {
+    use crate::common::memory_server::{json, MemoryServer, Received};
+    use serde_json::json as j;
+    let answering = |results: fn(usize) -> Value| {
+        MemoryServer::start(move |r: &Received, n| match r.path.as_str() {
+            "/search" => json(j!({ "results": results(n) })),
+            _ => json(j!({"status": "ok"})),
+        })
+    };
+    let run = |server: &MemoryServer| {
+        crate::common::http_run(
+            "static",
+            &["--suite", "pmb"],
+            "pmb",
+            &server.url,
+            "sys",
+            &[],
+        )
+    };
+    let readable = answering(|_| j!([{"id": "b-redis-code"}]));
+    let good = run(&readable);
+    assert_eq!(good.code, 0, "{}", good.stderr);
+    assert!(good.report.is_some());
+    for (results, said) in [
+        (
+            (|_| j!([{"beliefId": "b-redis-code"}])) as fn(usize) -> Value,
+            "results had no id (neither a top-level `id` nor `metadata.beliefId`",
+        ),
+        (
+            |_| j!(["b-redis-code", "b-db-decision"]),
+            "results had no id",
+        ),
+        (
+            |_| j!([]),
+            "searches answered no result: the system holds or returns nothing",
+        ),
+    ] {
+        let server = answering(results);
+        let failed = run(&server);
+        assert_eq!(failed.code, 3, "{}", failed.stderr);
+        assert!(failed.stderr.contains(said), "{}", failed.stderr);
+        assert!(
+            failed.stderr.contains("the report went to failed/"),
+            "{}",
+            failed.stderr
+        );
+    }
 }
