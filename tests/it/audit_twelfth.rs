@@ -389,3 +389,26 @@ fn answers_the_client_cannot_read_make_a_failed_run() {
         );
     }
 }
+
+/// A recording holds one run's answers, and a replay of a `--repeat N` recording wrote the last
+/// repeat as a clean single run (its repeats block and flaky cases gone): `--record` with
+/// `--repeat` is refused.
+#[test]
+fn a_repeated_run_is_not_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("rec");
+    let out = dir.path().join("out");
+    let run = tenure_eval_with(
+        &[
+            "static", "--suite", "pmb", "--repeat", "2", "--quiet", "--record",
+        ],
+        &[&rec, Path::new("--out"), &out],
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("'--repeat <N>' cannot be used with '--record <DIR>'"),
+        "{stderr}"
+    );
+    assert!(!rec.exists() && !out.exists());
+}

@@ -86,10 +86,10 @@ pub(crate) struct RunArgs {
     /// Run each pass N times, each on a fresh store, and report every measure's mean, spread
     /// and 95% confidence interval, and the cases whose pass/fail differs (flaky): for a
     /// memory system that answers differently from run to run. The report's cases are the
-    /// last repeat's.
+    /// last repeat's. (A recording holds one run's answers: `--record` is refused.)
     #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Repeat",
           value_parser = clap::value_parser!(u32).range(1..),
-          conflicts_with_all = ["resume", "rerun_errored", "rerun_failed", "replay"])]
+          conflicts_with_all = ["resume", "rerun_errored", "rerun_failed", "replay", "record"])]
     pub repeat: u32,
     /// Run history.
     #[command(flatten)]
