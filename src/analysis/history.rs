@@ -104,13 +104,38 @@ impl Entry {
     }
 }
 
-/// Append `entries` to the history in `dir` (created when missing), one line each.
-pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<PathBuf> {
+impl Entry {
+    /// The same run: everything but the report's path (a run dated to the millisecond, with
+    /// the same figures, is one run; `merge --history` twice appended the merged run twice, and
+    /// the copy read as "no regression").
+    fn same_run(&self, other: &Entry) -> bool {
+        Entry {
+            report: String::new(),
+            ..self.clone()
+        } == Entry {
+            report: String::new(),
+            ..other.clone()
+        }
+    }
+}
+
+/// Append `entries` to the history in `dir` (created when missing), one line each, but those
+/// the history holds already ([`Entry::same_run`]); returns the file and how many were left
+/// out so.
+pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<(PathBuf, usize)> {
     let path = dir.join(FILE);
     let output = |source| Error::Output {
         path: path.clone(),
         source,
     };
+    let held = if path.exists() {
+        read(dir)?
+    } else {
+        Vec::new()
+    };
+    let (held, entries): (Vec<&Entry>, Vec<&Entry>) = entries
+        .iter()
+        .partition(|e| held.iter().any(|h| h.same_run(e)));
     crate::io::create_folder(dir).map_err(output)?;
     let mut text = String::new();
     for e in entries {
@@ -123,7 +148,7 @@ pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<PathBuf> {
         .open(&path)
         .map_err(output)?;
     file.write_all(text.as_bytes()).map_err(output)?;
-    Ok(path)
+    Ok((path, held.len()))
 }
 
 /// The history in `dir`, in the order it was written.

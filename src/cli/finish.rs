@@ -122,8 +122,8 @@ pub(crate) fn finish(
                 say!("history: {appended} run(s) appended to {}", path.display());
                 if again > 0 {
                     say!(
-                        "history: {again} run(s) not appended again: taken whole from a finished \
-                         journal, measured when that run finished"
+                        "history: {again} run(s) not appended again: the history holds them \
+                         (taken whole from a finished journal, or the same run appended before)"
                     );
                 }
                 if left > 0 {

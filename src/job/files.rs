@@ -128,7 +128,8 @@ pub enum Wrote {
         appended: usize,
         /// How many were not: stopped, with cases the backend failed on, or unhealthy.
         left: usize,
-        /// How many were taken whole from a finished journal (measured when it finished).
+        /// How many were in the history already: taken whole from a finished journal
+        /// (measured when it finished), or the same run appended before.
         again: usize,
     },
     /// A page written.
@@ -177,12 +178,12 @@ pub fn write_outputs(
         let entries: Vec<history::Entry> = (whole.iter())
             .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
             .collect();
-        let path = history::append(dir, &entries)?;
+        let (path, held) = history::append(dir, &entries)?;
         wrote(Wrote::History {
             path,
-            appended: entries.len(),
+            appended: entries.len() - held,
             left: left.len(),
-            again: again.len(),
+            again: again.len() + held,
         });
         kept = history::read(dir)?;
     }

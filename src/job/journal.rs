@@ -70,6 +70,7 @@ pub(crate) fn sharded(
         total,
         label: label.map(str::to_string),
         shard,
+        started_at: Some(crate::run::now_rfc3339()),
     }
 }
 

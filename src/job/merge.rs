@@ -124,6 +124,11 @@ fn merge_pass(shards: Vec<Recorded>, suites: &[&Suite]) -> Result<Recorded> {
     let shards = crate::shard::complete(given, &what)?;
     let mut merged = shards[0].clone();
     merged.header.shard = None;
+    // The merged run began when its first shard did.
+    merged.header.started_at = shards
+        .iter()
+        .filter_map(|r| r.header.started_at.clone())
+        .min();
     for r in &shards[1..] {
         let mut header = r.header.clone();
         header.shard = None;

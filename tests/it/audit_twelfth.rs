@@ -3,7 +3,8 @@
 //! resumed, sharded or looked at again that answered otherwise than uninterrupted; a journal of
 //! another selection lending its answers by place; flags a session, a kept store or a server
 //! ignored; a history that counted one measurement twice, or a replay, a second look or
-//! repeats as one; answers the client could not read, scored as a good run.
+//! repeats as one, or a merge given twice as two; answers the client could not read, scored as
+//! a good run.
 
 use crate::common::needs::{data_file, locomo_file, needs, Need};
 use crate::common::{
@@ -303,7 +304,7 @@ fn a_history_holds_each_measurement_once() {
     let stderr = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{stderr}");
     assert!(
-        stderr.contains("1 run(s) not appended again: taken whole from a finished journal"),
+        stderr.contains("1 run(s) not appended again: the history holds them"),
         "{stderr}"
     );
     assert_eq!(lines(), 2);
@@ -411,4 +412,73 @@ fn a_repeated_run_is_not_recorded() {
         "{stderr}"
     );
     assert!(!rec.exists() && !out.exists());
+}
+
+/// A merge is dated by its first shard's start, not by when it was made, so `merge --history`
+/// given twice holds the merged run once (the copy read as "no regression"); a replay is dated
+/// by the run it re-scores.
+#[test]
+fn a_merge_given_twice_is_one_run_of_the_history_and_a_replay_keeps_its_runs_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let started = |path: std::path::PathBuf| -> String {
+        let v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        v["manifest"]["startedAt"].as_str().unwrap().to_string()
+    };
+    let report = "pmb/retrieval-report-tenure.json";
+    for k in ["1", "2"] {
+        tenure_eval_ok(
+            &[
+                "static",
+                "--suite",
+                "pmb",
+                "--quiet",
+                "--shard",
+                &format!("{k}/2"),
+                "--out",
+            ],
+            &[&at(&format!("s{k}"))],
+        );
+    }
+    let first = started(at("s1").join(report)).min(started(at("s2").join(report)));
+    let history = at("h");
+    for out in ["m1", "m2"] {
+        let merged = tenure_eval_with(
+            &["merge", "--suite", "pmb"],
+            &[
+                &at("s1"),
+                &at("s2"),
+                Path::new("--out"),
+                &at(out),
+                Path::new("--history"),
+                &history,
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&merged.stderr);
+        assert!(merged.status.success(), "{stderr}");
+        assert_eq!(
+            started(at(out).join(report)),
+            first,
+            "dated by its first shard"
+        );
+        if out == "m2" {
+            assert!(
+                stderr.contains("1 run(s) not appended again: the history holds them"),
+                "{stderr}"
+            );
+        }
+    }
+    let lines = std::fs::read_to_string(history.join("history.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 1, "{lines}");
+
+    let (rec, live, replayed) = (at("rec"), at("live"), at("replayed"));
+    tenure_eval_ok(
+        &["static", "--suite", "pmb", "--quiet", "--record"],
+        &[&rec, Path::new("--out"), &live],
+    );
+    tenure_eval_ok(
+        &["static", "--suite", "pmb", "--quiet", "--replay"],
+        &[&rec, Path::new("--out"), &replayed],
+    );
+    assert_eq!(started(replayed.join(report)), started(live.join(report)));
 }

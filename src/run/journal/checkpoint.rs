@@ -66,6 +66,7 @@ impl Checkpoint {
                 total: 0,
                 label: None,
                 shard: None,
+                started_at: None,
             },
             path_of: None,
             recorded: None,
@@ -132,6 +133,14 @@ impl Checkpoint {
     /// finished run)? A pass then taken from it whole measured nothing anew.
     pub(crate) fn continues_finished(&self) -> bool {
         self.mode != Continue::Replay && self.recorded.as_ref().is_some_and(|r| r.end.is_some())
+    }
+
+    /// When a replayed run began, as its recording says: a replay (and a merge, which replays
+    /// its shards' journals) is dated by the run it re-scores.
+    pub(crate) fn recorded_start(&self) -> Option<String> {
+        (self.mode == Continue::Replay)
+            .then(|| self.recorded.as_ref()?.header.started_at.clone())
+            .flatten()
     }
 
     /// Is every case taken from a recording?

@@ -72,7 +72,15 @@ pub struct Header {
     /// The shard this run is (`--shard K/N`); `None` for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// When the run began (RFC 3339): a replay's and a merge's reports are dated by it (the
+    /// earliest shard's), not by when they were made. Not compared between runs. `None` in a
+    /// journal of an earlier tenure-eval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
 }
+
+/// Header keys that say when, not what: a continued run's header is compared without them.
+pub(crate) const WHEN: &[&str] = &["startedAt"];
 
 /// Who answered, written after the backend was built (again after each resume).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

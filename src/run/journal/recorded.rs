@@ -1,7 +1,7 @@
 //! A journal read back (`Recorded`): its header, the latest `built` line, the last word on each
 //! case, and whether the run stopped or ended; and how two runs' journals are told apart.
 
-use super::{Built, End, Entry, Header, Line, Stopped, DRIVING, FORMAT};
+use super::{Built, End, Entry, Header, Line, Stopped, DRIVING, FORMAT, WHEN};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -126,7 +126,7 @@ impl Recorded {
     }
 }
 
-/// The first JSON path where `a` and `b` differ, keys of [`DRIVING`] aside.
+/// The first JSON path where `a` and `b` differ, keys of [`DRIVING`] and [`WHEN`] aside.
 fn first_difference(path: &str, a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
     let join = |key: &str| {
@@ -142,7 +142,7 @@ fn first_difference(path: &str, a: &serde_json::Value, b: &serde_json::Value) ->
             keys.sort();
             keys.dedup();
             keys.into_iter()
-                .filter(|k| !DRIVING.contains(&k.as_str()))
+                .filter(|k| !DRIVING.contains(&k.as_str()) && !WHEN.contains(&k.as_str()))
                 .find_map(|k| {
                     first_difference(
                         &join(k),

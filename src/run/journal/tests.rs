@@ -16,6 +16,7 @@ fn header() -> Header {
         total: 3,
         label: None,
         shard: None,
+        started_at: None,
     }
 }
 
