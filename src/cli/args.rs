@@ -99,11 +99,12 @@ pub(crate) struct GateArgs {
     /// Fail on new failures (needs --baseline) or on any failure.
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOnArg>,
-    /// Minimum active-retrieval passes of each static report.
-    #[arg(long)]
+    /// Minimum active-retrieval passes of each static report (at least 1: 0 never fails).
+    #[arg(long, value_parser = at_least_one)]
     pub min_active_passes: Option<usize>,
-    /// Largest allowed drop of mean precision below the baseline (needs --baseline).
-    #[arg(long, value_parser = non_negative)]
+    /// Largest allowed drop of mean precision below the baseline (needs --baseline; below 1:
+    /// a precision drops by 1 at most, so 1 never fails).
+    #[arg(long, value_parser = precision_drop)]
     pub max_precision_drop: Option<f64>,
     /// Write a JUnit XML file: one test case per case or turn, plus one per gate.
     #[arg(long)]
@@ -172,6 +173,27 @@ pub(crate) fn non_negative(text: &str) -> std::result::Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
         _ => Err(format!("{text:?} is not a finite number ≥ 0")),
+    }
+}
+
+/// A count a gate requires: 0 could never fail (a thirteenth audit found it passed in silence).
+pub(crate) fn at_least_one(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("0 could never fail: give at least 1, or leave the gate out".into()),
+        Err(e) => Err(format!("{text:?} is not a count ({e})")),
+    }
+}
+
+/// A drop of mean precision a gate allows, in [0, 1): precision is in [0, 1], so a drop of 1 or
+/// more could never fail.
+pub(crate) fn precision_drop(text: &str) -> std::result::Result<f64, String> {
+    match non_negative(text) {
+        Ok(x) if x < 1.0 => Ok(x),
+        Ok(_) => Err(format!(
+            "{text} could never fail: a mean precision drops by 1 at most; give a drop below 1"
+        )),
+        Err(e) => Err(e),
     }
 }
 

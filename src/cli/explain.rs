@@ -74,9 +74,22 @@ fn refuse_unread() -> Result<()> {
     use crate::cli::backends::ids;
     use crate::cli::finish::RunHistoryArgs;
     use crate::cli::journal::JournalArgs;
-    let mut refused: Vec<String> = ["label", "html", "repeat", "max_errors", "shard"]
-        .map(String::from)
-        .into();
+    // A static case's account: the session flags (revisitation reads earlier turns; settling
+    // and updates act on session mutations) changed nothing in it (a thirteenth audit).
+    let mut refused: Vec<String> = [
+        "label",
+        "html",
+        "repeat",
+        "max_errors",
+        "shard",
+        "revisit_rate",
+        "revisit_cap",
+        "revisit_threshold",
+        "settle_ms",
+        "supports_update",
+    ]
+    .map(String::from)
+    .into();
     refused.extend(ids::<OutputArgs>().into_iter().filter(|id| id != "quiet"));
     refused.extend(ids::<GateArgs>());
     refused.extend(ids::<JournalArgs>());

@@ -336,6 +336,15 @@ fn gate_values_that_could_never_fail_are_usage_errors() {
     let (o, _) = f.run(&f.good, "nan", &["--max-precision-drop=NaN"]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("not a finite number"), "{}", stderr(&o));
+    // A thirteenth audit: a drop of 1 and a minimum of 0 passed every run in silence.
+    for (args, said) in [
+        (&["--max-precision-drop", "1"][..], "1 could never fail"),
+        (&["--min-active-passes", "0"], "0 could never fail"),
+    ] {
+        let (o, _) = f.run(&f.good, "never", args);
+        assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{}", stderr(&o));
+    }
     let sessions = crate::common::cli(&[])
         .args([
             "session",

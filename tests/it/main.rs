@@ -31,6 +31,7 @@ mod audit_sixth;
 /// A tenth audit's findings (the benchmarks in run, validate, verify and tables), each kept
 /// closed.
 mod audit_tenth;
+mod audit_thirteenth;
 mod audit_twelfth;
 /// A failing backend is recorded in a complete report, not fatal (exit 3 after the run).
 mod backend_errors;

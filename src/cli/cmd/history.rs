@@ -95,6 +95,12 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
                 for v in &verdicts {
                     text.push_str(&format!("- {v}\n"));
                 }
+            } else {
+                // CSV and LaTeX hold the tables only: the verdicts go to stderr, or a CI job
+                // failed by --fail-on-regression said nothing of why (a thirteenth audit).
+                for v in &verdicts {
+                    say!("{v}");
+                }
             }
             text
         }
@@ -108,6 +114,12 @@ pub(crate) fn run(args: HistoryArgs) -> Result<ExitCode> {
     let regressed = series
         .iter()
         .any(|s| last_change(s, args.alpha).is_some_and(|c| c.regression));
+    if args.fail_on_regression && regressed && args.format == OutputFormat::Json {
+        // JSON says it in each series' `lastChange`; the exit is explained on stderr too.
+        for v in verdicts.iter().filter(|v| v.contains("REGRESSION")) {
+            say!("{v}");
+        }
+    }
     Ok(ExitCode::from(if args.fail_on_regression && regressed {
         exit::FAILED_CHECK
     } else {
