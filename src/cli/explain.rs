@@ -56,8 +56,17 @@ pub(crate) fn run(
     }
     let text = match &configs[0] {
         crate::backend::BackendConfig::Bm25(c) => {
-            crate::backend::bm25::explain::explain_case(suite, case, c.min_score, args.top)?
-                .markdown()
+            let found = crate::backend::bm25::explain::find_static_case(suite, case)?;
+            let excluded =
+                crate::job::explain::excluded(suite, found, crate::backend::Reader::Text);
+            crate::backend::bm25::explain::explain_case(
+                suite,
+                case,
+                c.min_score,
+                args.top,
+                &excluded,
+            )?
+            .markdown()
         }
         _ => crate::job::explain::explain_case(suite, case, &mut configs[0], args.top)?,
     };

@@ -81,18 +81,7 @@ pub(super) fn build(
     request: &ContextRequest<'_>,
 ) -> Result<Context, BackendError> {
     let (user, scope, budget) = (request.user_id, request.scope, request.budget);
-    let pinned_all: Vec<String> = store
-        .beliefs()
-        .filter(|b| {
-            b.user_id == user
-                && b.pinned
-                && b.kind != BeliefType::OpenQuestion
-                && b.superseded_by.is_none()
-                && b.resolved_at.is_none()
-                && overlaps(b, scope)
-        })
-        .map(|b| b.id.clone())
-        .collect();
+    let pinned_all = pinned_all(store, user, scope);
     let questions: Vec<String> = store
         .beliefs()
         .filter(|b| {
@@ -210,6 +199,22 @@ pub(super) fn build(
         diagnostics: Some(diagnostics),
         search_ms,
     })
+}
+
+/// Every pinned fact of `user` in `scope`: what the client leaves out of the system's search.
+pub(crate) fn pinned_all(store: &BeliefStore, user: &str, scope: &[String]) -> Vec<String> {
+    store
+        .beliefs()
+        .filter(|b| {
+            b.user_id == user
+                && b.pinned
+                && b.kind != BeliefType::OpenQuestion
+                && b.superseded_by.is_none()
+                && b.resolved_at.is_none()
+                && overlaps(b, scope)
+        })
+        .map(|b| b.id.clone())
+        .collect()
 }
 
 #[cfg(test)]

@@ -142,6 +142,28 @@ pub(crate) fn build(
     }
 }
 
+/// The ids [`build`] leaves out of `backend`'s search for `request` by the rules it follows (the
+/// case's pinned facts: HEAD's reader, the vector adapter and the external client each exclude
+/// theirs; PAPER excludes none, it drops them afterwards). An explanation of the same search
+/// leaves them out too (a thirteenth audit: `--explain` on pmb listed pinned facts as hits and
+/// its ranks and fused scores were not the run's).
+pub(crate) fn excluded_from_search(
+    store: &BeliefStore,
+    reader: crate::backend::Reader,
+    profile: Profile,
+    request: &ContextRequest<'_>,
+) -> Vec<String> {
+    let (user, scope) = (request.user_id, request.scope);
+    match Fidelity::new(profile, reader).context_rules() {
+        ContextRules::VectorAdapter => ids(store.vector_adapter_pinned(user, scope)),
+        ContextRules::External(_) => external::pinned_all(store, user, scope),
+        ContextRules::Tenure(Profile::Head) => {
+            ids(store.pinned_facts(Profile::Head, user, scope, request.budget.max_pinned_facts))
+        }
+        ContextRules::Tenure(Profile::Paper) => Vec::new(),
+    }
+}
+
 /// Search unless the budget has no room or `query` (the text the upstream reader sends) is empty.
 fn search(
     backend: &dyn Backend,

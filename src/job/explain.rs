@@ -37,8 +37,16 @@ pub(crate) fn explain_case(
         case.scope.join(", "),
         info.score_scale.describe(),
     );
+    // The run searches nothing for a blank query or a budget of no belief (`context::build`);
+    // the explanation said a backend error for `edge-whitespace-query`.
+    let budget = crate::context::Budget::with(case.budget.as_ref());
+    if searched.trim().is_empty() || budget.max_beliefs <= 0 {
+        out.push_str("no search: the run sends none for a blank query or a budget of no belief\n");
+        return Ok(out);
+    }
+    let excluded = excluded(suite, case, info.reader);
     let hits = backend
-        .search(&case_request(case, &searched, top))
+        .search(&case_request(case, &searched, &excluded, top))
         .map_err(|e| Error::backend(&info.label, e.message))?;
     if hits.is_empty() {
         out.push_str(match info.score_scale {
@@ -52,6 +60,23 @@ pub(crate) fn explain_case(
         let _ = writeln!(out, "- {}", line(hit, info.score_scale));
     }
     Ok(out)
+}
+
+/// The ids the run's search for `case` leaves out, for a backend of `reader`: the context's
+/// rules ([`crate::context::excluded_from_search`]).
+pub(crate) fn excluded(
+    suite: &Suite,
+    case: &crate::suite::StaticCase,
+    reader: crate::backend::Reader,
+) -> Vec<String> {
+    let store = crate::store::BeliefStore::new(&suite.corpus);
+    let request = crate::context::ContextRequest {
+        user_id: case.user(),
+        scope: &case.scope,
+        message: &case.query,
+        budget: crate::context::Budget::with(case.budget.as_ref()),
+    };
+    crate::context::excluded_from_search(&store, reader, suite.profile, &request)
 }
 
 /// One hit: its id, score and what made it.

@@ -70,10 +70,12 @@ pub(crate) fn find_static_case<'a>(
 }
 
 /// The search an explanation makes for `case`: `text` (its prepared query) under the case's
-/// user and scopes, `top` results. Every backend's `--explain` searches with it.
+/// user and scopes, without the ids the run's search leaves out (`excluded`: the case's pinned
+/// facts, by the context's rules), `top` results. Every backend's `--explain` searches with it.
 pub(crate) fn case_request<'a>(
     case: &'a StaticCase,
     text: &'a str,
+    excluded: &'a [String],
     top: usize,
 ) -> SearchRequest<'a> {
     SearchRequest {
@@ -82,19 +84,20 @@ pub(crate) fn case_request<'a>(
         filter: SearchFilter {
             user_id: case.user(),
             scope: &case.scope,
-            exclude_ids: &[],
+            exclude_ids: excluded,
         },
         limit: top,
     }
 }
 
 /// Explain `case_id` of `suite`: its `top` best BM25 candidates without a floor, marked
-/// against `floor`.
+/// against `floor`, searched without `excluded` (as the run searches: [`case_request`]).
 pub(crate) fn explain_case(
     suite: &Suite,
     case_id: &str,
     floor: f32,
     top: usize,
+    excluded: &[String],
 ) -> Result<CaseExplanation> {
     let case = find_static_case(suite, case_id)?;
     let expanded_query = crate::query::prepare(&case.query, suite.profile).query;
@@ -116,7 +119,7 @@ pub(crate) fn explain_case(
     };
     let backend = Bm25Backend::with_config(&suite.corpus, unfloored)?;
     let hits = backend
-        .search(&case_request(case, &expanded_query, top))
+        .search(&case_request(case, &expanded_query, excluded, top))
         .map_err(|e| Error::backend("bm25", e.message))?;
     explanation.candidates = hits
         .into_iter()
