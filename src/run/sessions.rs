@@ -44,7 +44,7 @@ pub fn run_sessions_journaled(
     checkpoint: &mut Checkpoint,
     each: &mut dyn FnMut(&BackendInfo, &TurnResult) -> Result<()>,
 ) -> Result<SessionRun> {
-    let started_at = checkpoint.recorded_start().unwrap_or_else(now_rfc3339);
+    let started_at = checkpoint.started_at().unwrap_or_else(now_rfc3339);
     let (mut backend, mut ingestion) = ingest(factory, &suite.corpus, Workload::Session, observer)?;
     let labels = suite.sessions.iter().flat_map(|c| {
         c.turns

@@ -142,7 +142,7 @@ pub fn run_static_journaled(
     checkpoint: &mut Checkpoint,
     each: &mut dyn FnMut(&BackendInfo, CaseResult) -> Result<()>,
 ) -> Result<StaticRun> {
-    let started_at = checkpoint.recorded_start().unwrap_or_else(now_rfc3339);
+    let started_at = checkpoint.started_at().unwrap_or_else(now_rfc3339);
     let (index, mut ingestion) = ingest(factory, &suite.corpus, Workload::Static, observer)?;
     let built = Built {
         backend: index.info().clone(),

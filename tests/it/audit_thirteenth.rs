@@ -130,3 +130,39 @@ fn explain_makes_the_runs_search_case_by_case() {
     }
     assert!(compared > 200, "{compared} hits compared");
 }
+
+/// A markdown table escapes `|` in a cell: a label `mine|v2` shifted every column after it in
+/// the run table (and the step summary). Every row has the header's columns.
+#[test]
+fn a_pipe_in_a_label_stays_in_its_markdown_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.md");
+    let out = tenure_eval_ok(
+        &[
+            "run",
+            "--suite",
+            "pmb",
+            "--label",
+            "mine|v2",
+            "--quiet",
+            "--summary-md",
+        ],
+        &[&summary, Path::new("--out"), &dir.path().join("r")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned()
+        + &std::fs::read_to_string(&summary).unwrap();
+    // Columns: the `|` not escaped by a backslash.
+    let columns = |line: &str| {
+        line.match_indices('|')
+            .filter(|(i, _)| *i == 0 || &line[i - 1..*i] != "\\")
+            .count()
+    };
+    let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("| pmb")).collect();
+    assert!(
+        runs.len() >= 4,
+        "the run table's rows and the summary's: {text}"
+    );
+    // The run table's 11 columns: 12 bars in every row.
+    assert!(runs.iter().all(|r| columns(r) == 12), "{text}");
+    assert!(runs.iter().all(|r| r.contains("mine\\|v2")), "{text}");
+}

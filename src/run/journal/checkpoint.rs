@@ -135,12 +135,15 @@ impl Checkpoint {
         self.mode != Continue::Replay && self.recorded.as_ref().is_some_and(|r| r.end.is_some())
     }
 
-    /// When a replayed run began, as its recording says: a replay (and a merge, which replays
-    /// its shards' journals) is dated by the run it re-scores.
-    pub(crate) fn recorded_start(&self) -> Option<String> {
-        (self.mode == Continue::Replay)
-            .then(|| self.recorded.as_ref()?.header.started_at.clone())
-            .flatten()
+    /// When the run began, for its reports: a fresh run's journal header's start (so that a
+    /// replay of it, dated by its recording, is dated alike), and a replay's (and a merge's,
+    /// which replays its shards' journals) the start its recording says; `None` otherwise.
+    pub(crate) fn started_at(&self) -> Option<String> {
+        match self.mode {
+            Continue::Replay => self.recorded.as_ref()?.header.started_at.clone(),
+            Continue::Fresh => self.header.started_at.clone(),
+            _ => None,
+        }
     }
 
     /// Is every case taken from a recording?
