@@ -47,6 +47,8 @@ pub struct GateCheck {
     pub passed: bool,
     /// What was measured.
     pub detail: String,
+    /// It judged nothing (no baseline to compare with): it holds, and JUnit says skipped.
+    pub skipped: bool,
 }
 
 /// The baseline among `baselines` for `report`: of its kind (static or session) and of its run
@@ -87,6 +89,7 @@ pub(crate) fn evaluate(
                 report: report.file_name(),
                 gate: "baseline".into(),
                 passed: true,
+                skipped: true,
                 detail: format!(
                     "skipped: no --baseline is a {} report of {} or named {}; the gates that \
                      compare with one do not judge it",
@@ -115,6 +118,7 @@ pub(crate) fn evaluate(
                     report: b.file_name(),
                     gate: "baseline".into(),
                     passed: false,
+                    skipped: false,
                     detail: format!(
                         "--baseline {} ({} report of {}) judges no report of this run (its {} \
                          reports: {}): a baseline is paired by the run's label; give the run \
@@ -137,6 +141,30 @@ pub(crate) fn evaluate(
     Ok(checks)
 }
 
+/// How `--fail-on new-failures` judges a failing row against `baseline` (none: the report has
+/// no baseline of its kind and label). The gate, JUnit and the step summary all judge by it (a
+/// thirteenth audit: JUnit and the summary counted a case the baseline lacks as new, the gate
+/// did not, and a first run without a baseline listed every failure as new).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Against {
+    /// It passed in the baseline: this change broke it.
+    New,
+    /// It fails in the baseline too.
+    Known,
+    /// The baseline lacks it, or there is no baseline: not compared.
+    NotCompared,
+}
+
+/// [`Against`] for `row` with `baseline`.
+pub(crate) fn against(row: &Row, baseline: Option<&LoadedReport>) -> Against {
+    let key = row.key();
+    match baseline.and_then(|b| b.rows.iter().find(|r| r.key() == key)) {
+        Some(b) if b.passed => Against::New,
+        Some(_) => Against::Known,
+        None => Against::NotCompared,
+    }
+}
+
 /// Check `gates` on `report`.
 pub(crate) fn check(
     report: &LoadedReport,
@@ -151,6 +179,7 @@ pub(crate) fn check(
             gate: gate.to_string(),
             passed,
             detail,
+            skipped: false,
         })
     };
     // A repeated run's rows are its last repeat's: a case that failed in another repeat fails
@@ -183,9 +212,7 @@ pub(crate) fn check(
             let new: Vec<String> = report
                 .rows
                 .iter()
-                .filter(|r| {
-                    fails(r) && baseline.rows.iter().any(|b| b.key() == r.key() && b.passed)
-                })
+                .filter(|r| fails(r) && against(r, Some(baseline)) == Against::New)
                 .map(|r| r.key())
                 .collect();
             add(

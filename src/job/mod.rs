@@ -247,6 +247,24 @@ impl RunPlan {
                 kinds.join(" and ")
             )));
         }
+        // The gates pair cases by id, as `compare` does: a baseline of another suite judged a
+        // run in silence where `compare` refuses the pair (a thirteenth audit).
+        let whole = crate::suite::select::whole_label;
+        let ours = self.suite.label();
+        if let Some((b, theirs)) = baselines.iter().find_map(|b| {
+            b.suite()
+                .filter(|s| whole(s) != whole(&ours))
+                .map(|s| (b, s))
+        }) {
+            return Err(Error::input(
+                &b.path,
+                "$.manifest.suite",
+                format!(
+                    "the baseline is a run of suite {theirs}, and this run is of {ours}: the \
+                     gates pair cases by id; give a baseline of {ours}"
+                ),
+            ));
+        }
         self.gates = gates;
         self.baselines = baselines;
         Ok(self)

@@ -1,7 +1,7 @@
 //! What CI reads of a run: JUnit XML (one test suite per report, one test case per case or
 //! turn, and the gates) and the markdown step summary.
 
-use crate::analysis::gates::{pick_baseline, GateCheck};
+use crate::analysis::gates::{against, pick_baseline, Against, GateCheck};
 use crate::error::{Error, Result};
 use crate::report::LoadedReport;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -19,8 +19,8 @@ pub(crate) fn junit(
         // Under `--fail-on new-failures`, a case failing in its baseline too is not this
         // change's failure: skipped, saying so, as the gate counts it.
         let baseline = new_failures_against.and_then(|b| pick_baseline(report, b));
-        let known = |key: &str| {
-            baseline.is_some_and(|b| b.rows.iter().any(|r| r.key() == key && !r.passed))
+        let judged = |row: &crate::report::Row| {
+            new_failures_against.map(|_| crate::analysis::gates::against(row, baseline))
         };
         // A repeated run's rows are its last repeat's; a case that failed in another is flaky.
         let repeats = report.manifest.as_ref().and_then(|m| m.repeats.as_ref());
@@ -34,13 +34,17 @@ pub(crate) fn junit(
                 status
             } else if row.passed {
                 TestCaseStatus::success()
-            } else if known(&row.key()) {
+            } else if judged(row) == Some(Against::Known) {
                 let mut status = TestCaseStatus::skipped();
                 status.set_message("fails in baseline");
                 status
             } else if row.errored {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
                 status.set_message("the backend failed on this case (its error is in the report)");
+                status
+            } else if judged(row) == Some(Against::NotCompared) {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message("not in the baseline: not compared, as the gate does not");
                 status
             } else {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -72,7 +76,11 @@ pub(crate) fn junit(
     if !checks.is_empty() {
         let mut suite = TestSuite::new("gates");
         for check in checks {
-            let status = if check.passed {
+            let status = if check.skipped {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message(check.detail.clone());
+                status
+            } else if check.passed {
                 TestCaseStatus::success()
             } else {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -166,14 +174,15 @@ pub(crate) fn summary_markdown(
     // Under `--fail-on new-failures`, as JUnit: what this change broke first, every one of them
     // up to SHOWN; the cases failing in the baseline too only as a count.
     let mut new = Vec::new();
-    let mut known = 0;
+    let (mut known, mut not_compared) = (0, 0);
     for r in reports {
         let baseline = new_failures_against.and_then(|b| pick_baseline(r, b));
         for row in r.rows.iter().filter(|row| !row.passed) {
-            let fails_before =
-                baseline.is_some_and(|b| b.rows.iter().any(|x| x.key() == row.key() && !x.passed));
-            if fails_before {
+            let judged = new_failures_against.map(|_| against(row, baseline));
+            if judged == Some(Against::Known) {
                 known += 1;
+            } else if judged == Some(Against::NotCompared) && !row.errored {
+                not_compared += 1;
             } else {
                 new.push(format!(
                     "- `{}` {}: {}",
@@ -203,6 +212,12 @@ pub(crate) fn summary_markdown(
     if known > 0 {
         out.push_str(&format!(
             "\n{known} known failures (failing in the baseline too) are not listed.\n"
+        ));
+    }
+    if not_compared > 0 {
+        out.push_str(&format!(
+            "\n{not_compared} failing cases without a baseline to compare with (no baseline, or \
+             one that lacks them) are not listed: the gate does not judge them.\n"
         ));
     }
     out

@@ -1,8 +1,9 @@
 //! What a thirteenth audit (output formats, `--explain`, gates) found, each kept closed here:
 //! `history --fail-on-regression` in CSV or LaTeX failing with nothing said of why, `--explain`
 //! taking session flags that change nothing in a static case's account, `--explain` searching
-//! otherwise than the run (pinned facts kept; a blank query searched). (Gate values that could
-//! never fail: `gates.rs`.)
+//! otherwise than the run (pinned facts kept; a blank query searched), a `|` shifting markdown
+//! columns, a baseline of another suite judging a run, JUnit and the step summary counting new
+//! failures otherwise than the gate. (Gate values that could never fail: `gates.rs`.)
 
 use crate::common::{refused, tenure_eval_ok, tenure_eval_with};
 use std::path::Path;
@@ -165,4 +166,145 @@ fn a_pipe_in_a_label_stays_in_its_markdown_cell() {
     // The run table's 11 columns: 12 bars in every row.
     assert!(runs.iter().all(|r| columns(r) == 12), "{text}");
     assert!(runs.iter().all(|r| r.contains("mine\\|v2")), "{text}");
+}
+
+/// The gates pair cases by id, as `compare` does, and `compare` refuses runs of different
+/// suites: a paper run's report judged a pmb run in silence (both gates "passed"). It is now
+/// refused before any work, naming both suites.
+#[test]
+fn a_baseline_of_another_suite_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let paper = dir.path().join("paper");
+    tenure_eval_ok(
+        &["static", "--suite", "paper", "--quiet", "--out"],
+        &[&paper],
+    );
+    let baseline = std::fs::read_dir(paper.join("paper"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && !p.to_string_lossy().ends_with("manifest.json")
+        })
+        .unwrap();
+    let out = dir.path().join("pmb");
+    let run = tenure_eval_with(
+        &[
+            "static",
+            "--suite",
+            "pmb",
+            "--quiet",
+            "--fail-on",
+            "new-failures",
+            "--baseline",
+        ],
+        &[&baseline, Path::new("--out"), &out],
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the baseline is a run of suite paper, and this run is of pmb"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "refused before any work");
+}
+
+/// JUnit and the step summary count new failures as the gate does: a failing case the baseline
+/// lacks is not compared (they called it new, the gate did not: JUnit red, the job green), and
+/// a first run without a baseline lists no failure as new and marks its skipped gate skipped.
+#[test]
+fn junit_and_the_summary_count_new_failures_as_the_gate_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let base = ["static", "--suite", "pmb", "--label", "sys", "--quiet"];
+    tenure_eval_ok(&[&base[..], &["--out"]].concat(), &[&at("a")]);
+    tenure_eval_ok(
+        &[&base[..], &["--min-score", "12", "--out"]].concat(),
+        &[&at("c")],
+    );
+    let report = |dir: &str| -> serde_json::Value {
+        serde_json::from_slice(
+            &std::fs::read(at(dir).join("pmb/retrieval-report-sys.json")).unwrap(),
+        )
+        .unwrap()
+    };
+    let failing: Vec<String> = report("c")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .map(|c| c["caseId"].as_str().unwrap().to_string())
+        .collect();
+    assert!(failing.len() > 10, "{failing:?}");
+    // The baseline: the passing run without 7 of the cases that fail at --min-score 12.
+    let dropped: Vec<&String> = failing.iter().take(7).collect();
+    let mut baseline = report("a");
+    baseline["cases"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|c| !dropped.iter().any(|d| c["caseId"] == d.as_str()));
+    let baseline_path = at("baseline.json");
+    std::fs::write(&baseline_path, serde_json::to_vec(&baseline).unwrap()).unwrap();
+    let (junit, summary) = (at("j.xml"), at("s.md"));
+    let gated = |baseline: &Path, extra: &[&str]| {
+        tenure_eval_with(
+            &[
+                &base[..],
+                &["--min-score", "12", "--fail-on", "new-failures"],
+                extra,
+                &["--junit"],
+            ]
+            .concat(),
+            &[
+                &junit,
+                Path::new("--summary-md"),
+                &summary,
+                Path::new("--baseline"),
+                baseline,
+                Path::new("--out"),
+                &at("g"),
+            ],
+        )
+    };
+    let new = failing.len() - 7;
+    let o = gated(&baseline_path, &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        xml.contains(&format!("failures=\"{}\"", new + 1)),
+        "the new failures and the gate: {xml}"
+    );
+    assert_eq!(
+        xml.matches("not in the baseline: not compared").count(),
+        7,
+        "{xml}"
+    );
+    assert!(md.contains(&format!("### New failures ({new})")), "{md}");
+    assert!(
+        md.contains("7 failing cases without a baseline to compare with"),
+        "{md}"
+    );
+
+    // A first run: no baseline yet.
+    let o = gated(&at("missing.json"), &["--baseline-missing", "ok"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(!md.contains("New failures"), "{md}");
+    assert!(xml.contains("failures=\"0\""), "{xml}");
+    assert!(
+        xml.contains(&format!("skipped=\"{}\"", failing.len() + 1)),
+        "every failure and the gate: {xml}"
+    );
 }
