@@ -155,6 +155,17 @@ pub(crate) fn load(path: &Path, command: &Command) -> Result<Config> {
             if settings.iter().any(|s: &Setting| s.key == *key) {
                 continue; // the command's table wins over [defaults]
             }
+            // `models` keeps its reports in a folder of its own (reports/models) so that a run's
+            // are never written over: a shared `[defaults] out` put them over the run's, a
+            // report of other measures in place of the run's (a thirteenth audit). Only
+            // `[models] out` moves them.
+            if table == DEFAULTS && name == "models" && key == "out" {
+                say!(
+                    "note: {} line {line}, [defaults] out: not used by `models`, whose reports                      go to a folder of their own (reports/models) so that a run's are never                      written over; set [models] out to move them",
+                    path.display()
+                );
+                continue;
+            }
             let switch = !arg.get_action().takes_values();
             let args = as_args(key, value.get_ref(), switch).map_err(at)?;
             settings.push(Setting {

@@ -308,3 +308,52 @@ fn junit_and_the_summary_count_new_failures_as_the_gate_does() {
         "every failure and the gate: {xml}"
     );
 }
+
+/// `models` keeps its reports in a folder of its own: a shared `[defaults] out` put them over a
+/// run's (the run's report replaced by one of other measures, exit 0). It is said and left;
+/// `[models] out` moves them.
+#[test]
+fn models_does_not_take_the_shared_out_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tenure-eval.toml"),
+        "[defaults]\nout = \"R\"\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = crate::common::cli(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&["run", "--suite", "pmb", "--backend", "bm25", "--quiet"]);
+    let report = dir.path().join("R/pmb/retrieval-report-tenure.json");
+    let before = std::fs::read(&report).unwrap();
+    let said = run(&[
+        "models",
+        "--suite",
+        "pmb",
+        "--model",
+        "hashed:64",
+        "--quiet",
+    ]);
+    assert!(
+        said.contains("[defaults] out: not used by `models`"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&report).unwrap(),
+        before,
+        "the run's report is its own"
+    );
+    assert!(dir
+        .path()
+        .join("reports/models/pmb/retrieval-report-tenure.json")
+        .is_file());
+}
