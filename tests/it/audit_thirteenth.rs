@@ -357,3 +357,26 @@ fn models_does_not_take_the_shared_out_folder() {
         .join("reports/models/pmb/retrieval-report-tenure.json")
         .is_file());
 }
+
+/// A session run in which no turn has a precision (it retrieved nothing) has no mean of
+/// 1 − precision: `compare` says "–", as the run table does, not 0.0000, the best value
+/// (PrecisionMemBench's tables keep upstream's 0.0000, with its footnote's meaning).
+#[test]
+fn compare_says_no_precision_drift_where_no_turn_has_a_precision() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = crate::common::pmb_session(dir.path());
+    let mut empty: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    for turn in empty["cases"].as_array_mut().unwrap() {
+        turn["retrievalPrecision"] = serde_json::Value::Null;
+        turn["precisionDriftScore"] = 0.0.into();
+    }
+    let edited = dir.path().join("empty.json");
+    std::fs::write(&edited, serde_json::to_vec(&empty).unwrap()).unwrap();
+    let out = tenure_eval_ok(&["compare"], &[&report, &edited]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("- mean drift, 1 − precision (PrecisionMemBench): 0.0000 → –"),
+        "{text}"
+    );
+}

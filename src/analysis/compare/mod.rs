@@ -215,8 +215,8 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
         )
     });
     let drift = (base.kind == Workload::Session).then(|| DriftDelta {
-        base_precision_drift: base.mean_precision_drift(),
-        new_precision_drift: new.mean_precision_drift(),
+        base_precision_drift: base.measured_precision_drift(),
+        new_precision_drift: new.measured_precision_drift(),
         base_noise_drift: base.mean_drift(),
         new_noise_drift: new.mean_drift(),
     });

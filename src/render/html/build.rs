@@ -91,7 +91,7 @@ pub(crate) fn report_view(report: &LoadedReport, name: String, entries: Entries)
         kind: kind_name(report.kind),
         summary: report.summary(),
         drift: report.mean_drift(),
-        precision_drift: report.mean_precision_drift(),
+        precision_drift: report.measured_precision_drift(),
         rank: rank_means(&report.rows),
         ingestion_ms: report.ingestion_ms,
         stopped: report

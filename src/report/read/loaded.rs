@@ -346,6 +346,17 @@ impl LoadedReport {
                 .filter_map(|r| r.precision_drift.or(r.drift)),
         )
     }
+
+    /// [`Self::mean_precision_drift`] where a turn has a precision; `None` where none has (a run
+    /// that retrieved nothing: its 0s are "0 where precision is null", not the best value),
+    /// as the run table says "–". PrecisionMemBench's tables keep upstream's 0.0000.
+    pub(crate) fn measured_precision_drift(&self) -> Option<f64> {
+        self.rows
+            .iter()
+            .any(|r| r.precision.is_some())
+            .then(|| self.mean_precision_drift())
+            .flatten()
+    }
 }
 
 /// The report at `path`, read in one pass.
