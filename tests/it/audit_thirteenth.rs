@@ -380,3 +380,38 @@ fn compare_says_no_precision_drift_where_no_turn_has_a_precision() {
         "{text}"
     );
 }
+
+/// `--max-precision-drop` compares the precision of the cases the baseline measured, a case of
+/// the run without one counting 0: a paper run that lost 33 of its cases kept a mean of 1.0
+/// over the few left with a precision, and passed.
+#[test]
+fn max_precision_drop_compares_the_baselines_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["static", "--suite", "paper", "--label", "sys", "--quiet"];
+    tenure_eval_ok(
+        &[&base[..], &["--out"]].concat(),
+        &[&dir.path().join("base")],
+    );
+    let baseline = dir.path().join("base/paper/retrieval-report-sys.json");
+    let o = tenure_eval_with(
+        &[
+            &base[..],
+            &[
+                "--min-score",
+                "25",
+                "--max-precision-drop",
+                "0.05",
+                "--baseline",
+            ],
+        ]
+        .concat(),
+        &[&baseline, Path::new("--out"), &dir.path().join("new")],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("gate max-precision-drop FAILED"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("vs baseline 1.0000"), "{stderr}");
+}
