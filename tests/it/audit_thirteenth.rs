@@ -415,3 +415,41 @@ fn max_precision_drop_compares_the_baselines_cases() {
     );
     assert!(stderr.contains("vs baseline 1.0000"), "{stderr}");
 }
+
+/// A `[defaults] min-active-passes` is for the commands that run static cases: `session` says
+/// so, naming the file's line, and runs (it was exit 2 without naming the file). On the
+/// command line it is still refused.
+#[test]
+fn session_leaves_a_default_static_gate_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tenure-eval.toml"),
+        "[defaults]\nmin-active-passes = 40\n",
+    )
+    .unwrap();
+    let session = |extra: &[&str]| {
+        let args = [
+            &["session", "--suite", "pmb", "--quiet", "--out", "o"][..],
+            extra,
+        ]
+        .concat();
+        crate::common::cli(&args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let o = session(&[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("tenure-eval.toml line 2, [defaults] min-active-passes = 40: not used"),
+        "{stderr}"
+    );
+    let o = session(&["--min-active-passes", "3"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
