@@ -453,3 +453,41 @@ fn session_leaves_a_default_static_gate_saying_so() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// `compare`'s largest score changes read a relation expansion's placeholder 0 as a score: a
+/// belief the search dropped at `--min-score 8` and an expansion added back read "7.69 → 0.00".
+/// A score of 0 is no score: "–".
+#[test]
+fn an_expansions_placeholder_is_no_score_in_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    tenure_eval_ok(&["static", "--suite", "pmb", "--quiet", "--out"], &[&a]);
+    tenure_eval_ok(
+        &[
+            "static",
+            "--suite",
+            "pmb",
+            "--min-score",
+            "8",
+            "--quiet",
+            "--out",
+        ],
+        &[&b],
+    );
+    let out = tenure_eval_ok(
+        &["compare"],
+        &[
+            &a.join("pmb/retrieval-report-tenure.json"),
+            &b.join("pmb/retrieval-report-tenure-min8.json"),
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .find(|l| {
+            l.starts_with("| relation-does-not-appear-as-entity") && l.contains("b-redis-code")
+        })
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains("| 7.69 | –"), "{row}");
+    assert!(!text.contains("| 0.00 "), "{text}");
+}

@@ -185,8 +185,15 @@ pub fn compare(base: &LoadedReport, new: &LoadedReport, seed: u64) -> Comparison
         beliefs.sort();
         beliefs.dedup();
         for belief in beliefs {
-            let score =
-                |r: &crate::report::Row| r.scores.iter().find(|(id, _)| id == belief).map(|s| s.1);
+            // A score of 0 is no score: a relation expansion's placeholder, or a backend that
+            // only ranks (`ScoredBelief::score`); a belief the search dropped and an expansion
+            // added back read "7.69 → 0.00", a thirteenth audit found. It is "–", not there.
+            let score = |r: &crate::report::Row| {
+                (r.scores.iter())
+                    .find(|(id, _)| id == belief)
+                    .map(|s| s.1)
+                    .filter(|&s| s != 0.0)
+            };
             let change = ScoreChange {
                 case: n.key(),
                 belief: belief.clone(),
