@@ -20,6 +20,7 @@ mod audit_eighth;
 mod audit_eleventh;
 /// The review of the third audit's fixes and the fourth audit: errored turns, compat runs that
 /// failed their calls, `--explain --top 0`, the chance test's cases, `serve`'s default, prune.
+mod audit_fourteenth;
 mod audit_later;
 /// A ninth audit's findings (models, embed, history, temporal, beam), each kept closed.
 mod audit_ninth;

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 mod impossible;
+mod records;
 use impossible::never_passes;
 
 /// A turn's assertion groups.
@@ -39,6 +40,7 @@ pub(crate) fn validate(
             "empty corpus; expected an array of at least one belief",
         ));
     }
+    records::beliefs(suite, corpus)?;
     let mut first_at: HashMap<&str, usize> = HashMap::new();
     for (i, belief) in suite.corpus.iter().enumerate() {
         if let Some(j) = first_at.insert(&belief.id, i) {
@@ -72,6 +74,7 @@ pub(crate) fn validate(
     }
     let mut case_at: HashMap<&str, usize> = HashMap::new();
     for (i, case) in suite.cases.iter().enumerate() {
+        records::id(cases, format!("$[{i}].caseId"), &case.case_id, "case id")?;
         if let Some(j) = case_at.insert(&case.case_id, i) {
             return Err(Error::input(
                 cases,
@@ -104,6 +107,12 @@ pub(crate) fn validate(
     let mut live: HashSet<&str> = known.clone();
     let mut session_at: HashMap<&str, usize> = HashMap::new();
     for (c, case) in suite.sessions.iter().enumerate() {
+        records::id(
+            sessions,
+            format!("$[{c}].caseId"),
+            &case.case_id,
+            "session case id",
+        )?;
         if let Some(j) = session_at.insert(&case.case_id, c) {
             return Err(Error::input(
                 sessions,

@@ -1,0 +1,55 @@
+//! Checks of single records that serde's types let through: ids that name nothing a reader can
+//! see, an `epistemic_status` no scorer knows, and a relation's participants missing from the
+//! corpus. Each was found loading in silence by a fourteenth audit, and each then read as a
+//! retrieval result (a misspelt participant as a missed belief, a misspelt status as full
+//! confidence).
+
+use super::Suite;
+use crate::error::{Error, Result};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The `epistemic_status` values Tenure's corpora hold, which the composite scorer maps to a
+/// confidence (`backend::composite::signals`): any other read as full confidence in silence.
+const STATUSES: &[&str] = &["active", "inferred", "exploratory", "superseded"];
+
+/// An id a report, a TREC run and a terminal can show: not blank, no control character (a case
+/// id of a newline and a right-to-left override loaded, and only `trec` refused it, after the
+/// reports were written).
+pub(super) fn id(path: &Path, at: String, id: &str, what: &str) -> Result<()> {
+    if id.trim().is_empty() || id.chars().any(char::is_control) {
+        return Err(Error::input(
+            path,
+            at,
+            format!("{what} {id:?}; expected an id that is not blank and has no control character"),
+        ));
+    }
+    Ok(())
+}
+
+/// Every belief's id, `epistemic_status` and participants.
+pub(super) fn beliefs(suite: &Suite, corpus: &Path) -> Result<()> {
+    let known: HashSet<&str> = suite.corpus.iter().map(|b| b.id.as_str()).collect();
+    for (i, belief) in suite.corpus.iter().enumerate() {
+        id(corpus, format!("$[{i}]._id"), &belief.id, "belief id")?;
+        if let Some(status) = belief.epistemic_status.as_deref() {
+            if !STATUSES.contains(&status) {
+                return Err(Error::input(
+                    corpus,
+                    format!("$[{i}].epistemic_status"),
+                    format!("{status:?}; expected one of {}", STATUSES.join(", ")),
+                ));
+            }
+        }
+        if let Some((j, missing)) =
+            (belief.participants.iter().enumerate()).find(|(_, p)| !known.contains(p.as_str()))
+        {
+            return Err(Error::input(
+                corpus,
+                format!("$[{i}].participants[{j}]"),
+                format!("{missing:?} is no belief of the corpus; expected a belief id"),
+            ));
+        }
+    }
+    Ok(())
+}

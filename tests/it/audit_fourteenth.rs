@@ -1,0 +1,65 @@
+//! What a fourteenth audit (input files) found, each kept closed here: a custom suite's records
+//! that loaded in silence and then read as retrieval results (a relation's participant missing
+//! from the corpus, a misspelt `epistemic_status`, ids blank or with control characters), and
+//! `verify` passing a cosine report whose embedding store was changed.
+
+use crate::common::{read_json, repo, tenure_eval_with};
+use serde_json::Value;
+
+/// `validate` of pmb's files with one record edited: exit 2, naming the file's JSON path.
+fn refused_edit(edit: impl Fn(&mut Value, &mut Value), at: &str, says: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut corpus = read_json("seeds/pmb/beliefs.seed.json");
+    let mut cases = read_json("cases/pmb/retrieval.cases.json");
+    edit(&mut corpus, &mut cases);
+    let (c, k) = (
+        dir.path().join("corpus.json"),
+        dir.path().join("cases.json"),
+    );
+    std::fs::write(&c, serde_json::to_vec(&corpus).unwrap()).unwrap();
+    std::fs::write(&k, serde_json::to_vec(&cases).unwrap()).unwrap();
+    let sessions = repo("cases/pmb/session-retrieval.cases.json");
+    let out = tenure_eval_with(
+        &["validate", "--corpus"],
+        &[
+            &c,
+            std::path::Path::new("--cases"),
+            &k,
+            std::path::Path::new("--sessions"),
+            &sessions,
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{at}: {stderr}");
+    assert!(
+        stderr.contains(at) && stderr.contains(says),
+        "{at}: {stderr}"
+    );
+}
+
+#[test]
+fn records_that_would_read_as_results_are_refused_at_load() {
+    // b-auth-depends-redis (32) relates b-redis-code: a typo in it read as 75/77, "missing
+    // expected belief", with `validate` ok.
+    refused_edit(
+        |corpus, _| corpus[32]["participants"][0] = "b-redis-cod".into(),
+        "$[32].participants[0]",
+        "\"b-redis-cod\" is no belief of the corpus",
+    );
+    // "infered" read as full confidence under the composite scorer's `--confidence status`.
+    refused_edit(
+        |corpus, _| corpus[0]["epistemic_status"] = "infered".into(),
+        "$[0].epistemic_status",
+        "expected one of active, inferred, exploratory, superseded",
+    );
+    refused_edit(
+        |corpus, _| corpus[1]["_id"] = "   ".into(),
+        "$[1]._id",
+        "not blank",
+    );
+    refused_edit(
+        |_, cases| cases[2]["caseId"] = "a\nb\u{202e}".into(),
+        "$[2].caseId",
+        "no control character",
+    );
+}
