@@ -71,6 +71,9 @@ pub fn verify(path: &Path, inputs: bool, data: Option<&Path>) -> Result<Vec<Stri
         return Ok(problems);
     }
     let manifest = &report.manifest;
+    if let Some(settings) = manifest.as_ref().and_then(|m| m.backend_settings.as_ref()) {
+        problems.extend(stores(path, settings, data)?);
+    }
     match manifest.as_ref().and_then(|m| m.inputs.as_ref()) {
         None => problems.push(format!(
             "{}: no manifest with input hashes to check",
@@ -159,6 +162,56 @@ fn drift_disagreements(report: &LoadedReport, path: &Path, list: &str, array: bo
         }
     }
     problems
+}
+
+/// Every embedding store the backend's settings name (a fusion's children's too) whose vectors
+/// all came from it (a `store` that is a folder, not "computed in memory …"): its vectors'
+/// sha256 must still be the recorded `storeSha256` (a fourteenth audit: a report verified after
+/// its store was deleted or its vectors edited, and the store decides every cosine number). A
+/// store that cannot be read is exit 2, as an input is.
+fn stores(path: &Path, settings: &Value, data: Option<&Path>) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    let mut stack = vec![settings];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if let (Some(Value::String(store)), Some(Value::String(recorded))) =
+                    (map.get("store"), map.get("storeSha256"))
+                {
+                    let from_folder = !store.starts_with("computed in memory")
+                        && !store.contains(" computed in memory");
+                    if from_folder {
+                        let folder = data.map_or_else(|| store.into(), |d| d.join(store));
+                        let loaded = crate::embed::EmbeddingStore::load(&folder).map_err(|e| {
+                            crate::error::Error::input(
+                                path,
+                                "$.manifest.backendSettings.store",
+                                format!(
+                                    "the embedding store {} cannot be read to check its \
+                                     vectors' sha256 ({e}): give --inputs-from DIR, or \
+                                     --no-inputs",
+                                    folder.display()
+                                ),
+                            )
+                        })?;
+                        let now = loaded.fingerprint();
+                        if &now != recorded {
+                            problems.push(format!(
+                                "{}: the embedding store {} has vectors of sha256 {now}, the \
+                                 manifest records {recorded}",
+                                path.display(),
+                                folder.display()
+                            ));
+                        }
+                    }
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    Ok(problems)
 }
 
 /// An input file's bytes: on disk, or compiled in for a built-in suite path.

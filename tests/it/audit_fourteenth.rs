@@ -63,3 +63,65 @@ fn records_that_would_read_as_results_are_refused_at_load() {
         "no control character",
     );
 }
+
+/// `verify` checks the embedding store a cosine report names: its vectors' sha256 must still be
+/// the recorded `storeSha256` (the report verified after its store was deleted or a vector
+/// edited, and the store decides every cosine number); a store that cannot be read is exit 2.
+#[test]
+fn verify_checks_the_embedding_store_a_report_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("st/all-minilm-l6-v2");
+    std::fs::create_dir_all(&store).unwrap();
+    for file in ["manifest.json", "vectors.npy"] {
+        std::fs::copy(
+            repo("embeddings/all-minilm-l6-v2").join(file),
+            store.join(file),
+        )
+        .unwrap();
+    }
+    let out = dir.path().join("out");
+    crate::common::tenure_eval_ok(
+        &[
+            "static",
+            "--suite",
+            "pmb",
+            "--backend",
+            "cosine",
+            "--model",
+            "all-minilm-l6-v2",
+            "--quiet",
+            "--store-dir",
+        ],
+        &[&dir.path().join("st"), std::path::Path::new("--out"), &out],
+    );
+    let report = out.join("pmb/all-minilm-l6-v2-retrieval-report-vector.json");
+    let verify = || tenure_eval_with(&["verify"], &[&report]);
+    let o = verify();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // The last vector's lowest mantissa byte changed: a finite number, another vector.
+    let npy = store.join("vectors.npy");
+    let mut bytes = std::fs::read(&npy).unwrap();
+    let at = bytes.len() - 4;
+    bytes[at] ^= 1;
+    std::fs::write(&npy, &bytes).unwrap();
+    let o = verify();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("the embedding store") && said.contains("the manifest records"),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&store).unwrap();
+    let o = verify();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("$.manifest.backendSettings.store"),
+        "{stderr}"
+    );
+}
