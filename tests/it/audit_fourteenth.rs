@@ -125,3 +125,64 @@ fn verify_checks_the_embedding_store_a_report_names() {
         "{stderr}"
     );
 }
+
+/// `validate` warns of static cases that can never pass because the corpus puts what they
+/// require out of any context of their user: it said "ok" and `static` failed each.
+#[test]
+fn validate_warns_of_cases_whose_required_beliefs_no_context_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases = read_json("cases/pmb/retrieval.cases.json");
+    let other_user = read_json("seeds/pmb/beliefs.seed.json")
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["user_id"] == "other-user")
+        .unwrap()["_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let required = [
+        (
+            "relevantBeliefs",
+            "b-sqlalchemy-superseded",
+            "which is superseded",
+        ),
+        (
+            "relevantBeliefs",
+            "b-auth-open-q",
+            "which is an open question",
+        ),
+        (
+            "pinnedFacts",
+            "b-comm-recommendation",
+            "which is not pinned",
+        ),
+        (
+            "relevantBeliefs",
+            other_user.as_str(),
+            "which is user other-user's",
+        ),
+    ];
+    for (i, (tier, id, _)) in required.iter().enumerate() {
+        cases[i]["expect"][tier] = serde_json::json!({"mustInclude": [id]});
+    }
+    let file = dir.path().join("cases.json");
+    std::fs::write(&file, serde_json::to_vec(&cases).unwrap()).unwrap();
+    let out = crate::common::tenure_eval_ok(
+        &[
+            "validate",
+            "--corpus",
+            repo("seeds/pmb/beliefs.seed.json").to_str().unwrap(),
+            "--cases",
+        ],
+        &[&file],
+    );
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    for (tier, id, why) in required {
+        assert!(
+            said.contains(&format!("{tier}.mustInclude names {id:?}, {why}")),
+            "{id}: {said}"
+        );
+    }
+}

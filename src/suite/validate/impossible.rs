@@ -2,13 +2,18 @@
 //! warns of (an audit found it saying "ok" and the run counting them as the backend's
 //! failures). What each assertion means is `eval::assertions`'s.
 
-use crate::suite::StaticCase;
-use std::collections::HashSet;
+use crate::suite::{Belief, BeliefType, StaticCase};
+use std::collections::{HashMap, HashSet};
 
-/// Why a static case's assertions contradict one another, if they do (an audit found `validate`
-/// saying "ok" for each of these, and the run then counting them as the backend's failures).
-pub(super) fn never_passes(case: &StaticCase, pinned: &HashSet<&str>) -> Vec<String> {
-    let mut why = Vec::new();
+/// Why a static case's assertions contradict one another or the corpus, if they do (audits
+/// found `validate` saying "ok" for each of these, and the run then counting them as the
+/// backend's failures).
+pub(super) fn never_passes(
+    case: &StaticCase,
+    pinned: &HashSet<&str>,
+    corpus: &HashMap<&str, &Belief>,
+) -> Vec<String> {
+    let mut why = unreachable(case, corpus);
     let Some(rb) = &case.expect.relevant_beliefs else {
         return why;
     };
@@ -47,6 +52,43 @@ pub(super) fn never_passes(case: &StaticCase, pinned: &HashSet<&str>) -> Vec<Str
     }
     if let Some((a, _)) = rb.ordered_before.iter().find(|(a, b)| a == b) {
         why.push(format!("orderedBefore puts {a:?} before itself"));
+    }
+    why
+}
+
+/// Beliefs a case requires that no context of its user can hold (a fourteenth audit): another
+/// user's, a superseded or resolved one, an open question in the relevant tier (questions have
+/// their own), and an unpinned one in the pinned tier.
+fn unreachable(case: &StaticCase, corpus: &HashMap<&str, &Belief>) -> Vec<String> {
+    let mut why = Vec::new();
+    let user = case.user();
+    let relevant = (case.expect.relevant_beliefs.iter()).flat_map(|rb| &rb.must_include);
+    let pinned = (case.expect.pinned_facts.iter()).flat_map(|p| &p.must_include);
+    for (tier, id) in relevant
+        .map(|id| ("relevantBeliefs", id))
+        .chain(pinned.map(|id| ("pinnedFacts", id)))
+    {
+        let Some(b) = corpus.get(id.as_str()) else {
+            continue;
+        };
+        let reason = if b.user_id != user {
+            Some(format!("user {}'s, and the case asks as {user}", b.user_id))
+        } else if b.superseded_by.is_some() {
+            Some("superseded".to_string())
+        } else if b.resolved_at.is_some() {
+            Some("resolved".to_string())
+        } else if tier == "relevantBeliefs" && b.kind == BeliefType::OpenQuestion {
+            Some("an open question, which comes in the questions tier".to_string())
+        } else if tier == "pinnedFacts" && !b.pinned {
+            Some("not pinned".to_string())
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            why.push(format!(
+                "{tier}.mustInclude names {id:?}, which is {reason}"
+            ));
+        }
     }
     why
 }

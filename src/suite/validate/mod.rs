@@ -204,6 +204,8 @@ pub(crate) fn validate(
         .filter(|b| b.pinned)
         .map(|b| b.id.as_str())
         .collect();
+    let by_id: HashMap<&str, &crate::suite::Belief> =
+        suite.corpus.iter().map(|b| (b.id.as_str(), b)).collect();
     // Assertions may name any belief that exists at some point of the run.
     for (i, case) in suite.cases.iter().enumerate() {
         let e = &case.expect;
@@ -220,7 +222,7 @@ pub(crate) fn validate(
                 case.case_id
             ));
         }
-        for why in never_passes(case, &pinned) {
+        for why in never_passes(case, &pinned, &by_id) {
             warnings.push(format!(
                 "{}: {at}: case {:?} can never pass ({why}): every backend fails it",
                 cases.display(),
