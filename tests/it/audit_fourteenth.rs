@@ -186,3 +186,32 @@ fn validate_warns_of_cases_whose_required_beliefs_no_context_holds() {
         );
     }
 }
+
+/// A session belief created for another user is a dead mutation: session turns search as the
+/// default user, so no turn can retrieve it and a check that it does not surface always holds.
+/// `validate` said "ok"; it now says so.
+#[test]
+fn validate_warns_of_a_session_belief_created_for_another_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sessions = read_json("cases/pmb/session-retrieval.cases.json");
+    sessions[0]["turns"][4]["createBeliefAtTurn"]["user_id"] = "someone-else".into();
+    let file = dir.path().join("sessions.json");
+    std::fs::write(&file, serde_json::to_vec(&sessions).unwrap()).unwrap();
+    let out = crate::common::tenure_eval_ok(
+        &[
+            "validate",
+            "--corpus",
+            repo("seeds/pmb/beliefs.seed.json").to_str().unwrap(),
+            "--cases",
+            repo("cases/pmb/retrieval.cases.json").to_str().unwrap(),
+            "--sessions",
+        ],
+        &[&file],
+    );
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("$[0].turns[4].createBeliefAtTurn.user_id: \"b-ci-parallel-decision\" is created for user \"someone-else\""),
+        "{said}"
+    );
+}

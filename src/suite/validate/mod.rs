@@ -138,6 +138,18 @@ pub(crate) fn validate(
             }
             previous = Some(turn.turn_index);
             if let Some(created) = &turn.create_belief_at_turn {
+                // Session turns search as the default user: another user's belief is a dead
+                // mutation, and a check that it does not surface always holds (a fourteenth
+                // audit).
+                if created.user_id != DEFAULT_USER {
+                    warnings.push(format!(
+                        "{}: {at}.createBeliefAtTurn.user_id: {:?} is created for user {:?}, and \
+                         session turns search as {DEFAULT_USER:?}: no turn can retrieve it",
+                        sessions.display(),
+                        created.id,
+                        created.user_id
+                    ));
+                }
                 if !live.insert(&created.id) {
                     return Err(Error::input(
                         sessions,
