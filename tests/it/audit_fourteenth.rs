@@ -8,25 +8,31 @@ use serde_json::Value;
 
 /// `validate` of pmb's files with one record edited: exit 2, naming the file's JSON path.
 fn refused_edit(edit: impl Fn(&mut Value, &mut Value), at: &str, says: &str) {
+    refused_session_edit(|corpus, cases, _| edit(corpus, cases), at, says);
+}
+
+/// [`refused_edit`], the session file editable too.
+fn refused_session_edit(edit: impl Fn(&mut Value, &mut Value, &mut Value), at: &str, says: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let mut corpus = read_json("seeds/pmb/beliefs.seed.json");
-    let mut cases = read_json("cases/pmb/retrieval.cases.json");
-    edit(&mut corpus, &mut cases);
-    let (c, k) = (
-        dir.path().join("corpus.json"),
-        dir.path().join("cases.json"),
-    );
-    std::fs::write(&c, serde_json::to_vec(&corpus).unwrap()).unwrap();
-    std::fs::write(&k, serde_json::to_vec(&cases).unwrap()).unwrap();
-    let sessions = repo("cases/pmb/session-retrieval.cases.json");
+    let mut files = [
+        read_json("seeds/pmb/beliefs.seed.json"),
+        read_json("cases/pmb/retrieval.cases.json"),
+        read_json("cases/pmb/session-retrieval.cases.json"),
+    ];
+    let [corpus, cases, sessions] = &mut files;
+    edit(corpus, cases, sessions);
+    let paths = ["corpus.json", "cases.json", "sessions.json"].map(|n| dir.path().join(n));
+    for (path, value) in paths.iter().zip(&files) {
+        std::fs::write(path, serde_json::to_vec(value).unwrap()).unwrap();
+    }
     let out = tenure_eval_with(
         &["validate", "--corpus"],
         &[
-            &c,
+            &paths[0],
             std::path::Path::new("--cases"),
-            &k,
+            &paths[1],
             std::path::Path::new("--sessions"),
-            &sessions,
+            &paths[2],
         ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -213,5 +219,38 @@ fn validate_warns_of_a_session_belief_created_for_another_user() {
     assert!(
         said.contains("$[0].turns[4].createBeliefAtTurn.user_id: \"b-ci-parallel-decision\" is created for user \"someone-else\""),
         "{said}"
+    );
+}
+
+/// Inputs that changed nothing are refused at load: participants of a belief that is no
+/// relation, a valid time that ends before it starts, a belief that supersedes itself, and a
+/// session update of nothing.
+#[test]
+fn records_that_change_nothing_are_refused_at_load() {
+    refused_edit(
+        |corpus, _| corpus[0]["participants"] = serde_json::json!(["b-comm-pushback"]),
+        "$[0].participants",
+        "a belief that is not a relation",
+    );
+    refused_edit(
+        |corpus, _| {
+            corpus[0]["valid_from"] = "2026-02-01T00:00:00Z".into();
+            corpus[0]["valid_to"] = "2026-01-01T00:00:00Z".into();
+        },
+        "$[0].valid_to",
+        "before valid_from",
+    );
+    refused_edit(
+        |corpus, _| corpus[0]["superseded_by"] = "b-comm-response-length".into(),
+        "$[0].superseded_by",
+        "the belief itself",
+    );
+    refused_session_edit(
+        |_, _, sessions| {
+            let update = &mut sessions[0]["turns"][9]["updateBeliefAtTurn"];
+            *update = serde_json::json!({"beliefId": update["beliefId"].clone()});
+        },
+        "$[0].turns[9].updateBeliefAtTurn",
+        "an update of nothing",
     );
 }

@@ -162,6 +162,7 @@ pub(crate) fn validate(
                 }
             }
             if let Some(update) = &turn.update_belief_at_turn {
+                records::update(sessions, format!("{at}.updateBeliefAtTurn"), update)?;
                 if !live.contains(update.belief_id.as_str()) {
                     return Err(Error::input(
                         sessions,

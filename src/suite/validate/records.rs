@@ -41,6 +41,32 @@ pub(super) fn beliefs(suite: &Suite, corpus: &Path) -> Result<()> {
                 ));
             }
         }
+        // Inputs that changed nothing (a fourteenth audit): participants of a belief that is
+        // no relation, a valid time that ends before it starts, a belief that supersedes itself.
+        if !belief.participants.is_empty() && belief.kind != crate::suite::BeliefType::Relation {
+            return Err(Error::input(
+                corpus,
+                format!("$[{i}].participants"),
+                "participants of a belief that is not a relation, which nothing reads; expected \
+                 them on a belief of type relation",
+            ));
+        }
+        if let (Some(from), Some(to)) = (belief.valid_from, belief.valid_to) {
+            if from > to {
+                return Err(Error::input(
+                    corpus,
+                    format!("$[{i}].valid_to"),
+                    "before valid_from; expected a valid time that ends after it starts",
+                ));
+            }
+        }
+        if belief.superseded_by.as_deref() == Some(belief.id.as_str()) {
+            return Err(Error::input(
+                corpus,
+                format!("$[{i}].superseded_by"),
+                "the belief itself; expected the id of the belief that supersedes it",
+            ));
+        }
         if let Some((j, missing)) =
             (belief.participants.iter().enumerate()).find(|(_, p)| !known.contains(p.as_str()))
         {
@@ -50,6 +76,22 @@ pub(super) fn beliefs(suite: &Suite, corpus: &Path) -> Result<()> {
                 format!("{missing:?} is no belief of the corpus; expected a belief id"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A session update that updates something: one without aliases to add, content or a name to
+/// set changed nothing and loaded in silence (a fourteenth audit).
+pub(super) fn update(path: &Path, at: String, update: &crate::suite::BeliefUpdate) -> Result<()> {
+    if update.add_aliases.is_empty()
+        && update.set_content.is_none()
+        && update.set_canonical_name.is_none()
+    {
+        return Err(Error::input(
+            path,
+            at,
+            "an update of nothing; expected addAliases (not empty), setContent or setCanonicalName",
+        ));
     }
     Ok(())
 }
