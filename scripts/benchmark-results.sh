@@ -132,7 +132,9 @@ for r in runs:
       # W over the first 10, chosen on the 100K tier (most updates first, ties to the smaller
       # W; R@10 is BM25's in every such row) and reported on the held-out 500K tier.
       "$bin" beam "${sweep[@]}" --data "$data/beam" --format json --quiet | python3 -c '
-import json, math, sys
+import json, sys
+sys.path.insert(0, "scripts")
+from supersession_order import wilson
 every = json.load(sys.stdin)
 runs = [r for r in every if "-recw10" in r["name"]]
 plain = next(r for r in every if r["name"] == "bm25-text")
@@ -144,9 +146,8 @@ best = max(runs, key=lambda r: (cell(r, "100K")[0][0], -w(r)))
 (k, n), r10, ndcg = cell(best, "500K")
 (dk, dn), _, _ = cell(best, "100K")
 (pk, pn), pr10, pndcg = cell(plain, "500K")
-z, p = 1.959964, k / n  # the 95% Wilson score interval of k in n
-centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-print("The prior over the first 10, W chosen on the 100K tier: W = %g (%d/%d updates first there). Held out (500K): %d/%d (%.3f; 95%% Wilson interval %.2f-%.2f) updates first against plain BM25\x27s %d/%d, R@10 %.3f against %.3f, nDCG@10 %.3f against %.3f." % (w(best), dk, dn, k, n, k / n, centre - half, centre + half, pk, pn, r10, pr10, ndcg, pndcg))
+low, high = wilson(k, n)
+print("The prior over the first 10, W chosen on the 100K tier: W = %g (%d/%d updates first there). Held out (500K): %d/%d (%.3f; 95%% Wilson interval %.2f-%.2f) updates first against plain BM25\x27s %d/%d, R@10 %.3f against %.3f, nDCG@10 %.3f against %.3f." % (w(best), dk, dn, k, n, k / n, low, high, pk, pn, r10, pr10, ndcg, pndcg))
 '
       echo
       # The most any reordering of plain BM25's first 10 can put first: every question whose

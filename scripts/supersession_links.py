@@ -108,6 +108,19 @@ def place(ranked, links, k=10):
     return out
 
 
+def update_first(ranked, g):
+    """For a knowledge update with an original (grades 2 and 1), whether the update ranks above
+    every original retrieved, as `tenure-eval beam` counts it; None for any other question."""
+    if not (2 in g.values() and 1 in g.values()):
+        return None
+    for doc in ranked:
+        if g.get(doc) == 1:
+            return False
+        if g.get(doc) == 2:
+            return True
+    return False
+
+
 def measure(ranking, grades, tier, links_of):
     recalls, first, updates = [], 0, 0
     for query, ranked in ranking.items():
@@ -120,14 +133,10 @@ def measure(ranking, grades, tier, links_of):
         relevant = {d for d, grade in g.items() if grade > 0}
         if relevant:
             recalls.append(len(relevant & set(ranked[:10])) / len(relevant))
-        if 2 in g.values() and 1 in g.values():
+        judged = update_first(ranked, g)
+        if judged is not None:
             updates += 1
-            for doc in ranked:
-                if g.get(doc) == 1:
-                    break
-                if g.get(doc) == 2:
-                    first += 1
-                    break
+            first += judged
     return sum(recalls) / len(recalls), first, updates
 
 

@@ -31,7 +31,7 @@ import math
 import sys
 from pathlib import Path
 
-from supersession_links import TIERS, messages, read_trec, words
+from supersession_links import TIERS, messages, read_trec, update_first, words
 
 GRID = (0.05, 0.1, 0.2, 0.3, 0.4)
 K = 10
@@ -98,14 +98,10 @@ def figures(ranking, grades, tier, order):
         every.append(ndcg(ranked, g))
         if "/knowledge_update/" not in query:
             rest.append(ndcg(ranked, g))
-        if 2 in g.values() and 1 in g.values():
+        judged = update_first(ranked, g)
+        if judged is not None:
             updates += 1
-            for doc in ranked:
-                if g.get(doc) == 1:
-                    break
-                if g.get(doc) == 2:
-                    first += 1
-                    break
+            first += judged
     return first, updates, sum(every) / len(every), sum(rest) / len(rest)
 
 

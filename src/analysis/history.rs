@@ -120,25 +120,25 @@ impl Entry {
 }
 
 /// Append `entries` to the history in `dir` (created when missing), one line each, but those
-/// the history holds already ([`Entry::same_run`]); returns the file and how many were left
-/// out so.
-pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<(PathBuf, usize)> {
+/// the history holds already ([`Entry::same_run`]); returns the file, how many were left out
+/// so, and the whole history as it now stands (read once, for the page).
+pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<(PathBuf, usize, Vec<Entry>)> {
     let path = dir.join(FILE);
     let output = |source| Error::Output {
         path: path.clone(),
         source,
     };
-    let held = if path.exists() {
+    let mut history = if path.exists() {
         read(dir)?
     } else {
         Vec::new()
     };
     let (held, entries): (Vec<&Entry>, Vec<&Entry>) = entries
         .iter()
-        .partition(|e| held.iter().any(|h| h.same_run(e)));
+        .partition(|e| history.iter().any(|h| h.same_run(e)));
     crate::io::create_folder(dir).map_err(output)?;
     let mut text = String::new();
-    for e in entries {
+    for e in &entries {
         text.push_str(&serde_json::to_string(e).expect("entries serialize"));
         text.push('\n');
     }
@@ -148,7 +148,8 @@ pub(crate) fn append(dir: &Path, entries: &[Entry]) -> Result<(PathBuf, usize)> 
         .open(&path)
         .map_err(output)?;
     file.write_all(text.as_bytes()).map_err(output)?;
-    Ok((path, held.len()))
+    history.extend(entries.into_iter().cloned());
+    Ok((path, held.len(), history))
 }
 
 /// The history in `dir`, in the order it was written.

@@ -175,12 +175,10 @@ fn stores(path: &Path, settings: &Value, data: Option<&Path>) -> Result<Vec<Stri
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(map) => {
-                if let (Some(Value::String(store)), Some(Value::String(recorded))) =
+                if let (Some(Value::String(origin)), Some(Value::String(recorded))) =
                     (map.get("store"), map.get("storeSha256"))
                 {
-                    let from_folder = !store.starts_with("computed in memory")
-                        && !store.contains(" computed in memory");
-                    if from_folder {
+                    if let Some(store) = crate::embed::vectors::stored_folder(origin) {
                         let folder = data.map_or_else(|| store.into(), |d| d.join(store));
                         let loaded = crate::embed::EmbeddingStore::load(&folder).map_err(|e| {
                             crate::error::Error::input(

@@ -90,6 +90,15 @@ pub(crate) fn in_memory_origin(folder: &str, held: usize, embedded: usize) -> St
     }
 }
 
+/// The store folder an origin names when every vector came from it (what `verify` can check
+/// against the recorded sha256); `None` for vectors [`in_memory_origin`] says were computed in
+/// memory, wholly or in part.
+pub(crate) fn stored_folder(origin: &str) -> Option<&str> {
+    let computed =
+        origin.starts_with("computed in memory") || origin.ends_with(" computed in memory");
+    (!computed).then_some(origin)
+}
+
 /// A store that embeds what it lacks on demand and keeps it (for servers and interactive
 /// use, where queries are not known in advance).
 pub struct CachedSource {

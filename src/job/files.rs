@@ -178,14 +178,14 @@ pub fn write_outputs(
         let entries: Vec<history::Entry> = (whole.iter())
             .map(|p| history::Entry::of(&p.report, outputs.commit.as_deref()))
             .collect();
-        let (path, held) = history::append(dir, &entries)?;
+        let (path, held, history) = history::append(dir, &entries)?;
         wrote(Wrote::History {
             path,
             appended: entries.len() - held,
             left: left.len(),
             again: again.len() + held,
         });
-        kept = history::read(dir)?;
+        kept = history;
     }
     if let Some(path) = &outputs.page {
         let files: Vec<PathBuf> = (outcome.passes.iter())
