@@ -222,6 +222,51 @@ fn validate_warns_of_a_session_belief_created_for_another_user() {
     );
 }
 
+/// A `superseded_by` naming no belief of the corpus or of a session's creations loads (only
+/// whether it is set decides) and is said: a misspelt successor. Naming a belief a session
+/// creates is no slip, and pmb's own corpus draws no warning of it.
+#[test]
+fn validate_warns_of_a_successor_that_is_nowhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let validate = |corpus: &Value| {
+        let file = dir.path().join("corpus.json");
+        std::fs::write(&file, serde_json::to_vec(corpus).unwrap()).unwrap();
+        let out = crate::common::tenure_eval_ok(
+            &["validate", "--corpus"],
+            &[
+                &file,
+                std::path::Path::new("--cases"),
+                &repo("cases/pmb/retrieval.cases.json"),
+                std::path::Path::new("--sessions"),
+                &repo("cases/pmb/session-retrieval.cases.json"),
+            ],
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let mut corpus = read_json("seeds/pmb/beliefs.seed.json");
+    assert!(
+        !validate(&corpus).contains(".superseded_by"),
+        "{}",
+        validate(&corpus)
+    );
+    let i = (corpus.as_array().unwrap().iter())
+        .position(|b| b["superseded_by"].is_string())
+        .expect("pmb has superseded beliefs");
+    corpus[i]["superseded_by"] = "b-nowhere".into();
+    let said = validate(&corpus);
+    assert!(
+        said.contains(&format!(
+            "$[{i}].superseded_by: \"b-nowhere\" is no belief of the corpus"
+        )) && said.contains("is inactive all the same"),
+        "{said}"
+    );
+    corpus[i]["superseded_by"] = "b-ci-parallel-decision".into();
+    assert!(
+        !validate(&corpus).contains(".superseded_by"),
+        "a session creates it"
+    );
+}
+
 /// Inputs that changed nothing are refused at load: participants of a belief that is no
 /// relation, a valid time that ends before it starts, a belief that supersedes itself, and a
 /// session update of nothing.

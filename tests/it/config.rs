@@ -213,6 +213,52 @@ fn a_model_twice_in_the_file_is_refused_with_its_line() {
     );
 }
 
+/// A label the file set, refused with two backends, names the file's line: "--label names
+/// one run" of a flag never typed left the user to find where it came from.
+#[test]
+fn a_label_from_the_file_refused_with_two_backends_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tenure-eval.toml"),
+        "[defaults]\nlabel = \"nightly\"\n",
+    )
+    .unwrap();
+    let o = from(
+        dir.path(),
+        &[
+            "run",
+            "--suite",
+            "pmb",
+            "--backend",
+            "bm25,bm25-text",
+            "--quiet",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 backends are chosen")
+            && stderr(&o).contains("tenure-eval.toml line 2, [defaults] label = \"nightly\")"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.path().join("reports").exists(), "nothing written");
+    // Given on the command line, the refusal names no file.
+    let o = from(
+        dir.path(),
+        &[
+            "run",
+            "--suite",
+            "pmb",
+            "--backend",
+            "bm25,bm25-text",
+            "--label",
+            "x",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("tenure-eval.toml"), "{}", stderr(&o));
+}
+
 /// A command with subcommands (`temporal`) has no flags of its own, and a config file sets
 /// top-level commands' flags: a `[defaults]` setting its subcommands take was skipped in
 /// silence (`temporal eval` printed markdown under `format = "json"`), and `[temporal]` was

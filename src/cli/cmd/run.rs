@@ -217,7 +217,13 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     }
     let mut plan = RunPlan::new(suite, backends, kinds, &args.output.out)?
         .with_gates(gates, baselines)?
-        .with_label(args.label.clone())?;
+        .with_label(args.label.clone())
+        .map_err(|e| match (e, crate::cli::given::from_config("label")) {
+            // A label the config file set is refused naming its line: the user may not know
+            // the file gave one (a fourteenth audit's leftover).
+            (crate::Error::Usage(why), Some(at)) => crate::Error::Usage(format!("{why} ({at})")),
+            (e, _) => e,
+        })?;
     plan.concurrency = args.remote.concurrency.max(1);
     plan.max_errors = args.max_errors;
     plan.journal = args.journal.plan();

@@ -321,6 +321,7 @@ pub(crate) fn validate(
             }
         }
     }
+    warnings.extend(records::dangling_successors(suite, corpus, &live));
     warnings.extend(default_user_without_beliefs(suite, corpus));
     Ok(warnings)
 }

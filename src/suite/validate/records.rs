@@ -95,3 +95,27 @@ pub(super) fn update(path: &Path, at: String, update: &crate::suite::BeliefUpdat
     }
     Ok(())
 }
+
+/// Beliefs whose `superseded_by` names no belief of the corpus or of a session's creations:
+/// loaded, since only whether the field is set decides (the belief is inactive either way,
+/// spec: "Active" means `superseded_by == null`), but a successor that is nowhere is most
+/// likely a misspelt id, and a reader of the suite would follow it (a fourteenth audit's
+/// leftover).
+pub(super) fn dangling_successors(
+    suite: &Suite,
+    corpus: &Path,
+    live: &HashSet<&str>,
+) -> Vec<String> {
+    (suite.corpus.iter().enumerate())
+        .filter_map(|(i, b)| {
+            let by = b.superseded_by.as_deref()?;
+            (!live.contains(by)).then(|| {
+                format!(
+                    "{}: $[{i}].superseded_by: {by:?} is no belief of the corpus or of a                      session's creations (a misspelt id?); {:?} is inactive all the same",
+                    corpus.display(),
+                    b.id
+                )
+            })
+        })
+        .collect()
+}
