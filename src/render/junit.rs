@@ -158,6 +158,17 @@ pub(crate) fn summary_markdown(
             ));
         }
     }
+    // A repeated run: its spread and its flaky cases, as the terminal shows them. The table's
+    // figures are the last repeat's, and JUnit fails a flaky case that passed there; the summary
+    // listed neither (an audit).
+    for report in reports {
+        if let Some(repeats) = report.manifest.as_ref().and_then(|m| m.repeats.as_ref()) {
+            out.push_str(&format!(
+                "### Repeats\n\nThe table's figures are the last repeat's.\n\n```\n{}```\n\n",
+                crate::render::repeats::repeats_text(&report.file_name(), repeats, SHOWN)
+            ));
+        }
+    }
     if !checks.is_empty() {
         out.push_str("### Gates\n\n");
         for c in checks {

@@ -1,7 +1,7 @@
 //! `--repeat N` (issue 33): a memory system that answers one case differently from run to run
-//! gets that case, and only it, flagged as flaky, in the table, the JSON report, `compare` and
-//! the page; every measure's spread is the one its repeats' values give. The system is
-//! `provider.py` with `--flaky`, whose one case answers nothing every second time.
+//! gets that case, and only it, flagged as flaky, in the table, the JSON report, `compare`, the
+//! page and the step summary; every measure's spread is the one its repeats' values give. The
+//! system is `provider.py` with `--flaky`, whose one case answers nothing every second time.
 
 use crate::common::cli;
 use crate::common::needs::{needs, Need};
@@ -18,7 +18,15 @@ fn five_repeats_flag_exactly_the_case_that_answers_at_random() {
     let provider = Provider::start(0, &dir.path().join("p.log"), &["--flaky", "GHA secrets"]);
     let out = dir.path().join("out");
     let page = dir.path().join("page.html");
-    let extra = ["--repeat", "5", "--html", page.to_str().unwrap()];
+    let summary = dir.path().join("summary.md");
+    let extra = [
+        "--repeat",
+        "5",
+        "--html",
+        page.to_str().unwrap(),
+        "--summary-md",
+        summary.to_str().unwrap(),
+    ];
     let o = static_toy(&provider.url, &out, &extra).output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
@@ -87,6 +95,16 @@ fn five_repeats_flag_exactly_the_case_that_answers_at_random() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("NEW: 5 repeats"), "{text}");
     assert!(text.contains("alias-gha-resolves: passed 3 of 5"), "{text}");
+
+    // The step summary: the repeats and the flaky case, which JUnit fails (the summary's table
+    // is the last repeat's, where it passed, and it listed neither).
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        md.contains("### Repeats\n\nThe table's figures are the last repeat's.")
+            && md.contains("retrieval-report-toy.json: 5 repeats, each on a fresh store")
+            && md.contains("alias-gha-resolves: passed 3 of 5"),
+        "{md}"
+    );
 
     // The page.
     let html = std::fs::read_to_string(&page).unwrap();
