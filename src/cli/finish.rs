@@ -7,11 +7,14 @@ use crate::cli::args::{GateArgs, OutputArgs};
 use crate::cli::format::OutputFormat;
 use crate::cli::journal::{report_resumed, report_stopped};
 use crate::cli::progress::Progress;
+use crate::cli::study_rows::models_text;
 use crate::cli::{json_text, write_stdout_then_go_on};
 use crate::job::files::{write_not_run, write_outputs, Outputs, Wrote};
 use crate::job::{execute, show, JobOutcome, RunPlan};
 use crate::render::html::Options;
 use crate::report::LoadedReport;
+use crate::study::models::shard::Layout;
+use crate::study::models::Ran;
 use crate::suite::Suite;
 use crate::Result;
 use clap::Args;
@@ -48,14 +51,16 @@ pub(crate) fn baselines(gates: &GateArgs) -> Result<Vec<LoadedReport>> {
     Ok(out)
 }
 
-/// Carry out `plan`, the same for `run` and `merge`: the reports, the table, the gate files,
-/// the history, the page (`html`), and the exit code.
+/// Carry out `plan`, the same for `run` and `merge`: the reports, the table (the run's, or
+/// the `models` table `models` lays out: a merge of `models` shards), the gate files, the
+/// history, the page (`html`), and the exit code.
 pub(crate) fn finish(
     mut plan: RunPlan,
     output: &OutputArgs,
     gates: &GateArgs,
     html: Option<&std::path::Path>,
     history: &RunHistoryArgs,
+    models: Option<&Layout>,
 ) -> Result<ExitCode> {
     plan.config = crate::cli::given::config().and_then(|c| {
         Some(crate::report::ConfigFile {
@@ -104,7 +109,13 @@ pub(crate) fn finish(
         Err(e) => return Err(e),
     };
     progress.finish();
-    print_outcome(&plan.suite, &outcome, output)?;
+    let outcome = match models {
+        Some(layout) => print_models(outcome, layout, output)?,
+        None => {
+            print_outcome(&plan.suite, &outcome, output)?;
+            outcome
+        }
+    };
     if summary.is_none() && gates.summary_md.is_some() {
         say!("note: --summary-md is empty (is $GITHUB_STEP_SUMMARY unset?); no summary written");
     }
@@ -183,6 +194,23 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
         }
     }
     Ok(())
+}
+
+/// A merged `models` run's table (or its rows as JSON), each row tested against its chance
+/// row over every case, as `models` run whole prints it; its passes put in the table's order.
+fn print_models(outcome: JobOutcome, layout: &Layout, out: &OutputArgs) -> Result<JobOutcome> {
+    let compared = Ran::merged(outcome, layout)?.compare()?;
+    let format = match out.format {
+        OutputFormat::Json => OutputFormat::Json,
+        _ => OutputFormat::Markdown,
+    };
+    write_stdout_then_go_on(&models_text(&compared, &layout.title, None, format))?;
+    if !out.quiet {
+        for p in compared.outcome.passes.iter().flat_map(|p| &p.reports) {
+            say!("wrote {}", p.display());
+        }
+    }
+    Ok(compared.outcome)
 }
 
 /// Say on stderr (always: it decides the exit code) how many entries the backend failed on,

@@ -1,9 +1,12 @@
-//! A study's rows on stdout, shared by `scale` (its own rows) and `merge` (the rows of
-//! `scale --shard K/N` folders): neither command calls the other.
+//! A study's rows on stdout, shared by `scale` and `models` (their own rows) and `merge` (the
+//! rows of their `--shard K/N` folders): neither command calls the other.
 
 use crate::cli::format::OutputFormat;
 use crate::cli::{json_text, write_stdout};
+use crate::render::run_table::{models_grid, models_table};
 use crate::render::{render, Table};
+use crate::shard::Shard;
+use crate::study::models::{chance_note, Compared};
 use crate::study::scale::shard::{self, Rows};
 use crate::study::scale::{table, vectors};
 use crate::{Error, Result};
@@ -32,5 +35,39 @@ pub(crate) fn merge_scale(dirs: &[std::path::PathBuf]) -> Result<ExitCode> {
     match rows {
         Rows::Bm25(rows) => print_rows(&rows, table, format),
         Rows::Vectors(rows) => print_rows(&rows, vectors::table, format),
+    }
+}
+
+/// The `models` table of `compared`, titled `title`, in `format`: markdown with its note on
+/// chance, CSV or LaTeX (each row's verdict against chance a column of its own), or every row
+/// unrounded as JSON (`merge` prints `table` as markdown).
+pub(crate) fn models_text(
+    compared: &Compared,
+    title: &str,
+    shard: Option<Shard>,
+    format: OutputFormat,
+) -> String {
+    let rows = &compared.rows;
+    // A shard's table is of its cases only, and so is its test against chance: said in the
+    // title and below the table, as `run` says it (a ninth audit: "suite pmb", 29/29 and
+    // "every row above chance" were one shard's, with nothing to say so).
+    let title = match shard {
+        Some(s) => format!("{title} · shard {s}, its cases only"),
+        None => title.to_string(),
+    };
+    let shard_note = shard.map_or(String::new(), |s| {
+        format!(
+            "\nshard {s}: each row and its test against chance hold that shard's cases only \
+             (`tenure-eval merge` makes the whole run's table and reports)\n"
+        )
+    });
+    match format {
+        OutputFormat::Json => json_text(rows),
+        OutputFormat::Markdown | OutputFormat::Table => format!(
+            "### {title}\n\n{}{}{shard_note}",
+            models_table(rows),
+            chance_note(rows, &compared.table)
+        ),
+        other => render(&[models_grid(rows, &title)], other.table()),
     }
 }

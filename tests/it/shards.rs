@@ -165,35 +165,59 @@ fn locomo_in_three_shards_merged_equals_the_whole_run() {
 }
 
 /// `models --shard K/N`: every model's passes are sharded the same way, and `merge` gives the
-/// unsharded `models` run's reports, BM25's and each model's (the committed MiniLM store).
+/// unsharded `models` run's reports, BM25's and each model's (the committed MiniLM store), and
+/// its table: each row tested against chance over every case. Without `--out` the merged
+/// reports go where `models` puts them (reports/models), never over a `run`'s; the shards'
+/// measures are the table's (`--metrics` is refused), and shards of other measures are not
+/// merged.
 #[test]
 fn models_in_two_shards_merged_equals_the_whole_models_run() {
     let dir = tempfile::tempdir().unwrap();
-    let models = |out: &str, shard: Option<&str>| {
-        let mut args = vec!["models", "--suite", "pmb", "--model", "all-minilm-l6-v2"];
+    let models = |out: &str, shard: Option<&str>, metrics: &str| {
+        let mut args = vec![
+            "models",
+            "--suite",
+            "pmb",
+            "--model",
+            "all-minilm-l6-v2",
+            "--metrics",
+            metrics,
+        ];
         if let Some(s) = shard {
             args.extend(["--shard", s]);
         }
-        ok(run(&args, &dir.path().join(out)));
+        let o = run(&args, &dir.path().join(out));
+        ok(o.clone());
+        String::from_utf8_lossy(&o.stdout).into_owned()
     };
-    models("whole", None);
-    models("s1", Some("1/2"));
-    models("s2", Some("2/2"));
-    let shards = [dir.path().join("s1"), dir.path().join("s2")];
-    let mut merge = cli(&["merge"]);
-    merge
-        .args(&shards)
-        // models writes its table's measures in the reports; merge takes --metrics as run does.
-        .args([
-            "--suite",
-            "pmb",
-            "--metrics",
-            "nDCG@10,R@10,RR",
-            "--quiet",
-            "--out",
-        ])
-        .arg(dir.path().join("merged"));
-    ok(merge.output().unwrap());
+    let whole = models("whole", None, "R@5,nDCG@10");
+    models("s1", Some("1/2"), "R@5,nDCG@10");
+    models("s2", Some("2/2"), "R@5,nDCG@10");
+    let merge = |shards: &[&str], extra: &[&str]| {
+        let mut c = cli(&["merge"]);
+        c.current_dir(dir.path())
+            .args(shards)
+            .args(["--suite", "pmb", "--quiet"])
+            .args(extra);
+        c.output().unwrap()
+    };
+    let o = merge(&["s1", "s2"], &[]);
+    ok(o.clone());
+    // The table, but for the measured latency columns (the last two).
+    let unmeasured = |table: &str| -> Vec<String> {
+        (table.lines())
+            .map(|l| match l.starts_with('|') {
+                true => l.split('|').collect::<Vec<_>>()[..l.split('|').count() - 3].join("|"),
+                false => l.to_string(),
+            })
+            .collect()
+    };
+    let merged = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        merged.contains("R@5") && merged.contains("vs chance"),
+        "{merged}"
+    );
+    assert_eq!(unmeasured(&merged), unmeasured(&whole));
     for file in [
         "retrieval-report-tenure.json",
         "session-retrieval-report-tenure.json",
@@ -202,11 +226,26 @@ fn models_in_two_shards_merged_equals_the_whole_models_run() {
         "random-384-retrieval-report-vector.json",
     ] {
         assert_eq!(
-            report(&dir.path().join("merged/pmb").join(file)),
+            report(&dir.path().join("reports/models/pmb").join(file)),
             report(&dir.path().join("whole/pmb").join(file)),
             "{file}"
         );
     }
+    assert!(!dir.path().join("reports/pmb").exists(), "a run's folder");
+    let refused = |o: std::process::Output, says: &str| {
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    };
+    refused(
+        merge(&["s1", "s2"], &["--metrics", "RR"]),
+        "--metrics does not apply to `models` shards",
+    );
+    models("s2-rr", Some("2/2"), "RR");
+    refused(
+        merge(&["s1", "s2-rr"], &[]),
+        "are `models` shards of different tables (measures: [\"R@5\",\"nDCG@10\"] against [\"RR\"])",
+    );
 }
 
 /// A shard's report says so where it is read (its table, its manifest), and `verify` and

@@ -59,24 +59,49 @@ pub(crate) fn run(args: MergeArgs) -> Result<ExitCode> {
         }
         return crate::cli::study_rows::merge_scale(&args.shards);
     }
+    // `models` shards say the table they are part of: the merge prints it, with the
+    // shards' measures, and writes the reports where `models` writes them (reports/models,
+    // where a `run`'s are never written over) unless --out is given.
+    let models = crate::study::models::shard::read(&args.shards)?;
+    let mut output = args.output;
+    if let Some(layout) = &models {
+        if crate::cli::given::given_else_noted("metrics", || {
+            "the measures of `models` shards are the ones they ran with".into()
+        }) {
+            return Err(Error::Usage(format!(
+                "merge: --metrics does not apply to `models` shards: their table's measures \
+                 are the ones they ran with ({})",
+                layout.measures.join(",")
+            )));
+        }
+        if !crate::cli::given::set("out") {
+            output.out = PathBuf::from("reports/models");
+        }
+    }
     let suite = load(&args.suite)?;
-    if !args.output.quiet {
+    if !output.quiet {
         for note in crate::cli::args::input_notes(&suite) {
             say!("{note}");
         }
     }
     let baselines = baselines(&args.gates)?;
     let kinds = [Workload::Static, Workload::Session];
-    let mut plan = RunPlan::new(suite, Vec::new(), &kinds, &args.output.out)?
+    let mut plan = RunPlan::new(suite, Vec::new(), &kinds, &output.out)?
         .with_gates(args.gates.gates(), baselines)?;
+    if let Some(layout) = &models {
+        plan.measures = (layout.measures.iter())
+            .map(|m| m.parse().map_err(Error::Usage))
+            .collect::<Result<_>>()?;
+    }
     plan.harness = plan.suite.harness_copy()?;
     let suites: Vec<&Suite> = std::iter::once(&plan.suite).chain(&plan.harness).collect();
     plan.replay = crate::job::merge::merge(&args.shards, &suites)?;
     finish(
         plan,
-        &args.output,
+        &output,
         &args.gates,
         args.html.as_deref(),
         &args.history,
+        models.as_ref(),
     )
 }

@@ -12,9 +12,9 @@ use crate::cli::backends::{BackendArg, BackendFlags};
 use crate::cli::format::{only, OutputFormat, TABLES};
 use crate::cli::progress::Progress;
 use crate::cli::remote::RemoteArgs;
-use crate::cli::{json_text, write_stdout_then_go_on};
-use crate::render::run_table::{models_grid, models_table};
-use crate::study::models::{self, chance_note, Compared, ModelsPlan};
+use crate::cli::study_rows::models_text;
+use crate::cli::write_stdout_then_go_on;
+use crate::study::models::{self, ModelsPlan};
 use crate::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -204,36 +204,18 @@ pub(crate) fn run(args: ModelsArgs) -> Result<ExitCode> {
             say!("wrote {}", p.display());
         }
     }
-    let Compared {
-        rows,
-        table,
-        outcome,
-    } = ran.compare()?;
-    // A shard's table is of its cases only, and so is its test against chance: said in the
-    // title and below the table, as `run` says it (a ninth audit: "suite pmb", 29/29 and
-    // "every row above chance" were one shard's, with nothing to say so).
-    let of_shard = shard.map_or(String::new(), |s| format!(" · shard {s}, its cases only"));
     let title = format!(
-        "Embedding models · suite {name} ({profile} profile, index {}){of_shard}",
+        "Embedding models · suite {name} ({profile} profile, index {})",
         index.name()
     );
-    let shard_note = shard.map_or(String::new(), |s| {
-        format!(
-            "\nshard {s}: each row and its test against chance hold that shard's cases only \
-             (`tenure-eval merge` makes the whole run's reports)\n"
-        )
-    });
-    let text = match args.format {
-        OutputFormat::Json => json_text(&rows),
-        OutputFormat::Markdown => format!(
-            "### {title}\n\n{}{}{shard_note}",
-            models_table(&rows),
-            chance_note(&rows, &table)
-        ),
-        // CSV and LaTeX carry the table; each row's verdict against chance is its own column.
-        other => crate::render::render(&[models_grid(&rows, &title)], other.table()),
-    };
+    // A shard says what table it is part of, so that `merge` makes that table.
+    if let Some(s) = shard {
+        models::shard::write(&args.out, &ran.layout(&title), s)?;
+    }
+    let compared = ran.compare()?;
+    let text = models_text(&compared, &title, shard, args.format);
     write_stdout_then_go_on(&text)?;
+    let outcome = compared.outcome;
     if outcome.errored() > 0 {
         say!(
             "error: the backend failed on {} cases or turns",

@@ -282,5 +282,6 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
         &args.gates,
         args.html.as_deref(),
         &history,
+        None,
     )
 }

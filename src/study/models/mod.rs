@@ -6,6 +6,7 @@
 //! through the job's plan, and makes the table's rows and their test.
 
 mod chance;
+pub(crate) mod shard;
 
 use crate::analysis::compare::significance::{runs_table, RunsTable, TestSettings};
 use crate::backend::cosine::CosineConfig;
