@@ -201,6 +201,8 @@ fn the_table_comes_as_csv_and_latex_with_the_json_rows_figures() {
         let line = format!(",{},nDCG@10,{ndcg:.2}\n", i + 1);
         assert!(csv.contains(&line), "{line:?} not in\n{csv}");
     }
+    // With no note under it, the verdict's column names the measure tested (the first).
+    assert!(csv.contains(",1,vs chance (nDCG@10),"), "{csv}");
     let latex = tenure_eval_ok(&[&args[..], &["--format", "latex"]].concat(), &[]);
     let latex = String::from_utf8(latex.stdout).unwrap();
     assert!(

@@ -93,8 +93,17 @@ fn a_long_run_repeats_the_cases_under_fresh_ids_into_a_streamed_report() {
         ],
         &[],
     );
+    // 1000 = 12 rounds of 77 and 76 more: said, as the pass rate weights those 76 more.
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "warning: --case-count 1000 is not a multiple of pmb's 77 static cases: the first 76 \
+             run 13 times and the others 12"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
-    // 1000 = 12 rounds of 77 and 76 more; the store is the suite, so every case passes.
+    // The store is the suite, so every case passes.
     assert_eq!(rows[0]["cases"], 1000);
     assert_eq!(rows[0]["passed"], 1000);
     let report: Value =
@@ -120,6 +129,25 @@ fn a_long_run_repeats_the_cases_under_fresh_ids_into_a_streamed_report() {
             > 0
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // Fewer than the suite's cases ran the first ones alone, reported as the suite's
+    // precision (10/10 where the whole suite fails 3): refused.
+    let o = crate::common::cli(&[
+        "scale",
+        "--suite",
+        "pmb",
+        "--sizes",
+        "1k",
+        "--case-count",
+        "10",
+    ])
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--case-count 10 is fewer than pmb's 77 static cases"),
+        "{stderr}"
+    );
 }
 
 /// A small study (`scale --suite pmb` at 35 and 2,000 beliefs, 20 queries, quietly) with
@@ -245,6 +273,17 @@ fn a_scale_study_in_shards_merges_into_the_whole_study() {
     )
     .unwrap();
     refused(&[&one, &two], "scale-shard.json: $.rows[0].segments");
+    // A row of another size than its place deals it merged as that place's size (two rows of
+    // 1,000 beliefs and none of 35): refused, naming the file and the row.
+    std::fs::write(
+        &file,
+        text.replacen("\"beliefs\": 35", "\"beliefs\": 1000", 1),
+    )
+    .unwrap();
+    refused(
+        &[&one, &two],
+        "scale-shard.json: $.rows[0].beliefs: 1000; expected 35",
+    );
 }
 
 /// What an audit found measured wrongly with exit 0: a size below the suite's run at the

@@ -27,7 +27,8 @@ pub(crate) struct ScaleArgs {
     #[arg(long, default_value_t = 200, value_parser = crate::cli::remote::at_least_one)]
     pub queries: usize,
     /// Run the suite's static cases repeated to this many (ids suffixed `~1`, `~2`, ...):
-    /// a long run, for its memory (the report is streamed).
+    /// a long run, for its memory (the report is streamed). At least the suite's own count; a
+    /// count that is no multiple of it is said (its first cases run once more).
     #[arg(long, value_parser = parse_size)]
     pub case_count: Option<usize>,
     /// Output format: the table as markdown, CSV or LaTeX, or the rows as JSON.
@@ -180,6 +181,29 @@ pub(crate) fn run(args: ScaleArgs) -> Result<ExitCode> {
              aliases (paper, pmb, your own files)",
             suite.label()
         )));
+    }
+    // --case-count repeats the whole suite: a count below its cases ran the first N alone, a
+    // subset reported as the suite's precision (a fifteenth audit); a count that is no multiple
+    // of them runs the first cases once more than the others, said even with --quiet.
+    if let Some(n) = args.case_count {
+        let own = suite.cases.len();
+        if n < own {
+            return Err(Error::Usage(format!(
+                "--case-count {n} is fewer than {}'s {own} static cases: it repeats the whole \
+                 suite (a count below it would run the first {n} alone); give {own} or more",
+                suite.label()
+            )));
+        }
+        if n % own != 0 {
+            say!(
+                "warning: --case-count {n} is not a multiple of {}'s {own} static cases: the \
+                 first {} run {} times and the others {}, and the pass rate weights them so",
+                suite.label(),
+                n % own,
+                n / own + 1,
+                n / own
+            );
+        }
     }
     // The default sizes below a large suite's own corpus are left out, said; sizes given are
     // the user's, and one too small is refused by the plan.

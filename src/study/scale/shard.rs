@@ -11,8 +11,8 @@
 //! shard that failed has none): the study's settings, which shard it is, and its rows.
 //! `tenure-eval merge` reads them back and refuses (exit 2) shards of different settings (the
 //! setting is named), and through the one check of a shard set ([`crate::shard::complete`]) a
-//! shard given twice and a missing shard; the merged rows are the unsharded study's, in
-//! `--sizes` order.
+//! shard given twice and a missing shard; each row must be of the size its place deals it. The
+//! merged rows are the unsharded study's, in `--sizes` order.
 
 use super::vectors::VectorRow;
 use super::ScaleRow;
@@ -201,9 +201,27 @@ pub(crate) fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
         let rows = file.rows.iter().enumerate();
         queues.push(rows.map(|(j, row)| (path.as_path(), format!("$.rows[{j}]"), row.clone())));
     }
-    let found = (0..settings.sizes.len())
+    let found: Vec<(&Path, String, Value)> = (0..settings.sizes.len())
         .filter_map(|i| queues[i % n as usize].next())
         .collect();
+    // Each row is of the size its place deals it: a shard's rows were counted, not read, and a
+    // row of another size merged as the size it stood in for (a fifteenth audit).
+    let key = match settings.study {
+        Study::Bm25 => "beliefs",
+        Study::Vectors => "vectors",
+    };
+    for ((path, at, row), size) in found.iter().zip(&settings.sizes) {
+        if row.get(key).and_then(Value::as_u64) != Some(*size as u64) {
+            return Err(Error::input(
+                path,
+                format!("{at}.{key}"),
+                format!(
+                    "{}; expected {size}, the size the shard's settings deal to this row",
+                    row.get(key).unwrap_or(&Value::Null)
+                ),
+            ));
+        }
+    }
     let rows = Rows::parse(settings.study, found)?;
     Ok((settings, rows))
 }
