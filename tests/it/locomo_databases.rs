@@ -257,6 +257,19 @@ fn corrections_replace_wrong_citations_and_name_the_corrected_view() {
         &["locomo", "--format", "json", "--data"],
         &[&locomo_file(), Path::new("--corrections"), &audit(), &file],
     );
+    // The tables say whose gold they are measured against (only the JSON's suite said it).
+    let table = tenure_eval_ok(
+        &["locomo", "--data"],
+        &[&locomo_file(), Path::new("--corrections"), &audit(), &file],
+    );
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert_eq!(
+        table
+            .matches("· the corrected view (locomo-audit's gold)")
+            .count(),
+        3,
+        "{table}"
+    );
 }
 
 #[test]
