@@ -124,8 +124,9 @@ for r in runs:
     cells = {c["ability"]: c for c in r["cells"] if c["tier"] == "all"}
     whole = cells["all"]
     k, n = whole["updateOrder"]
-    row = [r["name"], "%.3f" % whole["rank"][2], "%.3f" % whole["rank"][4], "%.3f" % whole["rank"][5], "%d/%d (%.3f)" % (k, n, k / n)]
-    row += ["%.3f" % cells[a]["rank"][4] for a in abilities]
+    at = {m: i for i, m in enumerate(r["rankMeasures"])}
+    row = [r["name"], "%.3f" % whole["rank"][at["R@10"]], "%.3f" % whole["rank"][at["nDCG@10"]], "%.3f" % whole["rank"][at["RR"]], "%d/%d (%.3f)" % (k, n, k / n)]
+    row += ["%.3f" % cells[a]["rank"][at["nDCG@10"]] for a in abilities]
     print("| " + " | ".join(row) + " |")
 '
       echo
@@ -140,7 +141,8 @@ runs = [r for r in every if "-recw10" in r["name"]]
 plain = next(r for r in every if r["name"] == "bm25-text")
 def cell(r, tier):
     c = next(c for c in r["cells"] if c["tier"] == tier and c["ability"] == "all")
-    return c["updateOrder"], c["rank"][2], c["rank"][4]
+    at = {m: i for i, m in enumerate(r["rankMeasures"])}
+    return c["updateOrder"], c["rank"][at["R@10"]], c["rank"][at["nDCG@10"]]
 w = lambda r: float(r["name"].split("-rec")[1].split("-")[0])
 best = max(runs, key=lambda r: (cell(r, "100K")[0][0], -w(r)))
 (k, n), r10, ndcg = cell(best, "500K")

@@ -458,6 +458,12 @@ fn locomos_recall_accuracy_is_its_evaluation_codes() {
                 .sum::<f64>()
                 / all[weight].as_f64().unwrap()
         };
+        // The JSON names its arrays: acc@10 is the third depth, and every rank value named.
+        assert_eq!(run["recallDepths"], serde_json::json!([1, 5, 10, 25, 50]));
+        assert_eq!(
+            run["rankMeasures"].as_array().unwrap().len(),
+            all["rank"].as_array().unwrap().len()
+        );
         let acc10 = weighted(&|c| c["recallAccuracy"][2].as_f64().unwrap(), "questions");
         assert!((acc10 - all["recallAccuracy"][2].as_f64().unwrap()).abs() < 1e-9);
         for m in 0..all["rank"].as_array().unwrap().len() {

@@ -43,6 +43,9 @@ pub(crate) struct Cell {
 pub(crate) struct RunResult {
     /// Its name (the report's run label).
     pub name: String,
+    /// The names of each cell's `rank` values, in order (ir_measures' names): the JSON's
+    /// arrays named in it (a fourteenth audit's leftover).
+    pub rank_measures: Vec<String>,
     /// Each tier's abilities in file order, then the tier's total; then the totals over all
     /// tiers per ability and in all.
     pub cells: Vec<Cell>,
@@ -200,6 +203,7 @@ pub(crate) fn measure(reports: &[LoadedReport], suite: &Suite) -> Result<Vec<Run
         cells.push(cell("all", "all", &every));
         out.push(RunResult {
             name: report.provider.clone(),
+            rank_measures: MEASURES.split(',').map(str::to_string).collect(),
             cells,
         });
     }

@@ -50,6 +50,11 @@ pub(crate) struct Cell {
 pub(crate) struct RunResult {
     /// Its name (the report's run label).
     pub name: String,
+    /// The names of each cell's `rank` values, in order (ir_measures' names), and the depths
+    /// of its `recallAccuracy`: the JSON's arrays named in it (a fourteenth audit's leftover).
+    pub rank_measures: Vec<String>,
+    /// See `rank_measures`.
+    pub recall_depths: Vec<usize>,
     /// The suite's label: `locomo` (turns), `locomo-sessions`, `locomo-observations`,
     /// `locomo-summaries`, each perhaps `-corrected`.
     pub suite: String,
@@ -188,6 +193,8 @@ pub(crate) fn measure(
             .collect();
         out.push(RunResult {
             name: report.provider.clone(),
+            rank_measures: MEASURES.split(',').map(str::to_string).collect(),
+            recall_depths: DEPTHS.to_vec(),
             suite: suite.to_string(),
             cells,
             conversations,
