@@ -72,6 +72,16 @@ impl BackendConfig {
         }
     }
 
+    /// Whether it ranks by the context scorers' clock, which reads `created_at` (recency,
+    /// primacy, currency: `composite::segments`), or fuses such a backend.
+    pub(crate) fn reads_clock(&self) -> bool {
+        match self {
+            BackendConfig::Composite(_) | BackendConfig::Recent(_) => true,
+            BackendConfig::Fusion(f) => f.children.iter().any(BackendConfig::reads_clock),
+            _ => false,
+        }
+    }
+
     /// BM25 as Atlas runs it.
     pub fn bm25() -> BackendConfig {
         BackendConfig::Bm25(Bm25Config::default())

@@ -3,6 +3,7 @@
 //! list of texts a suite run needs.
 
 pub(crate) mod builtin;
+mod identity;
 pub mod import;
 mod kind;
 pub mod needed;

@@ -5,6 +5,7 @@
 //! `--model hashed[:DIM]` / `random[:DIM]` (built in: a hashed bag of words, and chance).
 
 use super::builtin::BuiltinEmbedder;
+use super::identity::check_service;
 pub(crate) use super::kind::ModelKind;
 use super::onnx::{is_model_dir, EmbedOptions, OnnxEmbedder};
 use super::places::{check_store_name, Places};
@@ -96,7 +97,7 @@ impl ModelSource {
         info.name = self.store_name_for(&info.name)?;
         let store = match self.places().find(&info.name)? {
             Some(store) => {
-                check_same_model(&store, &info, &self.spec)?;
+                super::identity::check_same_model(&store, &info, &self.spec)?;
                 store
             }
             None => {
@@ -259,95 +260,6 @@ pub(crate) fn missing<'a>(
         .iter()
         .filter(|t| store.get(t.role, policy.name(t.role), &t.text).is_none())
         .collect()
-}
-
-fn check_same_model(store: &EmbeddingStore, info: &ModelInfo, spec: &str) -> Result<()> {
-    let manifest = PathBuf::from(&store.origin).join("manifest.json");
-    if store.model.dimensions != info.dimensions {
-        return Err(Error::input(
-            &manifest,
-            "$.model.dimensions",
-            format!(
-                "the store holds {}-dimensional vectors but {} returns {}; use another --store-dir \
-                 or name the model differently in its embedder.json",
-                store.model.dimensions,
-                spec,
-                info.dimensions
-            ),
-        ));
-    }
-    for (field, stored, actual) in [
-        ("sha256", &store.model.sha256, &info.sha256),
-        (
-            "tokenizer_sha256",
-            &store.model.tokenizer_sha256,
-            &info.tokenizer_sha256,
-        ),
-    ] {
-        // An imported store (null hashes) cannot be checked; any export of the model may extend it.
-        if let (Some(stored), Some(actual)) = (stored, actual) {
-            if stored != actual {
-                return Err(Error::input(
-                    &manifest,
-                    format!("$.model.{field}"),
-                    format!(
-                        "store {} was made by a different model ({field} {stored}); {} has {actual}. \
-                         Its vectors would not be comparable: use another --store-dir, or name \
-                         this model differently in its embedder.json",
-                        store.model.name,
-                        spec
-                    ),
-                ));
-            }
-        }
-    }
-    check_service(store, info.service.as_ref(), info.sha256.is_some(), spec)
-}
-
-/// Served models: the same API and model, and the same digest where both are known. An
-/// imported store (no identity) may be extended by any model of its name and width.
-fn check_service(
-    store: &EmbeddingStore,
-    service: Option<&ServiceIdentity>,
-    onnx: bool,
-    spec: &str,
-) -> Result<()> {
-    let manifest = PathBuf::from(&store.origin).join("manifest.json");
-    let refuse = |field: &str, what: String| {
-        Err(Error::input(
-            &manifest,
-            format!("$.model.{field}"),
-            format!(
-                "store {} {what}; its vectors would not be comparable with {spec}'s: use \
-                 another --store-dir, or embed --refresh to replace them",
-                store.model.name
-            ),
-        ))
-    };
-    match (&store.model.service, service) {
-        (Some(a), Some(b)) if a.api != b.api || a.model != b.model => refuse(
-            "service",
-            format!("was made by {} {}", a.api.name(), a.model),
-        ),
-        (Some(a), Some(b)) => match (&a.digest, &b.digest) {
-            (Some(x), Some(y)) if x != y => refuse(
-                "service.digest",
-                format!(
-                    "was made by {} digest {x}, the service now has {y}",
-                    a.model
-                ),
-            ),
-            _ => Ok(()),
-        },
-        (Some(a), None) if onnx => refuse(
-            "service",
-            format!("was made by {} {}", a.api.name(), a.model),
-        ),
-        (None, Some(_)) if store.model.sha256.is_some() => {
-            refuse("sha256", "was made by an ONNX model file".to_string())
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Import the belief vectors of an upstream `beliefs.seed.embedded.json` (each belief with an

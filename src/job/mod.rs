@@ -82,6 +82,48 @@ pub(crate) fn names_only_warning(suite: &Suite) -> String {
     )
 }
 
+/// The context scorers' clock over a suite whose beliefs are all of one time (no `created_at`,
+/// or one for all: a TREC collection's documents are all of time 0): every seed
+/// belief is as new as the newest, so a static pass of `recent` ranks in corpus order (refused,
+/// when the plan has no session pass: nothing is measured) and composite's recency, primacy
+/// and currency are constant (said: it ranks as its similarity does). Both came out as
+/// figures about recency in silence (a sixteenth audit, on a TREC collection).
+fn clockless(
+    suite: &Suite,
+    backends: &[BackendConfig],
+    kinds: &[Workload],
+) -> Result<Option<String>> {
+    let first = suite.corpus.first().map(|b| b.created_at);
+    if !kinds.contains(&Workload::Static)
+        || suite.corpus.iter().any(|b| Some(b.created_at) != first)
+        || !backends.iter().any(BackendConfig::reads_clock)
+    {
+        return Ok(None);
+    }
+    let recent = backends
+        .iter()
+        .any(|b| matches!(b, BackendConfig::Recent(_)));
+    if recent && !kinds.contains(&Workload::Session) {
+        return Err(Error::Usage(format!(
+            "--backend recent ranks by the beliefs' created_at, and {}'s items are all of one \
+             time (none, or the same): every belief is as new as the newest, and its ranking \
+             would be corpus order",
+            suite.label()
+        )));
+    }
+    Ok(Some(format!(
+        "the context scorers' clock reads created_at, and {}'s items are all of one time \
+         (none, or the same): in static cases every belief is as new as the newest, so recency, \
+         primacy and currency add nothing (composite ranks as its similarity does{})",
+        suite.label(),
+        if recent {
+            "; recent, in corpus order"
+        } else {
+            ""
+        }
+    )))
+}
+
 impl RunPlan {
     /// A plan for `kinds` of `suite` through `backends`, reports under `out/<suite>`. A suite
     /// without session cases runs the static half of `run` (with a note) and cannot run
@@ -165,6 +207,9 @@ impl RunPlan {
             } else {
                 Vec::new()
             };
+        if let Some(w) = clockless(&suite, &backends, &kinds)? {
+            warnings.push(w);
+        }
         // A custom suite's load warnings (no belief of `test-user` while cases search as it, an
         // assertion upstream ignores, ...) were said by `validate` only; a run says them too,
         // as the guide promises (an audit found a corpus of another user's scoring 0 in

@@ -313,11 +313,23 @@ impl Server {
         let Some(message) = body["query"].as_str() else {
             return detail(422, "expected {\"query\": string, ...}");
         };
-        let user_id = body["user_id"]
-            .as_str()
-            .unwrap_or(crate::suite::DEFAULT_USER);
-        let limit = body["limit"].as_u64().unwrap_or(20) as usize;
-        let scope = resolve::scopes(body);
+        // A field of the wrong type is the client's error, said (422), as `/add` says it: a
+        // search as the default user, or with the default limit or no scope filter, answered a
+        // client's typing bug with a well-formed result (a sixteenth audit).
+        let Some(user_id) = body["user_id"].as_str() else {
+            return detail(422, "expected a string user_id");
+        };
+        let limit = match &body["limit"] {
+            Value::Null if body.get("limit").is_none() => 20,
+            v => match v.as_u64() {
+                Some(n) => n as usize,
+                None => return detail(422, format!("limit {v}: expected a whole number ≥ 0")),
+            },
+        };
+        let scope = match resolve::scopes(body) {
+            Ok(scope) => scope,
+            Err(message) => return detail(422, message),
+        };
         if let Err(answer) = self.settle() {
             return answer;
         }

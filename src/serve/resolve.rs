@@ -14,22 +14,26 @@ pub(super) struct Catalogue {
 }
 
 /// The scope list of a search: `scopes` (the careful client's), else `scope` as a string or a
-/// list; none means no scope filter.
-pub(super) fn scopes(body: &Value) -> Vec<String> {
-    let list = |v: &Value| -> Option<Vec<String>> {
-        match v {
-            Value::String(s) => Some(vec![s.clone()]),
-            Value::Array(a) => Some(
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect(),
-            ),
-            _ => None,
+/// list; none means no scope filter. Anything else (a number, a list holding one) is refused:
+/// it searched with no scope filter.
+pub(super) fn scopes(body: &Value) -> Result<Vec<String>, String> {
+    let list = |key: &str| -> Result<Option<Vec<String>>, String> {
+        let bad = || format!("{key}: expected a string or a list of strings");
+        match &body[key] {
+            Value::Null => Ok(None),
+            Value::String(s) => Ok(Some(vec![s.clone()])),
+            Value::Array(a) => a
+                .iter()
+                .map(|s| s.as_str().map(str::to_string).ok_or_else(bad))
+                .collect::<Result<_, _>>()
+                .map(Some),
+            _ => Err(bad()),
         }
     };
-    list(&body["scopes"])
-        .or_else(|| list(&body["scope"]))
-        .unwrap_or_default()
+    Ok(match list("scopes")? {
+        Some(scopes) => scopes,
+        None => list("scope")?.unwrap_or_default(),
+    })
 }
 
 impl Catalogue {
@@ -98,6 +102,19 @@ impl Catalogue {
             &metadata["beliefId"]
         };
         let id = id.as_str().filter(|s| !s.is_empty());
+        // An update names the belief it updates, and one that is live: an update without an
+        // id, or of one never added, created a belief in silence (a sixteenth audit).
+        if update {
+            match id {
+                None => {
+                    return Err("expected {\"beliefId\": string, ...}: the belief to update".into())
+                }
+                Some(id) if !self.live.contains_key(id) => {
+                    return Err(format!("no belief {id:?} to update: add it first"))
+                }
+                Some(_) => {}
+            }
+        }
         // A suite belief keeps its fields (the text selects its version); any other belief, and
         // a suite belief sent with a text that is none of its versions, is indexed from the text
         // it was sent with.
@@ -132,7 +149,7 @@ impl Catalogue {
         }
         Ok(Belief {
             aliases,
-            scope: scopes(metadata),
+            scope: scopes(metadata)?,
             pinned: metadata["pinned"].as_bool().unwrap_or(false),
             superseded_by: metadata["superseded_by"].as_str().map(str::to_string),
             content,

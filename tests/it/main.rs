@@ -28,6 +28,7 @@ mod audit_ninth;
 /// edited means caught by `verify`, a page of part of a run or of runs on other files.
 mod audit_numbers;
 mod audit_seventh;
+mod audit_sixteenth;
 mod audit_sixth;
 /// A tenth audit's findings (the benchmarks in run, validate, verify and tables), each kept
 /// closed.

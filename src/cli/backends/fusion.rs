@@ -5,6 +5,8 @@ use super::BackendArg;
 use crate::backend::fusion::{FusionConfig, Method};
 use crate::backend::BackendConfig;
 use crate::cli::args::{non_negative, non_negative_f32};
+use crate::cli::remote::{HttpArgs, RemoteArgs};
+use crate::{Error, Result};
 use clap::Args;
 
 /// Settings every fusion backend shares.
@@ -107,5 +109,60 @@ impl FusionArgs {
             child_depths: depths,
             floors: self.fusion_floor.iter().map(|f| *f as f32).collect(),
         }))
+    }
+}
+
+/// The fusions `run` and `serve` build from the backend flags.
+impl super::BackendFlags {
+    /// The one backend `configs` holds; several (a model or a floor each) are refused, naming
+    /// the flag that made them: where one is used, the others were dropped in silence (a
+    /// fusion or `serve` took the first model or floor alone, a sixteenth audit).
+    pub(crate) fn one(
+        &self,
+        mut configs: Vec<BackendConfig>,
+        why: &str,
+        instead: &str,
+    ) -> Result<BackendConfig> {
+        if configs.len() > 1 {
+            let flag = if self.index.cosine_floor.len() > 1 {
+                format!(
+                    "--cosine-floor gives {} floors",
+                    self.index.cosine_floor.len()
+                )
+            } else {
+                format!("--model gives {} models", self.cosine.model.len())
+            };
+            return Err(Error::Usage(format!(
+                "{flag}, and {why}: all but the first would be left out; give one ({instead})"
+            )));
+        }
+        Ok(configs.remove(0))
+    }
+
+    /// The `--fuse` backends fused by `method`: one configuration per fused backend (one
+    /// each: several models or floors are refused, [`Self::one`]).
+    pub(super) fn fused(
+        &self,
+        method: Method,
+        remote: &RemoteArgs,
+        http: Option<&HttpArgs>,
+    ) -> Result<BackendConfig> {
+        let fuse = &self.fusion.fuse;
+        if fuse.len() < 2 || fuse.iter().any(|f| f.is_fusion()) {
+            return Err(Error::Usage(
+                "--fuse names two or more of bm25, cosine, http (not another fusion)".into(),
+            ));
+        }
+        let mut children = Vec::new();
+        for f in fuse {
+            let of_f = self.configs(&[*f], remote, http)?;
+            children.push(self.one(
+                of_f,
+                &format!("a fusion fuses one {} run", f.name()),
+                "a run per value; `models --fusion rrf` fuses each model and floor with BM25",
+            )?);
+        }
+        self.fusion.check(&method, children.len())?;
+        Ok(self.fusion.config(method, children))
     }
 }

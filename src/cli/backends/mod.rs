@@ -361,26 +361,4 @@ impl BackendFlags {
         }
         Ok(configs)
     }
-
-    /// The `--fuse` backends fused by `method`: one configuration per fused backend (the first
-    /// cosine model, if several).
-    fn fused(
-        &self,
-        method: Method,
-        remote: &RemoteArgs,
-        http: Option<&HttpArgs>,
-    ) -> Result<BackendConfig> {
-        let fuse = &self.fusion.fuse;
-        if fuse.len() < 2 || fuse.iter().any(|f| f.is_fusion()) {
-            return Err(Error::Usage(
-                "--fuse names two or more of bm25, cosine, http (not another fusion)".into(),
-            ));
-        }
-        let mut children = Vec::new();
-        for f in fuse {
-            children.push(self.configs(&[*f], remote, http)?.remove(0));
-        }
-        self.fusion.check(&method, children.len())?;
-        Ok(self.fusion.config(method, children))
-    }
 }

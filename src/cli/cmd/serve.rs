@@ -88,8 +88,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     // A served backend is a memory system that PrecisionMemBench's harness (or ours, standing
     // in for it) seeds: it holds PrecisionMemBench's own copy of the suite, the texts it is sent.
     let suite = given.harness_copy()?.unwrap_or(given);
-    let mut configs = args.backends.configs(&[backend], &args.remote, None)?;
-    let mut config = configs.remove(0);
+    let configs = args.backends.configs(&[backend], &args.remote, None)?;
+    let mut config =
+        (args.backends).one(configs, "serve serves one backend", "a server per value")?;
     let mut progress = Progress::new(args.quiet, &suite.label());
     config.prepare(&suite, &mut |done, total| {
         crate::run::Observer::embedding(&mut progress, done, total)
