@@ -345,3 +345,38 @@ fn the_figures_session_axis_labels_each_session_once() {
     let want: Vec<u32> = (1..=6).flat_map(|s| [s, s]).collect();
     assert_eq!(sessions, want, "integer labels in {}", svg.display());
 }
+
+/// A variant that switches off what `--off` switched off everywhere is another variant under
+/// its name: `--off capture-hit --variants all,no-capture-hit` drew two identical lines. Given,
+/// it is refused; among the default variants it is left out, said.
+#[test]
+fn a_variant_that_is_another_under_off_is_refused_or_left_out() {
+    let refused = tenure_eval(&[
+        "flywheel",
+        "--off",
+        "capture-hit",
+        "--variants",
+        "all,no-capture-hit",
+        "--sessions",
+        "2",
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "--variants no-capture-hit: with --off capture-hit it runs the mechanisms of all"
+        ),
+        "{stderr}"
+    );
+    let out = tenure_eval_ok(
+        &["flywheel", "--off", "capture-hit", "--sessions", "2"],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no-capture-hit: with --off capture-hit")
+            && !stdout.contains("| no-capture-hit ")
+            && stdout.contains("| no-capture-miss "),
+        "{stdout}"
+    );
+}
