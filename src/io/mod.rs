@@ -4,6 +4,7 @@
 
 mod atomic;
 mod strict;
+mod unique;
 
 pub use atomic::{create_folder, remove_in_flight, write_atomic, write_atomic_with, FolderLock};
 
@@ -154,15 +155,26 @@ pub(crate) fn json_lines<T: DeserializeOwned>(
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {
-            serde_json::from_str(l).map_err(|e| {
-                Error::input(
-                    path,
-                    format!("line {}", n + 1),
-                    format!("expected {what}: {e}"),
-                )
-            })
+            // Through [`strict::Strict`], as a JSON file is read: a line written as an array
+            // (`["q2", "dogs night"]`) was read by position (a seventeenth audit).
+            let mut de = serde_json::Deserializer::from_str(l);
+            T::deserialize(strict::Strict(&mut de))
+                .and_then(|value| de.end().map(|()| value))
+                .map_err(|e| {
+                    Error::input(
+                        path,
+                        format!("line {}", n + 1),
+                        format!("expected {what}: {e}"),
+                    )
+                })
         })
         .collect()
+}
+
+/// `bytes`, the contents of `path`, as a JSON tree in which every object held each key once
+/// ([`unique`]): what a benchmark's loader reads before checking the file's shape.
+pub(crate) fn parse_json_tree(path: &Path, bytes: &[u8]) -> Result<Value> {
+    parse_json::<unique::Unique>(path, bytes).map(|u| u.0)
 }
 
 /// Decode and deserialize `bytes`, the contents of `path`.

@@ -107,3 +107,65 @@ pub(crate) fn absent(
         .map(str::to_string)
         .collect()
 }
+
+/// A conversation's key as LoCoMo writes it, and the Temporal Memory Dataset after it:
+/// `Some(N)` for `session_N`, `None` for `speaker_a`, `speaker_b` and `session_N_date_time`
+/// (LoCoMo's release dates sessions it does not hold: conv-26's `session_20_date_time`), and
+/// an input error at `at` for any other key. A session whose key was misspelt (`Session_2`,
+/// `session_99999999999`) was skipped with its turns, and its questions' evidence said to
+/// name no turn (a seventeenth audit).
+pub(crate) fn session_key(path: &Path, at: &str, key: &str) -> Result<Option<u32>> {
+    let number = |n: &str| n.parse::<u32>().ok();
+    let rest = key.strip_prefix("session_");
+    if rest
+        .and_then(|k| k.strip_suffix("_date_time"))
+        .and_then(number)
+        .is_some()
+    {
+        return Ok(None);
+    }
+    match (key, rest.and_then(number)) {
+        ("speaker_a" | "speaker_b", _) => Ok(None),
+        (_, Some(n)) => Ok(Some(n)),
+        _ => Err(Error::input(
+            path,
+            at,
+            "expected speaker_a, speaker_b, session_N or session_N_date_time (N a whole number)",
+        )),
+    }
+}
+
+/// What every benchmark's suite holds, whatever its loader: each case id once, and a question
+/// to retrieve with. Two of the Temporal Memory Dataset's content-time files gave every id
+/// twice, a run exited 0 and `verify` then refused its report; a blank question was a case
+/// that retrieves nothing, scored as the system's failure (a seventeenth audit). A blank one is
+/// excluded, with its reason; a repeated id is refused.
+pub(crate) fn checked(mut suite: super::Suite) -> Result<super::Suite> {
+    let mut seen = HashSet::new();
+    if let Some(case) = suite
+        .cases
+        .iter()
+        .find(|c| !seen.insert(c.case_id.as_str()))
+    {
+        return Err(Error::Usage(format!(
+            "{}: case {:?} twice (from {}); expected each question once",
+            suite.label(),
+            case.case_id,
+            (suite.inputs.iter())
+                .map(|i| i.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let (blank, asked): (Vec<_>, Vec<_>) = std::mem::take(&mut suite.cases)
+        .into_iter()
+        .partition(|c| c.query.trim().is_empty());
+    suite.cases = asked;
+    suite
+        .excluded
+        .extend(blank.into_iter().map(|c| super::Excluded {
+            case: c.case_id,
+            reason: "a blank question: nothing to retrieve with".into(),
+        }));
+    Ok(suite)
+}

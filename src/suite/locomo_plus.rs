@@ -100,7 +100,8 @@ pub(crate) fn gap_days(gap: &str) -> Option<i64> {
         b'm' => 30,
         _ => 365,
     };
-    Some(count * per)
+    // A count past any date saturates, and is refused where the cue's date is made.
+    Some(count.saturating_mul(per))
 }
 
 /// build_conv.py's `parse_ab_dialogue`: `A:`/`B:` lines as (is A, text); other lines dropped.
@@ -157,7 +158,22 @@ pub(crate) fn load(source: &LocomoPlusSource) -> Result<Suite> {
             });
             0
         });
-        let cue_time = query_time - days * 86_400_000;
+        // A gap past any date wrapped around and dated the cue 843,000 years after the trigger
+        // (a seventeenth audit); build_conv.py's datetime arithmetic raises on it.
+        let cue_time = (days.checked_mul(86_400_000))
+            .and_then(|ms| query_time.checked_sub(ms))
+            .filter(|t| chrono::DateTime::from_timestamp_millis(*t).is_some())
+            .ok_or_else(|| {
+                Error::input(
+                    data,
+                    format!("$[{n}].time_gap"),
+                    format!(
+                        "{:?}: {days} days before the trigger, before any date; expected a gap \
+                         a calendar can hold",
+                        it.time_gap
+                    ),
+                )
+            })?;
         let mut cue = it.cue_dialogue.clone();
         if cue.contains("\\n") {
             anomalies.push(Anomaly {

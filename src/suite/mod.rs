@@ -261,8 +261,8 @@ impl Suite {
     pub fn load(source: &SuiteSource) -> Result<Suite> {
         // The one match on where a suite comes from: each source is one file behind `Source`.
         match source {
-            SuiteSource::Builtin(name) => BuiltinName(name).load(),
-            SuiteSource::Custom(files) => files.load(),
+            SuiteSource::Builtin(name) => return BuiltinName(name).load(),
+            SuiteSource::Custom(files) => return files.load(),
             SuiteSource::Locomo(source) => source.load(),
             SuiteSource::LongMemEval(source) => source.load(),
             SuiteSource::Collection(source) => source.load(),
@@ -270,6 +270,7 @@ impl Suite {
             SuiteSource::LocomoPlus(source) => source.load(),
             SuiteSource::TemporalMemory(source) => source.load(),
         }
+        .and_then(benchmark::checked)
     }
 
     /// Whether any item carries aliases (the seeds' beliefs do; a benchmark's turns, messages
@@ -324,10 +325,9 @@ impl Suite {
         Ok(suite)
     }
 
-    /// PrecisionMemBench's own copy of this built-in suite, when it has one that differs
-    /// (`pmb`): what tenure-eval runs wherever it stands in for PrecisionMemBench's harness
-    /// (see `builtin`), with this suite's selection of cases. `None` for custom files and for
-    /// suites with one copy.
+    /// PrecisionMemBench's own copy of this built-in suite when it differs (`pmb`): what runs
+    /// where tenure-eval stands in for its harness (`builtin`), with this suite's selection.
+    /// `None` for custom files and suites with one copy.
     pub fn harness_copy(&self) -> Result<Option<Suite>> {
         let Some(copy) = self.copy else {
             return Ok(None);

@@ -27,6 +27,7 @@ mod audit_ninth;
 /// The third audit for wrong numbers with exit 0: settings refused, figures of nothing as "-",
 /// edited means caught by `verify`, a page of part of a run or of runs on other files.
 mod audit_numbers;
+mod audit_seventeenth;
 mod audit_seventh;
 mod audit_sixteenth;
 mod audit_sixth;

@@ -49,7 +49,7 @@ pub(crate) struct RawQuestion {
 
 /// The batches of a chat file.
 pub(crate) fn batches(path: &Path, bytes: &[u8]) -> Result<Vec<RawBatch>> {
-    let value: Value = crate::io::parse_json(path, bytes)?;
+    let value = crate::io::parse_json_tree(path, bytes)?;
     if !value.is_array() {
         return Err(Error::input(
             path,
@@ -62,7 +62,7 @@ pub(crate) fn batches(path: &Path, bytes: &[u8]) -> Result<Vec<RawBatch>> {
 
 /// The questions of a probing-questions file, ability by ability in file order.
 pub(crate) fn questions(path: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<RawQuestion>)>> {
-    let value: Value = crate::io::parse_json(path, bytes)?;
+    let value = crate::io::parse_json_tree(path, bytes)?;
     let Value::Object(map) = value else {
         return Err(Error::input(
             path,

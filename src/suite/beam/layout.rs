@@ -73,11 +73,19 @@ pub(super) fn tiers(data: &Path, wanted: &[String]) -> Result<Vec<(String, PathB
     Ok(found)
 }
 
-/// The chats of a tier's folder, in number order.
+/// The chats of a tier's folder, in number order. A sub-folder that is no numbered chat is
+/// refused: `21b/` beside `20/` was left unread, and the run still presented as the release's
+/// (a seventeenth audit).
 pub(super) fn chats(tier: &Path) -> Result<Vec<(String, PathBuf)>> {
-    let mut chats = folders(tier, |n| {
-        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
-    })?;
+    let numbered = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    if let Some((name, path)) = folders(tier, |n| !numbered(n) && !n.starts_with('.'))?.first() {
+        return Err(Error::input(
+            path,
+            "folder",
+            format!("{name:?} in a tier's folder; expected its numbered chats only (1/, 2/, ...)"),
+        ));
+    }
+    let mut chats = folders(tier, numbered)?;
     chats.sort_by_key(|(name, _)| name.parse::<u64>().unwrap_or(u64::MAX));
     Ok(chats)
 }

@@ -81,7 +81,11 @@ pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 .map_err(|e| Error::input(path, "folder", e.to_string()))?
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                // `.JSON` too: a file so named was left out in silence (a seventeenth audit).
+                .filter(|p| {
+                    p.extension()
+                        .is_some_and(|x| x.eq_ignore_ascii_case("json"))
+                })
                 .collect();
             inside.sort();
             if inside.is_empty() {

@@ -96,7 +96,7 @@ pub(crate) struct Session {
 
 /// The samples of `bytes` (the file at `path`).
 pub(crate) fn samples(path: &Path, bytes: &[u8]) -> Result<Vec<RawSample>> {
-    let value: Value = crate::io::parse_json(path, bytes)?;
+    let value = crate::io::parse_json_tree(path, bytes)?;
     if !value.is_array() {
         return Err(Error::input(
             path,
@@ -111,18 +111,15 @@ pub(crate) fn samples(path: &Path, bytes: &[u8]) -> Result<Vec<RawSample>> {
     Ok(samples)
 }
 
-/// The sessions of sample `i`, in session order; a session without its date, or a date without
-/// its session, is an input error.
+/// The sessions of sample `i`, in session order; a session without its date, or a key that is
+/// none of a conversation's ([`crate::suite::benchmark::session_key`]), is an input error.
 pub(crate) fn sessions(path: &Path, i: usize, sample: &RawSample) -> Result<Vec<Session>> {
     let mut out = Vec::new();
     for (key, value) in &sample.conversation {
-        let Some(n) = key.strip_prefix("session_") else {
-            continue;
-        };
-        let Ok(number) = n.parse::<u32>() else {
-            continue;
-        };
         let at = format!("$[{i}].conversation.{key}");
+        let Some(number) = crate::suite::benchmark::session_key(path, &at, key)? else {
+            continue;
+        };
         let turns: Vec<RawTurn> = parse_value(path, &at, value.clone())?;
         let date_key = format!("session_{number}_date_time");
         let date_time = match sample.conversation.get(&date_key) {

@@ -206,7 +206,22 @@ pub(crate) fn dated_sessions(
                 ),
             )
         })?;
-        for turn in &session.turns {
+        for (t, turn) in session.turns.iter().enumerate() {
+            // `D<session>:<turn>`, as every id of the release is: an id with a blank, a tab or
+            // another session's number loaded, and the evidence naming the turn's real id was
+            // said to name no turn (a seventeenth audit).
+            let own = (turn.dia_id.strip_prefix(&format!("D{}:", session.number)))
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+            if !own {
+                return Err(Error::input(
+                    data,
+                    format!("$[{i}].conversation.session_{}[{t}].dia_id", session.number),
+                    format!(
+                        "{:?}; expected D{}:N, the session's number and the turn's",
+                        turn.dia_id, session.number
+                    ),
+                ));
+            }
             if !seen.insert(turn.dia_id.clone()) {
                 return Err(Error::input(
                     data,

@@ -7,7 +7,6 @@
 use crate::error::{Error, Result};
 use crate::io::parse_value;
 use serde::Deserialize;
-use serde_json::Value;
 use std::path::Path;
 
 /// One evaluation instance.
@@ -43,7 +42,7 @@ pub(crate) struct Turn {
 
 /// The instances of `bytes` (the file at `path`).
 pub(crate) fn instances(path: &Path, bytes: &[u8]) -> Result<Vec<Instance>> {
-    let value: Value = crate::io::parse_json(path, bytes)?;
+    let value = crate::io::parse_json_tree(path, bytes)?;
     if !value.is_array() {
         return Err(Error::input(
             path,
@@ -63,6 +62,19 @@ pub(crate) fn instances(path: &Path, bytes: &[u8]) -> Result<Vec<Instance>> {
                     path,
                     format!("$[{i}].{key}"),
                     format!("{len} entries; expected one per haystack session id ({n})"),
+                ));
+            }
+        }
+        // Only `user` turns are indexed: a `User` turn vanished from the corpus, and its
+        // session was then said to have no marked user turn (a seventeenth audit).
+        for (s, session) in q.haystack_sessions.iter().enumerate() {
+            if let Some((t, turn)) = (session.iter().enumerate())
+                .find(|(_, t)| !matches!(t.role.as_str(), "user" | "assistant"))
+            {
+                return Err(Error::input(
+                    path,
+                    format!("$[{i}].haystack_sessions[{s}][{t}].role"),
+                    format!("{:?}; expected user or assistant", turn.role),
                 ));
             }
         }

@@ -61,6 +61,16 @@ pub(crate) fn load(data: &Path, unit: Unit) -> Result<Suite> {
         check_user(data, &format!("$[{i}].question_id"), user, &mut seen)?;
         let answer_sessions: HashSet<&str> =
             q.answer_session_ids.iter().map(String::as_str).collect();
+        // An answer session the haystack lacks was left out of the gold in silence (a
+        // seventeenth audit): said, as an answer session without a marked turn is.
+        for missing in (q.answer_session_ids.iter()).filter(|a| !q.haystack_session_ids.contains(a))
+        {
+            anomalies.push(Anomaly {
+                case: user.clone(),
+                raw: missing.clone(),
+                outcome: "answer session not in the haystack: not gold".into(),
+            });
+        }
         let mut gold = Vec::new();
         let before = corpus.len();
         // An item's id is its session's: a session given twice made two items of one id, each

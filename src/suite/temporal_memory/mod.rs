@@ -25,10 +25,10 @@ mod released;
 use super::benchmark::{check_user, item, Asked};
 use super::{Anomaly, Excluded, InputFile, Suite};
 use crate::error::{Error, Result};
-use crate::io::{parse_json, parse_value, read_bytes, sha256_hex};
+use crate::io::{parse_json_tree, parse_value, read_bytes, sha256_hex};
 use crate::profile::Profile;
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -145,15 +145,30 @@ pub(crate) fn load(data: &Path) -> Result<Suite> {
     files.sort_by_key(|p| log_number(p).unwrap_or(u64::MAX));
     let mut seen = HashSet::new();
     for path in files {
+        // A `.json` that is no log N.json was left unread in silence (a seventeenth audit).
         let Some(number) = log_number(&path) else {
-            continue;
+            return Err(Error::input(
+                &path,
+                "file name",
+                "expected the conversation logs only, each N.json (N a whole number)",
+            ));
         };
         let user = format!("log-{number}");
         check_user(&path, "file name", &user, &mut seen)?;
-        let log: Map<String, Value> = parse_json(&path, &read(&path, "log")?)?;
-        let mut sessions: Vec<(u64, &Value)> = (log.iter())
-            .filter_map(|(k, v)| Some((k.strip_prefix("session_")?.parse().ok()?, v)))
-            .collect();
+        let Value::Object(log) = parse_json_tree(&path, &read(&path, "log")?)? else {
+            return Err(Error::input(
+                &path,
+                "$",
+                "expected a log: an object of sessions",
+            ));
+        };
+        let mut sessions: Vec<(u64, &Value)> = Vec::new();
+        for (key, value) in &log {
+            let found = super::benchmark::session_key(&path, &format!("$.{key}"), key)?;
+            if let Some(n) = found {
+                sessions.push((u64::from(n), value));
+            }
+        }
         sessions.sort_by_key(|(n, _)| *n);
         let responses = logs.entry(number).or_default();
         for (n, value) in sessions {
@@ -215,10 +230,26 @@ pub(crate) fn load(data: &Path) -> Result<Suite> {
                 .to_string_lossy()
                 .into_owned();
             let kind = stem.strip_prefix("test_").unwrap_or(&stem).to_string();
-            let file: Map<String, Value> = parse_json(&path, &read(&path, "questions")?)?;
+            let Value::Object(file) = parse_json_tree(&path, &read(&path, "questions")?)? else {
+                return Err(Error::input(
+                    &path,
+                    "$",
+                    "expected an object of file_N question lists",
+                ));
+            };
             for (key, list) in &file {
-                let Some(number) = key.strip_prefix("file_").and_then(|n| n.parse().ok()) else {
+                // The release's index of the logs a file asks about.
+                if key == "file_indexes" {
                     continue;
+                }
+                // A key other than file_N was skipped with its questions (a seventeenth audit).
+                let Some(number) = key.strip_prefix("file_").and_then(|n| n.parse().ok()) else {
+                    return Err(Error::input(
+                        &path,
+                        format!("$.{key}"),
+                        "expected file_N keys (N the number of a log in ConversationData/) and \
+                         file_indexes",
+                    ));
                 };
                 let Some(responses) = logs.get(&number) else {
                     return Err(Error::input(

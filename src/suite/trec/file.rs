@@ -44,8 +44,18 @@ pub(crate) struct Judgment {
 
 /// The text of `path` (a collection's file: qrels, queries, a corpus), or an input error.
 fn text(path: &Path) -> Result<String> {
-    String::from_utf8(crate::io::read_bytes(path)?)
-        .map_err(|_| Error::input(path, "file", "not UTF-8 text"))
+    let text = String::from_utf8(crate::io::read_bytes(path)?)
+        .map_err(|_| Error::input(path, "file", "not UTF-8 text"))?;
+    // A byte-order mark became part of the first id (`\u{feff}q1`), whose judgments then
+    // matched no topic (a seventeenth audit).
+    if text.starts_with('\u{feff}') {
+        return Err(Error::input(
+            path,
+            "line 1",
+            "a byte-order mark (U+FEFF) before the first id; expected UTF-8 text without one",
+        ));
+    }
+    Ok(text)
 }
 
 /// JSON lines of `T`.
@@ -68,14 +78,14 @@ pub(crate) fn topics(path: &Path) -> Result<Vec<Topic>> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| match l.split_once('\t') {
-            Some((id, text)) if !id.trim().is_empty() => Ok(Topic {
+            Some((id, text)) if !id.trim().is_empty() && !text.trim().is_empty() => Ok(Topic {
                 id: id.trim().to_string(),
                 text: text.trim().to_string(),
             }),
             _ => Err(Error::input(
                 path,
                 format!("line {}", n + 1),
-                "expected `QUERY_ID<TAB>TEXT`",
+                "expected `QUERY_ID<TAB>TEXT`, neither blank",
             )),
         })
         .collect()

@@ -160,6 +160,14 @@ fn load(name: &str, corpus: &Path, topics: &Path, qrels: &Path) -> Result<Suite>
                 format!("topic {:?} again: expected unique ids", t.id),
             ));
         }
+        // A blank query retrieves nothing and was scored a failure of the system.
+        if t.text.trim().is_empty() {
+            return Err(Error::input(
+                topics,
+                format!("line {}", n + 1),
+                format!("topic {:?} has no text; expected its query", t.id),
+            ));
+        }
         let judgments = by_query.get(t.id.as_str()).cloned().unwrap_or_default();
         let grades: Vec<(String, u32)> =
             judgments.iter().filter(|(_, g)| *g > 0).cloned().collect();
@@ -184,6 +192,17 @@ fn load(name: &str, corpus: &Path, topics: &Path, qrels: &Path) -> Result<Suite>
         // non-relevant document retrieved is no assertion's failure).
         case.grades = judgments;
         cases.push(case);
+    }
+    // Judgments of a topic the topics file lacks were read by none, in silence (a
+    // seventeenth audit): said, once per topic, as a judged document the corpus lacks is.
+    for (query, list) in &by_query {
+        if !seen.contains(query) {
+            anomalies.push(Anomaly {
+                case: query.to_string(),
+                raw: format!("{} judgment(s)", list.len()),
+                outcome: "judged in the qrels but no topic of the topics file: not read".into(),
+            });
+        }
     }
     if cases.is_empty() {
         return Err(Error::input(
