@@ -54,8 +54,9 @@ pub(crate) struct HttpArgs {
     /// URL unless --url is given.
     #[arg(long, requires = "providers_config")]
     pub provider: Option<String>,
-    /// PrecisionMemBench's providers.config.json, read as it is.
-    #[arg(long)]
+    /// PrecisionMemBench's providers.config.json, read as it is (with --provider, the entry
+    /// it reads: alone it was taken and never read, an eighteenth audit).
+    #[arg(long, requires = "provider")]
     pub providers_config: Option<PathBuf>,
     /// Reproduce upstream's client exactly (default: the careful client).
     #[arg(long, value_enum)]

@@ -172,7 +172,9 @@ fn examples(ids: &BTreeMap<String, usize>) -> String {
 /// [`UNHEALTHY_SHARE`]; `None` when none does.
 pub(crate) fn failed_calls(stats: &serde_json::Value) -> Option<String> {
     let mut why = Vec::new();
-    for endpoint in ["add", "search", "update"] {
+    // `/reset` and `/wait` too: a store never cleared, or never said to be indexed, was
+    // published as a clean run (an eighteenth audit).
+    for endpoint in ["reset", "wait", "add", "search", "update"] {
         let sent = stats["requests"][endpoint].as_u64().unwrap_or(0);
         let failed = stats["failedRequests"][endpoint].as_u64().unwrap_or(0);
         if sent > 0 && failed as f64 > UNHEALTHY_SHARE * sent as f64 {

@@ -9,7 +9,7 @@ use crate::report::{repeats, LoadedReport};
 
 /// One outcome of `runs`, the outcomes of one pass's repeats in run order (one: as it is).
 pub(crate) fn combine(mut runs: Vec<PassOutcome>) -> Result<PassOutcome> {
-    let mut last = runs.pop().expect("a pass runs at least once");
+    let last = runs.pop().expect("a pass runs at least once");
     // A repeat that failed wrote its report to failed/; the good-named one an earlier repeat
     // wrote is one repeat of N, with no spread, and a reader took it as the run's (an audit
     // found `tables` would). It goes: the run's report is the failed one.
@@ -36,10 +36,37 @@ pub(crate) fn combine(mut runs: Vec<PassOutcome>) -> Result<PassOutcome> {
         .chain(std::iter::once(last.report.clone()))
         .collect();
     let block = summarise(&reports);
+    let last_was_good = last.is_good();
+    let mut last = fold_errors(last, &runs);
+    // An earlier repeat the system failed on (errors, or a compat pass judged unhealthy) fails
+    // the run, and a failed run's report goes to failed/: the last repeat's good-named report
+    // stayed where a good run's goes, its spread holding the failed repeat (an eighteenth
+    // audit).
+    if last_was_good && !last.is_good() {
+        last.reports = to_failed(&last.reports)?;
+    }
     let path = last.reports[0].clone();
-    repeats::annotate(&path, &block)?;
+    repeats::annotate(&path, &block, last.unhealthy.as_deref())?;
     last.report = LoadedReport::load(&path)?;
-    Ok(fold_errors(last, &runs))
+    Ok(last)
+}
+
+/// `files` (a report, and its sidecar manifest) moved into their folder's `failed/`.
+fn to_failed(files: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
+    fn output(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> crate::error::Error {
+        let path = path.to_path_buf();
+        move |source| crate::error::Error::Output { path, source }
+    }
+    let mut moved = Vec::new();
+    for file in files {
+        let to = super::errors::failed_path(file);
+        if let Some(dir) = to.parent() {
+            std::fs::create_dir_all(dir).map_err(output(dir))?;
+        }
+        std::fs::rename(file, &to).map_err(output(file))?;
+        moved.push(to);
+    }
+    Ok(moved)
 }
 
 /// `last` with the errors of the repeats before it: a repeat the system failed on fails the

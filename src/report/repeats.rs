@@ -45,7 +45,7 @@ pub struct Flaky {
 
 /// Add `repeats` to the manifest of the report written at `path` (its sidecar in the paper
 /// layout), rewritten atomically.
-pub(crate) fn annotate(path: &Path, repeats: &Repeats) -> Result<()> {
+pub(crate) fn annotate(path: &Path, repeats: &Repeats, unhealthy: Option<&str>) -> Result<()> {
     let sidecar = path.with_extension("manifest.json");
     let (file, inline) = if sidecar.is_file() {
         (sidecar, false)
@@ -74,5 +74,12 @@ pub(crate) fn annotate(path: &Path, repeats: &Repeats) -> Result<()> {
         "repeats".into(),
         serde_json::to_value(repeats).expect("repeats serialize"),
     );
+    // An earlier repeat's verdict: the report holds the last repeat's rows, and the run is a
+    // failed one all the same.
+    if let Some(why) = unhealthy {
+        manifest
+            .entry("unhealthy")
+            .or_insert_with(|| serde_json::Value::from(why));
+    }
     crate::io::write_atomic(&file, &super::json::to_bytes(&value))
 }

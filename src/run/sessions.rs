@@ -235,7 +235,7 @@ pub fn run_sessions_journaled(
         }
     }
     drop(running);
-    let backend_stats = backend.stats();
+    let backend_stats = checkpoint.carried(backend.stats());
     let rerun = checkpoint.rerun(reused, sent);
     match &stopped {
         Some(s) => checkpoint.stop(&s.at, &s.reason),

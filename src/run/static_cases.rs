@@ -262,7 +262,7 @@ pub fn run_static_journaled(
             reason: "interrupted".into(),
         });
     }
-    let backend_stats = index.stats();
+    let backend_stats = checkpoint.carried(index.stats());
     let rerun = checkpoint.rerun(reused, sent);
     match &stopped {
         Some(s) => checkpoint.stop(&s.at, &s.reason),

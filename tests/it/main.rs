@@ -15,6 +15,7 @@ mod attribution;
 /// The fifth audit: a repeated run that fails, client flags a run ignores, a gate over no case,
 /// a flaky case of a repeated run.
 mod audit_ci;
+mod audit_eighteenth;
 mod audit_eighth;
 /// An eleventh audit's findings (compare, plot, html, trec over reports), each kept closed.
 mod audit_eleventh;

@@ -216,6 +216,13 @@ impl Client {
         self.count(|c| *c.warnings.entry(warning).or_default() += 1);
     }
 
+    /// Count a call to `endpoint` whose answer upstream reads as no results though it came
+    /// with a success status (a search answering `{"items": []}`): a failed call, as an error
+    /// answer is, for the rule a compat pass is judged by (`job::health`).
+    pub(crate) fn count_unread(&self, endpoint: Endpoint) {
+        self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
+    }
+
     /// Count a result whose id came from `metadata.beliefId`.
     pub(crate) fn count_ids_from_metadata(&self, n: u64) {
         self.count(|c| c.from_metadata += n);

@@ -227,6 +227,16 @@ pub(crate) fn run(args: RunArgs, kinds: &[Workload]) -> Result<ExitCode> {
     plan.concurrency = args.remote.concurrency.max(1);
     plan.max_errors = args.max_errors;
     plan.journal = args.journal.plan();
+    // Each repeat runs on a fresh store; --no-reseed keeps the store as it is, so repeat 2 ran
+    // on what repeat 1 changed, and the manifest said "each on a fresh store" (an eighteenth
+    // audit).
+    if args.repeat > 1 && args.http.no_reseed {
+        return Err(crate::Error::Usage(
+            "--repeat runs each repeat on a fresh store, and --no-reseed keeps the store as it \
+             is: a later repeat would run on what the one before changed; drop one of them"
+                .into(),
+        ));
+    }
     plan.repeat = args.repeat as usize;
     plan.shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     if let Some(dir) = &replay {

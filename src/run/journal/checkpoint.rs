@@ -272,6 +272,19 @@ impl Checkpoint {
         Some((missing.len(), first))
     }
 
+    /// A remote backend's counters `now`, with those of the finished journal this run
+    /// continues (`--resume`, `--rerun-errored`; not a replay, which sends nothing): the
+    /// counters that judge a compat pass must be the whole run's ([`super::stats`]).
+    pub(crate) fn carried(&self, now: Option<serde_json::Value>) -> Option<serde_json::Value> {
+        let before = match self.mode {
+            Continue::Replay => None,
+            _ => (self.recorded.as_ref())
+                .and_then(|r| r.end.as_ref())
+                .and_then(|e| e.backend_stats.as_ref()),
+        };
+        super::stats::sum_all([before, now.as_ref()])
+    }
+
     /// The run reached its end.
     pub(crate) fn finish(
         &mut self,

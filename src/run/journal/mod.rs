@@ -19,6 +19,7 @@
 mod checkpoint;
 mod file;
 mod recorded;
+pub(crate) mod stats;
 mod tape;
 
 use crate::shard::Shard;
