@@ -157,7 +157,36 @@ pub(crate) fn read(dir: &Path) -> Result<Vec<Entry>> {
     let path = dir.join(FILE);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::input(&path, "file", format!("no history to read ({e})")))?;
-    crate::io::json_lines(&path, &text, "a history entry")
+    let entries: Vec<Entry> = crate::io::json_lines(&path, &text, "a history entry")?;
+    // A run twice (a history concatenated or merged by hand): its last change compared the run
+    // with itself, "no regression", and the gate passed (a nineteenth audit). The writer never
+    // appends a run it holds; the reader refuses one.
+    let lines: Vec<usize> = (text.lines().enumerate())
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, _)| n + 1)
+        .collect();
+    let run = |e: &Entry| {
+        (
+            e.date.clone(),
+            e.label.clone(),
+            e.suite.clone(),
+            e.kind.clone(),
+        )
+    };
+    let mut seen = std::collections::HashMap::new();
+    for (e, line) in entries.iter().zip(&lines) {
+        if let Some(first) = seen.insert(run(e), *line) {
+            return Err(Error::input(
+                &path,
+                format!("line {line}"),
+                format!(
+                    "the run of line {first} again ({} {} {}, {}); expected each run once",
+                    e.label, e.suite, e.kind, e.date
+                ),
+            ));
+        }
+    }
+    Ok(entries)
 }
 
 /// One label's runs of one suite and kind, oldest first.

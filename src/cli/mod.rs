@@ -252,6 +252,37 @@ pub(crate) fn load_reports(
     warn_twice(paths);
     let (reports, skipped) = crate::report::LoadedReport::load_all(paths)?;
     warn_copies(&reports);
+    // What makes a report's figures other than one clean run's, said even with --quiet: its
+    // rows were shown as a run's by every reader but `html` (a nineteenth audit).
+    for report in &reports {
+        // A summary block its rows contradict (an edited report): every reader uses the rows;
+        // `tables --quiet` hid it and `compare` never said it (a nineteenth audit).
+        for warning in report.disagreements() {
+            say!("warning: {warning}; figures here come from the rows");
+        }
+        let Some(manifest) = &report.manifest else {
+            continue;
+        };
+        if let Some(rerun) = manifest.rerun_failed {
+            say!(
+                "warning: {} is a second look (--rerun-failed): {} cases sent again, {} taken \
+                 from the run before; its passes keep the second tries, not one clean run's",
+                report.path.display(),
+                rerun.sent,
+                rerun.taken
+            );
+        }
+        if let Some(repeats) = manifest.repeats.as_ref().filter(|r| r.n > 1) {
+            say!(
+                "warning: {} is a repeated run ({} repeats): its rows and figures are the last \
+                 repeat's; its manifest's repeats block holds each measure's spread ({} flaky \
+                 case(s))",
+                report.path.display(),
+                repeats.n,
+                repeats.flaky.len()
+            );
+        }
+    }
     if !quiet {
         for path in skipped {
             say!(
@@ -289,7 +320,7 @@ pub(crate) fn warn_copies<'a>(reports: impl IntoIterator<Item = &'a crate::repor
     }
 }
 
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+pub(crate) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     let real = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     real(a) == real(b)
 }

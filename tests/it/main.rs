@@ -23,10 +23,11 @@ mod audit_eleventh;
 /// failed their calls, `--explain --top 0`, the chance test's cases, `serve`'s default, prune.
 mod audit_fourteenth;
 mod audit_later;
-/// A ninth audit's findings (models, embed, history, temporal, beam), each kept closed.
-mod audit_ninth;
 /// The third audit for wrong numbers with exit 0: settings refused, figures of nothing as "-",
 /// edited means caught by `verify`, a page of part of a run or of runs on other files.
+mod audit_nineteenth;
+/// A ninth audit's findings (models, embed, history, temporal, beam), each kept closed.
+mod audit_ninth;
 mod audit_numbers;
 mod audit_seventeenth;
 mod audit_seventh;

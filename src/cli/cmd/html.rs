@@ -55,6 +55,24 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
         seed: args.seed,
     };
     let files = html::report_files(&args.reports)?;
+    // The page never replaces what it reads: `--out r.json` wrote HTML over the report, and
+    // `--out hist/history.jsonl` over the run history, with exit 0 (a nineteenth audit), as
+    // `run --html` refuses already.
+    let history_files: Vec<PathBuf> = match &args.history {
+        Some(dir) => std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    if let Some(input) =
+        (files.iter().chain(&history_files)).find(|f| crate::cli::same_file(f, &args.out))
+    {
+        return Err(crate::Error::Usage(format!(
+            "--out {}: that is {}, which the page reads; write the page elsewhere",
+            args.out.display(),
+            input.display()
+        )));
+    }
     let reports = load_reports(&files, args.quiet)?;
     // The page tests every pair of one kind's reports, Holm-adjusted together, as `compare`.
     let family = |kind| reports.iter().filter(|r| r.kind == kind).count();

@@ -53,11 +53,6 @@ pub(crate) fn run(args: TablesArgs) -> Result<ExitCode> {
     let runs = trec_runs(&args, &reports)?;
     // The TREC runs are of the suite named: a report of another suite beside them is said too.
     crate::cli::mixed::warn(reports.iter().chain(&runs));
-    if !args.quiet {
-        for warning in reports.iter().flat_map(LoadedReport::disagreements) {
-            say!("warning: {warning}; the table uses the rows");
-        }
-    }
     let mut tables = match args.style {
         TableStyleArg::Pmb => pmb_tables(&reports),
         TableStyleArg::Paper => paper_tables(&reports),
