@@ -22,39 +22,11 @@ pub fn verify(path: &Path, inputs: bool, data: Option<&Path>) -> Result<Vec<Stri
     let actual = parsed.manifest.is_none().then(|| sha256_hex(&bytes));
     drop(bytes);
     let ingestion = parsed.ingestion.clone();
-    let parsed_array = parsed.array;
-    let list = if parsed_array { "$" } else { "$.cases" };
     let report = LoadedReport::from_parsed(path, parsed)?;
     report.whole_run()?;
     let pairing = actual.and_then(|a| sidecar_pairing(&report, &a));
     let mut problems = report.disagreements();
-    for (i, row) in report.rows.iter().enumerate() {
-        // A case the backend failed on has no failures and did not pass.
-        let n = row.failures.len();
-        if row.passed != (n == 0 && !row.errored) {
-            problems.push(format!(
-                "{}: {list}[{i}].passed is {} but it lists {n} failures",
-                path.display(),
-                row.passed
-            ));
-        }
-        // PrecisionMemBench's drift is 1 − precision, 0 where precision is null
-        // (`eval::metrics::TurnMetrics`): one beside a null precision was not checked before.
-        // The paper's layout writes no turn precision to check it against (a review found
-        // every turn of such a report called a mismatch).
-        if let Some(stated) = row.precision_drift.filter(|_| !parsed_array) {
-            let rows = row.precision.map_or(0.0, |p| 1.0 - p);
-            if (stated - rows).abs() > 1e-12 {
-                let precision = row.precision.map_or("null".to_string(), |p| p.to_string());
-                problems.push(format!(
-                    "{}: {list}[{i}].precisionDriftScore is {stated} but its \
-                     retrievalPrecision {precision} gives {rows} (1 − precision; 0 when null)",
-                    path.display()
-                ));
-            }
-        }
-    }
-    problems.extend(drift_disagreements(&report, path, list, parsed_array));
+    problems.extend(row_problems(&report));
     if let Some(ingestion) = ingestion {
         let total = ingestion.get("totalMs").and_then(Value::as_f64);
         let count = ingestion.get("beliefCount").and_then(Value::as_f64);
@@ -133,6 +105,43 @@ pub fn verify(path: &Path, inputs: bool, data: Option<&Path>) -> Result<Vec<Stri
         }
     }
     Ok(problems)
+}
+
+/// The rows' own contradictions: a row's `passed` against its failures, a turn's drift against
+/// its precision or lists. What `verify` checks of every row, and every reader of reports says
+/// (`cli::load_reports`: a row edited to pass, or a drift set to 0, was shown as measured).
+pub(crate) fn row_problems(report: &LoadedReport) -> Vec<String> {
+    let (path, parsed_array) = (report.path.as_path(), report.bare_array);
+    let list = if parsed_array { "$" } else { "$.cases" };
+    let mut problems = Vec::new();
+    for (i, row) in report.rows.iter().enumerate() {
+        // A case the backend failed on has no failures and did not pass.
+        let n = row.failures.len();
+        if row.passed != (n == 0 && !row.errored) {
+            problems.push(format!(
+                "{}: {list}[{i}].passed is {} but it lists {n} failures",
+                path.display(),
+                row.passed
+            ));
+        }
+        // PrecisionMemBench's drift is 1 − precision, 0 where precision is null
+        // (`eval::metrics::TurnMetrics`): one beside a null precision was not checked before.
+        // The paper's layout writes no turn precision to check it against (a review found
+        // every turn of such a report called a mismatch).
+        if let Some(stated) = row.precision_drift.filter(|_| !parsed_array) {
+            let rows = row.precision.map_or(0.0, |p| 1.0 - p);
+            if (stated - rows).abs() > 1e-12 {
+                let precision = row.precision.map_or("null".to_string(), |p| p.to_string());
+                problems.push(format!(
+                    "{}: {list}[{i}].precisionDriftScore is {stated} but its \
+                     retrievalPrecision {precision} gives {rows} (1 − precision; 0 when null)",
+                    path.display()
+                ));
+            }
+        }
+    }
+    problems.extend(drift_disagreements(report, path, list, parsed_array));
+    problems
 }
 
 /// Every turn whose `driftScore` is not what its own row gives. The field means what its writer

@@ -260,6 +260,11 @@ pub(crate) fn load_reports(
         for warning in report.disagreements() {
             say!("warning: {warning}; figures here come from the rows");
         }
+        // A row that contradicts itself (`passed` beside a failure, a drift beside its
+        // precision): shown as measured by every reader, caught by `verify` alone.
+        for problem in crate::analysis::verify::row_problems(report) {
+            say!("warning: {problem}; the row is shown as written (`tenure-eval verify`)");
+        }
         let Some(manifest) = &report.manifest else {
             continue;
         };

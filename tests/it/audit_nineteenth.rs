@@ -158,3 +158,59 @@ fn readers_say_what_makes_a_reports_figures_other_than_one_clean_runs() {
         "{stderr}"
     );
 }
+
+/// A row that contradicts itself is said by every reader, as `verify` says it: a turn's drift
+/// set to 0 beside its precision was drawn and tabled as measured, and a row flipped to passed
+/// with a failure still listed counted as a fail→pass flip in `compare`.
+#[test]
+fn readers_say_a_row_that_contradicts_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run(d, &["--backend", "bm25-text", "--out", "r"]);
+    let edit = |file: &str, to: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut body: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join(file)).unwrap()).unwrap();
+        change(&mut body["cases"]);
+        std::fs::write(d.join(to), serde_json::to_vec(&body).unwrap()).unwrap();
+    };
+    edit(
+        "r/pmb/session-retrieval-report-bm25-text.json",
+        "drift.json",
+        &|cases| {
+            for case in cases.as_array_mut().unwrap() {
+                case["precisionDriftScore"] = 0.0.into();
+            }
+        },
+    );
+    let (code, stderr) = read(d, &["tables", "--quiet", "drift.json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr
+            .contains("drift.json: $.cases[0].precisionDriftScore is 0 but its retrievalPrecision"),
+        "{stderr}"
+    );
+    edit(
+        "r/pmb/retrieval-report-bm25-text.json",
+        "passed.json",
+        &|cases| {
+            let failing = (cases.as_array_mut().unwrap().iter_mut())
+                .find(|c| c["passed"] == false)
+                .unwrap();
+            failing["passed"] = true.into();
+        },
+    );
+    let (code, stderr) = read(
+        d,
+        &[
+            "compare",
+            "r/pmb/retrieval-report-bm25-text.json",
+            "passed.json",
+        ],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("passed.json: $.cases[")
+            && stderr.contains("].passed is true but it lists"),
+        "{stderr}"
+    );
+}
