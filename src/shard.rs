@@ -96,6 +96,22 @@ pub(crate) fn complete<T>(given: Vec<(Shard, String, T)>, what: &str) -> Result<
     Ok(by_k.into_iter().flatten().map(|(_, held)| held).collect())
 }
 
+/// The first field, by its JSON name, in which two shards' descriptions of their run differ
+/// (`seed: 7 against 8`): what a merge names when it refuses shards of different runs.
+pub(crate) fn differing<T: Serialize>(a: &T, b: &T) -> Option<String> {
+    let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) =
+        (serde_json::to_value(a), serde_json::to_value(b))
+    else {
+        return None;
+    };
+    a.iter().find(|(k, v)| b.get(*k) != Some(v)).map(|(k, v)| {
+        format!(
+            "{k}: {v} against {}",
+            b.get(k).unwrap_or(&serde_json::Value::Null)
+        )
+    })
+}
+
 /// The shard numbers present in `by_k`.
 fn given_k<T>(by_k: &[Option<T>]) -> Vec<u32> {
     (1..)

@@ -188,12 +188,17 @@ fn print_outcome(suite: &Suite, outcome: &JobOutcome, out: &OutputArgs) -> Resul
         _ => show::outcome_table(suite, outcome),
     };
     write_stdout_then_go_on(&text)?;
-    if !out.quiet {
+    say_wrote(outcome, out.quiet);
+    Ok(())
+}
+
+/// The reports written, on stderr (unless quiet).
+fn say_wrote(outcome: &JobOutcome, quiet: bool) {
+    if !quiet {
         for p in outcome.passes.iter().flat_map(|p| &p.reports) {
             say!("wrote {}", p.display());
         }
     }
-    Ok(())
 }
 
 /// A merged `models` run's table (or its rows as JSON), each row tested against its chance
@@ -205,11 +210,7 @@ fn print_models(outcome: JobOutcome, layout: &Layout, out: &OutputArgs) -> Resul
         _ => OutputFormat::Markdown,
     };
     write_stdout_then_go_on(&models_text(&compared, &layout.title, None, format))?;
-    if !out.quiet {
-        for p in compared.outcome.passes.iter().flat_map(|p| &p.reports) {
-            say!("wrote {}", p.display());
-        }
-    }
+    say_wrote(&compared.outcome, out.quiet);
     Ok(compared.outcome)
 }
 

@@ -252,41 +252,8 @@ pub(crate) fn load_reports(
     warn_twice(paths);
     let (reports, skipped) = crate::report::LoadedReport::load_all(paths)?;
     warn_copies(&reports);
-    // What makes a report's figures other than one clean run's, said even with --quiet: its
-    // rows were shown as a run's by every reader but `html` (a nineteenth audit).
-    for report in &reports {
-        // A summary block its rows contradict (an edited report): every reader uses the rows;
-        // `tables --quiet` hid it and `compare` never said it (a nineteenth audit).
-        for warning in report.disagreements() {
-            say!("warning: {warning}; figures here come from the rows");
-        }
-        // A row that contradicts itself (`passed` beside a failure, a drift beside its
-        // precision): shown as measured by every reader, caught by `verify` alone.
-        for problem in crate::analysis::verify::row_problems(report) {
-            say!("warning: {problem}; the row is shown as written (`tenure-eval verify`)");
-        }
-        let Some(manifest) = &report.manifest else {
-            continue;
-        };
-        if let Some(rerun) = manifest.rerun_failed {
-            say!(
-                "warning: {} is a second look (--rerun-failed): {} cases sent again, {} taken \
-                 from the run before; its passes keep the second tries, not one clean run's",
-                report.path.display(),
-                rerun.sent,
-                rerun.taken
-            );
-        }
-        if let Some(repeats) = manifest.repeats.as_ref().filter(|r| r.n > 1) {
-            say!(
-                "warning: {} is a repeated run ({} repeats): its rows and figures are the last \
-                 repeat's; its manifest's repeats block holds each measure's spread ({} flaky \
-                 case(s))",
-                report.path.display(),
-                repeats.n,
-                repeats.flaky.len()
-            );
-        }
+    for caution in reports.iter().flat_map(cautions) {
+        say!("warning: {caution}");
     }
     if !quiet {
         for path in skipped {
@@ -297,6 +264,41 @@ pub(crate) fn load_reports(
         }
     }
     Ok(reports)
+}
+
+/// What makes a report's figures other than one clean run's, said by every reader even with
+/// --quiet (a nineteenth audit: `tables --quiet` hid the first, `compare` said none, and only
+/// `html` the last two): a summary block its rows contradict, a row that contradicts itself
+/// (`verify`'s row checks), a second look (`--rerun-failed`), a repeated run.
+fn cautions(report: &crate::report::LoadedReport) -> Vec<String> {
+    let mut out: Vec<String> = (report.disagreements().into_iter())
+        .map(|w| format!("{w}; figures here come from the rows"))
+        .collect();
+    out.extend(
+        (crate::analysis::verify::row_problems(report).into_iter())
+            .map(|p| format!("{p}; the row is shown as written (`tenure-eval verify`)")),
+    );
+    let path = report.path.display();
+    let manifest = report.manifest.as_ref();
+    if let Some(rerun) = manifest.and_then(|m| m.rerun_failed) {
+        out.push(format!(
+            "{path} is a second look (--rerun-failed): {} cases sent again, {} taken from the \
+             run before; its passes keep the second tries, not one clean run's",
+            rerun.sent, rerun.taken
+        ));
+    }
+    if let Some(repeats) = manifest
+        .and_then(|m| m.repeats.as_ref())
+        .filter(|r| r.n > 1)
+    {
+        out.push(format!(
+            "{path} is a repeated run ({} repeats): its rows and figures are the last repeat's; \
+             its manifest's repeats block holds each measure's spread ({} flaky case(s))",
+            repeats.n,
+            repeats.flaky.len()
+        ));
+    }
+    out
 }
 
 /// A report and a copy of it under another path (the same bytes; a paper-layout report's
@@ -311,7 +313,7 @@ pub(crate) fn warn_copies<'a>(reports: impl IntoIterator<Item = &'a crate::repor
         };
         let key = crate::io::sha256_hex(&bytes);
         match first.get(&key) {
-            Some(original) if !same_file(original, &report.path) => say!(
+            Some(original) if !crate::io::same_file(original, &report.path) => say!(
                 "warning: {} holds the same bytes as {} (a copy?): side by side they are \
                  equal by construction",
                 report.path.display(),
@@ -323,11 +325,6 @@ pub(crate) fn warn_copies<'a>(reports: impl IntoIterator<Item = &'a crate::repor
             }
         }
     }
-}
-
-pub(crate) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    let real = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    real(a) == real(b)
 }
 
 /// Pretty JSON of `value` as text (what `--format json` prints).

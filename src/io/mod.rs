@@ -3,8 +3,11 @@
 //! nothing of the crate but its error type.
 
 mod atomic;
+mod paths;
 mod strict;
 mod unique;
+
+pub(crate) use paths::{is_stdin, same_file};
 
 pub use atomic::{create_folder, remove_in_flight, write_atomic, write_atomic_with, FolderLock};
 
@@ -115,13 +118,6 @@ fn kind(path: &Path) -> &'static str {
         Some("txt") => "text file",
         _ => "JSON file",
     }
-}
-
-/// `-`, `/dev/stdin` or `/dev/fd/0`: standard input.
-pub(crate) fn is_stdin(path: &Path) -> bool {
-    ["-", "/dev/stdin", "/dev/fd/0"]
-        .iter()
-        .any(|s| path == Path::new(s))
 }
 
 static STDIN_READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -51,7 +51,10 @@ impl Outputs {
             .filter_map(|(flag, p)| p.as_ref().map(|p| (*flag, p)))
             .collect();
         for (i, (flag, path)) in named.iter().enumerate() {
-            if let Some((other, _)) = named[..i].iter().find(|(_, p)| same_file(p, path)) {
+            if let Some((other, _)) = named[..i]
+                .iter()
+                .find(|(_, p)| crate::io::same_file(p, path))
+            {
                 return Err(Error::Usage(format!(
                     "{flag} {}: the file {other} writes too; give each its own",
                     path.display()
@@ -75,7 +78,7 @@ impl Outputs {
                 })
                 .chain(plan.baselines.iter().map(|b| ("baseline", b.path.clone())));
             for (role, input) in inputs {
-                if same_file(&input, path) {
+                if crate::io::same_file(&input, path) {
                     return Err(Error::Usage(format!(
                         "{flag} {}: the run's {role} file, which it reads; write elsewhere",
                         path.display()
@@ -85,23 +88,6 @@ impl Outputs {
         }
         Ok(())
     }
-}
-
-/// Whether two paths name one file: both resolved where they exist (links followed), else
-/// made absolute against the current folder.
-fn same_file(a: &Path, b: &Path) -> bool {
-    // A file not written yet: its folder resolved (`..` and links), its name joined.
-    let key = |p: &Path| {
-        std::fs::canonicalize(p)
-            .or_else(|_| {
-                let name = p.file_name().ok_or(std::io::ErrorKind::InvalidInput)?;
-                let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-                std::fs::canonicalize(parent.unwrap_or(Path::new("."))).map(|d| d.join(name))
-            })
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf())
-    };
-    key(a) == key(b)
 }
 
 /// Whether `path` would be written where this run writes its reports and journals: a `.json`

@@ -53,17 +53,15 @@ pub(crate) fn combine(mut runs: Vec<PassOutcome>) -> Result<PassOutcome> {
 
 /// `files` (a report, and its sidecar manifest) moved into their folder's `failed/`.
 fn to_failed(files: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
-    fn output(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> crate::error::Error {
-        let path = path.to_path_buf();
-        move |source| crate::error::Error::Output { path, source }
-    }
     let mut moved = Vec::new();
     for file in files {
         let to = super::errors::failed_path(file);
-        if let Some(dir) = to.parent() {
-            std::fs::create_dir_all(dir).map_err(output(dir))?;
-        }
-        std::fs::rename(file, &to).map_err(output(file))?;
+        std::fs::create_dir_all(to.parent().unwrap_or(file))
+            .and_then(|()| std::fs::rename(file, &to))
+            .map_err(|source| crate::error::Error::Output {
+                path: file.clone(),
+                source,
+            })?;
         moved.push(to);
     }
     Ok(moved)

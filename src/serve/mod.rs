@@ -319,12 +319,12 @@ impl Server {
         let Some(user_id) = body["user_id"].as_str() else {
             return detail(422, "expected a string user_id");
         };
-        let limit = match &body["limit"] {
-            Value::Null if body.get("limit").is_none() => 20,
-            v => match v.as_u64() {
-                Some(n) => n as usize,
-                None => return detail(422, format!("limit {v}: expected a whole number ≥ 0")),
-            },
+        let limit = match body.get("limit").map(|v| (v, v.as_u64())) {
+            None => 20,
+            Some((_, Some(n))) => n as usize,
+            Some((v, None)) => {
+                return detail(422, format!("limit {v}: expected a whole number ≥ 0"))
+            }
         };
         let scope = match resolve::scopes(body) {
             Ok(scope) => scope,

@@ -154,7 +154,7 @@ impl Client {
         };
         let answered = self.answered.load(std::sync::atomic::Ordering::Relaxed);
         let fail = |e: ureq::Error| {
-            self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
+            self.count_failed(endpoint);
             let refused = matches!(&e, ureq::Error::Io(io)
                 if io.kind() == std::io::ErrorKind::ConnectionRefused);
             if refused && answered && self.stop_when_gone {
@@ -179,7 +179,7 @@ impl Client {
         let status = response.status().as_u16();
         let text = response.body_mut().read_to_string().map_err(fail)?;
         if !(200..300).contains(&status) {
-            self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
+            self.count_failed(endpoint);
         }
         Ok(Reply { status, text })
     }
@@ -216,10 +216,11 @@ impl Client {
         self.count(|c| *c.warnings.entry(warning).or_default() += 1);
     }
 
-    /// Count a call to `endpoint` whose answer upstream reads as no results though it came
-    /// with a success status (a search answering `{"items": []}`): a failed call, as an error
-    /// answer is, for the rule a compat pass is judged by (`job::health`).
-    pub(crate) fn count_unread(&self, endpoint: Endpoint) {
+    /// Count a failed call to `endpoint`: one that failed in transport or answered an error
+    /// status, and one whose answer upstream reads as no results though it came with a success
+    /// status (a search answering `{"items": []}`), for the rule a compat pass is judged by
+    /// (`job::health`).
+    pub(crate) fn count_failed(&self, endpoint: Endpoint) {
         self.count(|c| *c.failures.entry(endpoint.name()).or_default() += 1);
     }
 

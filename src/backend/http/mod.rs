@@ -256,7 +256,7 @@ impl Backend for HttpBackend {
             // published as a good one, where as many HTTP 500s fail it (an eighteenth audit).
             // An error status was counted already.
             if succeeded {
-                self.client.count_unread(Endpoint::Search);
+                self.client.count_failed(Endpoint::Search);
             }
         }
         let results =

@@ -58,14 +58,9 @@ pub(crate) fn run(args: HtmlArgs) -> Result<ExitCode> {
     // The page never replaces what it reads: `--out r.json` wrote HTML over the report, and
     // `--out hist/history.jsonl` over the run history, with exit 0 (a nineteenth audit), as
     // `run --html` refuses already.
-    let history_files: Vec<PathBuf> = match &args.history {
-        Some(dir) => std::fs::read_dir(dir)
-            .map(|d| d.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default(),
-        None => Vec::new(),
-    };
+    let history = (args.history.iter()).map(|dir| dir.join(crate::analysis::history::FILE));
     if let Some(input) =
-        (files.iter().chain(&history_files)).find(|f| crate::cli::same_file(f, &args.out))
+        (files.iter().cloned().chain(history)).find(|f| crate::io::same_file(f, &args.out))
     {
         return Err(crate::Error::Usage(format!(
             "--out {}: that is {}, which the page reads; write the page elsewhere",

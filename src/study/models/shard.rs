@@ -122,49 +122,33 @@ pub(crate) fn write(dir: &Path, layout: &Layout, shard: Shard) -> Result<()> {
 /// The table of the `models` shards in `dirs`: `None` when none is a `models` shard; refused
 /// (exit 2) when some are and some are not, or when two differ (what differs is named).
 pub(crate) fn read(dirs: &[PathBuf]) -> Result<Option<Layout>> {
-    let found: Vec<(&PathBuf, PathBuf)> = (dirs.iter())
-        .map(|d| (d, d.join(FILE)))
-        .filter(|(_, f)| f.is_file())
-        .collect();
-    let Some((first_dir, _)) = found.first() else {
+    let files: Vec<PathBuf> = dirs.iter().map(|d| d.join(FILE)).collect();
+    let Some(first) = files.iter().position(|f| f.is_file()) else {
         return Ok(None);
     };
-    if let Some(other) = dirs.iter().find(|d| !d.join(FILE).is_file()) {
+    if let Some(other) = files.iter().position(|f| !f.is_file()) {
         return Err(Error::Usage(format!(
             "merge: {} is a `models` shard ({FILE}) and {} is not: merge the shards of one run",
-            first_dir.display(),
-            other.display()
+            dirs[first].display(),
+            dirs[other].display()
         )));
     }
     let mut layout: Option<Layout> = None;
-    for (dir, path) in &found {
-        let bytes = std::fs::read(path).map_err(|e| Error::input(path, "file", e.to_string()))?;
-        let file: ShardFile = parse_json(path, &bytes)?;
+    for (dir, path) in dirs.iter().zip(&files) {
+        let file: ShardFile = parse_json(path, &crate::io::read_bytes(path)?)?;
         match &layout {
             None => layout = Some(file.layout),
             Some(l) if *l != file.layout => {
                 return Err(Error::Usage(format!(
                     "merge: {} and {} are `models` shards of different tables ({})",
-                    first_dir.display(),
+                    dirs[first].display(),
                     dir.display(),
-                    difference(l, &file.layout)
+                    crate::shard::differing(l, &file.layout)
+                        .unwrap_or_else(|| "their files".into())
                 )))
             }
             Some(_) => {}
         }
     }
     Ok(layout)
-}
-
-/// The first field in which two layouts differ, named.
-fn difference(a: &Layout, b: &Layout) -> String {
-    let (a, b) = (
-        serde_json::to_value(a).unwrap_or_default(),
-        serde_json::to_value(b).unwrap_or_default(),
-    );
-    let fields = a.as_object().into_iter().flatten();
-    (fields.filter(|(k, v)| b.get(k.as_str()) != Some(v)))
-        .map(|(k, v)| format!("{k}: {v} against {}", b[k.as_str()]))
-        .next()
-        .unwrap_or_else(|| "their files".into())
 }

@@ -169,7 +169,7 @@ pub(crate) fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
     }
     let (first_path, first) = &files[0];
     for (path, file) in &files[1..] {
-        if let Some(field) = differing(&first.settings, &file.settings) {
+        if let Some(field) = crate::shard::differing(&first.settings, &file.settings) {
             return Err(Error::Usage(format!(
                 "merge: {} and {} are shards of different studies ({field} differs)",
                 first_path.display(),
@@ -224,18 +224,6 @@ pub(crate) fn merge(dirs: &[PathBuf]) -> Result<(Settings, Rows)> {
     }
     let rows = Rows::parse(settings.study, found)?;
     Ok((settings, rows))
-}
-
-/// The first setting in which `a` and `b` differ, by its JSON name.
-fn differing(a: &Settings, b: &Settings) -> Option<String> {
-    let (Ok(Value::Object(a)), Ok(Value::Object(b))) =
-        (serde_json::to_value(a), serde_json::to_value(b))
-    else {
-        return None;
-    };
-    a.iter()
-        .find(|(k, v)| b.get(*k) != Some(v))
-        .map(|(k, v)| format!("{k}: {v} against {}", b.get(k).unwrap_or(&Value::Null)))
 }
 
 #[cfg(test)]
